@@ -1,0 +1,70 @@
+package dev.redrive.core.claim;
+
+import dev.redrive.core.failure.FailureRecord;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One idempotency claim as stored.
+ *
+ * @param key            what is claimed
+ * @param status         in progress, completed or failed
+ * @param fencingToken   grows by one on every (re-)claim of the key; completing, releasing and downstream writes
+ *                       are conditional on it, so a worker whose lease was taken over changes nothing. It is also
+ *                       the number of attempts made so far.
+ * @param leaseExpiresAt until when the holder may work undisturbed; after it another delivery may take over
+ * @param expiresAt      when the record itself stops counting (the TTL attribute); reads treat it as absent after
+ * @param payloadHash    fingerprint of the payload first claimed under the key
+ * @param result         what the effect returned, for completed claims (small, never the payload)
+ * @param lastFailure    the failure of the most recent failed attempt, if any
+ * @param failureCount   how many attempts recorded a failure; {@code fencingToken - failureCount} attempts ended
+ *                       without one (completed, still running, or vanished mid-flight)
+ * @param origin         which queue and message the latest claim came from
+ * @param version        optimistic-lock counter, bumped on every write
+ */
+public record ClaimRecord(
+        IdempotencyKey key,
+        ClaimStatus status,
+        long fencingToken,
+        Instant leaseExpiresAt,
+        Instant expiresAt,
+        String payloadHash,
+        String result,
+        FailureRecord lastFailure,
+        int failureCount,
+        MessageOrigin origin,
+        long version) {
+
+    public ClaimRecord {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(leaseExpiresAt, "leaseExpiresAt");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+        if (fencingToken < 1) {
+            throw new IllegalArgumentException("fencing tokens start at 1: " + fencingToken);
+        }
+    }
+
+    /** The record is past its own expiry and must be treated as if it did not exist (TTL deletion lags). */
+    public boolean isExpired(Instant now) {
+        return !now.isBefore(expiresAt);
+    }
+
+    /** The lease is over: nobody is entitled to be working on this key any more. */
+    public boolean isLeaseExpired(Instant now) {
+        return !now.isBefore(leaseExpiresAt);
+    }
+
+    public Optional<FailureRecord> failure() {
+        return Optional.ofNullable(lastFailure);
+    }
+
+    /**
+     * Attempts that neither completed nor recorded a failure, and whose lease is over: the worker crashed or timed
+     * out mid-flight. This is the evidence for the POISON class.
+     */
+    public boolean vanishedMidFlight(Instant now) {
+        return status == ClaimStatus.IN_PROGRESS && isLeaseExpired(now);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.redrive.core.claim;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * How long a claim's lease and its record last.
+ *
+ * <p>The lease covers the rest of the invocation (Lambda kills the worker at its deadline, so nobody may take over
+ * before it) plus a margin for clock skew between workers. It is never shorter than {@code minimumLease}, so a claim
+ * made with little time left still protects a short effect.
+ *
+ * @param clockSkewMargin added to the invocation's remaining time
+ * @param minimumLease    the shortest lease ever granted
+ * @param recordTtl       how long a claim record counts; must cover the longest time a message can come back
+ *                        (source retention + DLQ + quarantine retention), or a late replay would apply twice
+ */
+public record LeasePolicy(Duration clockSkewMargin, Duration minimumLease, Duration recordTtl) {
+
+    public static final LeasePolicy DEFAULT =
+            new LeasePolicy(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofDays(35));
+
+    public LeasePolicy {
+        Objects.requireNonNull(clockSkewMargin, "clockSkewMargin");
+        Objects.requireNonNull(minimumLease, "minimumLease");
+        Objects.requireNonNull(recordTtl, "recordTtl");
+        if (clockSkewMargin.isNegative() || minimumLease.isNegative() || minimumLease.isZero()) {
+            throw new IllegalArgumentException("lease durations must be positive");
+        }
+        if (recordTtl.compareTo(minimumLease.plus(clockSkewMargin)) <= 0) {
+            throw new IllegalArgumentException("recordTtl " + recordTtl + " must be longer than a lease");
+        }
+    }
+
+    public Instant leaseExpiry(Instant now, Duration invocationRemaining) {
+        Duration lease = invocationRemaining.isNegative() ? Duration.ZERO : invocationRemaining;
+        lease = lease.plus(clockSkewMargin);
+        if (lease.compareTo(minimumLease) < 0) {
+            lease = minimumLease;
+        }
+        return now.plus(lease);
+    }
+
+    public Instant recordExpiry(Instant now) {
+        return now.plus(recordTtl);
+    }
+
+    public ClaimRequest request(
+            IdempotencyKey key, String payloadHash, MessageOrigin origin, Instant now, Duration invocationRemaining) {
+        return new ClaimRequest(key, payloadHash, leaseExpiry(now, invocationRemaining), recordExpiry(now), origin);
+    }
+}

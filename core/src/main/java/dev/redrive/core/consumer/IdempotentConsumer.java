@@ -1,0 +1,27 @@
+package dev.redrive.core.consumer;
+
+import dev.redrive.core.failure.FailureClassifier;
+import dev.redrive.core.failure.SchemaViolation;
+
+/**
+ * A consumer whose effect must happen exactly once per producer key. Implement {@link ExternalEffectConsumer} when
+ * the effect is a call elsewhere, or {@link TransactionalEffectConsumer} when it is a write to the claim's own store.
+ *
+ * @param <E> the event type
+ */
+public interface IdempotentConsumer<E> {
+
+    /** A stable name; part of every claim key, so never rename a consumer in production. */
+    String name();
+
+    /**
+     * Reads a message. Throw {@link SchemaViolation} when it cannot be read (not JSON, missing key, wrong type,
+     * unknown version): the message is dead-lettered at once with that reason and burns no retries.
+     */
+    ParsedMessage<E> parse(IncomingMessage message);
+
+    /** How this consumer's failures are classified; declare mappings for your own exceptions here. */
+    default FailureClassifier classifier() {
+        return FailureClassifier.defaults();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.redrive.core.consumer;
+
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureRecord;
+import java.time.Instant;
+
+/** What happened to one message. */
+public sealed interface MessageOutcome {
+
+    /** Whether the message is done with and may be deleted from its queue. */
+    boolean acknowledged();
+
+    /** The effect was applied, under this fencing token. */
+    record Applied(String key, long fencingToken, String result) implements MessageOutcome {
+        public boolean acknowledged() {
+            return true;
+        }
+    }
+
+    /** The effect had already been applied under this key: acknowledged, nothing ran. */
+    record Duplicate(String key) implements MessageOutcome {
+        public boolean acknowledged() {
+            return true;
+        }
+    }
+
+    /** Another worker holds a live lease; the message comes back when the lease is over. */
+    record Deferred(String key, Instant until) implements MessageOutcome {
+        public boolean acknowledged() {
+            return false;
+        }
+    }
+
+    /** A TRANSIENT failure: the message comes back after {@code delaySeconds} (full-jitter backoff). */
+    record RetryLater(String key, Classification classification, int delaySeconds) implements MessageOutcome {
+        public boolean acknowledged() {
+            return false;
+        }
+    }
+
+    /**
+     * A failure that no retry can fix (PERMANENT, SCHEMA): the message goes to the dead-letter queue at once with its
+     * failure metadata. Acknowledged once the dead letter is durably sent.
+     */
+    record DeadLettered(String key, FailureRecord failure) implements MessageOutcome {
+        public boolean acknowledged() {
+            return true;
+        }
+    }
+
+    /**
+     * The effect ran but the claim had been taken over meanwhile (this worker stalled past its lease), so completion
+     * was refused. Reported as failed: the next delivery sees the other worker's result.
+     */
+    record Superseded(String key, long fencingToken) implements MessageOutcome {
+        public boolean acknowledged() {
+            return false;
+        }
+    }
+
+    /** Not finished before the invocation's deadline; its claim is left to expire. */
+    record TimedOut(String key) implements MessageOutcome {
+        public boolean acknowledged() {
+            return false;
+        }
+    }
+
+    /** Not processed: an earlier message of the same FIFO group failed, so order requires it to wait. */
+    record SkippedAfterGroupFailure(String messageGroupId) implements MessageOutcome {
+        public boolean acknowledged() {
+            return false;
+        }
+    }
+}

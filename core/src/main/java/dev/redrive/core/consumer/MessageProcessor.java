@@ -1,0 +1,225 @@
+package dev.redrive.core.consumer;
+
+import dev.redrive.core.backoff.FullJitterBackoff;
+import dev.redrive.core.backoff.RandomSource;
+import dev.redrive.core.claim.ClaimOutcome;
+import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimRequest;
+import dev.redrive.core.claim.ClaimStore;
+import dev.redrive.core.claim.FencedWrite;
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.claim.MessageOrigin;
+import dev.redrive.core.claim.PayloadFingerprint;
+import dev.redrive.core.claim.TransactionalClaimStore;
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.ClassifiedException;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.FailureRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Runs one message through the rules: parse, claim, effect, complete; or classify the failure and decide where the
+ * message goes. The claim always comes first, before any work and before any retry bookkeeping.
+ *
+ * <p>It never throws for a message: every failure becomes a {@link MessageOutcome}.
+ */
+public final class MessageProcessor {
+
+    private final ClaimStore claims;
+    private final LeasePolicy leases;
+    private final FullJitterBackoff backoff;
+    private final RandomSource random;
+    private final Clock clock;
+    private final ProcessingListener listener;
+
+    public MessageProcessor(ClaimStore claims, LeasePolicy leases, FullJitterBackoff backoff, RandomSource random,
+            Clock clock, ProcessingListener listener) {
+        this.claims = Objects.requireNonNull(claims, "claims");
+        this.leases = Objects.requireNonNull(leases, "leases");
+        this.backoff = Objects.requireNonNull(backoff, "backoff");
+        this.random = Objects.requireNonNull(random, "random");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.listener = listener == null ? ProcessingListener.NONE : listener;
+    }
+
+    /**
+     * Processes {@code message} for {@code consumer}.
+     *
+     * @param remaining how much of the invocation is left, read when the claim is made (sizes the lease)
+     */
+    public <E> MessageOutcome process(IdempotentConsumer<E> consumer, IncomingMessage message,
+            Supplier<Duration> remaining) {
+        ParsedMessage<E> parsed;
+        IdempotencyKey key;
+        try {
+            parsed = consumer.parse(message);
+            key = new IdempotencyKey(consumer.name(), parsed.producerKey());
+        } catch (RuntimeException e) {
+            // Cannot be read or has no usable key: no claim is possible. Dead-letter it with the reason.
+            Classification c = e instanceof ClassifiedException ? consumer.classifier().classify(e)
+                    : Classification.of(FailureClass.SCHEMA, "UnreadableMessage", describe(e));
+            if (c.failureClass() == FailureClass.TRANSIENT) {
+                c = Classification.of(FailureClass.SCHEMA, c.errorType(), c.reason());
+            }
+            return deadLetter(null, null, c, message, now());
+        }
+        String payloadHash = PayloadFingerprint.of(parsed.canonicalPayload());
+        MessageOrigin origin = new MessageOrigin(message.sourceQueue(), message.messageId());
+        ClaimRequest request = leases.request(key, payloadHash, origin, now(), remaining.get());
+
+        if (consumer instanceof ExternalEffectConsumer<E> external) {
+            return processExternal(external, parsed, message, request);
+        }
+        if (consumer instanceof TransactionalEffectConsumer<E, ?> transactional) {
+            return processTransactional(transactional, parsed, message, request);
+        }
+        throw new IllegalArgumentException(consumer.name()
+                + " implements neither ExternalEffectConsumer nor TransactionalEffectConsumer");
+    }
+
+    private <E> MessageOutcome processExternal(ExternalEffectConsumer<E> consumer, ParsedMessage<E> parsed,
+            IncomingMessage message, ClaimRequest request) {
+        ClaimOutcome outcome;
+        try {
+            outcome = claims.claim(request, now());
+        } catch (RuntimeException e) {
+            return failedWithoutClaim(consumer, request, message, e, false);
+        }
+        if (!(outcome instanceof ClaimOutcome.Acquired acquired)) {
+            return rejected(outcome, request, message);
+        }
+        long token = acquired.fencingToken();
+        EffectContext context = new EffectContext(request.key(), token, message.receiveCount(), message.messageId());
+        long started = System.nanoTime();
+        String result;
+        try {
+            result = consumer.apply(parsed.event(), context);
+        } catch (Exception | LinkageError | AssertionError e) {
+            listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), false);
+            return failedUnderClaim(consumer, acquired.claim(), message, e);
+        }
+        listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
+        FencedWrite completion;
+        try {
+            completion = claims.complete(request.key(), token, result, now());
+        } catch (RuntimeException e) {
+            // The effect happened but completion could not be recorded. Report the message as failed: the next
+            // delivery re-claims after the lease, and the downstream's idempotency key makes the effect a no-op.
+            listener.completionFailed(request.key(), e);
+            return new MessageOutcome.RetryLater(request.key().value(), consumer.classifier().classify(e),
+                    backoff.delaySeconds(message.receiveCount(), random));
+        }
+        if (!completion.applied()) {
+            return new MessageOutcome.Superseded(request.key().value(), token);
+        }
+        return new MessageOutcome.Applied(request.key().value(), token, result);
+    }
+
+    private <E, W> MessageOutcome processTransactional(TransactionalEffectConsumer<E, W> consumer,
+            ParsedMessage<E> parsed, IncomingMessage message, ClaimRequest request) {
+        if (!(claims instanceof TransactionalClaimStore<?> store)) {
+            throw new IllegalStateException(consumer.name() + " needs a TransactionalClaimStore, got "
+                    + claims.getClass().getSimpleName());
+        }
+        @SuppressWarnings("unchecked")
+        TransactionalClaimStore<W> txStore = (TransactionalClaimStore<W>) store;
+        long started = System.nanoTime();
+        ClaimOutcome outcome;
+        try {
+            outcome = txStore.claimAndCommit(request,
+                    token -> consumer.effectWrites(parsed.event(),
+                            new EffectContext(request.key(), token, message.receiveCount(), message.messageId())),
+                    consumer.resultSummary(parsed.event()), now());
+        } catch (RuntimeException e) {
+            listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), false);
+            return failedWithoutClaim(consumer, request, message, e, true);
+        }
+        if (outcome instanceof ClaimOutcome.Acquired committed) {
+            listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
+            return new MessageOutcome.Applied(request.key().value(), committed.fencingToken(),
+                    committed.claim().result());
+        }
+        return rejected(outcome, request, message);
+    }
+
+    private MessageOutcome rejected(ClaimOutcome outcome, ClaimRequest request, IncomingMessage message) {
+        String key = request.key().value();
+        if (outcome instanceof ClaimOutcome.AlreadyCompleted) {
+            return new MessageOutcome.Duplicate(key);
+        }
+        if (outcome instanceof ClaimOutcome.HeldByAnother held) {
+            return new MessageOutcome.Deferred(key, held.existing().leaseExpiresAt());
+        }
+        if (outcome instanceof ClaimOutcome.PayloadMismatch mismatch) {
+            return deadLetter(request.key(), null, Classification.of(FailureClass.PERMANENT, "PayloadMismatch",
+                    "idempotency key " + key + " was first claimed with payload "
+                            + abbreviate(mismatch.existing().payloadHash()) + " but this delivery carries "
+                            + abbreviate(request.payloadHash()) + "; the producer reused a key for different content"),
+                    message, now());
+        }
+        throw new IllegalStateException("not a rejection: " + outcome);
+    }
+
+    private MessageOutcome failedUnderClaim(IdempotentConsumer<?> consumer, ClaimRecord claim,
+            IncomingMessage message, Throwable error) {
+        Instant now = now();
+        Classification c = consumer.classifier().classify(error);
+        FailureRecord failure = FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now,
+                message.sourceQueue());
+        try {
+            if (!claims.release(claim.key(), claim.fencingToken(), failure, now).applied()) {
+                listener.releaseFenced(claim.key(), claim.fencingToken());
+            }
+        } catch (RuntimeException releaseError) {
+            // The lease expires on its own; the failure is still reported on the message.
+            listener.releaseFailed(claim.key(), releaseError);
+        }
+        return routeFailure(claim.key(), failure, message);
+    }
+
+    private MessageOutcome failedWithoutClaim(IdempotentConsumer<?> consumer, ClaimRequest request,
+            IncomingMessage message, Throwable error, boolean record) {
+        Instant now = now();
+        Classification c = consumer.classifier().classify(error);
+        FailureRecord failure = FailureRecord.next(null, c, message.receiveCount(), now, message.sourceQueue());
+        if (record && claims instanceof TransactionalClaimStore<?> store) {
+            try {
+                store.recordFailure(request, failure, now);
+            } catch (RuntimeException recordError) {
+                listener.releaseFailed(request.key(), recordError);
+            }
+        }
+        return routeFailure(request.key(), failure, message);
+    }
+
+    private MessageOutcome routeFailure(IdempotencyKey key, FailureRecord failure, IncomingMessage message) {
+        if (failure.failureClass().retryable()) {
+            return new MessageOutcome.RetryLater(key.value(), failure.classification(),
+                    backoff.delaySeconds(message.receiveCount(), random));
+        }
+        return new MessageOutcome.DeadLettered(key.value(), failure);
+    }
+
+    private MessageOutcome deadLetter(IdempotencyKey key, FailureRecord previous, Classification c,
+            IncomingMessage message, Instant now) {
+        FailureRecord failure = FailureRecord.next(previous, c, message.receiveCount(), now, message.sourceQueue());
+        return new MessageOutcome.DeadLettered(key == null ? null : key.value(), failure);
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    private static String abbreviate(String hash) {
+        return hash == null ? "?" : hash.substring(0, Math.min(12, hash.length()));
+    }
+}

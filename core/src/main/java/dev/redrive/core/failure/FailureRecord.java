@@ -1,0 +1,39 @@
+package dev.redrive.core.failure;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The failure metadata recorded on every failed attempt, on the claim record and on a dead letter sent by the
+ * consumer. It never holds payload content.
+ *
+ * @param classification class, error type, short reason, dependency
+ * @param attempt        which delivery failed (SQS ApproximateReceiveCount)
+ * @param firstFailedAt  when the first failure under this key happened
+ * @param lastFailedAt   when this one happened
+ * @param sourceQueue    the queue the message was consumed from
+ */
+public record FailureRecord(
+        Classification classification, int attempt, Instant firstFailedAt, Instant lastFailedAt, String sourceQueue) {
+
+    public FailureRecord {
+        Objects.requireNonNull(classification, "classification");
+        Objects.requireNonNull(firstFailedAt, "firstFailedAt");
+        Objects.requireNonNull(lastFailedAt, "lastFailedAt");
+        sourceQueue = sourceQueue == null ? "" : sourceQueue;
+        if (lastFailedAt.isBefore(firstFailedAt)) {
+            throw new IllegalArgumentException("lastFailedAt is before firstFailedAt");
+        }
+    }
+
+    public FailureClass failureClass() {
+        return classification.failureClass();
+    }
+
+    /** This failure following {@code previous} (which may be null): keeps the first failure time. */
+    public static FailureRecord next(
+            FailureRecord previous, Classification classification, int attempt, Instant now, String sourceQueue) {
+        Instant first = previous == null ? now : previous.firstFailedAt();
+        return new FailureRecord(classification, attempt, first.isAfter(now) ? now : first, now, sourceQueue);
+    }
+}
