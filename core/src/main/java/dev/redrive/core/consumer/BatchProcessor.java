@@ -2,9 +2,7 @@ package dev.redrive.core.consumer;
 
 import dev.redrive.core.consumer.QueueGateway.DeadLetter;
 import dev.redrive.core.consumer.QueueGateway.VisibilityChange;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,13 +33,10 @@ public final class BatchProcessor {
     private final MessageProcessor processor;
     private final ExecutorService executor;
     private final QueueGateway queues;
-    private final Clock clock;
-
-    public BatchProcessor(MessageProcessor processor, ExecutorService executor, QueueGateway queues, Clock clock) {
+    public BatchProcessor(MessageProcessor processor, ExecutorService executor, QueueGateway queues) {
         this.processor = Objects.requireNonNull(processor, "processor");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.queues = Objects.requireNonNull(queues, "queues");
-        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -132,14 +127,13 @@ public final class BatchProcessor {
     private BatchReport settle(IdempotentConsumer<?> consumer, List<BatchReport.Entry> entries) {
         Map<String, List<VisibilityChange>> visibility = new LinkedHashMap<>();
         Map<String, List<DeadLetter>> deadLetters = new LinkedHashMap<>();
-        Instant now = clock.instant();
         for (BatchReport.Entry e : entries) {
             IncomingMessage m = e.message();
             Integer seconds = null;
             if (e.outcome() instanceof MessageOutcome.RetryLater retry) {
                 seconds = retry.delaySeconds();
             } else if (e.outcome() instanceof MessageOutcome.Deferred deferred) {
-                seconds = secondsUntil(now, deferred.until());
+                seconds = deferred.delaySeconds();
             }
             if (seconds != null && m.receiptHandle() != null) {
                 visibility.computeIfAbsent(m.sourceQueue(), q -> new ArrayList<>())
@@ -162,12 +156,5 @@ public final class BatchProcessor {
             }
         }
         return new BatchReport(entries, failed);
-    }
-
-    /** Seconds until {@code until}, at least 1 and at most the SQS limit of 12 hours. */
-    static int secondsUntil(Instant now, Instant until) {
-        long millis = Duration.between(now, until).toMillis();
-        long seconds = (millis + 999) / 1000;
-        return (int) Math.max(1, Math.min(seconds, 43_200));
     }
 }

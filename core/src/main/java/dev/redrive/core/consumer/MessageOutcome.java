@@ -24,8 +24,12 @@ public sealed interface MessageOutcome {
         }
     }
 
-    /** Another worker holds a live lease; the message comes back when the lease is over. */
-    record Deferred(String key, Instant until) implements MessageOutcome {
+    /**
+     * Another worker holds a live lease on the key. The message comes back after {@code delaySeconds}: a backoff
+     * delay, never later than the end of the lease (by then the holder has completed, and the message is a duplicate,
+     * or its lease can be taken over).
+     */
+    record Deferred(String key, Instant leaseExpiresAt, int delaySeconds) implements MessageOutcome {
         public boolean acknowledged() {
             return false;
         }

@@ -30,6 +30,9 @@ import java.util.function.Supplier;
  */
 public final class MessageProcessor {
 
+    /** The dependency name failures of the claim store itself are recorded under. */
+    public static final String CLAIM_STORE = "claim-store";
+
     private final ClaimStore claims;
     private final LeasePolicy leases;
     private final FullJitterBackoff backoff;
@@ -88,7 +91,7 @@ public final class MessageProcessor {
         try {
             outcome = claims.claim(request, now());
         } catch (RuntimeException e) {
-            return failedWithoutClaim(consumer, request, message, e, false);
+            return failedWithoutClaim(consumer, request, message, e, false, CLAIM_STORE);
         }
         if (!(outcome instanceof ClaimOutcome.Acquired acquired)) {
             return rejected(outcome, request, message);
@@ -137,7 +140,7 @@ public final class MessageProcessor {
                     consumer.resultSummary(parsed.event()), now());
         } catch (RuntimeException e) {
             listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), false);
-            return failedWithoutClaim(consumer, request, message, e, true);
+            return failedWithoutClaim(consumer, request, message, e, true, null);
         }
         if (outcome instanceof ClaimOutcome.Acquired committed) {
             listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
@@ -153,7 +156,10 @@ public final class MessageProcessor {
             return new MessageOutcome.Duplicate(key);
         }
         if (outcome instanceof ClaimOutcome.HeldByAnother held) {
-            return new MessageOutcome.Deferred(key, held.existing().leaseExpiresAt());
+            Instant leaseEnd = held.existing().leaseExpiresAt();
+            long untilLeaseEnd = Math.max(1, (Duration.between(now(), leaseEnd).toMillis() + 999) / 1000);
+            int backoffDelay = Math.max(1, backoff.delaySeconds(message.receiveCount(), random));
+            return new MessageOutcome.Deferred(key, leaseEnd, (int) Math.min(untilLeaseEnd, backoffDelay));
         }
         if (outcome instanceof ClaimOutcome.PayloadMismatch mismatch) {
             return deadLetter(request.key(), null, Classification.of(FailureClass.PERMANENT, "PayloadMismatch",
@@ -183,9 +189,12 @@ public final class MessageProcessor {
     }
 
     private MessageOutcome failedWithoutClaim(IdempotentConsumer<?> consumer, ClaimRequest request,
-            IncomingMessage message, Throwable error, boolean record) {
+            IncomingMessage message, Throwable error, boolean record, String dependency) {
         Instant now = now();
         Classification c = consumer.classifier().classify(error);
+        if (dependency != null) {
+            c = c.withDependency(dependency);
+        }
         FailureRecord failure = FailureRecord.next(null, c, message.receiveCount(), now, message.sourceQueue());
         if (record && claims instanceof TransactionalClaimStore<?> store) {
             try {

@@ -1,0 +1,147 @@
+package dev.redrive.core.consumer;
+
+import static dev.redrive.core.testing.Messages.message;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.core.backoff.FullJitterBackoff;
+import dev.redrive.core.backoff.Mulberry32;
+import dev.redrive.core.claim.InMemoryClaimStore;
+import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.failure.PermanentFailure;
+import dev.redrive.core.failure.TransientFailure;
+import dev.redrive.core.testing.ScriptedConsumer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BatchProcessorTest {
+
+    final ExecutorService executor = Executors.newFixedThreadPool(10);
+    final InMemoryQueueGateway queues = new InMemoryQueueGateway();
+    final ScriptedConsumer consumer = new ScriptedConsumer();
+    final BatchProcessor batches = new BatchProcessor(new MessageProcessor(new InMemoryClaimStore(),
+            LeasePolicy.DEFAULT, new FullJitterBackoff(Duration.ofSeconds(2), 2, Duration.ofMinutes(5)),
+            new Mulberry32(3), Clock.systemUTC(), ProcessingListener.NONE), executor, queues);
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    BatchReport process(List<IncomingMessage> batch, Duration budget) {
+        return batches.process(consumer, batch, budget, () -> Duration.ofSeconds(30));
+    }
+
+    @Test
+    void recordsOfAStandardQueueRunConcurrently() {
+        CountDownLatch allStarted = new CountDownLatch(5);
+        List<IncomingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String key = "k" + i;
+            consumer.on(key, (k, c) -> {
+                allStarted.countDown();
+                // Each effect waits until all five are running at once: only concurrency gets past this.
+                return allStarted.await(20, TimeUnit.SECONDS) ? "ok" : "never all at once";
+            });
+            batch.add(message(key));
+        }
+
+        BatchReport report = process(batch, Duration.ofSeconds(25));
+
+        assertThat(report.failedMessageIds()).isEmpty();
+        assertThat(report.outcomes()).allSatisfy(o -> assertThat(o)
+                .isInstanceOfSatisfying(MessageOutcome.Applied.class, a -> assertThat(a.result()).isEqualTo("ok")));
+        assertThat(consumer.maxInFlight()).isEqualTo(5);
+    }
+
+    @Test
+    void aFifoFailureHoldsBackOnlyTheRestOfItsGroup() {
+        consumer.failing("a1", (k, c) -> new TransientFailure("down", "payments"));
+        List<IncomingMessage> batch = List.of(message("a1", 1, "A"), message("b1", 1, "B"), message("a2", 1, "A"),
+                message("b2", 1, "B"), message("a3", 1, "A"), message("b3", 1, "B"));
+
+        BatchReport report = process(batch, Duration.ofSeconds(10));
+
+        assertThat(report.outcomes().get(0)).isInstanceOf(MessageOutcome.RetryLater.class);
+        assertThat(report.outcomes().get(2)).isEqualTo(new MessageOutcome.SkippedAfterGroupFailure("A"));
+        assertThat(report.outcomes().get(4)).isEqualTo(new MessageOutcome.SkippedAfterGroupFailure("A"));
+        assertThat(List.of(report.outcomes().get(1), report.outcomes().get(3), report.outcomes().get(5)))
+                .allSatisfy(o -> assertThat(o).isInstanceOf(MessageOutcome.Applied.class));
+        assertThat(consumer.order()).containsSubsequence("b1", "b2", "b3").doesNotContain("a2", "a3");
+        assertThat(report.failedMessageIds()).containsExactly(batch.get(0).messageId(), batch.get(2).messageId(),
+                batch.get(4).messageId());
+    }
+
+    @Test
+    void aHangingEffectDoesNotHoldTheBatchPastItsBudget() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        consumer.on("hangs", (k, c) -> {
+            never.await();
+            return "unreachable";
+        });
+        List<IncomingMessage> batch = List.of(message("fine-1"), message("hangs"), message("fine-2"));
+
+        BatchReport report = process(batch, Duration.ofMillis(500));
+
+        assertThat(never.getCount()).as("the hanging effect never finished").isEqualTo(1);
+        assertThat(report.outcomes().get(1)).isInstanceOf(MessageOutcome.TimedOut.class);
+        assertThat(report.failedMessageIds()).containsExactly(batch.get(1).messageId());
+        assertThat(List.of(report.outcomes().get(0), report.outcomes().get(2)))
+                .allSatisfy(o -> assertThat(o).isInstanceOf(MessageOutcome.Applied.class));
+        assertThat(queues.visibilityCalls()).as("a timed-out record keeps its visibility: its claim expires")
+                .isEmpty();
+    }
+
+    @Test
+    void retriesShareOneVisibilityCallPerTenAndDeadLettersAreSentNotRetried() {
+        List<IncomingMessage> batch = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String key = "t" + i;
+            consumer.failing(key, (k, c) -> new TransientFailure("throttled", "payments"));
+            batch.add(message(key));
+        }
+        consumer.failing("p", (k, c) -> new PermanentFailure("CardDeclined", "no"));
+        batch.add(message("p"));
+        batch.add(message("ok"));
+
+        BatchReport report = process(batch, Duration.ofSeconds(10));
+
+        assertThat(queues.visibilityCalls()).hasSize(2);
+        assertThat(queues.visibilityCalls().get(0)).hasSize(10);
+        assertThat(queues.visibilityCalls().get(1)).hasSize(2);
+        assertThat(queues.deadLetters()).singleElement().satisfies(d -> {
+            assertThat(d.consumer()).isEqualTo("scripted");
+            assertThat(d.failure().classification().errorType()).isEqualTo("CardDeclined");
+        });
+        assertThat(report.failedMessageIds()).hasSize(12).doesNotContain(batch.get(12).messageId(),
+                batch.get(13).messageId());
+    }
+
+    @Test
+    void aDeadLetterThatCannotBeSentStaysInTheSourceAsFailed() {
+        consumer.failing("p", (k, c) -> new PermanentFailure("CardDeclined", "no"));
+        IncomingMessage m = message("p");
+        queues.failDeadLetterSendsFor(m.messageId());
+
+        BatchReport report = process(List.of(m), Duration.ofSeconds(10));
+
+        assertThat(report.failedMessageIds()).containsExactly(m.messageId());
+        assertThat(queues.deadLetters()).isEmpty();
+    }
+
+    @Test
+    void aSuccessfulBatchMakesNoQueueCalls() {
+        BatchReport report = process(List.of(message("x"), message("y")), Duration.ofSeconds(10));
+
+        assertThat(report.failedMessageIds()).isEmpty();
+        assertThat(queues.visibilityCalls()).isEmpty();
+        assertThat(queues.deadLetters()).isEmpty();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.redrive.functions.checkout;
+
+import dev.redrive.core.consumer.BatchProcessor;
+import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.lambda.IdempotentSqsHandler;
+import jakarta.inject.Singleton;
+import jakarta.inject.Named;
+
+/** Lambda handler {@value ConfirmationEmailConsumer#NAME}: the confirmation email consumer of {@code OrderPlaced}. */
+@Named(ConfirmationEmailConsumer.NAME)
+@Singleton
+public class ConfirmationEmailHandler extends IdempotentSqsHandler {
+
+    private final ConfirmationEmailConsumer consumer;
+
+    public ConfirmationEmailHandler(BatchProcessor batches, RedriveConfig config, ConfirmationEmailConsumer consumer) {
+        super(batches, config);
+        this.consumer = consumer;
+    }
+
+    @Override
+    protected IdempotentConsumer<?> consumer() {
+        return consumer;
+    }
+}

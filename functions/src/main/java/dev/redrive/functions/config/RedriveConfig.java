@@ -1,0 +1,102 @@
+package dev.redrive.functions.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Redrive's configuration. Every property can be set as an environment variable (upper case, dots and dashes as
+ * underscores: {@code redrive.claims.table} is {@code REDRIVE_CLAIMS_TABLE}); the IaC sets the same names on each
+ * function.
+ */
+@ConfigMapping(prefix = "redrive")
+public interface RedriveConfig {
+
+    /** Idempotency claims. */
+    Claims claims();
+
+    /** Retry backoff for TRANSIENT failures. */
+    Backoff backoff();
+
+    /** How a batch of SQS records is processed. */
+    Batch batch();
+
+    /** Where messages that no retry can fix are sent. */
+    DeadLetters deadLetters();
+
+    /** The checkout example's consumers. */
+    Checkout checkout();
+
+    interface Claims {
+        /** The DynamoDB table holding idempotency claims (partition key {@code pk}, TTL attribute {@code expiresAt}). */
+        @WithDefault("redrive-claims")
+        String table();
+
+        /**
+         * How long a claim record counts. It must cover the longest time a message can come back: source retention,
+         * plus time in the dead-letter queue, plus quarantine retention. Past it, the same key is a new message.
+         */
+        @WithDefault("P35D")
+        Duration recordTtl();
+
+        /** Added to the invocation's remaining time to size a lease, for clock skew between workers. */
+        @WithDefault("2s")
+        Duration clockSkewMargin();
+
+        /** The shortest lease ever granted, even when the invocation has almost no time left. */
+        @WithDefault("10s")
+        Duration minimumLease();
+    }
+
+    interface Backoff {
+        /** The cap of the first retry's delay: {@code min(max-delay, base * multiplier^(attempt-1))}. */
+        @WithDefault("2s")
+        Duration base();
+
+        /** How much the cap grows per attempt (at least 1). */
+        @WithDefault("2.0")
+        double multiplier();
+
+        /** The largest delay ever used (at most 12h, the SQS visibility limit). */
+        @WithDefault("15m")
+        Duration maxDelay();
+
+        /**
+         * Seeds the jitter with the reproducible mulberry32 generator instead of a secure random source. For tests,
+         * benchmarks and demos only: every container would draw the same delays.
+         */
+        Optional<Integer> seed();
+    }
+
+    interface Batch {
+        /** How many records of a standard-queue batch (or FIFO message groups) are processed at once. */
+        @WithDefault("10")
+        int concurrency();
+
+        /**
+         * Time kept back from the invocation's deadline for the queue calls and the response; records not finished
+         * before it are reported as failed and their claims left to expire.
+         */
+        @WithDefault("3s")
+        Duration deadlineMargin();
+    }
+
+    interface DeadLetters {
+        /**
+         * The dead-letter queue URL of this function's source queue. When absent it is read once from the source
+         * queue's redrive policy.
+         */
+        Optional<String> queueUrl();
+    }
+
+    interface Checkout {
+        /** The S3 bucket the confirmation-email consumer writes emails to (the mail provider's stand-in). */
+        @WithDefault("redrive-email-outbox")
+        String emailOutboxBucket();
+
+        /** The DynamoDB table holding daily revenue counters (partition key {@code pk}). */
+        @WithDefault("redrive-revenue")
+        String revenueTable();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.redrive.functions.lambda;
+
+import dev.redrive.core.backoff.FullJitterBackoff;
+import dev.redrive.core.backoff.Mulberry32;
+import dev.redrive.core.backoff.RandomSource;
+import dev.redrive.core.backoff.SecureRandomSource;
+import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.consumer.BatchProcessor;
+import dev.redrive.core.consumer.MessageProcessor;
+import dev.redrive.core.consumer.ProcessingListener;
+import dev.redrive.functions.claims.DynamoDbClaimStore;
+import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.queues.QueueDirectory;
+import dev.redrive.functions.queues.SqsQueueGateway;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Wires the core's consumer machinery to the AWS adapters, once per container. Everything here is built from the
+ * typed configuration; nothing is a global mutable singleton.
+ */
+@ApplicationScoped
+public class ConsumerRuntime {
+
+    private final ExecutorService executor;
+
+    public ConsumerRuntime(RedriveConfig config) {
+        this.executor = Executors.newFixedThreadPool(Math.max(1, config.batch().concurrency()), daemonThreads());
+    }
+
+    @Produces
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    @Singleton
+    RandomSource randomSource(RedriveConfig config) {
+        return config.backoff().seed().<RandomSource>map(seed -> {
+            Mulberry32 generator = new Mulberry32(seed);
+            return () -> {
+                synchronized (generator) {
+                    return generator.nextDouble();
+                }
+            };
+        }).orElseGet(SecureRandomSource::new);
+    }
+
+    @Produces
+    @Singleton
+    DynamoDbClaimStore claimStore(DynamoDbClient dynamoDb, RedriveConfig config) {
+        return new DynamoDbClaimStore(dynamoDb, config.claims().table());
+    }
+
+    @Produces
+    @Singleton
+    QueueDirectory queueDirectory(SqsClient sqs, RedriveConfig config) {
+        return new QueueDirectory(sqs, config.deadLetters().queueUrl());
+    }
+
+    @Produces
+    @Singleton
+    SqsQueueGateway queueGateway(SqsClient sqs, QueueDirectory directory) {
+        return new SqsQueueGateway(sqs, directory);
+    }
+
+    @Produces
+    @Singleton
+    FullJitterBackoff backoff(RedriveConfig config) {
+        return new FullJitterBackoff(config.backoff().base(), config.backoff().multiplier(),
+                config.backoff().maxDelay());
+    }
+
+    @Produces
+    @Singleton
+    LeasePolicy leasePolicy(RedriveConfig config) {
+        return new LeasePolicy(config.claims().clockSkewMargin(), config.claims().minimumLease(),
+                config.claims().recordTtl());
+    }
+
+    @Produces
+    @Singleton
+    BatchProcessor batchProcessor(DynamoDbClaimStore claims, LeasePolicy leases, FullJitterBackoff backoff,
+            RandomSource random, Clock clock, SqsQueueGateway queues, ProcessingListener listener) {
+        MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener);
+        return new BatchProcessor(processor, executor, queues);
+    }
+
+    @PreDestroy
+    void shutdown() {
+        executor.shutdownNow();
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, "redrive-record-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

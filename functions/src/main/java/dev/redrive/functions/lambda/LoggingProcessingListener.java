@@ -1,0 +1,37 @@
+package dev.redrive.functions.lambda;
+
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.consumer.ProcessingListener;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
+/** Logs the events of processing that need a person's attention. Keys and classes only, never payloads. */
+@ApplicationScoped
+public class LoggingProcessingListener implements ProcessingListener {
+
+    private static final Logger LOG = Logger.getLogger("dev.redrive.consumer");
+
+    @Override
+    public void effectFinished(String consumer, Duration latency, boolean succeeded) {
+        // counted by the metrics, not logged per record
+    }
+
+    @Override
+    public void completionFailed(IdempotencyKey key, RuntimeException error) {
+        LOG.warnf("effect of %s ran but its completion was not recorded (%s); the next delivery re-claims after the "
+                + "lease and the downstream idempotency key absorbs the repeat", key, error.getClass().getSimpleName());
+    }
+
+    @Override
+    public void releaseFailed(IdempotencyKey key, RuntimeException error) {
+        LOG.warnf("could not record the failure of %s (%s); its lease will expire on its own", key,
+                error.getClass().getSimpleName());
+    }
+
+    @Override
+    public void releaseFenced(IdempotencyKey key, long fencingToken) {
+        LOG.infof("release of %s with token %d was fenced out: another worker took the claim over", key,
+                fencingToken);
+    }
+}

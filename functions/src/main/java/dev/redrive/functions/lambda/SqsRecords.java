@@ -1,0 +1,56 @@
+package dev.redrive.functions.lambda;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.redrive.core.consumer.IncomingMessage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns Lambda's SQS event into the core's messages, tolerating whatever a record lacks. */
+final class SqsRecords {
+
+    private SqsRecords() {
+    }
+
+    static List<IncomingMessage> messages(SQSEvent event) {
+        List<IncomingMessage> messages = new ArrayList<>();
+        if (event == null || event.getRecords() == null) {
+            return messages;
+        }
+        for (SQSEvent.SQSMessage r : event.getRecords()) {
+            if (r == null || r.getMessageId() == null) {
+                continue; // nothing to report it under; Lambda never sends one
+            }
+            Map<String, String> system = r.getAttributes() == null ? Map.of() : r.getAttributes();
+            messages.add(new IncomingMessage(r.getMessageId(), r.getReceiptHandle(), r.getBody(),
+                    stringAttributes(r), receiveCount(system.get("ApproximateReceiveCount")), r.getEventSourceArn(),
+                    blankToNull(system.get("MessageGroupId"))));
+        }
+        return messages;
+    }
+
+    private static Map<String, String> stringAttributes(SQSEvent.SQSMessage r) {
+        Map<String, String> attributes = new HashMap<>();
+        if (r.getMessageAttributes() != null) {
+            r.getMessageAttributes().forEach((name, value) -> {
+                if (value != null && value.getStringValue() != null) {
+                    attributes.put(name, value.getStringValue());
+                }
+            });
+        }
+        return attributes;
+    }
+
+    static int receiveCount(String value) {
+        try {
+            return value == null ? 1 : Math.max(1, Integer.parseInt(value.strip()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.redrive.functions.checkout;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.functions.claims.DynamoDbClaimStore;
+import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.queues.DeadLetterMetadata;
+import dev.redrive.functions.testing.TestResources;
+import dev.redrive.functions.testing.TestResources.QueuePair;
+import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.LocalAwsTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.model.ObjectVersion;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/** The confirmation email consumer on local AWS: S3 outbox, DynamoDB claims, SQS dead letters. */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class ConfirmationEmailHandlerTest {
+
+    @Inject
+    ConfirmationEmailHandler handler;
+
+    @Inject
+    DynamoDbClaimStore claims;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    ObjectMapper json;
+
+    LocalAws aws = LocalAws.shared();
+    QueuePair queue;
+
+    @BeforeEach
+    void freshResources() {
+        aws.reset();
+        TestResources.createTable(aws.dynamoDb(), claims.table());
+        TestResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
+        queue = TestResources.createQueuePair(aws, "order-placed-email", 3, 30);
+    }
+
+    @Test
+    void aRedeliveredOrderSendsOneEmail() {
+        String eventId = "evt-" + UUID.randomUUID();
+        String body = OrderEvents.v2(eventId, "o-1", 1999, "EUR");
+
+        SQSBatchResponse first = handler.handleRequest(event(record(body)), null);
+        SQSBatchResponse second = handler.handleRequest(event(record(body)), null);
+
+        assertThat(first.getBatchItemFailures()).isEmpty();
+        assertThat(second.getBatchItemFailures()).isEmpty();
+        String objectKey = S3EmailOutbox.objectKey("confirmation-email#" + eventId);
+        List<ObjectVersion> versions = aws.s3().listObjectVersions(b -> b.bucket(config.checkout()
+                .emailOutboxBucket()).prefix(objectKey)).versions();
+        assertThat(versions).as("one write of the email, however many deliveries").hasSize(1);
+        String email = aws.s3().getObjectAsBytes(b -> b.bucket(config.checkout().emailOutboxBucket())
+                .key(objectKey)).asUtf8String();
+        assertThat(email).contains("\"fencingToken\":1").contains("Your order o-1 is confirmed")
+                .contains("19.99 EUR");
+    }
+
+    @Test
+    void schemaProblemsGoStraightToTheDlqWithAReasonThatNamesThemButNotThePayload() throws Exception {
+        SQSEvent event = event(
+                record(OrderEvents.v1("evt-old", "o-2", 500, "EUR")),
+                record(OrderEvents.v2("evt-bad", "o-3", 500, "EUR").replace("\"amountMinor\":500",
+                        "\"amountMinor\":\"five hundred\"")),
+                record("{\"eventType\":\"OrderPlaced\",\"version\":9,\"eventId\":\"evt-future\"}"),
+                record("{\"eventType\":\"OrderPlaced\",\"eventId\":\"evt-noversion\"}"),
+                record(OrderEvents.v2("evt-good", "o-4", 100, "EUR")));
+
+        SQSBatchResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        List<Message> dead = aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).maxNumberOfMessages(10)
+                .waitTimeSeconds(1).messageAttributeNames("All")).messages();
+        assertThat(dead).hasSize(4);
+        Map<String, String> reasons = new java.util.TreeMap<>();
+        for (Message m : dead) {
+            DeadLetterMetadata meta = DeadLetterMetadata.parse(m.messageAttributes()
+                    .get(DeadLetterMetadata.ATTRIBUTE).stringValue()).orElseThrow();
+            assertThat(meta.failureClass()).isEqualTo("SCHEMA");
+            assertThat(meta.consumer()).isEqualTo("confirmation-email");
+            reasons.put(meta.errorType(), meta.reason());
+        }
+        assertThat(reasons).containsOnlyKeys("OutdatedVersion", "SchemaValidation", "UnknownVersion",
+                "MissingVersion");
+        assertThat(reasons.get("OutdatedVersion")).contains("OrderPlaced v1 is an older version");
+        assertThat(reasons.get("SchemaValidation")).contains("$.total.amountMinor is string, expected integer")
+                .doesNotContain("five hundred");
+        assertThat(reasons.get("UnknownVersion")).contains("v9 is not a known version");
+    }
+
+    @Test
+    void theHandlerAnswersThroughTheLambdaRuntimeInterface() throws Exception {
+        String eventId = "evt-" + UUID.randomUUID();
+        SQSEvent event = event(record(OrderEvents.v2(eventId, "o-9", 4200, "USD")), record("not json"));
+        int port = ConfigProvider.getConfig().getValue("quarkus.lambda.mock-event-server.test-port", Integer.class);
+
+        String response = given().baseUri("http://localhost:" + port).contentType("application/json")
+                .body(json.writeValueAsString(event))
+                .when().post("/_lambda_")
+                .then().statusCode(200).extract().asString();
+
+        JsonNode answer = json.readTree(response);
+        assertThat(answer.get("batchItemFailures")).isEmpty();
+        assertThat(aws.s3().listObjectsV2(b -> b.bucket(config.checkout().emailOutboxBucket())).contents())
+                .hasSize(1);
+        assertThat(aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1)).messages())
+                .extracting(Message::body).containsExactly("not json");
+    }
+
+    private SQSEvent.SQSMessage record(String body) {
+        SQSEvent.SQSMessage r = new SQSEvent.SQSMessage();
+        r.setMessageId(UUID.randomUUID().toString());
+        r.setBody(body);
+        r.setEventSourceArn(queue.arn());
+        r.setEventSource("aws:sqs");
+        r.setAttributes(Map.of("ApproximateReceiveCount", "1"));
+        return r;
+    }
+
+    private static SQSEvent event(SQSEvent.SQSMessage... records) {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(records));
+        return event;
+    }
+}
