@@ -31,6 +31,12 @@ public class CheckoutWiring {
 
     @Produces
     @Singleton
+    RevenueAnalyticsConsumer revenueAnalyticsConsumer(OrderPlacedReader reader, RedriveConfig config) {
+        return new RevenueAnalyticsConsumer(reader, config.checkout().revenueTable());
+    }
+
+    @Produces
+    @Singleton
     ConfirmationEmailConsumer confirmationEmailConsumer(OrderPlacedReader reader, EmailOutbox outbox) {
         return new ConfirmationEmailConsumer(reader, outbox);
     }

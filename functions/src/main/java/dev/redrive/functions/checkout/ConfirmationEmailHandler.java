@@ -3,6 +3,7 @@ package dev.redrive.functions.checkout;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
 import jakarta.inject.Singleton;
 import jakarta.inject.Named;
@@ -14,8 +15,9 @@ public class ConfirmationEmailHandler extends IdempotentSqsHandler {
 
     private final ConfirmationEmailConsumer consumer;
 
-    public ConfirmationEmailHandler(BatchProcessor batches, RedriveConfig config, ConfirmationEmailConsumer consumer) {
-        super(batches, config);
+    public ConfirmationEmailHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics,
+            ConfirmationEmailConsumer consumer) {
+        super(batches, config, metrics);
         this.consumer = consumer;
     }
 

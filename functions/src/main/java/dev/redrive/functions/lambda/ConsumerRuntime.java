@@ -10,6 +10,8 @@ import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.functions.claims.DynamoDbClaimStore;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.metrics.ConsumerMetrics;
+import dev.redrive.functions.metrics.EmfOutput;
 import dev.redrive.functions.queues.QueueDirectory;
 import dev.redrive.functions.queues.SqsQueueGateway;
 import jakarta.annotation.PreDestroy;
@@ -35,6 +37,12 @@ public class ConsumerRuntime {
 
     public ConsumerRuntime(RedriveConfig config) {
         this.executor = Executors.newFixedThreadPool(Math.max(1, config.batch().concurrency()), daemonThreads());
+    }
+
+    @Produces
+    @Singleton
+    ConsumerMetrics consumerMetrics() {
+        return new ConsumerMetrics(EmfOutput.stdout());
     }
 
     @Produces

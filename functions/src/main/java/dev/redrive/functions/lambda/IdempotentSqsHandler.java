@@ -10,6 +10,7 @@ import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageOutcome;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.metrics.ConsumerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +34,12 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
 
     private final BatchProcessor batches;
     private final RedriveConfig config;
+    private final ConsumerMetrics metrics;
 
-    protected IdempotentSqsHandler(BatchProcessor batches, RedriveConfig config) {
+    protected IdempotentSqsHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
         this.batches = batches;
         this.config = config;
+        this.metrics = metrics;
     }
 
     /** The consumer this handler runs. */
@@ -52,6 +55,8 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         Duration budget = remaining.minus(config.batch().deadlineMargin());
         BatchReport report = batches.process(consumer(), messages, budget, () -> remaining(context));
         log(report);
+        metrics.record(consumer().name(), report);
+        metrics.flush(consumer().name());
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         for (String id : report.failedMessageIds()) {
             failures.add(SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build());

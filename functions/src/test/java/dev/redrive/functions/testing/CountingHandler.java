@@ -3,6 +3,7 @@ package dev.redrive.functions.testing;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -14,8 +15,8 @@ public class CountingHandler extends IdempotentSqsHandler {
 
     private final CountingConsumer consumer = new CountingConsumer();
 
-    public CountingHandler(BatchProcessor batches, RedriveConfig config) {
-        super(batches, config);
+    public CountingHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
+        super(batches, config, metrics);
     }
 
     public CountingConsumer counting() {

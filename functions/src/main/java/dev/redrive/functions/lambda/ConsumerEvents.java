@@ -2,19 +2,29 @@ package dev.redrive.functions.lambda;
 
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.ProcessingListener;
+import dev.redrive.functions.metrics.ConsumerMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import org.jboss.logging.Logger;
 
-/** Logs the events of processing that need a person's attention. Keys and classes only, never payloads. */
+/**
+ * What happens while records are processed: effect latency goes to the metrics; what needs a person's attention goes
+ * to the log (keys and classes only, never payloads). Called concurrently by the records of a batch.
+ */
 @ApplicationScoped
-public class LoggingProcessingListener implements ProcessingListener {
+public class ConsumerEvents implements ProcessingListener {
 
     private static final Logger LOG = Logger.getLogger("dev.redrive.consumer");
 
+    private final ConsumerMetrics metrics;
+
+    public ConsumerEvents(ConsumerMetrics metrics) {
+        this.metrics = metrics;
+    }
+
     @Override
     public void effectFinished(String consumer, Duration latency, boolean succeeded) {
-        // counted by the metrics, not logged per record
+        metrics.effectLatency(consumer, latency);
     }
 
     @Override

@@ -1,0 +1,28 @@
+package dev.redrive.functions.checkout;
+
+import dev.redrive.core.consumer.BatchProcessor;
+import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.lambda.IdempotentSqsHandler;
+import dev.redrive.functions.metrics.ConsumerMetrics;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+
+/** Lambda handler {@value RevenueAnalyticsConsumer#NAME}: the daily revenue counter of {@code OrderPlaced}. */
+@Named(RevenueAnalyticsConsumer.NAME)
+@Singleton
+public class RevenueAnalyticsHandler extends IdempotentSqsHandler {
+
+    private final RevenueAnalyticsConsumer consumer;
+
+    public RevenueAnalyticsHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics,
+            RevenueAnalyticsConsumer consumer) {
+        super(batches, config, metrics);
+        this.consumer = consumer;
+    }
+
+    @Override
+    protected IdempotentConsumer<?> consumer() {
+        return consumer;
+    }
+}
