@@ -1,0 +1,60 @@
+package dev.redrive.core.quarantine;
+
+import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimStatus;
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.FailureRecord;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Classifies a dead letter from the evidence: the failure metadata a consumer attached when it dead-lettered the
+ * message itself, else the claim record's failure history, else the absence of any record — which, for a message the
+ * redrive policy moved after several receives, means the consumer crashed or timed out mid-flight (POISON).
+ *
+ * @param classification the class, error type, reason and dependency
+ * @param firstFailedAt   the first recorded failure, or null
+ * @param lastFailedAt    the last recorded failure, or null
+ */
+public record DeadLetterEvidence(Classification classification, Instant firstFailedAt, Instant lastFailedAt) {
+
+    public static DeadLetterEvidence classify(Optional<FailureRecord> attached, Optional<ClaimRecord> claim,
+            int receiveCount, Instant now) {
+        if (attached.isPresent()) {
+            FailureRecord f = attached.get();
+            return new DeadLetterEvidence(f.classification(), f.firstFailedAt(), f.lastFailedAt());
+        }
+        if (claim.isEmpty()) {
+            return new DeadLetterEvidence(Classification.of(FailureClass.POISON, "NoFailureRecorded",
+                    "moved to the DLQ by the redrive policy after " + receiveCount
+                            + " receives, and no attempt recorded a claim or a failure: the consumer crashed or "
+                            + "timed out before it could"), null, null);
+        }
+        ClaimRecord c = claim.get();
+        FailureRecord last = c.lastFailure();
+        long vanished = c.fencingToken() - c.failureCount() - (c.status() == ClaimStatus.COMPLETED ? 1 : 0);
+        boolean inFlightNow = c.status() == ClaimStatus.IN_PROGRESS && !c.isLeaseExpired(now);
+        if (vanished > (inFlightNow ? 1 : 0)) {
+            String lastWords = last == null ? "" : "; the last recorded failure was " + last.failureClass() + " "
+                    + last.classification().errorType();
+            return new DeadLetterEvidence(Classification.of(FailureClass.POISON, "VanishedMidFlight",
+                    vanished + " of " + c.fencingToken() + " attempts neither completed nor recorded a failure: "
+                            + "the consumer crashed or timed out mid-flight" + lastWords),
+                    last == null ? null : last.firstFailedAt(), last == null ? null : last.lastFailedAt());
+        }
+        if (last != null) {
+            Classification lc = last.classification();
+            return new DeadLetterEvidence(new Classification(lc.failureClass(), lc.errorType(),
+                    "failed " + c.failureCount() + " time(s) with " + lc.errorType() + ": " + lc.reason(),
+                    lc.dependency()), last.firstFailedAt(), last.lastFailedAt());
+        }
+        if (c.status() == ClaimStatus.COMPLETED) {
+            return new DeadLetterEvidence(Classification.of(FailureClass.TRANSIENT, "AppliedBeforeDeadLetter",
+                    "the effect completed under token " + c.fencingToken() + " but the message was not deleted "
+                            + "in time; a replay will find it already applied"), null, null);
+        }
+        return new DeadLetterEvidence(Classification.of(FailureClass.POISON, "NoFailureRecorded",
+                "claimed but no failure recorded"), null, null);
+    }
+}

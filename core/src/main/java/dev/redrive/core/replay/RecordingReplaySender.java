@@ -1,0 +1,26 @@
+package dev.redrive.core.replay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** A replay sender fake that records what was sent. */
+public final class RecordingReplaySender implements ReplaySender {
+
+    /** One message sent. */
+    public record Sent(String queue, String body, Map<String, String> attributes, String messageId) {
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+
+    @Override
+    public synchronized String send(String sourceQueue, String body, Map<String, String> attributes) {
+        String id = "replayed-" + (sent.size() + 1);
+        sent.add(new Sent(sourceQueue, body, Map.copyOf(attributes), id));
+        return id;
+    }
+
+    public synchronized List<Sent> sent() {
+        return List.copyOf(sent);
+    }
+}

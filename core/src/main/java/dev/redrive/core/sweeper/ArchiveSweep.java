@@ -1,0 +1,96 @@
+package dev.redrive.core.sweeper;
+
+import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.PayloadStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Moves dead letters past the retention cutoff out of the active ledger: unresolved ones are first ARCHIVED (the
+ * reason says retention expired), then every one is written to the archive store — batched per source queue and
+ * arrival day — and its ledger record shrinks to a tombstone pointing at the object.
+ */
+public final class ArchiveSweep {
+
+    private final QuarantineLedger ledger;
+    private final ArchiveStore store;
+    private final PayloadStore payloads;
+    private final SweeperSettings settings;
+    private final LeaseStore leases;
+    private final Clock clock;
+
+    public ArchiveSweep(QuarantineLedger ledger, ArchiveStore store, PayloadStore payloads, SweeperSettings settings,
+            LeaseStore leases, Clock clock) {
+        this.ledger = ledger;
+        this.store = store;
+        this.payloads = payloads;
+        this.settings = settings;
+        this.leases = leases;
+        this.clock = clock;
+    }
+
+    /** Returns false when the lease was lost. */
+    boolean run(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
+        Instant now = clock.instant();
+        Instant cutoff = now.minus(settings.retention());
+        Map<LocalDate, List<ArchiveStore.Entry>> byDay = new LinkedHashMap<>();
+        Set<String> taken = new HashSet<>(); // a record ARCHIVED in this pass shows up again under ARCHIVED
+        for (QuarantineState state : QuarantineState.values()) {
+            for (QuarantineRecord r : ledger.arrivedBefore(state, cutoff, settings.archiveBatch())) {
+                if (r.archivedToStore() || !r.sourceQueue().equals(route.sourceQueue()) || !taken.add(r.id())) {
+                    continue;
+                }
+                if (!timeLeft.getAsBoolean()) {
+                    break;
+                }
+                QuarantineRecord toArchive = r;
+                String reason;
+                if (!state.resolved()) {
+                    reason = "retention of " + settings.retention() + " expired before it was resolved (it was "
+                            + state + ")";
+                    Optional<QuarantineRecord> saved = ledger.save(r.moveTo(QuarantineState.ARCHIVED,
+                            Actor.AUTOMATION, reason, now), fence);
+                    if (saved.isEmpty()) {
+                        continue; // changed meanwhile; the next run looks again (or the lease is gone: caught below)
+                    }
+                    toArchive = saved.get();
+                } else {
+                    reason = "retention of " + settings.retention() + " expired; it was " + state
+                            + (r.note().isEmpty() ? "" : ": " + r.note());
+                }
+                String body = toArchive.body() != null ? toArchive.body()
+                        : toArchive.bodyRef() != null ? payloads.get(toArchive.bodyRef()) : "";
+                byDay.computeIfAbsent(LocalDate.ofInstant(r.arrivedAt(), ZoneOffset.UTC), d -> new ArrayList<>())
+                        .add(new ArchiveStore.Entry(toArchive, body, reason));
+            }
+        }
+        for (Map.Entry<LocalDate, List<ArchiveStore.Entry>> day : byDay.entrySet()) {
+            String ref = store.write(route.sourceQueue(), day.getKey(), day.getValue());
+            int done = 0;
+            for (ArchiveStore.Entry e : day.getValue()) {
+                if (ledger.save(e.record().tombstone(ref), fence).isPresent()) {
+                    done++;
+                } else if (fence.isPresent() && !leases.holds(fence.get(), clock.instant())) {
+                    return false;
+                }
+            }
+            report.archived(ref, done);
+        }
+        return true;
+    }
+}

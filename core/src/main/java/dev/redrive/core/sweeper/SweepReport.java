@@ -1,0 +1,125 @@
+package dev.redrive.core.sweeper;
+
+import dev.redrive.core.failure.FailureClass;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What one sweep of one dead-letter queue did. Mutable while the sweep runs, single-threaded. */
+public final class SweepReport {
+
+    private final Route route;
+    private boolean leaseHeldElsewhere;
+    private boolean fencedOut;
+    private final Map<FailureClass, Integer> quarantined = new EnumMap<>(FailureClass.class);
+    private int alreadyQuarantined;
+    private final Map<FailureClass, Integer> replaysReturned = new EnumMap<>(FailureClass.class);
+    private final Map<String, Integer> replayOutcomes = new LinkedHashMap<>();
+    private final Map<FailureClass, Integer> replaysSent = new EnumMap<>(FailureClass.class);
+    private int archivedToStore;
+    private final List<String> archiveObjects = new ArrayList<>();
+    private Duration oldestUnresolvedAge;
+
+    public SweepReport(Route route) {
+        this.route = route;
+    }
+
+    public Route route() {
+        return route;
+    }
+
+    void leaseHeldElsewhere() {
+        leaseHeldElsewhere = true;
+    }
+
+    void fencedOut() {
+        fencedOut = true;
+    }
+
+    void quarantined(FailureClass c) {
+        quarantined.merge(c, 1, Integer::sum);
+    }
+
+    void alreadyQuarantined() {
+        alreadyQuarantined++;
+    }
+
+    void replayReturned(FailureClass c) {
+        replaysReturned.merge(c, 1, Integer::sum);
+    }
+
+    void replayOutcome(String type, FailureClass c) {
+        replayOutcomes.merge(type, 1, Integer::sum);
+        if ("Sent".equals(type)) {
+            replaysSent.merge(c, 1, Integer::sum);
+        }
+    }
+
+    void archived(String objectRef, int entries) {
+        archiveObjects.add(objectRef);
+        archivedToStore += entries;
+    }
+
+    void oldestUnresolved(Duration age) {
+        oldestUnresolvedAge = age;
+    }
+
+    /** Another sweeper held this queue's lease: this one did nothing. */
+    public boolean skippedLeaseHeld() {
+        return leaseHeldElsewhere;
+    }
+
+    /** The lease was taken over mid-run: the rest of the run was abandoned, its writes rejected. */
+    public boolean wasFencedOut() {
+        return fencedOut;
+    }
+
+    public Map<FailureClass, Integer> quarantinedByClass() {
+        return Map.copyOf(quarantined);
+    }
+
+    public int quarantinedTotal() {
+        return quarantined.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public int alreadyQuarantinedCount() {
+        return alreadyQuarantined;
+    }
+
+    public Map<FailureClass, Integer> replaysReturnedByClass() {
+        return Map.copyOf(replaysReturned);
+    }
+
+    public Map<FailureClass, Integer> replaysSentByClass() {
+        return Map.copyOf(replaysSent);
+    }
+
+    /** Replay outcomes by type: Sent, AlreadyApplied, Deferred, Refused, Conflict. */
+    public Map<String, Integer> replayOutcomes() {
+        return Map.copyOf(replayOutcomes);
+    }
+
+    public int archivedToStoreCount() {
+        return archivedToStore;
+    }
+
+    public List<String> archiveObjects() {
+        return List.copyOf(archiveObjects);
+    }
+
+    public Optional<Duration> oldestUnresolvedAge() {
+        return Optional.ofNullable(oldestUnresolvedAge);
+    }
+
+    @Override
+    public String toString() {
+        return route.deadLetterQueue() + ": " + (leaseHeldElsewhere ? "skipped (lease held elsewhere)"
+                : "quarantined " + quarantined + ", seen again " + alreadyQuarantined + ", replays returned "
+                        + replaysReturned + ", replay outcomes " + replayOutcomes + ", archived " + archivedToStore
+                        + " in " + archiveObjects.size() + " object(s)" + (fencedOut ? ", FENCED OUT" : ""));
+    }
+}

@@ -1,0 +1,214 @@
+package dev.redrive.core.sweeper;
+
+import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimStore;
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.lease.Lease;
+import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.DeadLetterEvidence;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.PayloadStore;
+import dev.redrive.core.replay.ReplayMarker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One sweep of one dead-letter queue, under a lease with a fencing token:
+ * <ol>
+ *   <li><b>quarantine</b> every arrival: classify it from the evidence, write its ledger record (once, however often
+ *       it is seen), and only then delete it from the queue — nothing is lost if the sweep dies anywhere;</li>
+ *   <li><b>auto-replay</b> what is pre-approved ({@link AutoReplaySweep}), and resume replays already started;</li>
+ *   <li><b>archive</b> what is past retention ({@link ArchiveSweep}).</li>
+ * </ol>
+ * A second sweeper finds the lease held and does nothing; a late one whose lease was taken over has every write
+ * rejected and stops.
+ */
+public final class Sweeper {
+
+    private final DeadLetterSource source;
+    private final QuarantineLedger ledger;
+    private final LeaseStore leases;
+    private final ClaimStore claims;
+    private final Map<String, ? extends IdempotentConsumer<?>> consumers;
+    private final PayloadStore payloads;
+    private final AutoReplaySweep autoReplay;
+    private final ArchiveSweep archive;
+    private final ReplayStats stats;
+    private final SweeperSettings settings;
+    private final Clock clock;
+
+    public Sweeper(DeadLetterSource source, QuarantineLedger ledger, LeaseStore leases, ClaimStore claims,
+            Map<String, ? extends IdempotentConsumer<?>> consumers, PayloadStore payloads, AutoReplaySweep autoReplay,
+            ArchiveSweep archive, ReplayStats stats, SweeperSettings settings, Clock clock) {
+        this.source = source;
+        this.ledger = ledger;
+        this.leases = leases;
+        this.claims = claims;
+        this.consumers = Map.copyOf(consumers);
+        this.payloads = payloads;
+        this.autoReplay = autoReplay;
+        this.archive = archive;
+        this.stats = stats;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /**
+     * Sweeps {@code route}'s dead-letter queue.
+     *
+     * @param owner    who sweeps (the function instance), recorded on the lease
+     * @param leaseFor how long the lease lasts (the invocation's remaining time plus a margin)
+     * @param timeLeft whether there is time for another batch
+     */
+    public SweepReport sweep(Route route, String owner, Duration leaseFor, BooleanSupplier timeLeft) {
+        SweepReport report = new SweepReport(route);
+        Optional<Lease> lease = leases.acquire(route.leaseName(), owner, leaseFor, clock.instant());
+        if (lease.isEmpty()) {
+            report.leaseHeldElsewhere();
+            return report;
+        }
+        Optional<LeaseToken> fence = Optional.of(lease.get().fence());
+        try {
+            boolean ok = quarantineArrivals(route, fence, timeLeft, report)
+                    && autoReplay.run(route, fence, timeLeft, report)
+                    && archive.run(route, fence, timeLeft, report);
+            if (!ok) {
+                report.fencedOut();
+            }
+            oldestUnresolved(route, report);
+        } finally {
+            leases.release(lease.get(), clock.instant());
+        }
+        return report;
+    }
+
+    private boolean quarantineArrivals(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft,
+            SweepReport report) {
+        int seen = 0;
+        while (seen < settings.maxArrivalsPerRun() && timeLeft.getAsBoolean()) {
+            List<ArrivedDeadLetter> batch = source.receive(route.deadLetterQueue());
+            if (batch.isEmpty()) {
+                return true;
+            }
+            List<ArrivedDeadLetter> durable = new ArrayList<>();
+            for (ArrivedDeadLetter letter : batch) {
+                if (!quarantine(route, letter, fence, report)) {
+                    source.delete(route.deadLetterQueue(), durable);
+                    return false; // lease lost: stop; the undeleted letters come back to the next sweeper
+                }
+                durable.add(letter);
+            }
+            source.delete(route.deadLetterQueue(), durable);
+            seen += batch.size();
+        }
+        return true;
+    }
+
+    /** Records {@code letter}; false only when the lease was lost. */
+    private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence,
+            SweepReport report) {
+        Instant now = clock.instant();
+        if (letter.replay().isPresent()) {
+            Optional<QuarantineRecord> replayed = ledger.find(letter.replay().get().quarantineId());
+            if (replayed.isPresent()) {
+                return reopen(replayed.get(), letter, fence, report, now);
+            }
+        }
+        String consumer = letter.attached().map(ArrivedDeadLetter.AttachedFailure::consumer)
+                .filter(consumers::containsKey).orElse(route.consumer());
+        String key = letter.attached().map(ArrivedDeadLetter.AttachedFailure::idempotencyKey)
+                .orElseGet(() -> keyOf(consumer, letter));
+        Optional<ClaimRecord> claim = key == null ? Optional.empty()
+                : claims.find(IdempotencyKey.parse(key), now);
+        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
+                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
+        String id = QuarantineIds.of(route.deadLetterQueue(), letter.sourceMessageId());
+        boolean large = letter.body().length() > settings.inlineBodyLimit();
+        String reason = "arrived in " + route.deadLetterQueue() + ": " + evidence.classification().failureClass()
+                + " " + evidence.classification().errorType() + " — " + evidence.classification().reason();
+        QuarantineRecord record = new QuarantineRecord(id, QuarantineState.QUARANTINED, consumer,
+                route.sourceQueue(), route.deadLetterQueue(), key, evidence.classification(),
+                evidence.firstFailedAt(), evidence.lastFailedAt(), now, letter.receiveCount(),
+                letter.sourceMessageId(), large ? null : letter.body(),
+                large ? payloads.put(id, letter.body()) : null, letter.attributes(), 0, reason, null,
+                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, now, Actor.AUTOMATION, reason)), 0);
+        if (ledger.insertIfAbsent(record, fence)) {
+            report.quarantined(evidence.classification().failureClass());
+            return true;
+        }
+        if (!leases.holds(fence.orElseThrow(), clock.instant())) {
+            return false;
+        }
+        report.alreadyQuarantined();
+        return true;
+    }
+
+    private boolean reopen(QuarantineRecord replayed, ArrivedDeadLetter letter, Optional<LeaseToken> fence,
+            SweepReport report, Instant now) {
+        if (replayed.state() != QuarantineState.REPLAYED) {
+            report.alreadyQuarantined(); // this return was seen already
+            return true;
+        }
+        Optional<ClaimRecord> claim = replayed.key().flatMap(k -> claims.find(IdempotencyKey.parse(k), now));
+        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
+                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
+        String reason = "replay #" + replayed.replayCount() + " dead-lettered again: "
+                + evidence.classification().failureClass() + " " + evidence.classification().errorType();
+        QuarantineRecord reopened = replayed.withEvidence(evidence.classification(), evidence.firstFailedAt(),
+                evidence.lastFailedAt(), letter.receiveCount()).moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION,
+                        reason, now);
+        if (ledger.save(reopened, fence).isEmpty()) {
+            if (!leases.holds(fence.orElseThrow(), clock.instant())) {
+                return false;
+            }
+            report.alreadyQuarantined();
+            return true;
+        }
+        stats.add(replayed.classification().failureClass(), 0, 1);
+        report.replayReturned(replayed.classification().failureClass());
+        return true;
+    }
+
+    private String keyOf(String consumerName, ArrivedDeadLetter letter) {
+        IdempotentConsumer<?> consumer = consumers.get(consumerName);
+        if (consumer == null) {
+            return null;
+        }
+        try {
+            String producerKey = consumer.parse(new IncomingMessage(letter.messageId(), null, letter.body(),
+                    letter.attributes(), letter.receiveCount(), "", null)).producerKey();
+            return new IdempotencyKey(consumer.name(), producerKey).value();
+        } catch (RuntimeException unreadable) {
+            return null; // no key: the evidence says so
+        }
+    }
+
+    private void oldestUnresolved(Route route, SweepReport report) {
+        Instant now = clock.instant();
+        Instant oldest = null;
+        for (QuarantineState s : QuarantineState.values()) {
+            if (s.resolved()) {
+                continue;
+            }
+            for (QuarantineRecord r : ledger.inState(s, Optional.of(route.sourceQueue()), 1)) {
+                if (oldest == null || r.arrivedAt().isBefore(oldest)) {
+                    oldest = r.arrivedAt();
+                }
+            }
+        }
+        report.oldestUnresolved(oldest == null ? Duration.ZERO : Duration.between(oldest, now));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.redrive.core.sweeper;
+
+import dev.redrive.core.claim.InMemoryClaimStore;
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.FailureRecord;
+import dev.redrive.core.lease.InMemoryLeaseStore;
+import dev.redrive.core.quarantine.InMemoryQuarantineLedger;
+import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
+import dev.redrive.core.replay.InMemoryMaintenanceWindows;
+import dev.redrive.core.replay.InMemoryPayloadStore;
+import dev.redrive.core.replay.RecordingReplaySender;
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.replay.SchemaGate;
+import dev.redrive.core.testing.ManualClock;
+import dev.redrive.core.testing.ScriptedConsumer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The sweeper wired to in-memory fakes. Payloads are {@code key|payload}; a body starting {@code v1:} is an older
+ * schema version with an upcaster (the prefix is dropped), {@code v0:} has none.
+ */
+class SweeperFixture {
+
+    static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+    static final Route ROUTE = new Route("scripted", "orders", "orders-dlq");
+
+    final ManualClock clock = new ManualClock(T0);
+    final InMemoryLeaseStore leases = new InMemoryLeaseStore();
+    final InMemoryQuarantineLedger ledger = new InMemoryQuarantineLedger(leases, clock);
+    final InMemoryClaimStore claims = new InMemoryClaimStore();
+    final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
+    final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
+    final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
+    final InMemoryArchiveStore archive = new InMemoryArchiveStore();
+    final InMemoryReplayStats stats = new InMemoryReplayStats();
+    final RecordingReplaySender sender = new RecordingReplaySender();
+    final ScriptedConsumer consumer = new ScriptedConsumer();
+    final SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100, 1_000, 100);
+
+    final SchemaGate schemas = (c, body) -> body.startsWith("v1:") ? new SchemaGate.Upcast(body.substring(3), 1, 2)
+            : body.startsWith("v0:") ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
+            : new SchemaGate.Current();
+    final ReplayService replays = new ReplayService(ledger, schemas,
+            new ClaimLookupIdempotencyGate(Map.of("scripted", consumer), claims), sender, payloads, clock);
+    final Sweeper sweeper = new Sweeper(dlq, ledger, leases, claims, Map.of("scripted", consumer), payloads,
+            new AutoReplaySweep(ledger, windows, replays, stats, leases, clock, 100),
+            new ArchiveSweep(ledger, archive, payloads, settings, leases, clock), stats, settings, clock);
+
+    SweepReport sweep() {
+        return sweeper.sweep(ROUTE, "test", Duration.ofMinutes(5), () -> true);
+    }
+
+    static ArrivedDeadLetter redriven(String body, int receives) {
+        return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of("trace", "t"), receives, T0,
+                Optional.empty(), Optional.empty());
+    }
+
+    static ArrivedDeadLetter attached(String body, FailureClass c, String type, String dependency, Instant failedAt) {
+        String sourceId = UUID.randomUUID().toString();
+        FailureRecord f = new FailureRecord(new Classification(c, type, type + " happened", dependency), 2, failedAt,
+                failedAt, "orders");
+        return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of(), 2, failedAt,
+                Optional.of(new ArrivedDeadLetter.AttachedFailure("scripted", "scripted#" + body.split("\\|")[0]
+                        .replaceFirst("^v[01]:", ""), sourceId, f)), Optional.empty());
+    }
+
+    static ArrivedDeadLetter returned(String body, ReplayMarker marker) {
+        return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of(), 5, T0, Optional.empty(),
+                Optional.of(marker));
+    }
+}
