@@ -1,5 +1,7 @@
 package dev.redrive.functions.checkout;
 
+import dev.redrive.checkout.OrderPlaced;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.functions.config.RedriveConfig;

@@ -1,5 +1,7 @@
 package dev.redrive.functions.checkout;
 
+import dev.redrive.checkout.OrderPlaced;
+import dev.redrive.checkout.S3EmailOutbox;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,11 +9,11 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.functions.claims.DynamoDbClaimStore;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.queues.DeadLetterMetadata;
-import dev.redrive.functions.testing.TestResources;
-import dev.redrive.functions.testing.TestResources.QueuePair;
+import dev.redrive.aws.queues.DeadLetterMetadata;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTestResource;
 import io.quarkus.test.common.WithTestResource;
@@ -49,9 +51,9 @@ class ConfirmationEmailHandlerTest {
     @BeforeEach
     void freshResources() {
         aws.reset();
-        TestResources.createTable(aws.dynamoDb(), claims.table());
-        TestResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
-        queue = TestResources.createQueuePair(aws, "order-placed-email", 3, 30);
+        LocalResources.createTable(aws.dynamoDb(), claims.table());
+        LocalResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
+        queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
     }
 
     @Test

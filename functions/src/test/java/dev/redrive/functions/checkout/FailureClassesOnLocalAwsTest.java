@@ -1,5 +1,9 @@
 package dev.redrive.functions.checkout;
 
+import dev.redrive.checkout.EventSchemas;
+import dev.redrive.checkout.OrderPlacedReader;
+import dev.redrive.checkout.S3EmailOutbox;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,8 +22,8 @@ import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.testing.ManualClock;
-import dev.redrive.functions.claims.DynamoDbClaimStore;
-import dev.redrive.functions.testing.TestResources;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.localaws.LocalResources;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTest;
 import java.io.IOException;
@@ -62,7 +66,7 @@ class FailureClassesOnLocalAwsTest {
     @BeforeEach
     void tables() {
         claimsTable = "claims-" + UUID.randomUUID().toString().substring(0, 8);
-        TestResources.createTable(aws.dynamoDb(), claimsTable);
+        LocalResources.createTable(aws.dynamoDb(), claimsTable);
         claims = new DynamoDbClaimStore(aws.dynamoDb(), claimsTable);
     }
 

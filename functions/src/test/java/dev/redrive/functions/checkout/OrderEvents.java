@@ -1,5 +1,6 @@
 package dev.redrive.functions.checkout;
 
+import dev.redrive.checkout.OrderPlaced;
 import java.util.Locale;
 
 /** OrderPlaced bodies for tests, in both schema versions. */

@@ -1,14 +1,15 @@
 package dev.redrive.functions.checkout;
 
+import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.redrive.functions.claims.DynamoDbClaimStore;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.queues.DeadLetterMetadata;
-import dev.redrive.functions.testing.TestResources;
-import dev.redrive.functions.testing.TestResources.QueuePair;
+import dev.redrive.aws.queues.DeadLetterMetadata;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTestResource;
 import io.quarkus.test.common.WithTestResource;
@@ -49,9 +50,9 @@ class RevenueAnalyticsHandlerTest {
     @BeforeEach
     void freshResources() {
         aws.reset();
-        TestResources.createTable(aws.dynamoDb(), claims.table());
-        TestResources.createTable(aws.dynamoDb(), config.checkout().revenueTable());
-        queue = TestResources.createQueuePair(aws, "order-placed-revenue", 5, 30);
+        LocalResources.createTable(aws.dynamoDb(), claims.table());
+        LocalResources.createTable(aws.dynamoDb(), config.checkout().revenueTable());
+        queue = LocalResources.createQueuePair(aws, "order-placed-revenue", 5, 30);
     }
 
     @Test

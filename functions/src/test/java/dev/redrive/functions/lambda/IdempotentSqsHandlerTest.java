@@ -7,13 +7,13 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimStatus;
 import dev.redrive.core.claim.IdempotencyKey;
-import dev.redrive.functions.claims.DynamoDbClaimStore;
-import dev.redrive.functions.queues.DeadLetterMetadata;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.functions.testing.CountingConsumer;
 import dev.redrive.functions.testing.CountingHandler;
 import dev.redrive.functions.testing.SqsPollerForTests;
-import dev.redrive.functions.testing.TestResources;
-import dev.redrive.functions.testing.TestResources.QueuePair;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTestResource;
 import io.quarkus.test.common.WithTestResource;
@@ -59,7 +59,7 @@ class IdempotentSqsHandlerTest {
     @BeforeEach
     void freshResources() {
         aws.reset();
-        TestResources.createTable(aws.dynamoDb(), claims.table());
+        LocalResources.createTable(aws.dynamoDb(), claims.table());
         consumer = handler.counting();
         consumer.reset();
     }
@@ -71,7 +71,7 @@ class IdempotentSqsHandlerTest {
 
     @Test
     void aDuplicateDeliveryWithANewMessageIdAppliesTheEffectOnce() {
-        QueuePair q = TestResources.createQueuePair(aws, "orders", 3, 30);
+        QueuePair q = LocalResources.createQueuePair(aws, "orders", 3, 30);
         String key = "order-" + UUID.randomUUID();
         aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("{\"key\":\"" + key + "\",\"n\":1}"));
         aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("{\"key\":\"" + key + "\",\"n\":1}"));
@@ -103,7 +103,7 @@ class IdempotentSqsHandlerTest {
 
     @Test
     void eightConcurrentDeliveriesOfOneKeyApplyTheEffectOnceInEveryRound() throws Exception {
-        QueuePair q = TestResources.createQueuePair(aws, "storm", 3, 30);
+        QueuePair q = LocalResources.createQueuePair(aws, "storm", 3, 30);
         consumer.effectDuration(Duration.ofMillis(20));
         int threads = 8;
         int rounds = 100;
@@ -131,7 +131,7 @@ class IdempotentSqsHandlerTest {
 
     @Test
     void aMessageThatAlwaysFailsReachesTheDlqAfterMaxReceiveCountWhileItsBatchMatesSucceed() {
-        QueuePair q = TestResources.createQueuePair(aws, "payments", 3, 30);
+        QueuePair q = LocalResources.createQueuePair(aws, "payments", 3, 30);
         String failing = "always-fail-" + UUID.randomUUID();
         List<String> good = List.of("ok-" + UUID.randomUUID(), "ok-" + UUID.randomUUID());
         for (String key : List.of(good.get(0), failing, good.get(1))) {
@@ -162,7 +162,7 @@ class IdempotentSqsHandlerTest {
 
     @Test
     void malformedMessagesAreDeadLetteredWithTheirReasonAndNeverFailTheBatch() {
-        QueuePair q = TestResources.createQueuePair(aws, "inbox", 3, 30);
+        QueuePair q = LocalResources.createQueuePair(aws, "inbox", 3, 30);
         String good = "ok-" + UUID.randomUUID();
         aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("this is not json"));
         aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("{\"nokey\":true}")

@@ -1,0 +1,150 @@
+package dev.redrive.aws.ledger;
+
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The quarantine table's item layout: {@code pk} = quarantine id, {@code sk} = {@value #SK}; GSI {@code byState}
+ * ({@code state}, {@code arrivedAt}) and GSI {@code byQueue} ({@code sourceQueue}, {@code arrivedAt}). Instants are
+ * epoch milliseconds; the audit trail is a list of maps inside the item (append-only through the state machine).
+ */
+public final class QuarantineItems {
+
+    public static final String SK = "record";
+    public static final String BY_STATE = "byState";
+    public static final String BY_QUEUE = "byQueue";
+
+    private QuarantineItems() {
+    }
+
+    public static Map<String, AttributeValue> key(String id) {
+        return Map.of("pk", s(id), "sk", s(SK));
+    }
+
+    public static Map<String, AttributeValue> toItem(QuarantineRecord r) {
+        Map<String, AttributeValue> item = new HashMap<>(key(r.id()));
+        item.put("state", s(r.state().name()));
+        item.put("consumer", s(r.consumer()));
+        item.put("sourceQueue", s(r.sourceQueue()));
+        put(item, "deadLetterQueue", r.deadLetterQueue());
+        put(item, "idempotencyKey", r.idempotencyKey());
+        Classification c = r.classification();
+        item.put("failureClass", s(c.failureClass().name()));
+        item.put("errorType", s(c.errorType()));
+        put(item, "reason", c.reason());
+        put(item, "dependency", c.dependency());
+        putInstant(item, "firstFailedAt", r.firstFailedAt());
+        putInstant(item, "lastFailedAt", r.lastFailedAt());
+        putInstant(item, "arrivedAt", r.arrivedAt());
+        item.put("receiveCount", n(r.receiveCount()));
+        put(item, "sourceMessageId", r.sourceMessageId());
+        put(item, "body", r.body());
+        put(item, "bodyRef", r.bodyRef());
+        if (!r.attributes().isEmpty()) {
+            Map<String, AttributeValue> attributes = new HashMap<>();
+            r.attributes().forEach((k, v) -> attributes.put(k, s(v)));
+            item.put("attributes", AttributeValue.fromM(attributes));
+        }
+        item.put("replayCount", n(r.replayCount()));
+        put(item, "note", r.note());
+        put(item, "archiveRef", r.archiveRef());
+        List<AttributeValue> audit = new ArrayList<>();
+        for (AuditEntry a : r.audit()) {
+            Map<String, AttributeValue> entry = new HashMap<>();
+            if (a.from() != null) {
+                entry.put("from", s(a.from().name()));
+            }
+            entry.put("to", s(a.to().name()));
+            entry.put("at", n(a.at().toEpochMilli()));
+            entry.put("actor", s(a.actor().name()));
+            put(entry, "reason", a.reason());
+            audit.add(AttributeValue.fromM(entry));
+        }
+        item.put("audit", AttributeValue.fromL(audit));
+        item.put("version", n(r.version()));
+        return item;
+    }
+
+    public static QuarantineRecord fromItem(Map<String, AttributeValue> item) {
+        Map<String, String> attributes = new HashMap<>();
+        if (item.containsKey("attributes")) {
+            item.get("attributes").m().forEach((k, v) -> attributes.put(k, v.s()));
+        }
+        List<AuditEntry> audit = new ArrayList<>();
+        if (item.containsKey("audit")) {
+            for (AttributeValue v : item.get("audit").l()) {
+                Map<String, AttributeValue> e = v.m();
+                audit.add(new AuditEntry(e.containsKey("from") ? QuarantineState.valueOf(e.get("from").s()) : null,
+                        QuarantineState.valueOf(e.get("to").s()), Instant.ofEpochMilli(Long.parseLong(e.get("at")
+                                .n())), new Actor(e.get("actor").s()), str(e, "reason")));
+            }
+        }
+        return new QuarantineRecord(
+                str(item, "pk"),
+                QuarantineState.valueOf(str(item, "state")),
+                str(item, "consumer"),
+                str(item, "sourceQueue"),
+                str(item, "deadLetterQueue"),
+                str(item, "idempotencyKey"),
+                new Classification(FailureClass.valueOf(str(item, "failureClass")), str(item, "errorType"),
+                        str(item, "reason"), str(item, "dependency")),
+                instant(item, "firstFailedAt"),
+                instant(item, "lastFailedAt"),
+                instant(item, "arrivedAt"),
+                (int) num(item, "receiveCount"),
+                str(item, "sourceMessageId"),
+                str(item, "body"),
+                str(item, "bodyRef"),
+                attributes,
+                (int) num(item, "replayCount"),
+                str(item, "note"),
+                str(item, "archiveRef"),
+                audit,
+                num(item, "version"));
+    }
+
+    static AttributeValue s(String v) {
+        return AttributeValue.fromS(v);
+    }
+
+    static AttributeValue n(long v) {
+        return AttributeValue.fromN(Long.toString(v));
+    }
+
+    private static void put(Map<String, AttributeValue> item, String name, String value) {
+        if (value != null && !value.isEmpty()) {
+            item.put(name, s(value));
+        }
+    }
+
+    private static void putInstant(Map<String, AttributeValue> item, String name, Instant value) {
+        if (value != null) {
+            item.put(name, n(value.toEpochMilli()));
+        }
+    }
+
+    private static String str(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null ? null : v.s();
+    }
+
+    private static long num(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
+    }
+
+    private static Instant instant(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null || v.n() == null ? null : Instant.ofEpochMilli(Long.parseLong(v.n()));
+    }
+}

@@ -1,0 +1,89 @@
+package dev.redrive.aws.queues;
+
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.sweeper.ArrivedDeadLetter;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Dead letters from SQS, with Redrive's attributes decoded ({@value DeadLetterMetadata#ATTRIBUTE},
+ * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on.
+ */
+public final class SqsDeadLetterSource implements DeadLetterSource {
+
+    private final SqsClient sqs;
+    private final QueueDirectory queues;
+    private final int visibilityTimeoutSeconds;
+
+    /**
+     * @param visibilityTimeoutSeconds how long a received dead letter stays invisible: longer than the time to
+     *                                 quarantine a batch, so a slow sweep does not see it twice
+     */
+    public SqsDeadLetterSource(SqsClient sqs, QueueDirectory queues, int visibilityTimeoutSeconds) {
+        this.sqs = sqs;
+        this.queues = queues;
+        this.visibilityTimeoutSeconds = visibilityTimeoutSeconds;
+    }
+
+    @Override
+    public List<ArrivedDeadLetter> receive(String deadLetterQueue) {
+        List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queues.url(deadLetterQueue))
+                .maxNumberOfMessages(10).waitTimeSeconds(1).visibilityTimeout(visibilityTimeoutSeconds)
+                .messageAttributeNames("All")
+                .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                        MessageSystemAttributeName.SENT_TIMESTAMP)).messages();
+        List<ArrivedDeadLetter> letters = new ArrayList<>();
+        for (Message m : messages) {
+            letters.add(decode(m));
+        }
+        return letters;
+    }
+
+    static ArrivedDeadLetter decode(Message m) {
+        Map<String, String> attributes = new HashMap<>();
+        m.messageAttributes().forEach((k, v) -> {
+            if (v.stringValue() != null) {
+                attributes.put(k, v.stringValue());
+            }
+        });
+        Optional<DeadLetterMetadata> metadata = DeadLetterMetadata.parse(attributes.remove(
+                DeadLetterMetadata.ATTRIBUTE));
+        Optional<ReplayMarker> marker = ReplayMarker.decode(attributes.remove(ReplayMarker.ATTRIBUTE));
+        String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
+        String receives = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
+        int dlqReceives = receives == null ? 1 : Integer.parseInt(receives);
+        return new ArrivedDeadLetter(m.messageId(), m.receiptHandle(), m.body(), attributes,
+                metadata.map(DeadLetterMetadata::attempt).orElse(dlqReceives),
+                sent == null ? Instant.now() : Instant.ofEpochMilli(Long.parseLong(sent)),
+                metadata.map(md -> new ArrivedDeadLetter.AttachedFailure(md.consumer(), md.idempotencyKey(),
+                        md.sourceMessageId(), md.failure())), marker);
+    }
+
+    @Override
+    public void delete(String deadLetterQueue, List<ArrivedDeadLetter> letters) {
+        for (int from = 0; from < letters.size(); from += 10) {
+            List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
+            List<ArrivedDeadLetter> chunk = letters.subList(from, Math.min(letters.size(), from + 10));
+            for (int i = 0; i < chunk.size(); i++) {
+                entries.add(DeleteMessageBatchRequestEntry.builder().id("d" + i)
+                        .receiptHandle(chunk.get(i).receiptHandle()).build());
+            }
+            var response = sqs.deleteMessageBatch(b -> b.queueUrl(queues.url(deadLetterQueue)).entries(entries));
+            if (!response.failed().isEmpty()) {
+                // Not deleted: it comes back after its visibility timeout and is recognised as already quarantined.
+                org.jboss.logging.Logger.getLogger(SqsDeadLetterSource.class).warnf(
+                        "%d dead letters of %s were quarantined but not deleted: %s", response.failed().size(),
+                        deadLetterQueue, response.failed().get(0).code());
+            }
+        }
+    }
+}

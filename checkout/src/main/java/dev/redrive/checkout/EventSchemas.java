@@ -1,0 +1,62 @@
+package dev.redrive.checkout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The JSON Schemas of the events, one per event type and version, from {@code schemas/<type>/v<n>.json} on the
+ * classpath, validated with networknt's JSON Schema validator (draft 2020-12). Unknown fields are allowed: a producer
+ * may add fields without breaking consumers.
+ */
+public final class EventSchemas {
+
+    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    private final Map<String, Optional<JsonSchema>> schemas = new ConcurrentHashMap<>();
+
+    /** The schema of {@code eventType} at {@code version}, if one is published. */
+    public Optional<JsonSchema> schema(String eventType, int version) {
+        if (!eventType.matches("[A-Za-z][A-Za-z0-9]{0,63}")) {
+            return Optional.empty();
+        }
+        return schemas.computeIfAbsent(eventType + "/v" + version, path -> {
+            try (InputStream in = EventSchemas.class.getResourceAsStream("/schemas/" + path + ".json")) {
+                return in == null ? Optional.empty() : Optional.of(FACTORY.getSchema(in));
+            } catch (IOException e) {
+                throw new IllegalStateException("schema " + path + " could not be read", e);
+            }
+        });
+    }
+
+    /**
+     * Validates {@code event} against its schema; the problems name the location and the rule broken, never the
+     * offending value (payloads stay out of logs and the ledger's reasons).
+     */
+    public List<String> problems(String eventType, int version, JsonNode event) {
+        JsonSchema schema = schema(eventType, version).orElseThrow(() -> new IllegalArgumentException(
+                "no schema for " + eventType + " v" + version));
+        List<String> problems = new ArrayList<>();
+        for (ValidationMessage m : schema.validate(event)) {
+            String location = m.getInstanceLocation() == null ? "$" : m.getInstanceLocation().toString();
+            String rule = m.getType();
+            if ("required".equals(rule) && m.getProperty() != null) {
+                problems.add(location + "." + m.getProperty() + " is missing");
+            } else if ("type".equals(rule) && m.getArguments() != null && m.getArguments().length >= 2) {
+                problems.add(location + " is " + m.getArguments()[0] + ", expected " + m.getArguments()[1]);
+            } else {
+                problems.add(location + " breaks '" + rule + "'");
+            }
+        }
+        problems.sort(String::compareTo);
+        return problems;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.redrive.checkout;
+
+import dev.redrive.aws.failure.AwsFailureRules;
+import dev.redrive.core.consumer.EffectContext;
+import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.ParsedMessage;
+import dev.redrive.core.consumer.TransactionalEffectConsumer;
+import dev.redrive.core.failure.FailureClassifier;
+import dev.redrive.core.failure.PermanentFailure;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+
+/**
+ * Adds each order to a daily revenue counter in DynamoDB. The increment ({@code ADD}) is not idempotent; it becomes
+ * exactly-once because it commits in the same transaction as the claim and its completion.
+ *
+ * <p>Counter items: {@code pk = revenue#<day>#<currency>}, attributes {@code amountMinor} and {@code orders}.
+ */
+public final class RevenueAnalyticsConsumer implements TransactionalEffectConsumer<OrderPlaced, TransactWriteItem> {
+
+    public static final String NAME = "revenue-analytics";
+    public static final String DEPENDENCY = "revenue-store";
+    /** The currencies the revenue report is kept in; anything else is a business rule violation. */
+    public static final Set<String> CURRENCIES = Set.of("EUR", "USD", "GBP");
+
+    private final OrderPlacedReader reader;
+    private final String table;
+    private final FailureClassifier classifier = AwsFailureRules.classifier(DEPENDENCY).build();
+
+    public RevenueAnalyticsConsumer(OrderPlacedReader reader, String table) {
+        this.reader = reader;
+        this.table = table;
+    }
+
+    public static String counterKey(String day, String currency) {
+        return "revenue#" + day + "#" + currency;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ParsedMessage<OrderPlaced> parse(IncomingMessage message) {
+        return reader.read(message);
+    }
+
+    @Override
+    public FailureClassifier classifier() {
+        return classifier;
+    }
+
+    @Override
+    public List<TransactWriteItem> effectWrites(OrderPlaced order, EffectContext context) {
+        if (!CURRENCIES.contains(order.currency())) {
+            throw new PermanentFailure("UnsupportedCurrency", "order " + order.orderId() + " is in "
+                    + order.currency() + "; revenue is reported in " + CURRENCIES.stream().sorted().toList());
+        }
+        if (order.amountMinor() < 0) {
+            throw new PermanentFailure("NegativeTotal", "order " + order.orderId()
+                    + " has a negative total; refunds are not OrderPlaced events");
+        }
+        return List.of(TransactWriteItem.builder().update(u -> u.tableName(table)
+                .key(Map.of("pk", AttributeValue.fromS(counterKey(order.day(), order.currency()))))
+                .updateExpression("ADD amountMinor :amount, orders :one")
+                .expressionAttributeValues(Map.of(
+                        ":amount", AttributeValue.fromN(Long.toString(order.amountMinor())),
+                        ":one", AttributeValue.fromN("1")))).build());
+    }
+
+    @Override
+    public String resultSummary(OrderPlaced order) {
+        return "counted " + order.amountMinor() + " " + order.currency() + " on " + order.day();
+    }
+}
