@@ -4,6 +4,8 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -24,6 +26,34 @@ public final class LocalResources {
                 .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S)));
         ddb.updateTimeToLive(b -> b.tableName(name)
                 .timeToLiveSpecification(t -> t.attributeName("expiresAt").enabled(true)));
+    }
+
+    /** A table keyed by {@code pk} + {@code sk} (the control table's shape). */
+    public static void createKeyValueTable(DynamoDbClient ddb, String name) {
+        ddb.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH),
+                        k -> k.attributeName("sk").keyType(KeyType.RANGE))
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S)));
+    }
+
+    /** The quarantine ledger's shape: {@code pk} + {@code sk}, GSIs {@code byState} and {@code byQueue}. */
+    public static void createQuarantineTable(DynamoDbClient ddb, String name) {
+        Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();
+        ddb.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH),
+                        k -> k.attributeName("sk").keyType(KeyType.RANGE))
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("state").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("sourceQueue").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("arrivedAt").attributeType(ScalarAttributeType.N))
+                .globalSecondaryIndexes(g -> g.indexName("byState").projection(all)
+                        .keySchema(k -> k.attributeName("state").keyType(KeyType.HASH),
+                                k -> k.attributeName("arrivedAt").keyType(KeyType.RANGE)),
+                        g -> g.indexName("byQueue").projection(all)
+                                .keySchema(k -> k.attributeName("sourceQueue").keyType(KeyType.HASH),
+                                        k -> k.attributeName("arrivedAt").keyType(KeyType.RANGE))));
     }
 
     /** A versioned bucket: each write is one version, so tests can count how often an object was written. */

@@ -28,6 +28,9 @@ public interface RedriveConfig {
     /** The checkout example's consumers. */
     Checkout checkout();
 
+    /** The dead-letter sweeper (handler {@code dlq-sweeper}). */
+    Sweeper sweeper();
+
     interface Claims {
         /** The DynamoDB table holding idempotency claims (partition key {@code pk}, TTL attribute {@code expiresAt}). */
         @WithDefault("redrive-claims")
@@ -98,5 +101,53 @@ public interface RedriveConfig {
         /** The DynamoDB table holding daily revenue counters (partition key {@code pk}). */
         @WithDefault("redrive-revenue")
         String revenueTable();
+    }
+
+    interface Sweeper {
+        /** The quarantine ledger table (pk/sk, GSIs {@code byState} and {@code byQueue}). */
+        @WithDefault("redrive-quarantine")
+        String quarantineTable();
+
+        /** The control table: sweeper leases, maintenance windows, replay statistics. */
+        @WithDefault("redrive-control")
+        String controlTable();
+
+        /** The archive bucket: expired dead letters, and payloads too large for a ledger item. */
+        @WithDefault("redrive-archive")
+        String archiveBucket();
+
+        /** The KMS key archive objects are encrypted with; the bucket's default key when absent. */
+        Optional<String> archiveKmsKeyId();
+
+        /** How long a dead letter stays in the active ledger before it is archived. */
+        @WithDefault("P7D")
+        Duration retention();
+
+        /**
+         * The queues swept, as a JSON array with one object per consumer:
+         * {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}} (the IaC fills it in).
+         */
+        @WithDefault("[]")
+        String routes();
+
+        /** The most dead letters quarantined per queue per run; the rest wait for the next run. */
+        @WithDefault("2000")
+        int maxArrivalsPerRun();
+
+        /** Payloads longer than this (characters) are kept in the archive bucket, not in the ledger item. */
+        @WithDefault("65536")
+        int inlineBodyLimit();
+
+        /** The most records archived per state per run. */
+        @WithDefault("1000")
+        int archiveBatch();
+
+        /** Time kept back from the invocation's deadline: no new batch starts after it. */
+        @WithDefault("30s")
+        Duration deadlineMargin();
+
+        /** How long a received dead letter stays invisible while it is quarantined. */
+        @WithDefault("120")
+        int receiveVisibilitySeconds();
     }
 }

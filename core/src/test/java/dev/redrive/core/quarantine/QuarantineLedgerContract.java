@@ -1,0 +1,138 @@
+package dev.redrive.core.quarantine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.lease.Lease;
+import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.testing.ManualClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link QuarantineLedger}, for the in-memory fake and DynamoDB. The ledger checks its fence against
+ * the clock it is given: a {@link ManualClock} the tests move.
+ */
+public abstract class QuarantineLedgerContract {
+
+    protected final ManualClock clock = new ManualClock(Instant.parse("2026-11-29T12:00:00Z"));
+    protected QuarantineLedger ledger;
+    protected LeaseStore leases;
+    protected String queue;
+
+    /** A ledger over the subclass's store, fenced by {@link #leases()}, reading time from {@code clock}. */
+    protected abstract QuarantineLedger ledger(Clock clock);
+
+    protected abstract LeaseStore leases();
+
+    @BeforeEach
+    void setUp() {
+        leases = leases();
+        ledger = ledger(clock);
+        queue = "orders-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    protected QuarantineRecord record(String id, Instant arrivedAt) {
+        return new QuarantineRecord(id, QuarantineState.QUARANTINED, "email", queue, queue + "-dlq", "email#k-" + id,
+                new Classification(FailureClass.TRANSIENT, "Timeout", "slow \"quoted\" reason", "payments"),
+                arrivedAt.minusSeconds(60), arrivedAt.minusSeconds(30), arrivedAt, 3, "m-" + id,
+                "{\"orderId\":\"o-1\"}", null, Map.of("trace", "t-1"), 0, "arrived", null,
+                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrivedAt, Actor.AUTOMATION, "arrived")),
+                0);
+    }
+
+    protected static String id() {
+        return "q-" + UUID.randomUUID();
+    }
+
+    @Test
+    void aRecordRoundTripsIntact() {
+        Instant now = clock.instant();
+        QuarantineRecord r = record(id(), now);
+        assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
+
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+
+        assertThat(stored).isEqualTo(r.withVersion(1));
+    }
+
+    @Test
+    void theSameDeadLetterIsInsertedOnce() {
+        QuarantineRecord r = record(id(), clock.instant());
+        assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
+        assertThat(ledger.insertIfAbsent(r.withBody("changed"), Optional.empty())).isFalse();
+        assertThat(ledger.find(r.id()).orElseThrow().body()).isEqualTo("{\"orderId\":\"o-1\"}");
+    }
+
+    @Test
+    void aSaveFromAStaleVersionIsRejected() {
+        QuarantineRecord r = record(id(), clock.instant());
+        ledger.insertIfAbsent(r, Optional.empty());
+        QuarantineRecord read = ledger.find(r.id()).orElseThrow();
+        QuarantineRecord moved = read.moveTo(QuarantineState.UNDER_REVIEW, Actor.person("ada"), "look",
+                clock.instant());
+
+        Optional<QuarantineRecord> saved = ledger.save(moved, Optional.empty());
+        Optional<QuarantineRecord> stale = ledger.save(read.moveTo(QuarantineState.ARCHIVED, Actor.person("bo"),
+                "junk", clock.instant()), Optional.empty());
+
+        assertThat(saved).map(QuarantineRecord::version).contains(2L);
+        assertThat(stale).isEmpty();
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+        assertThat(stored.state()).isEqualTo(QuarantineState.UNDER_REVIEW);
+        assertThat(stored.audit()).hasSize(2);
+        assertThat(stored.audit().get(1).actor()).isEqualTo(Actor.person("ada"));
+    }
+
+    @Test
+    void writesUnderALeaseAreRejectedOnceTheLeaseIsTakenOver() {
+        String leaseName = "sweeper#" + queue;
+        Instant now = clock.instant();
+        Lease mine = leases.acquire(leaseName, "me", Duration.ofMillis(300), now).orElseThrow();
+        QuarantineRecord a = record(id(), now);
+        assertThat(ledger.insertIfAbsent(a, Optional.of(mine.fence()))).isTrue();
+
+        // My lease lapses; another sweeper takes it over.
+        clock.advance(Duration.ofSeconds(1));
+        Instant later = clock.instant();
+        Lease theirs = leases.acquire(leaseName, "them", Duration.ofMinutes(5), later).orElseThrow();
+        QuarantineRecord b = record(id(), later);
+
+        assertThat(ledger.insertIfAbsent(b, Optional.of(mine.fence()))).isFalse();
+        assertThat(ledger.find(b.id())).isEmpty();
+        QuarantineRecord stored = ledger.find(a.id()).orElseThrow();
+        assertThat(ledger.save(stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "late", later),
+                Optional.of(mine.fence()))).isEmpty();
+        assertThat(ledger.save(stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "on time", later),
+                Optional.of(theirs.fence()))).isPresent();
+    }
+
+    @Test
+    void recordsAreListedByStateOldestFirstAndByQueue() {
+        Instant t = clock.instant().minus(Duration.ofHours(3));
+        QuarantineRecord older = record(id(), t);
+        QuarantineRecord newer = record(id(), t.plusSeconds(60));
+        QuarantineRecord elsewhere = new QuarantineRecord(id(), QuarantineState.QUARANTINED, "email", "other-queue",
+                "other-dlq", null, older.classification(), null, null, t.plusSeconds(30), 1, "m", "b", null, Map.of(),
+                0, "", null, List.of(), 0);
+        ledger.insertIfAbsent(newer, Optional.empty());
+        ledger.insertIfAbsent(older, Optional.empty());
+        ledger.insertIfAbsent(elsewhere, Optional.empty());
+
+        List<QuarantineRecord> mine = ledger.inState(QuarantineState.QUARANTINED, Optional.of(queue), 10);
+        List<QuarantineRecord> before = ledger.arrivedBefore(QuarantineState.QUARANTINED, t.plusSeconds(45), 100);
+
+        assertThat(mine).extracting(QuarantineRecord::id).containsExactly(older.id(), newer.id());
+        assertThat(before).extracting(QuarantineRecord::id).contains(older.id(), elsewhere.id())
+                .doesNotContain(newer.id());
+        assertThat(ledger.inState(QuarantineState.REPLAYED, Optional.of(queue), 10)).isEmpty();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.redrive.functions.sweeper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.queues.QueueAddress;
+import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.core.sweeper.Route;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads {@code redrive.sweeper.routes}: a JSON array of {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}}
+ * objects (or {@code sourceQueue} / {@code deadLetterQueue} with queue names, looked up once). Bad configuration fails
+ * at start with the problem named, never half-way through a sweep.
+ */
+public final class SweeperRoutes {
+
+    private SweeperRoutes() {
+    }
+
+    public static List<Route> parse(String json, ObjectMapper mapper, QueueDirectory directory) {
+        JsonNode routes;
+        try {
+            routes = mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("redrive.sweeper.routes (REDRIVE_SWEEPER_ROUTES) is not JSON: "
+                    + e.getOriginalMessage());
+        }
+        if (routes == null || !routes.isArray()) {
+            throw new IllegalArgumentException("redrive.sweeper.routes must be a JSON array of routes");
+        }
+        List<Route> parsed = new ArrayList<>();
+        for (JsonNode r : routes) {
+            String consumer = text(r, "consumer");
+            String source = r.hasNonNull("sourceQueueUrl") ? text(r, "sourceQueueUrl") : text(r, "sourceQueue");
+            String deadLetters = r.hasNonNull("deadLetterQueueUrl") ? text(r, "deadLetterQueueUrl")
+                    : text(r, "deadLetterQueue");
+            Route route = new Route(consumer, QueueAddress.nameOf(source), QueueAddress.nameOf(deadLetters));
+            if (source.contains("://")) {
+                directory.register(route.sourceQueue(), source);
+            }
+            if (deadLetters.contains("://")) {
+                directory.register(route.deadLetterQueue(), deadLetters);
+            }
+            parsed.add(route);
+        }
+        return List.copyOf(parsed);
+    }
+
+    private static String text(JsonNode route, String field) {
+        JsonNode v = route.get(field);
+        if (v == null || v.asText().isBlank()) {
+            throw new IllegalArgumentException("a route in redrive.sweeper.routes has no '" + field + "': " + route);
+        }
+        return v.asText();
+    }
+}
