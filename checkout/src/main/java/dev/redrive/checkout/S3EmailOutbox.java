@@ -7,11 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
- * The mail provider's stand-in: each email is an S3 object keyed by its idempotency key, so a repeat overwrites the
- * same object with the same content: one email per key, whatever the number of deliveries.
+ * The mail provider's stand-in: each email is an S3 object keyed by its idempotency key and created with
+ * {@code If-None-Match: *}, so the provider itself refuses a second email under the same key (HTTP 412), the way a
+ * payment API refuses a reused idempotency key. A refusal means "already sent": one email per key, whatever the
+ * number of deliveries — even when an earlier attempt's response was lost after the email went out.
  */
 public final class S3EmailOutbox implements EmailOutbox {
 
@@ -47,11 +50,18 @@ public final class S3EmailOutbox implements EmailOutbox {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("email did not serialize", e);
         }
-        s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json")
-                .serverSideEncryption(ServerSideEncryption.AWS_KMS)
-                .metadata(Map.of("idempotency-key", email.idempotencyKey(),
-                        "fencing-token", Long.toString(email.fencingToken()))),
-                RequestBody.fromBytes(bytes));
-        return "s3://" + bucket + "/" + key;
+        try {
+            s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json").ifNoneMatch("*")
+                    .serverSideEncryption(ServerSideEncryption.AWS_KMS)
+                    .metadata(Map.of("idempotency-key", email.idempotencyKey(),
+                            "fencing-token", Long.toString(email.fencingToken()))),
+                    RequestBody.fromBytes(bytes));
+            return "s3://" + bucket + "/" + key;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 412) {
+                return "already sent: s3://" + bucket + "/" + key;
+            }
+            throw e;
+        }
     }
 }

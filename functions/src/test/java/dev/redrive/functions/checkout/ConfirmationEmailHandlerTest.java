@@ -1,6 +1,7 @@
 package dev.redrive.functions.checkout;
 
 import dev.redrive.checkout.OrderPlaced;
+import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +75,22 @@ class ConfirmationEmailHandlerTest {
                 .key(objectKey)).asUtf8String();
         assertThat(email).contains("\"fencingToken\":1").contains("Your order o-1 is confirmed")
                 .contains("19.99 EUR");
+    }
+
+    @Test
+    void theOutboxRefusesASecondEmailUnderTheSameKeyLikeAnIdempotentProvider() {
+        S3EmailOutbox outbox = new S3EmailOutbox(aws.s3(), config.checkout().emailOutboxBucket(), json);
+        EmailOutbox.Email email = new EmailOutbox.Email("confirmation-email#evt-x", 1, "ada@example.com", "s", "b");
+
+        String first = outbox.send(email);
+        String second = outbox.send(new EmailOutbox.Email("confirmation-email#evt-x", 2, "ada@example.com", "s",
+                "b"));
+
+        assertThat(first).startsWith("s3://");
+        assertThat(second).startsWith("already sent: ");
+        assertThat(aws.s3().listObjectVersions(b -> b.bucket(config.checkout().emailOutboxBucket())).versions())
+                .singleElement().satisfies(v -> assertThat(v.key()).isEqualTo(
+                        S3EmailOutbox.objectKey("confirmation-email#evt-x")));
     }
 
     @Test
