@@ -1,0 +1,69 @@
+package dev.redrive.localrun.eventsource;
+
+import dev.redrive.localrun.lambda.FunctionPool;
+import dev.redrive.localrun.lambda.InvocationResult;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * EventBridge Scheduler, locally: invokes a function at a schedule's rate, divided by a speed factor for demos
+ * ({@code rate(5 minutes)} at speed 60 fires every 5 seconds). Invocations are asynchronous and never overlap.
+ */
+public final class LocalScheduler implements AutoCloseable {
+
+    private static final Pattern RATE = Pattern.compile("rate\\((\\d+)\\s+(second|seconds|minute|minutes|hour|hours|day|"
+            + "days)\\)");
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "local-scheduler");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicLong fired = new AtomicLong();
+
+    /** The period of a {@code rate(...)} expression. */
+    public static Duration period(String expression) {
+        Matcher m = RATE.matcher(expression.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("only rate(...) schedules run locally, not: " + expression);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2).replaceAll("s$", "")) {
+            case "second" -> Duration.ofSeconds(n);
+            case "minute" -> Duration.ofMinutes(n);
+            case "hour" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+
+    /** Fires {@code function} with {@code input} every {@code period / speed}. */
+    public void schedule(FunctionPool function, String input, Duration period, double speed,
+            Consumer<InvocationResult> onResult) {
+        long every = Math.max(200, (long) (period.toMillis() / Math.max(1.0, speed)));
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                fired.incrementAndGet();
+                onResult.accept(function.invoke(input));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                onResult.accept(new InvocationResult.FunctionError("Scheduler", e.getMessage(), Duration.ZERO));
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    public long fired() {
+        return fired.get();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,197 @@
+package dev.redrive.localrun.eventsource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.localrun.lambda.FunctionPool;
+import dev.redrive.localrun.lambda.InvocationResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Lambda's SQS event source mapping, locally: long-polls the queue with up to {@code maximumConcurrency} pollers,
+ * gathers up to {@code batchSize} messages within the batching window, invokes the function, and deletes only what
+ * succeeded. With ReportBatchItemFailures the records listed in {@code batchItemFailures} stay; an invalid response
+ * (not JSON, an unknown item identifier) or a function error fails the whole batch; a timeout deletes nothing.
+ */
+public final class SqsEventSourcePoller implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(SqsEventSourcePoller.class);
+
+    /** The mapping's settings. */
+    public record Settings(String queueUrl, String queueArn, int batchSize, Duration batchingWindow,
+            int maximumConcurrency, boolean reportBatchItemFailures) {
+    }
+
+    private final SqsClient sqs;
+    private final FunctionPool function;
+    private final Settings settings;
+    private final ObjectMapper json = new ObjectMapper();
+    private final String region;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final ExecutorService pollers;
+    private final AtomicLong received = new AtomicLong();
+    private final AtomicLong deleted = new AtomicLong();
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong failedBatches = new AtomicLong();
+    private final AtomicLong sqsCalls = new AtomicLong();
+
+    public SqsEventSourcePoller(SqsClient sqs, FunctionPool function, Settings settings, String region) {
+        this.sqs = sqs;
+        this.function = function;
+        this.settings = settings;
+        this.region = region;
+        this.pollers = Executors.newFixedThreadPool(Math.max(1, settings.maximumConcurrency()), r -> {
+            Thread t = new Thread(r, "esm-" + function.name());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public void start() {
+        for (int i = 0; i < Math.max(1, settings.maximumConcurrency()); i++) {
+            pollers.submit(this::loop);
+        }
+    }
+
+    private void loop() {
+        while (running.get()) {
+            try {
+                List<Message> batch = gather();
+                if (!batch.isEmpty()) {
+                    deliver(batch);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                if (running.get()) {
+                    LOG.warnf("poller of %s: %s", function.name(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    private List<Message> gather() {
+        List<Message> batch = new ArrayList<>();
+        long windowEnd = System.nanoTime() + settings.batchingWindow().toNanos();
+        do {
+            int want = Math.min(10, settings.batchSize() - batch.size());
+            sqsCalls.incrementAndGet();
+            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(settings.queueUrl()).maxNumberOfMessages(want)
+                    .waitTimeSeconds(batch.isEmpty() ? 2 : 0).messageAttributeNames("All")
+                    .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+            batch.addAll(got);
+            if (got.isEmpty() && !batch.isEmpty()) {
+                break;
+            }
+        } while (running.get() && batch.size() < settings.batchSize() && System.nanoTime() < windowEnd);
+        received.addAndGet(batch.size());
+        return batch;
+    }
+
+    private void deliver(List<Message> batch) throws InterruptedException {
+        batches.incrementAndGet();
+        InvocationResult result = function.invoke(SqsEvents.event(json, batch, settings.queueArn(), region));
+        Set<String> failed = failures(result, batch);
+        if (failed == null) {
+            failedBatches.incrementAndGet();
+            return; // the whole batch comes back after its visibility timeout
+        }
+        List<DeleteMessageBatchRequestEntry> deletes = new ArrayList<>();
+        for (Message m : batch) {
+            if (!failed.contains(m.messageId())) {
+                deletes.add(DeleteMessageBatchRequestEntry.builder().id("d" + deletes.size())
+                        .receiptHandle(m.receiptHandle()).build());
+            }
+        }
+        for (int from = 0; from < deletes.size(); from += 10) {
+            List<DeleteMessageBatchRequestEntry> chunk = deletes.subList(from, Math.min(deletes.size(), from + 10));
+            sqsCalls.incrementAndGet();
+            var r = sqs.deleteMessageBatch(b -> b.queueUrl(settings.queueUrl()).entries(chunk));
+            deleted.addAndGet(r.successful().size());
+        }
+    }
+
+    /** The ids to keep, or null when the whole batch failed. */
+    private Set<String> failures(InvocationResult result, List<Message> batch) {
+        if (!(result instanceof InvocationResult.Response response)) {
+            return null;
+        }
+        if (!settings.reportBatchItemFailures()) {
+            return Set.of();
+        }
+        Set<String> ids = new HashSet<>();
+        batch.forEach(m -> ids.add(m.messageId()));
+        try {
+            JsonNode body = json.readTree(response.body());
+            if (body == null || body.isNull() || body.isEmpty()) {
+                return Set.of();
+            }
+            JsonNode items = body.get("batchItemFailures");
+            if (items == null || items.isNull()) {
+                return Set.of();
+            }
+            if (!items.isArray()) {
+                return null;
+            }
+            Set<String> failed = new HashSet<>();
+            for (JsonNode item : items) {
+                String id = item.path("itemIdentifier").asText("");
+                if (!ids.contains(id)) {
+                    return null; // Lambda fails the whole batch on an identifier it did not send
+                }
+                failed.add(id);
+            }
+            return failed;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    public long received() {
+        return received.get();
+    }
+
+    public long deleted() {
+        return deleted.get();
+    }
+
+    public long batches() {
+        return batches.get();
+    }
+
+    public long failedBatches() {
+        return failedBatches.get();
+    }
+
+    public long sqsCalls() {
+        return sqsCalls.get();
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        pollers.shutdown();
+        try {
+            if (!pollers.awaitTermination(10, TimeUnit.SECONDS)) {
+                pollers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            pollers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.redrive.localrun.lambda;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The packaged functions, run the way Lambda runs them: the native {@code bootstrap} executable when one was built
+ * ({@code provided.al2023}), else the JVM jar under AWS's own runtime interface client — the same client AWS's
+ * managed {@code java21} runtime uses — with Quarkus' standard stream handler. Nothing in the artifact exists for
+ * local runs.
+ */
+public record FunctionArtifact(List<String> command, String kind) {
+
+    static final String JVM_HANDLER = "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest";
+    static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
+
+    /** Finds the artifact in {@code functionsTarget} (the functions module's {@code target} directory). */
+    public static FunctionArtifact find(Path functionsTarget, int memoryMb) {
+        Optional<Path> nativeRunner = list(functionsTarget).filter(p -> p.getFileName().toString()
+                .endsWith("-runner") && Files.isExecutable(p) && Files.isRegularFile(p)).findFirst();
+        if (nativeRunner.isPresent()) {
+            return new FunctionArtifact(List.of(nativeRunner.get().toString()), "native");
+        }
+        Path jar = list(functionsTarget).filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no packaged functions in " + functionsTarget
+                        + ": build them first with  ./mvnw -pl functions -am package -DskipTests"));
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx" + Math.max(96, memoryMb * 3 / 4) + "m");
+        command.add("-XX:+UseSerialGC");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-cp");
+        command.add(jar + File.pathSeparator + runtimeInterfaceClientClasspath());
+        command.add(RIC_MAIN);
+        command.add(JVM_HANDLER);
+        return new FunctionArtifact(List.copyOf(command), "jvm");
+    }
+
+    /** The runtime interface client and its dependencies, from this program's own classpath. */
+    static String runtimeInterfaceClientClasspath() {
+        List<String> jars = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            String name = Path.of(entry).getFileName().toString();
+            if (name.startsWith("aws-lambda-java-runtime-interface-client") || name.startsWith("aws-lambda-java-core")
+                    || name.startsWith("aws-lambda-java-serialization") || name.startsWith("utils-lite")
+                    || name.startsWith("annotations-")) {
+                jars.add(entry);
+            }
+        }
+        if (jars.stream().noneMatch(j -> j.contains("aws-lambda-java-runtime-interface-client"))) {
+            throw new IllegalStateException("aws-lambda-java-runtime-interface-client is not on the classpath");
+        }
+        return String.join(File.pathSeparator, jars);
+    }
+
+    private static Stream<Path> list(Path dir) {
+        try {
+            return Files.list(dir).sorted();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + dir + ": build the functions first with  "
+                    + "./mvnw -pl functions -am package -DskipTests", e);
+        }
+    }
+}

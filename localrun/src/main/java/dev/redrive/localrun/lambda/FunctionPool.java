@@ -1,0 +1,117 @@
+package dev.redrive.localrun.lambda;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The sandboxes of one function: up to {@code maxInstances} processes, started on demand (cold starts), each serving
+ * one invocation at a time, as Lambda scales a function.
+ */
+public final class FunctionPool implements AutoCloseable {
+
+    private final String name;
+    private final String arn;
+    private final FunctionArtifact artifact;
+    private final Map<String, String> environment;
+    private final Path logDir;
+    private final Duration timeout;
+    private final Duration initTimeout;
+    private final int maxInstances;
+    private final BlockingQueue<FunctionInstance> idle;
+    private final List<FunctionInstance> all = new ArrayList<>();
+    private final AtomicInteger started = new AtomicInteger();
+    private final AtomicLong invocations = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong timeouts = new AtomicLong();
+
+    public FunctionPool(String name, String arn, FunctionArtifact artifact, Map<String, String> environment,
+            Path logDir, Duration timeout, Duration initTimeout, int maxInstances) {
+        this.name = name;
+        this.arn = arn;
+        this.artifact = artifact;
+        this.environment = Map.copyOf(environment);
+        this.logDir = logDir;
+        this.timeout = timeout;
+        this.initTimeout = initTimeout;
+        this.maxInstances = Math.max(1, maxInstances);
+        this.idle = new ArrayBlockingQueue<>(this.maxInstances);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Invokes the function synchronously (RequestResponse), waiting for a free sandbox. */
+    public InvocationResult invoke(String payload) throws InterruptedException {
+        FunctionInstance instance = acquire();
+        try {
+            InvocationResult r = instance.invoke(payload, timeout, initTimeout);
+            invocations.incrementAndGet();
+            if (r instanceof InvocationResult.FunctionError) {
+                errors.incrementAndGet();
+            } else if (r instanceof InvocationResult.Timeout) {
+                timeouts.incrementAndGet();
+            }
+            return r;
+        } finally {
+            idle.add(instance);
+        }
+    }
+
+    /** Starts one sandbox ahead of traffic, so the first batch does not pay the cold start. */
+    public void warm() throws InterruptedException {
+        FunctionInstance instance = acquire();
+        idle.add(instance);
+    }
+
+    private FunctionInstance acquire() throws InterruptedException {
+        FunctionInstance free = idle.poll();
+        if (free != null) {
+            return free;
+        }
+        synchronized (this) {
+            if (started.get() < maxInstances) {
+                int n = started.incrementAndGet();
+                FunctionInstance created = new FunctionInstance(name, arn, artifact, environment,
+                        logDir.resolve(name + "-" + n + ".log"));
+                try {
+                    created.start(initTimeout);
+                } catch (RuntimeException e) {
+                    started.decrementAndGet();
+                    throw e;
+                }
+                all.add(created);
+                return created;
+            }
+        }
+        return idle.take();
+    }
+
+    public long invocations() {
+        return invocations.get();
+    }
+
+    public long errors() {
+        return errors.get();
+    }
+
+    public long timeouts() {
+        return timeouts.get();
+    }
+
+    public int instances() {
+        return started.get();
+    }
+
+    @Override
+    public synchronized void close() {
+        all.forEach(FunctionInstance::close);
+    }
+}
