@@ -1,0 +1,87 @@
+package dev.redrive.infra;
+
+import dev.redrive.infra.function.FunctionRuntime;
+import dev.redrive.infra.monitoring.AlarmThresholds;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.services.lambda.Architecture;
+import software.constructs.Node;
+
+/**
+ * The stack's settings, read from CDK context ({@code -c key=value} on the CLI, or {@code cdk.json}).
+ *
+ * @param prefix               {@code prefix}: names of queues, tables, alarms (default {@code redrive})
+ * @param functionsAsset       {@code functionsAsset}: the functions artifact zip; absent or missing: a placeholder
+ * @param runtime              {@code runtime}: {@code native} (default) or {@code jvm}
+ * @param architecture         {@code architecture}: {@code arm64} (default) or {@code x86_64}
+ * @param sweepRate            {@code sweepRate}: the sweeper's schedule (default {@code rate(5 minutes)})
+ * @param quarantineRetention  {@code sweeperRetention}: quarantine before archiving, ISO-8601 (default {@code P7D})
+ * @param archiveExpiryDays    {@code archiveExpiryDays}: days archived dead letters are kept (default 365)
+ * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
+ * @param alarms               alarm thresholds
+ */
+public record RedriveSettings(String prefix, Optional<String> functionsAsset, FunctionRuntime runtime,
+        Architecture architecture, String sweepRate, Duration quarantineRetention, int archiveExpiryDays,
+        Path placeholderDirectory, AlarmThresholds alarms) {
+
+    /** The default placeholder directory, relative to the working directory (the infra module). */
+    public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
+
+    private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9-]{0,19}");
+
+    /** Checks the prefix; it is part of every explicit name. */
+    public RedriveSettings {
+        if (!PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("prefix '" + prefix + "' must be 1 to 20 lower-case letters, digits "
+                    + "and dashes, starting with a letter (-c prefix=...)");
+        }
+    }
+
+    /** Reads the settings from the context of {@code node}; every value has a default. */
+    public static RedriveSettings fromContext(Node node) {
+        return new RedriveSettings(
+                text(node, "prefix").orElse("redrive"),
+                text(node, "functionsAsset"),
+                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.NATIVE),
+                text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.ARM_64),
+                text(node, "sweepRate").orElse("rate(5 minutes)"),
+                text(node, "sweeperRetention").map(v -> duration("sweeperRetention", v)).orElse(Duration.ofDays(7)),
+                text(node, "archiveExpiryDays").map(v -> integer("archiveExpiryDays", v)).orElse(365),
+                text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
+                AlarmThresholds.DEFAULT);
+    }
+
+    private static Optional<String> text(Node node, String key) {
+        return Optional.ofNullable(node.tryGetContext(key)).map(Object::toString).map(String::trim)
+                .filter(s -> !s.isEmpty());
+    }
+
+    private static Architecture architecture(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "arm64", "arm_64", "aarch64" -> Architecture.ARM_64;
+            case "x86_64", "amd64" -> Architecture.X86_64;
+            default -> throw new IllegalArgumentException("unknown architecture '" + value
+                    + "': use -c architecture=arm64 or -c architecture=x86_64 (the native bootstrap's architecture)");
+        };
+    }
+
+    private static Duration duration(String key, String value) {
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(key + " '" + value + "' is not an ISO-8601 duration such as P7D", e);
+        }
+    }
+
+    private static int integer(String key, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " '" + value + "' is not a whole number", e);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.redrive.infra;
+
+import dev.redrive.infra.consumer.CheckoutConsumers;
+import dev.redrive.infra.consumer.ConsumerPlatform;
+import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.function.FunctionArtifact;
+import dev.redrive.infra.function.FunctionFactory;
+import dev.redrive.infra.monitoring.MonitoredQueue;
+import dev.redrive.infra.monitoring.Monitoring;
+import dev.redrive.infra.storage.Buckets;
+import dev.redrive.infra.storage.Tables;
+import dev.redrive.infra.sweeper.DlqSweeper;
+import dev.redrive.infra.sweeper.SweeperProps;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.kms.Key;
+import software.constructs.Construct;
+
+/**
+ * The {@code Redrive} stack: the customer-managed key, tables and buckets, the checkout example's idempotent
+ * consumers, the scheduled dead-letter sweeper, and alarms with a dashboard. Environment-agnostic: account and
+ * region come from the deployment.
+ */
+public final class RedriveStack extends Stack {
+
+    /** The stack's construct id and CloudFormation name. */
+    public static final String NAME = "Redrive";
+
+    private final Tables tables;
+    private final Buckets buckets;
+    private final CheckoutConsumers checkout;
+    private final DlqSweeper sweeper;
+    private final Monitoring monitoring;
+    private final FunctionArtifact artifact;
+
+    public RedriveStack(Construct scope, String id, StackProps props, RedriveSettings settings) {
+        super(scope, id, props);
+        String prefix = settings.prefix();
+        Key key = Key.Builder.create(this, "DataKey")
+                .description("Redrive: encrypts queues, tables, buckets and the alarm topic (" + prefix + ")")
+                .enableKeyRotation(true)
+                .alias("alias/" + prefix + "-data")
+                .build();
+        this.tables = Tables.create(this, prefix, key);
+        this.buckets = Buckets.create(this, key, settings.archiveExpiryDays());
+        this.artifact = FunctionArtifact.resolve(settings.functionsAsset(), settings.placeholderDirectory());
+        if (artifact.isPlaceholder()) {
+            Annotations.of(this).addWarningV2("redrive:placeholderAsset", "No functions artifact ("
+                    + settings.functionsAsset().orElse("-c functionsAsset not given") + "): the functions get a "
+                    + "placeholder that fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
+        }
+        FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
+        ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);
+        this.checkout = CheckoutConsumers.create(this, platform, settings.runtime(), buckets.emailOutbox(),
+                tables.revenue());
+        this.sweeper = new DlqSweeper(this, "Sweeper", new SweeperProps(prefix, settings.runtime(), functions, key,
+                tables, buckets.archive(), checkout.all(), settings.quarantineRetention(), settings.sweepRate()));
+        this.monitoring = new Monitoring(this, "Monitoring", prefix, key, monitoredQueues(),
+                checkout.all().stream().map(IdempotentConsumer::name).toList(), sweeper.function(),
+                settings.alarms());
+        outputs();
+    }
+
+    private List<MonitoredQueue> monitoredQueues() {
+        List<MonitoredQueue> queues = new ArrayList<>();
+        for (IdempotentConsumer c : checkout.all()) {
+            queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), false));
+            queues.add(new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), true));
+        }
+        queues.add(new MonitoredQueue(sweeper.scheduleDeadLetterQueueName(),
+                sweeper.scheduleDeadLetterQueue(), true));
+        return queues;
+    }
+
+    private void outputs() {
+        for (IdempotentConsumer c : checkout.all()) {
+            CfnOutput.Builder.create(this, c.getNode().getId() + "QueueUrl").value(c.sourceQueue().getQueueUrl())
+                    .description("Send " + c.name() + "'s events here").build();
+        }
+        CfnOutput.Builder.create(this, "QuarantineTableName").value(tables.quarantine().getTableName()).build();
+        CfnOutput.Builder.create(this, "ArchiveBucketName").value(buckets.archive().getBucketName()).build();
+        CfnOutput.Builder.create(this, "AlarmTopicArn").value(monitoring.alarmTopic().getTopicArn())
+                .description("Subscribe to get Redrive's alarms").build();
+    }
+
+    public Tables tables() {
+        return tables;
+    }
+
+    public Buckets buckets() {
+        return buckets;
+    }
+
+    public CheckoutConsumers checkout() {
+        return checkout;
+    }
+
+    public DlqSweeper sweeper() {
+        return sweeper;
+    }
+
+    public Monitoring monitoring() {
+        return monitoring;
+    }
+
+    /** The functions artifact (or placeholder) the functions run. */
+    public FunctionArtifact artifact() {
+        return artifact;
+    }
+}

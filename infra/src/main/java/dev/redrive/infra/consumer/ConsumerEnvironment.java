@@ -1,0 +1,28 @@
+package dev.redrive.infra.consumer;
+
+/**
+ * Names of the environment variables the stack sets on consumers: the {@code redrive.*} configuration of the
+ * functions (SmallRye maps {@code redrive.dead-letters.queue-url} to {@code REDRIVE_DEAD_LETTERS_QUEUE_URL}).
+ */
+public final class ConsumerEnvironment {
+
+    /** The idempotency claims table. */
+    public static final String CLAIMS_TABLE = "REDRIVE_CLAIMS_TABLE";
+    /** The consumer's own dead-letter queue URL. */
+    public static final String DEAD_LETTERS_QUEUE_URL = "REDRIVE_DEAD_LETTERS_QUEUE_URL";
+    /** The backoff base, an ISO-8601 duration ({@code PT2S}). */
+    public static final String BACKOFF_BASE = "REDRIVE_BACKOFF_BASE";
+    /** The backoff multiplier ({@code 2.0}). */
+    public static final String BACKOFF_MULTIPLIER = "REDRIVE_BACKOFF_MULTIPLIER";
+    /** The backoff cap, an ISO-8601 duration ({@code PT15M}). */
+    public static final String BACKOFF_MAX_DELAY = "REDRIVE_BACKOFF_MAX_DELAY";
+    /** Records of a batch processed at once. */
+    public static final String BATCH_CONCURRENCY = "REDRIVE_BATCH_CONCURRENCY";
+    /** The confirmation-email consumer's outbox bucket. */
+    public static final String CHECKOUT_EMAIL_OUTBOX_BUCKET = "REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET";
+    /** The revenue-analytics consumer's counters table. */
+    public static final String CHECKOUT_REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
+
+    private ConsumerEnvironment() {
+    }
+}

@@ -1,0 +1,90 @@
+package dev.redrive.infra.monitoring;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.cloudwatch.Alarm;
+import software.amazon.awscdk.services.cloudwatch.AlarmStatusWidget;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.IAlarm;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.constructs.Construct;
+
+/**
+ * The Redrive dashboard: depth and age per queue, dead-letter arrivals by consumer and failure class, quarantine by
+ * failure class, replay outcomes, and each consumer's processed and duplicate counts. Metrics whose dimension values
+ * are open-ended (failure classes) are charted with CloudWatch SEARCH expressions.
+ */
+final class RedriveDashboard extends Construct {
+
+    private final Duration period;
+
+    RedriveDashboard(Construct scope, String id, String prefix, List<MonitoredQueue> queues, List<String> consumers,
+            List<Alarm> alarms, java.time.Duration period) {
+        super(scope, id);
+        this.period = Duration.seconds(period.toSeconds());
+        List<IMetric> depth = new ArrayList<>();
+        List<IMetric> age = new ArrayList<>();
+        for (MonitoredQueue q : queues) {
+            depth.add(q.queue().metricApproximateNumberOfMessagesVisible(maximum(q.name())));
+            age.add(q.queue().metricApproximateAgeOfOldestMessage(maximum(q.name())));
+        }
+        List<IMetric> processed = new ArrayList<>();
+        for (String consumer : consumers) {
+            processed.add(consumerMetric(RedriveMetrics.PROCESSED, consumer));
+            processed.add(consumerMetric(RedriveMetrics.DUPLICATES, consumer));
+        }
+        List<IMetric> outcomes = new ArrayList<>();
+        for (String outcome : List.of(RedriveMetrics.REPLAYED, RedriveMetrics.REPLAY_FAILED,
+                RedriveMetrics.ALREADY_APPLIED, RedriveMetrics.ARCHIVED)) {
+            outcomes.add(search("Namespace=\"" + RedriveMetrics.NAMESPACE
+                    + "\" MetricName=\"" + outcome + "\"", outcome));
+        }
+        IMetric deadLettered = search("{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.CONSUMER + ","
+                + RedriveMetrics.FAILURE_CLASS + "} MetricName=\"" + RedriveMetrics.DEAD_LETTERED + "\"", "");
+        IMetric quarantined = search("{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.FAILURE_CLASS
+                + "} MetricName=\"" + RedriveMetrics.QUARANTINED + "\"", "");
+        List<IAlarm> alarmList = new ArrayList<>(alarms);
+        Dashboard.Builder.create(this, "Resource")
+                .dashboardName(prefix + "-redrive")
+                .widgets(List.of(
+                        List.of(AlarmStatusWidget.Builder.create().title("Alarms").alarms(alarmList).width(24)
+                                .build()),
+                        List.of(graph("Queue depth (visible messages)", depth),
+                                graph("Age of oldest message (s)", age)),
+                        List.of(graph("Dead-lettered by consumer and failure class", List.of(deadLettered)),
+                                graph("Quarantined by failure class", List.of(quarantined))),
+                        List.of(graph("Replay outcomes", outcomes),
+                                graph("Consumers: processed and duplicates", processed))))
+                .build();
+    }
+
+    private MetricOptions maximum(String label) {
+        return MetricOptions.builder().statistic("Maximum").period(period).label(label).build();
+    }
+
+    private Metric consumerMetric(String name, String consumer) {
+        return Metric.Builder.create().namespace(RedriveMetrics.NAMESPACE).metricName(name)
+                .dimensionsMap(Map.of(RedriveMetrics.CONSUMER, consumer))
+                .statistic("Sum").period(period).label(consumer + " " + name).build();
+    }
+
+    private MathExpression search(String query, String label) {
+        return MathExpression.Builder.create()
+                .expression("SEARCH('" + query + "', 'Sum', " + period.toSeconds() + ")")
+                .usingMetrics(Map.of())
+                .label(label)
+                .period(period)
+                .build();
+    }
+
+    private static IWidget graph(String title, List<IMetric> metrics) {
+        return GraphWidget.Builder.create().title(title).left(metrics).width(12).height(6).build();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.redrive.infra.storage;
+
+import java.util.List;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.LifecycleRule;
+import software.amazon.awscdk.services.s3.StorageClass;
+import software.amazon.awscdk.services.s3.Transition;
+import software.constructs.Construct;
+
+/**
+ * The S3 buckets: KMS-encrypted with the customer-managed key (bucket key on), all public access blocked, TLS only,
+ * and retained when the stack is deleted (they hold dead letters and emails, which outlive a deployment).
+ *
+ * @param archive     archived dead letters: versioned, to Glacier Instant Retrieval after 30 days, expired after
+ *                    the configured days
+ * @param emailOutbox the confirmation-email consumer's outbox (the mail provider's stand-in)
+ */
+public record Buckets(Bucket archive, Bucket emailOutbox) {
+
+    /** Days before archived objects move to Glacier Instant Retrieval. */
+    public static final int ARCHIVE_TRANSITION_DAYS = 30;
+
+    /** Creates the buckets directly in {@code scope}; names are left to CloudFormation (they are global). */
+    public static Buckets create(Construct scope, IKey key, int archiveExpiryDays) {
+        if (archiveExpiryDays <= ARCHIVE_TRANSITION_DAYS) {
+            throw new IllegalArgumentException("archive expiry of " + archiveExpiryDays + " days must be after the "
+                    + ARCHIVE_TRANSITION_DAYS + "-day transition to Glacier Instant Retrieval (-c archiveExpiryDays=N)");
+        }
+        Bucket archive = bucket(scope, "ArchiveBucket", key)
+                .versioned(true)
+                .lifecycleRules(List.of(LifecycleRule.builder()
+                        .id("archive-tiering-and-expiry")
+                        .transitions(List.of(Transition.builder()
+                                .storageClass(StorageClass.GLACIER_INSTANT_RETRIEVAL)
+                                .transitionAfter(Duration.days(ARCHIVE_TRANSITION_DAYS))
+                                .build()))
+                        .expiration(Duration.days(archiveExpiryDays))
+                        .noncurrentVersionExpiration(Duration.days(ARCHIVE_TRANSITION_DAYS))
+                        .abortIncompleteMultipartUploadAfter(Duration.days(7))
+                        .build()))
+                .build();
+        Bucket outbox = bucket(scope, "EmailOutboxBucket", key).build();
+        return new Buckets(archive, outbox);
+    }
+
+    private static Bucket.Builder bucket(Construct scope, String id, IKey key) {
+        return Bucket.Builder.create(scope, id)
+                .encryption(BucketEncryption.KMS)
+                .encryptionKey(key)
+                .bucketKeyEnabled(true)
+                .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+                .enforceSsl(true)
+                .removalPolicy(RemovalPolicy.RETAIN);
+    }
+}

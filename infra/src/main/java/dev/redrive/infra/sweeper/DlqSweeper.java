@@ -1,0 +1,147 @@
+package dev.redrive.infra.sweeper;
+
+import dev.redrive.infra.consumer.ConsumerEnvironment;
+import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.function.FunctionSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.iam.ServicePrincipalOpts;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.scheduler.Schedule;
+import software.amazon.awscdk.services.scheduler.ScheduleExpression;
+import software.amazon.awscdk.services.scheduler.ScheduleTargetInput;
+import software.amazon.awscdk.services.scheduler.targets.LambdaInvoke;
+import software.amazon.awscdk.services.scheduler.targets.ScheduleTargetBaseProps;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueEncryption;
+import software.constructs.Construct;
+
+/**
+ * The dead-letter sweeper: a function (handler {@code dlq-sweeper}) run by an EventBridge Scheduler schedule, which
+ * moves every DLQ arrival into the quarantine ledger, replays what may be replayed to its source queue, and archives
+ * quarantine past retention to S3. It is the only principal that may receive from or delete in the dead-letter
+ * queues, send to source queues, or touch the quarantine and control tables and the archive.
+ */
+public final class DlqSweeper extends Construct {
+
+    /** The Quarkus handler of the sweeper. */
+    public static final String HANDLER = "dlq-sweeper";
+    /** The schedule's input: how the sweeper tells a scheduled run from a manual one. */
+    public static final Map<String, String> SCHEDULE_INPUT = Map.of("source", "redrive.schedule");
+
+    static final String QUARANTINE_TABLE = "REDRIVE_SWEEPER_QUARANTINE_TABLE";
+    static final String CONTROL_TABLE = "REDRIVE_SWEEPER_CONTROL_TABLE";
+    static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
+    static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
+    static final String RETENTION = "REDRIVE_SWEEPER_RETENTION";
+    static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
+
+    private final Function function;
+    private final String scheduleDeadLetterQueueName;
+    private final Queue scheduleDeadLetterQueue;
+    private final Schedule schedule;
+
+    public DlqSweeper(Construct scope, String id, SweeperProps props) {
+        super(scope, id);
+        this.function = props.functions().create(this, "Function", new FunctionSpec(HANDLER, props.runtime(),
+                SweeperProps.TIMEOUT, props.runtime().defaultMemoryMb(), environment(props),
+                "Redrive dead-letter sweeper: quarantine, replay, archive"));
+        grant(props);
+        this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
+        this.scheduleDeadLetterQueue = Queue.Builder.create(this, "ScheduleDeadLetterQueue")
+                .queueName(scheduleDeadLetterQueueName)
+                .retentionPeriod(Duration.days(14))
+                .encryption(QueueEncryption.KMS)
+                .encryptionMasterKey(props.key())
+                .enforceSsl(true)
+                .build();
+        // Our own role (not the target's shared default) so it can also encrypt into the KMS-encrypted DLQ.
+        Role scheduleRole = Role.Builder.create(this, "ScheduleRole")
+                .description("EventBridge Scheduler invokes the Redrive sweeper")
+                .assumedBy(new ServicePrincipal("scheduler.amazonaws.com", ServicePrincipalOpts.builder()
+                        .conditions(Map.of("StringEquals",
+                                Map.of("aws:SourceAccount", Stack.of(this).getAccount())))
+                        .build()))
+                .build();
+        props.key().grant(scheduleRole, "kms:Decrypt", "kms:GenerateDataKey*");
+        this.schedule = Schedule.Builder.create(this, "Schedule")
+                .description("Runs the Redrive dead-letter sweeper")
+                .schedule(ScheduleExpression.expression(props.scheduleExpression()))
+                .target(new LambdaInvoke(function, ScheduleTargetBaseProps.builder()
+                        .role(scheduleRole)
+                        .input(ScheduleTargetInput.fromObject(SCHEDULE_INPUT))
+                        .retryAttempts(2)
+                        .maxEventAge(Duration.minutes(10))
+                        .deadLetterQueue(scheduleDeadLetterQueue)
+                        .build()))
+                .build();
+    }
+
+    private Map<String, String> environment(SweeperProps props) {
+        Map<String, String> env = new TreeMap<>();
+        env.put(ConsumerEnvironment.CLAIMS_TABLE, props.tables().claims().getTableName());
+        env.put(QUARANTINE_TABLE, props.tables().quarantine().getTableName());
+        env.put(CONTROL_TABLE, props.tables().control().getTableName());
+        env.put(ARCHIVE_BUCKET, props.archive().getBucketName());
+        env.put(ARCHIVE_KMS_KEY_ID, props.key().getKeyArn());
+        env.put(RETENTION, props.retention().toString());
+        env.put(ROUTES, Stack.of(this).toJsonString(routes(props.consumers())));
+        return env;
+    }
+
+    /** One route per consumer: where its dead letters arrive and where a replay goes. */
+    private static List<Map<String, String>> routes(List<IdempotentConsumer> consumers) {
+        return consumers.stream().map(c -> {
+            Map<String, String> route = new LinkedHashMap<>();
+            route.put("consumer", c.name());
+            route.put("sourceQueueUrl", c.sourceQueue().getQueueUrl());
+            route.put("sourceQueueArn", c.sourceQueue().getQueueArn());
+            route.put("deadLetterQueueUrl", c.deadLetterQueue().getQueueUrl());
+            route.put("deadLetterQueueArn", c.deadLetterQueue().getQueueArn());
+            return route;
+        }).toList();
+    }
+
+    private void grant(SweeperProps props) {
+        for (IdempotentConsumer consumer : props.consumers()) {
+            consumer.deadLetterQueue().grantConsumeMessages(function);
+            consumer.sourceQueue().grantSendMessages(function);
+        }
+        props.tables().quarantine().grantReadWriteData(function);
+        props.tables().control().grantReadWriteData(function);
+        function.addToRolePolicy(PolicyStatement.Builder.create()
+                .sid("IdempotencyLookup")
+                .actions(List.of("dynamodb:GetItem"))
+                .resources(List.of(props.tables().claims().getTableArn()))
+                .build());
+        props.key().grantDecrypt(function);
+        props.archive().grantReadWrite(function);
+    }
+
+    /** The sweeper function. */
+    public Function function() {
+        return function;
+    }
+
+    /** Where the scheduler puts invocations it could not deliver. */
+    public Queue scheduleDeadLetterQueue() {
+        return scheduleDeadLetterQueue;
+    }
+
+    /** The name of {@link #scheduleDeadLetterQueue()}. */
+    public String scheduleDeadLetterQueueName() {
+        return scheduleDeadLetterQueueName;
+    }
+
+    /** The schedule that runs the sweeper. */
+    public Schedule schedule() {
+        return schedule;
+    }
+}

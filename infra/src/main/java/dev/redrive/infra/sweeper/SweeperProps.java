@@ -1,0 +1,58 @@
+package dev.redrive.infra.sweeper;
+
+import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.function.FunctionFactory;
+import dev.redrive.infra.function.FunctionRuntime;
+import dev.redrive.infra.storage.Tables;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.s3.IBucket;
+
+/**
+ * The settings and the resources of the {@link DlqSweeper}.
+ *
+ * @param prefix             the name prefix
+ * @param runtime            native or JVM
+ * @param functions          makes the function from the one artifact
+ * @param key                the customer-managed key (queues, tables, archive)
+ * @param tables             claims (read), quarantine and control (read/write)
+ * @param archive            where quarantine past retention goes
+ * @param consumers          the consumers whose dead-letter queues the sweeper drains (and whose sources it replays to)
+ * @param retention          how long a dead letter stays in quarantine before it is archived
+ * @param scheduleExpression an EventBridge Scheduler expression: {@code rate(5 minutes)}, {@code cron(...)}
+ */
+public record SweeperProps(String prefix, FunctionRuntime runtime, FunctionFactory functions, IKey key,
+        Tables tables, IBucket archive, List<IdempotentConsumer> consumers, Duration retention,
+        String scheduleExpression) {
+
+    /** The sweeper's Lambda timeout: one sweep must finish well inside the 5-minute schedule. */
+    public static final Duration TIMEOUT = Duration.ofMinutes(5);
+
+    /** Checks the settings. */
+    public SweeperProps {
+        Objects.requireNonNull(retention, "retention");
+        consumers = List.copyOf(consumers);
+        if (consumers.isEmpty()) {
+            throw new IllegalArgumentException("a sweeper without consumers has no dead-letter queue to sweep");
+        }
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("quarantine retention must be positive, was " + retention);
+        }
+        scheduleExpression = normalize(scheduleExpression);
+    }
+
+    /** {@code 5 minutes} becomes {@code rate(5 minutes)}; {@code rate(...)}, {@code cron(...)}, {@code at(...)} stay. */
+    static String normalize(String expression) {
+        String trimmed = Objects.requireNonNull(expression, "scheduleExpression").trim();
+        if (trimmed.matches("(rate|cron|at)\\(.+\\)")) {
+            return trimmed;
+        }
+        if (trimmed.matches("\\d+ (minute|minutes|hour|hours|day|days)")) {
+            return "rate(" + trimmed + ")";
+        }
+        throw new IllegalArgumentException("sweep rate '" + expression + "' is not a schedule expression: use e.g. "
+                + "-c sweepRate='rate(5 minutes)' or -c sweepRate='cron(0/10 * * * ? *)'");
+    }
+}
