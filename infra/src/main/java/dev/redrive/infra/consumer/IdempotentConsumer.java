@@ -1,6 +1,7 @@
 package dev.redrive.infra.consumer;
 
 import dev.redrive.infra.function.FunctionSpec;
+import dev.redrive.infra.function.IsoDurations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -102,9 +103,9 @@ public final class IdempotentConsumer extends Construct {
         Map<String, String> env = new TreeMap<>(props.environment());
         env.put(ConsumerEnvironment.CLAIMS_TABLE, platform.claimsTable().getTableName());
         env.put(ConsumerEnvironment.DEAD_LETTERS_QUEUE_URL, deadLetterQueue.getQueueUrl());
-        env.put(ConsumerEnvironment.BACKOFF_BASE, props.backoff().base().toString());
+        env.put(ConsumerEnvironment.BACKOFF_BASE, IsoDurations.format(props.backoff().base()));
         env.put(ConsumerEnvironment.BACKOFF_MULTIPLIER, props.backoff().multiplierText());
-        env.put(ConsumerEnvironment.BACKOFF_MAX_DELAY, props.backoff().maxDelay().toString());
+        env.put(ConsumerEnvironment.BACKOFF_MAX_DELAY, IsoDurations.format(props.backoff().maxDelay()));
         env.put(ConsumerEnvironment.BATCH_CONCURRENCY, Integer.toString(props.batchConcurrency()));
         return env;
     }

@@ -3,6 +3,7 @@ package dev.redrive.infra.sweeper;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionSpec;
+import dev.redrive.infra.function.IsoDurations;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +92,7 @@ public final class DlqSweeper extends Construct {
         env.put(CONTROL_TABLE, props.tables().control().getTableName());
         env.put(ARCHIVE_BUCKET, props.archive().getBucketName());
         env.put(ARCHIVE_KMS_KEY_ID, props.key().getKeyArn());
-        env.put(RETENTION, props.retention().toString());
+        env.put(RETENTION, IsoDurations.format(props.retention()));
         env.put(ROUTES, Stack.of(this).toJsonString(routes(props.consumers())));
         return env;
     }

@@ -1,0 +1,66 @@
+package dev.redrive.infra;
+
+import static dev.redrive.infra.TemplateView.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EventSourceMappingTest {
+
+    private final TemplateView t = Synth.defaults();
+
+    @Test
+    void eachConsumerFunctionIsTriggeredByItsOwnQueueWithPartialBatchResponses() {
+        Map<String, String> queueByHandler = Map.of(
+                "confirmation-email", t.queue("redrive-confirmation-email"),
+                "revenue-analytics", t.queue("redrive-revenue-analytics"));
+        var mappings = t.resources("AWS::Lambda::EventSourceMapping").values().stream()
+                .map(r -> map(r, "Properties")).toList();
+
+        assertThat(mappings).hasSize(2);
+        queueByHandler.forEach((handler, queue) -> {
+            Map<String, Object> mapping = mappings.stream()
+                    .filter(m -> t.function(handler).equals(map(m, "FunctionName").get("Ref")))
+                    .findFirst().orElseThrow(() -> new AssertionError("no mapping for " + handler));
+            assertThat(mapping.get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of(queue, "Arn")));
+            assertThat(mapping.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
+            assertThat(mapping.get("BatchSize")).isEqualTo(10);
+            assertThat(mapping.get("MaximumBatchingWindowInSeconds")).isEqualTo(0);
+            assertThat(map(mapping, "ScalingConfig").get("MaximumConcurrency")).isEqualTo(5);
+        });
+    }
+
+    @Test
+    void consumersGetTheirConfigurationAsRedriveEnvironmentVariables() {
+        Map<String, Object> email = t.environment(t.function("confirmation-email"));
+
+        assertThat(email).containsEntry("REDRIVE_BACKOFF_BASE", "PT2S")
+                .containsEntry("REDRIVE_BACKOFF_MULTIPLIER", "2.0")
+                .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT15M")
+                .containsEntry("REDRIVE_BATCH_CONCURRENCY", "10")
+                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
+                .containsEntry("REDRIVE_DEAD_LETTERS_QUEUE_URL",
+                        Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))
+                .containsKey("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET")
+                .doesNotContainKey("REDRIVE_CHECKOUT_REVENUE_TABLE");
+        assertThat(t.environment(t.function("revenue-analytics")))
+                .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("redrive-revenue")))
+                .containsEntry("REDRIVE_DEAD_LETTERS_QUEUE_URL",
+                        Map.of("Ref", t.queue("redrive-revenue-analytics-dlq")));
+    }
+
+    @Test
+    void byDefaultEveryFunctionIsTheNativeArtifactOnArm() {
+        assertThat(t.functionIds()).hasSize(3).allSatisfy(id -> {
+            Map<String, Object> fn = t.properties(id);
+            assertThat(fn.get("Runtime")).isEqualTo("provided.al2023");
+            assertThat(fn.get("Handler")).isEqualTo("not.used.in.provided.runtime");
+            assertThat(fn.get("Architectures")).isEqualTo(List.of("arm64"));
+            assertThat(t.environment(id)).containsEntry("DISABLE_SIGNAL_HANDLERS", "true");
+        });
+        assertThat(t.functionIds().stream().map(id -> t.properties(id).get("Code")).distinct())
+                .as("one artifact for every function").hasSize(1);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.redrive.infra;
+
+import static dev.redrive.infra.TemplateView.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SweeperTest {
+
+    private final TemplateView t = Synth.defaults();
+
+    @Test
+    void sweeperRunsFiveMinutesWithItsTablesArchiveKeyAndRetention() {
+        String sweeper = t.function("dlq-sweeper");
+        Map<String, Object> env = t.environment(sweeper);
+        String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
+
+        assertThat(t.properties(sweeper).get("Timeout")).isEqualTo(300);
+        assertThat(env).containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
+                .containsEntry("REDRIVE_SWEEPER_QUARANTINE_TABLE", Map.of("Ref", t.table("redrive-quarantine")))
+                .containsEntry("REDRIVE_SWEEPER_CONTROL_TABLE", Map.of("Ref", t.table("redrive-control")))
+                .containsEntry("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID", Map.of("Fn::GetAtt", List.of(key, "Arn")))
+                .containsEntry("REDRIVE_SWEEPER_RETENTION", "P7D");
+        assertThat(String.valueOf(env.get("REDRIVE_SWEEPER_ARCHIVE_BUCKET"))).contains("ArchiveBucket");
+    }
+
+    @Test
+    void routesNameEveryConsumerWithItsSourceAndDeadLetterQueue() {
+        String routes = String.valueOf(t.environment(t.function("dlq-sweeper")).get("REDRIVE_SWEEPER_ROUTES"));
+
+        for (String consumer : List.of("confirmation-email", "revenue-analytics")) {
+            String source = t.queue("redrive-" + consumer);
+            String dlq = t.queue("redrive-" + consumer + "-dlq");
+            assertThat(routes).contains("{\"consumer\":\"" + consumer + "\",\"sourceQueueUrl\":\", {Ref=" + source
+                    + "}, \",\"sourceQueueArn\":\", {Fn::GetAtt=[" + source + ", Arn]}, \",\"deadLetterQueueUrl\":\", "
+                    + "{Ref=" + dlq + "}, \",\"deadLetterQueueArn\":\", {Fn::GetAtt=[" + dlq + ", Arn]}, \"}");
+        }
+        assertThat(routes).startsWith("{Fn::Join=[, [[{");
+    }
+
+    @Test
+    void scheduleInvokesTheSweeperEveryFiveMinutesWithRetriesAndADeadLetterQueue() {
+        var schedules = t.resources("AWS::Scheduler::Schedule");
+        assertThat(schedules).hasSize(1);
+        Map<String, Object> props = map(schedules.values().iterator().next(), "Properties");
+        Map<String, Object> target = map(props, "Target");
+
+        assertThat(props.get("ScheduleExpression")).isEqualTo("rate(5 minutes)");
+        assertThat(props.get("State")).isEqualTo("ENABLED");
+        assertThat(target.get("Arn")).isEqualTo(Map.of("Fn::GetAtt", List.of(t.function("dlq-sweeper"), "Arn")));
+        assertThat(target.get("Input")).isEqualTo("{\"source\":\"redrive.schedule\"}");
+        assertThat(map(target, "RetryPolicy")).containsEntry("MaximumRetryAttempts", 2);
+        assertThat(map(target, "DeadLetterConfig").get("Arn"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of(t.queue("redrive-sweeper-schedule-dlq"), "Arn")));
+        String role = (String) ((List<?>) map(target, "RoleArn").get("Fn::GetAtt")).get(0);
+        assertThat(t.statementsOfRole(role)).anyMatch(s -> s.allows("lambda:InvokeFunction")
+                && s.on(t.function("dlq-sweeper")));
+    }
+}

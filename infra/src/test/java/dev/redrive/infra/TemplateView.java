@@ -1,0 +1,135 @@
+package dev.redrive.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import software.amazon.awscdk.assertions.Template;
+
+/** Read access to a synthesized template as plain maps, with the look-ups the tests share. */
+final class TemplateView {
+
+    private final Template template;
+    private final Map<String, Object> json;
+
+    TemplateView(Template template) {
+        this.template = template;
+        this.json = template.toJSON();
+    }
+
+    Template template() {
+        return template;
+    }
+
+    /** Resources of one type by logical id. */
+    Map<String, Map<String, Object>> resources(String type) {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        map(json, "Resources").forEach((id, r) -> {
+            Map<String, Object> resource = cast(r);
+            if (type.equals(resource.get("Type"))) {
+                out.put(id, resource);
+            }
+        });
+        return out;
+    }
+
+    Map<String, Object> resource(String logicalId) {
+        Map<String, Object> resource = cast(map(json, "Resources").get(logicalId));
+        assertThat(resource).as("resource " + logicalId).isNotNull();
+        return resource;
+    }
+
+    Map<String, Object> properties(String logicalId) {
+        return map(resource(logicalId), "Properties");
+    }
+
+    /** The logical id of the queue with this explicit QueueName. */
+    String queue(String name) {
+        return resources("AWS::SQS::Queue").entrySet().stream()
+                .filter(e -> name.equals(map(e.getValue(), "Properties").get("QueueName")))
+                .map(Map.Entry::getKey).findFirst()
+                .orElseThrow(() -> new AssertionError("no queue named " + name));
+    }
+
+    /** The logical id of the table with this explicit TableName. */
+    String table(String name) {
+        return resources("AWS::DynamoDB::Table").entrySet().stream()
+                .filter(e -> name.equals(map(e.getValue(), "Properties").get("TableName")))
+                .map(Map.Entry::getKey).findFirst()
+                .orElseThrow(() -> new AssertionError("no table named " + name));
+    }
+
+    /** The logical id of the function whose QUARKUS_LAMBDA_HANDLER is {@code handler}. */
+    String function(String handler) {
+        return resources("AWS::Lambda::Function").entrySet().stream()
+                .filter(e -> handler.equals(environment(e.getKey()).get("QUARKUS_LAMBDA_HANDLER")))
+                .map(Map.Entry::getKey).findFirst()
+                .orElseThrow(() -> new AssertionError("no function with handler " + handler));
+    }
+
+    Map<String, Object> environment(String functionId) {
+        return map(map(properties(functionId), "Environment"), "Variables");
+    }
+
+    /** Every Allow statement of the identity policies attached to the function's role. */
+    List<Statement> statementsOf(String functionId) {
+        List<?> roleRef = (List<?>) map(properties(functionId), "Role").get("Fn::GetAtt");
+        return statementsOfRole((String) roleRef.get(0));
+    }
+
+    List<Statement> statementsOfRole(String roleId) {
+        List<Statement> statements = new ArrayList<>();
+        resources("AWS::IAM::Policy").values().forEach(policy -> {
+            Map<String, Object> props = map(policy, "Properties");
+            if (String.valueOf(props.get("Roles")).contains(roleId)) {
+                for (Object s : (List<?>) map(props, "PolicyDocument").get("Statement")) {
+                    Map<String, Object> statement = cast(s);
+                    assertThat(statement.get("Effect")).isEqualTo("Allow");
+                    statements.add(new Statement(list(statement.get("Action")), list(statement.get("Resource"))));
+                }
+            }
+        });
+        return statements;
+    }
+
+    /** Logical ids of every Lambda function. */
+    List<String> functionIds() {
+        return new ArrayList<>(resources("AWS::Lambda::Function").keySet());
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> cast(Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    static Map<String, Object> map(Map<String, Object> parent, String key) {
+        Map<String, Object> child = cast(parent.get(key));
+        assertThat(child).as(key).isNotNull();
+        return child;
+    }
+
+    private static List<Object> list(Object value) {
+        return value instanceof List<?> l ? new ArrayList<>(l) : List.of(value);
+    }
+
+    /** One IAM statement: its actions (possibly with wildcards) and resources (as template values). */
+    record Statement(List<Object> actions, List<Object> resources) {
+
+        /** Whether this statement allows {@code action}, wildcards included. */
+        boolean allows(String action) {
+            return actions.stream().map(Object::toString).anyMatch(a -> glob(a).matcher(action).matches());
+        }
+
+        /** Whether any resource refers to {@code logicalId}. */
+        boolean on(String logicalId) {
+            return String.valueOf(resources).contains(logicalId);
+        }
+
+        private static Pattern glob(String pattern) {
+            return Pattern.compile(Pattern.quote(pattern).replace("*", "\\E.*\\Q"), Pattern.CASE_INSENSITIVE);
+        }
+    }
+}
