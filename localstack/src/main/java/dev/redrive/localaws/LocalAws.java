@@ -35,6 +35,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public final class LocalAws implements AutoCloseable {
 
     public static final String REGION = "us-east-1";
+    /** The account id in the ARNs of the local services. */
+    public static final String ACCOUNT_ID = EmbeddedSqs.ACCOUNT_ID;
     public static final String ACCESS_KEY = "redrive-local";
     public static final String SECRET_KEY = "redrive-local-secret";
 
