@@ -7,6 +7,7 @@ import dev.redrive.infra.function.FunctionArtifact;
 import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.monitoring.MonitoredQueue;
 import dev.redrive.infra.monitoring.Monitoring;
+import dev.redrive.infra.monitoring.MonitoringProps;
 import dev.redrive.infra.storage.Buckets;
 import dev.redrive.infra.storage.Tables;
 import dev.redrive.infra.sweeper.DlqSweeper;
@@ -59,9 +60,9 @@ public final class RedriveStack extends Stack {
                 tables.revenue());
         this.sweeper = new DlqSweeper(this, "Sweeper", new SweeperProps(prefix, settings.runtime(), functions, key,
                 tables, buckets.archive(), checkout.all(), settings.quarantineRetention(), settings.sweepRate()));
-        this.monitoring = new Monitoring(this, "Monitoring", prefix, key, monitoredQueues(),
+        this.monitoring = new Monitoring(this, "Monitoring", new MonitoringProps(prefix, key, monitoredQueues(),
                 checkout.all().stream().map(IdempotentConsumer::name).toList(), sweeper.function(),
-                settings.alarms());
+                settings.alarms()));
         outputs();
     }
 

@@ -20,28 +20,29 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
     /** Creates both consumers in {@code scope} with the grants of their own side effects. */
     public static CheckoutConsumers create(Construct scope, ConsumerPlatform platform, FunctionRuntime runtime,
             IBucket emailOutbox, ITable revenueTable) {
-        IdempotentConsumer email = new IdempotentConsumer(scope, "ConfirmationEmail", platform,
-                IdempotentConsumerProps.builder("confirmation-email", "confirmation-email")
-                        .runtime(runtime)
-                        .environment(ConsumerEnvironment.CHECKOUT_EMAIL_OUTBOX_BUCKET, emailOutbox.getBucketName())
-                        .build());
-        email.function().addToRolePolicy(PolicyStatement.Builder.create()
-                .sid("EmailOutboxPut")
-                .actions(List.of("s3:PutObject"))
-                .resources(List.of(emailOutbox.arnForObjects("*")))
-                .build());
-
-        IdempotentConsumer revenue = new IdempotentConsumer(scope, "RevenueAnalytics", platform,
-                IdempotentConsumerProps.builder("revenue-analytics", "revenue-analytics")
-                        .runtime(runtime)
-                        .environment(ConsumerEnvironment.CHECKOUT_REVENUE_TABLE, revenueTable.getTableName())
-                        .build());
-        revenue.function().addToRolePolicy(PolicyStatement.Builder.create()
-                .sid("RevenueCounters")
-                .actions(List.of("dynamodb:UpdateItem"))
-                .resources(List.of(revenueTable.getTableArn()))
-                .build());
+        IdempotentConsumer email = consumer(scope, "ConfirmationEmail", "confirmation-email", platform, runtime,
+                ConsumerEnvironment.CHECKOUT_EMAIL_OUTBOX_BUCKET, emailOutbox.getBucketName(),
+                PolicyStatement.Builder.create().sid("EmailOutboxPut")
+                        .actions(List.of("s3:PutObject"))
+                        .resources(List.of(emailOutbox.arnForObjects("*"))));
+        IdempotentConsumer revenue = consumer(scope, "RevenueAnalytics", "revenue-analytics", platform, runtime,
+                ConsumerEnvironment.CHECKOUT_REVENUE_TABLE, revenueTable.getTableName(),
+                PolicyStatement.Builder.create().sid("RevenueCounters")
+                        .actions(List.of("dynamodb:UpdateItem"))
+                        .resources(List.of(revenueTable.getTableArn())));
         return new CheckoutConsumers(email, revenue);
+    }
+
+    /** A consumer whose handler has its name, told where its side effect goes and allowed only that. */
+    private static IdempotentConsumer consumer(Construct scope, String id, String name, ConsumerPlatform platform,
+            FunctionRuntime runtime, String targetVariable, String target, PolicyStatement.Builder effect) {
+        IdempotentConsumer consumer = new IdempotentConsumer(scope, id, platform,
+                IdempotentConsumerProps.builder(name, name)
+                        .runtime(runtime)
+                        .environment(targetVariable, target)
+                        .build());
+        consumer.function().addToRolePolicy(effect.build());
+        return consumer;
     }
 
     /** Both consumers. */

@@ -29,16 +29,11 @@ public final class Monitoring extends Construct {
     private final AlarmThresholds thresholds;
     private final String prefix;
 
-    /**
-     * @param queues    every queue to alarm on
-     * @param consumers the consumers' names, for the per-consumer dashboard graphs
-     * @param sweeper   the sweeper function
-     */
-    public Monitoring(Construct scope, String id, String prefix, IKey key, List<MonitoredQueue> queues,
-            List<String> consumers, IFunction sweeper, AlarmThresholds thresholds) {
+    public Monitoring(Construct scope, String id, MonitoringProps props) {
         super(scope, id);
-        this.thresholds = thresholds;
-        this.prefix = prefix;
+        this.thresholds = props.thresholds();
+        this.prefix = props.prefix();
+        IKey key = props.key();
         this.alarmTopic = Topic.Builder.create(this, "AlarmTopic")
                 .displayName("Redrive alarms (" + prefix + ")")
                 .masterKey(key)
@@ -51,11 +46,12 @@ public final class Monitoring extends Construct {
                 .actions(List.of("kms:Decrypt", "kms:GenerateDataKey*"))
                 .resources(List.of("*"))
                 .build());
-        for (MonitoredQueue queue : queues) {
+        for (MonitoredQueue queue : props.queues()) {
             queueAlarms(queue);
         }
-        sweeperAlarms(sweeper);
-        new RedriveDashboard(this, "Dashboard", prefix, queues, consumers, alarms, thresholds.period());
+        sweeperAlarms(props.sweeper());
+        new RedriveDashboard(this, "Dashboard", prefix, props.queues(), props.consumers(), alarms,
+                thresholds.period());
     }
 
     private void queueAlarms(MonitoredQueue q) {

@@ -10,6 +10,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.LifecycleRule;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
 import software.amazon.awssdk.services.s3.model.Transition;
 
 /**
@@ -52,12 +53,14 @@ final class BucketProvisioner {
         JsonNode encryption = props.path("BucketEncryption").path("ServerSideEncryptionConfiguration").path(0);
         if (encryption.isObject()) {
             JsonNode byDefault = encryption.path("ServerSideEncryptionByDefault");
-            s3.putBucketEncryption(b -> b.bucket(name).serverSideEncryptionConfiguration(c -> c.rules(r -> r
+            ServerSideEncryptionRule rule = ServerSideEncryptionRule.builder()
                     .bucketKeyEnabled(encryption.path("BucketKeyEnabled").asBoolean(false))
                     .applyServerSideEncryptionByDefault(d -> d
                             .sseAlgorithm(byDefault.path("SSEAlgorithm").asText("AES256"))
                             .kmsMasterKeyID(byDefault.path("KMSMasterKeyID").isMissingNode() ? null
-                                    : byDefault.path("KMSMasterKeyID").asText())))));
+                                    : byDefault.path("KMSMasterKeyID").asText()))
+                    .build();
+            s3.putBucketEncryption(b -> b.bucket(name).serverSideEncryptionConfiguration(c -> c.rules(rule)));
         }
         List<LifecycleRule> rules = lifecycleRules(props.path("LifecycleConfiguration").path("Rules"));
         if (!rules.isEmpty()) {

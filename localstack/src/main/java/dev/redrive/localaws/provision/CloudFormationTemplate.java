@@ -37,7 +37,7 @@ public final class CloudFormationTemplate {
         if (!section.isObject() || section.isEmpty()) {
             throw new TemplateException("the template has no Resources section");
         }
-        section.fields().forEachRemaining(e -> resources.put(e.getKey(), new Resource(e.getKey(),
+        section.properties().forEach(e -> resources.put(e.getKey(), new Resource(e.getKey(),
                 e.getValue().path("Type").asText(), e.getValue().path("Properties"), e.getValue())));
     }
 

@@ -27,7 +27,7 @@ final class ComputeReader {
     LocalFunction function(Resource resource) {
         JsonNode props = resolver.resolve(resource.properties());
         Map<String, String> environment = new TreeMap<>();
-        props.path("Environment").path("Variables").fields().forEachRemaining(e -> environment.put(e.getKey(),
+        props.path("Environment").path("Variables").properties().forEach(e -> environment.put(e.getKey(),
                 e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
         List<String> architectures = new ArrayList<>();
         props.path("Architectures").forEach(a -> architectures.add(a.asText()));

@@ -68,7 +68,7 @@ final class IntrinsicResolver {
             }
         }
         ObjectNode out = NODES.objectNode();
-        node.fields().forEachRemaining(e -> {
+        node.properties().forEach(e -> {
             JsonNode value = resolve(e.getValue());
             if (!value.isMissingNode()) {
                 out.set(e.getKey(), value);

@@ -1,0 +1,25 @@
+package dev.redrive.infra.monitoring;
+
+import java.util.List;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.lambda.IFunction;
+
+/**
+ * What {@link Monitoring} watches and how.
+ *
+ * @param prefix     the name prefix of alarms and the dashboard
+ * @param key        the customer-managed key that encrypts the alarm topic
+ * @param queues     every queue to alarm on and chart
+ * @param consumers  the consumers' names, for the per-consumer graphs
+ * @param sweeper    the sweeper function, whose errors alarm
+ * @param thresholds where the alarms fire
+ */
+public record MonitoringProps(String prefix, IKey key, List<MonitoredQueue> queues, List<String> consumers,
+        IFunction sweeper, AlarmThresholds thresholds) {
+
+    /** Copies the lists. */
+    public MonitoringProps {
+        queues = List.copyOf(queues);
+        consumers = List.copyOf(consumers);
+    }
+}
