@@ -1,7 +1,9 @@
 package dev.redrive.infra;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.assertions.Template;
@@ -9,6 +11,7 @@ import software.amazon.awscdk.assertions.Template;
 /** Synthesizes the Redrive stack for tests; the default one once per JVM (synthesis takes seconds). */
 final class Synth {
 
+    private static final AtomicInteger APPS = new AtomicInteger();
     private static TemplateView defaults;
 
     private Synth() {
@@ -22,10 +25,15 @@ final class Synth {
         return defaults;
     }
 
+    /** A fresh cloud assembly directory under target/ (the CDK default is a new temporary directory per app). */
+    static String outdir() {
+        return Path.of("target", "test-cdk.out", Integer.toString(APPS.incrementAndGet())).toString();
+    }
+
     /** The stack for these context values (the placeholder goes under target/). */
     static RedriveStack stack(Map<String, Object> context) {
         Map<String, Object> ctx = new HashMap<>(context);
         ctx.putIfAbsent("placeholderDirectory", "target/test-function-placeholder");
-        return RedriveApp.create(new App(AppProps.builder().context(ctx).build()));
+        return RedriveApp.create(new App(AppProps.builder().context(ctx).outdir(outdir()).build()));
     }
 }

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
@@ -29,7 +30,8 @@ class IdempotentConsumerConstructTest {
 
     @BeforeAll
     static void synthesize() {
-        Stack stack = new Stack(new App(), "ConsumerOnly");
+        Stack stack = new Stack(new App(AppProps.builder().outdir("target/test-cdk.out/consumer-only").build()),
+                "ConsumerOnly");
         Key key = new Key(stack, "Key");
         Table claims = Table.Builder.create(stack, "Claims")
                 .partitionKey(Attribute.builder().name("pk").type(AttributeType.STRING).build()).build();
