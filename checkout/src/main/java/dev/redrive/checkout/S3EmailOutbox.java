@@ -8,7 +8,6 @@ import java.util.Map;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
  * The mail provider's stand-in: each email is an S3 object keyed by its idempotency key and created with
@@ -51,8 +50,8 @@ public final class S3EmailOutbox implements EmailOutbox {
             throw new IllegalStateException("email did not serialize", e);
         }
         try {
+            // No encryption header: the bucket's default encryption (the stack's KMS key) applies.
             s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json").ifNoneMatch("*")
-                    .serverSideEncryption(ServerSideEncryption.AWS_KMS)
                     .metadata(Map.of("idempotency-key", email.idempotencyKey(),
                             "fencing-token", Long.toString(email.fencingToken()))),
                     RequestBody.fromBytes(bytes));

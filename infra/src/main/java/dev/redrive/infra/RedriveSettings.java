@@ -1,5 +1,7 @@
 package dev.redrive.infra;
 
+import dev.redrive.infra.consumer.BackoffSettings;
+import dev.redrive.infra.consumer.ConsumerTuning;
 import dev.redrive.infra.function.FunctionRuntime;
 import dev.redrive.infra.monitoring.AlarmThresholds;
 import java.nio.file.Path;
@@ -23,10 +25,12 @@ import software.constructs.Node;
  * @param archiveExpiryDays    {@code archiveExpiryDays}: days archived dead letters are kept (default 365)
  * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
  * @param alarms               alarm thresholds
+ * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
+ *                             {@code backoffMultiplier}, {@code backoffMaxDelay}: the consumers' tuning
  */
 public record RedriveSettings(String prefix, Optional<String> functionsAsset, FunctionRuntime runtime,
         Architecture architecture, String sweepRate, Duration quarantineRetention, int archiveExpiryDays,
-        Path placeholderDirectory, AlarmThresholds alarms) {
+        Path placeholderDirectory, AlarmThresholds alarms, ConsumerTuning consumers) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -52,7 +56,20 @@ public record RedriveSettings(String prefix, Optional<String> functionsAsset, Fu
                 text(node, "sweeperRetention").map(v -> duration("sweeperRetention", v)).orElse(Duration.ofDays(7)),
                 text(node, "archiveExpiryDays").map(v -> integer("archiveExpiryDays", v)).orElse(365),
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
-                AlarmThresholds.DEFAULT);
+                AlarmThresholds.DEFAULT,
+                consumerTuning(node));
+    }
+
+    private static ConsumerTuning consumerTuning(Node node) {
+        ConsumerTuning d = ConsumerTuning.DEFAULT;
+        BackoffSettings backoff = new BackoffSettings(
+                text(node, "backoffBase").map(v -> duration("backoffBase", v)).orElse(d.backoff().base()),
+                text(node, "backoffMultiplier").map(Double::parseDouble).orElse(d.backoff().multiplier()),
+                text(node, "backoffMaxDelay").map(v -> duration("backoffMaxDelay", v)).orElse(d.backoff().maxDelay()));
+        return new ConsumerTuning(
+                text(node, "consumerTimeout").map(v -> duration("consumerTimeout", v)).orElse(d.timeout()),
+                text(node, "maxReceiveCount").map(v -> integer("maxReceiveCount", v)).orElse(d.maxReceiveCount()),
+                backoff);
     }
 
     private static Optional<String> text(Node node, String key) {

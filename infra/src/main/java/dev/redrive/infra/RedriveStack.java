@@ -56,7 +56,8 @@ public final class RedriveStack extends Stack {
         }
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
         ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);
-        this.checkout = CheckoutConsumers.create(this, platform, settings.runtime(), buckets.emailOutbox(),
+        this.checkout = CheckoutConsumers.create(this, platform, settings.runtime(), settings.consumers(),
+                buckets.emailOutbox(),
                 tables.revenue());
         this.sweeper = new DlqSweeper(this, "Sweeper", new SweeperProps(prefix, settings.runtime(), functions, key,
                 tables, buckets.archive(), checkout.all(), settings.quarantineRetention(), settings.sweepRate()));

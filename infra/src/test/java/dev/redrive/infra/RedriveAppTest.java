@@ -39,6 +39,21 @@ class RedriveAppTest {
     }
 
     @Test
+    void contextTunesTheConsumersTimeoutReceivesAndBackoffAndTheVisibilityFollows() {
+        TemplateView t = new TemplateView(Template.fromStack(Synth.stack(Map.of("prefix", "demo",
+                "consumerTimeout", "PT5S", "maxReceiveCount", "3", "backoffBase", "PT1S", "backoffMaxDelay", "PT4S"))));
+
+        String email = t.function("confirmation-email");
+        assertThat(t.properties(email)).containsEntry("Timeout", 5);
+        assertThat(t.environment(email)).containsEntry("REDRIVE_BACKOFF_BASE", "PT1S")
+                .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT4S");
+        Map<String, Object> queue = t.properties(t.queue("demo-confirmation-email"));
+        assertThat(queue).containsEntry("VisibilityTimeout", 30);
+        assertThat(String.valueOf(queue.get("RedrivePolicy"))).contains("maxReceiveCount=3");
+        assertThat(t.properties(t.function("dlq-sweeper"))).containsEntry("Timeout", 300);
+    }
+
+    @Test
     void aMissingArtifactFallsBackToThePlaceholderWithAWarning() {
         RedriveStack stack = Synth.stack(Map.of("functionsAsset", "does/not/exist.zip", "prefix", "nozip"));
 

@@ -55,9 +55,10 @@ public final class BatchProcessor {
         awaitAll(tasks, deadlineNanos);
         List<BatchReport.Entry> entries = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
-            IncomingMessage m = batch.get(i);
-            MessageOutcome outcome = outcomes.get(i);
-            entries.add(new BatchReport.Entry(m, outcome != null ? outcome : new MessageOutcome.TimedOut(null)));
+            // Whatever has no outcome at the deadline is timed out, for good: a lane interrupted later cannot
+            // overwrite it (it sets outcomes only where none is set).
+            outcomes.compareAndSet(i, null, new MessageOutcome.TimedOut(null));
+            entries.add(new BatchReport.Entry(batch.get(i), outcomes.get(i)));
         }
         return settle(consumer, entries);
     }
@@ -87,17 +88,18 @@ public final class BatchProcessor {
         for (int position : lane) {
             IncomingMessage m = batch.get(position);
             if (laneFailed) {
-                outcomes.set(position, new MessageOutcome.SkippedAfterGroupFailure(m.messageGroupId()));
+                outcomes.compareAndSet(position, null, new MessageOutcome.SkippedAfterGroupFailure(
+                        m.messageGroupId()));
                 continue;
             }
             if (System.nanoTime() >= deadlineNanos || Thread.currentThread().isInterrupted()) {
-                outcomes.set(position, new MessageOutcome.TimedOut(null));
+                outcomes.compareAndSet(position, null, new MessageOutcome.TimedOut(null));
                 laneFailed = true;
                 continue;
             }
             MessageOutcome outcome = processor.process(consumer, m, remaining);
-            outcomes.set(position, outcome);
-            laneFailed = !outcome.acknowledged();
+            boolean recorded = outcomes.compareAndSet(position, null, outcome);
+            laneFailed = !recorded || !outcome.acknowledged();
         }
     }
 

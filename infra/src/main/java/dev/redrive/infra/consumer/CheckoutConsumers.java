@@ -19,13 +19,13 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
 
     /** Creates both consumers in {@code scope} with the grants of their own side effects. */
     public static CheckoutConsumers create(Construct scope, ConsumerPlatform platform, FunctionRuntime runtime,
-            IBucket emailOutbox, ITable revenueTable) {
-        IdempotentConsumer email = consumer(scope, "ConfirmationEmail", "confirmation-email", platform, runtime,
+            ConsumerTuning tuning, IBucket emailOutbox, ITable revenueTable) {
+        IdempotentConsumer email = consumer(scope, "ConfirmationEmail", "confirmation-email", platform, runtime, tuning,
                 ConsumerEnvironment.CHECKOUT_EMAIL_OUTBOX_BUCKET, emailOutbox.getBucketName(),
                 PolicyStatement.Builder.create().sid("EmailOutboxPut")
                         .actions(List.of("s3:PutObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
-        IdempotentConsumer revenue = consumer(scope, "RevenueAnalytics", "revenue-analytics", platform, runtime,
+        IdempotentConsumer revenue = consumer(scope, "RevenueAnalytics", "revenue-analytics", platform, runtime, tuning,
                 ConsumerEnvironment.CHECKOUT_REVENUE_TABLE, revenueTable.getTableName(),
                 PolicyStatement.Builder.create().sid("RevenueCounters")
                         .actions(List.of("dynamodb:UpdateItem"))
@@ -35,9 +35,10 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
 
     /** A consumer whose handler has its name, told where its side effect goes and allowed only that. */
     private static IdempotentConsumer consumer(Construct scope, String id, String name, ConsumerPlatform platform,
-            FunctionRuntime runtime, String targetVariable, String target, PolicyStatement.Builder effect) {
+            FunctionRuntime runtime, ConsumerTuning tuning, String targetVariable, String target,
+            PolicyStatement.Builder effect) {
         IdempotentConsumer consumer = new IdempotentConsumer(scope, id, platform,
-                IdempotentConsumerProps.builder(name, name)
+                tuning.applyTo(IdempotentConsumerProps.builder(name, name))
                         .runtime(runtime)
                         .environment(targetVariable, target)
                         .build());
