@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * What the automation may replay without a person: TRANSIENT dead letters of a known dependency whose failures — the
- * first and the last — both fall inside one approved maintenance window of that dependency. Everything else waits.
+ * first and the last — both fall inside one approved maintenance window of that dependency, once that window is over
+ * (replaying into a dependency still under maintenance would only fail again). Everything else waits.
  */
 public final class AutoReplayPolicy {
 
@@ -16,7 +17,7 @@ public final class AutoReplayPolicy {
 
     /** The window that pre-approves replaying {@code record}, if any. */
     public static Optional<MaintenanceWindow> approvingWindow(QuarantineRecord record,
-            List<MaintenanceWindow> windows) {
+            List<MaintenanceWindow> windows, java.time.Instant now) {
         if (record.classification().failureClass() != FailureClass.TRANSIENT) {
             return Optional.empty();
         }
@@ -27,6 +28,7 @@ public final class AutoReplayPolicy {
         var first = record.firstFailedAt() == null ? record.lastFailedAt() : record.firstFailedAt();
         return windows.stream()
                 .filter(w -> w.covers(dependency, first) && w.covers(dependency, record.lastFailedAt()))
+                .filter(w -> !w.end().isAfter(now))
                 .findFirst();
     }
 }

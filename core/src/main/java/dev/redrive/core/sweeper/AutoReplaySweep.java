@@ -63,7 +63,7 @@ public final class AutoReplaySweep {
             if (!timeLeft.getAsBoolean()) {
                 return true;
             }
-            Optional<MaintenanceWindow> window = AutoReplayPolicy.approvingWindow(r, approved);
+            Optional<MaintenanceWindow> window = AutoReplayPolicy.approvingWindow(r, approved, clock.instant());
             if (window.isPresent()) {
                 MaintenanceWindow w = window.get();
                 String why = "auto-replay: " + r.classification().dependency() + " failed inside maintenance window "

@@ -161,12 +161,26 @@ class SweeperTest {
     }
 
     @Test
+    void nothingIsReplayedWhileItsMaintenanceWindowIsStillOpen() {
+        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(3600), "a", ""));
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("early|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
+
+        SweepReport during = f.sweep();
+        f.clock.advance(Duration.ofHours(2));
+        SweepReport after = f.sweep();
+
+        assertThat(during.replayOutcomes()).isEmpty();
+        assertThat(after.replayOutcomes()).containsEntry("Sent", 1);
+    }
+
+    @Test
     void aDeadLetterWhoseEffectWasAlreadyAppliedIsMarkedAndNothingIsSent() {
         IdempotencyKey key = new IdempotencyKey("scripted", "done");
         f.claims.claim(LeasePolicy.DEFAULT.request(key, PayloadFingerprint.of("done|x"), MessageOrigin.UNKNOWN, T0,
                 Duration.ofSeconds(30)), T0);
         f.claims.complete(key, 1, "ok", T0);
-        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(3600), "a", ""));
+        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
+        f.clock.advance(Duration.ofSeconds(2)); // the window is over
         f.dlq.add(ROUTE.deadLetterQueue(), attached("done|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
 
         SweepReport report = f.sweep();
@@ -180,7 +194,8 @@ class SweeperTest {
     @Test
     void aReplayOfAKeyInProgressWaitsForTheNextRun() {
         IdempotencyKey key = new IdempotencyKey("scripted", "busy");
-        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(3600), "a", ""));
+        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
+        f.clock.advance(Duration.ofSeconds(2)); // the window is over
         f.dlq.add(ROUTE.deadLetterQueue(), attached("busy|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
         f.claims.claim(LeasePolicy.DEFAULT.request(key, PayloadFingerprint.of("busy|x"), MessageOrigin.UNKNOWN, T0,
                 Duration.ofSeconds(60)), T0);
@@ -221,7 +236,8 @@ class SweeperTest {
 
     @Test
     void aReplayThatDeadLettersAgainReopensItsRecordAndCountsAgainstTheSuccessRate() {
-        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(3600), "a", ""));
+        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
+        f.clock.advance(Duration.ofSeconds(2)); // the window is over
         f.dlq.add(ROUTE.deadLetterQueue(), attached("again|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
         f.sweep();
         var marker = ReplayMarker.decode(f.sender.sent().get(0).attributes().get(ReplayMarker.ATTRIBUTE))

@@ -52,7 +52,7 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
             return SQSBatchResponse.builder().withBatchItemFailures(List.of()).build();
         }
         Duration remaining = remaining(context);
-        Duration budget = remaining.minus(config.batch().deadlineMargin());
+        Duration budget = remaining.minus(margin(remaining, config.batch().deadlineMargin()));
         BatchReport report = batches.process(consumer(), messages, budget, () -> remaining(context));
         log(report);
         metrics.record(consumer().name(), report);
@@ -62,6 +62,15 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
             failures.add(SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build());
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /**
+     * The time kept back from the deadline: the configured margin, but never more than a quarter of what is left,
+     * so a short function timeout still leaves most of it for the work.
+     */
+    static Duration margin(Duration remaining, Duration configured) {
+        Duration quarter = remaining.dividedBy(4);
+        return configured.compareTo(quarter) < 0 ? configured : quarter;
     }
 
     private static Duration remaining(Context context) {

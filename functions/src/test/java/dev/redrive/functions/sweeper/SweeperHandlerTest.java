@@ -106,7 +106,7 @@ class SweeperHandlerTest {
     void theAutomationReplaysOnlyWhatAWindowApprovesAndMarksWhatWasAlreadyApplied() {
         Instant now = clock.instant();
         windows().add(new MaintenanceWindow("chg-42", ConfirmationEmailConsumer.DEPENDENCY, now.minusSeconds(3600),
-                now.plusSeconds(3600), "oncall-lead", "mail provider maintenance"));
+                now.minusSeconds(1), "oncall-lead", "mail provider maintenance (over)"));
         for (int i = 1; i <= 3; i++) {
             deadLetter(OrderEvents.v2("evt-out-" + i, "o-" + i, 100, "EUR"), FailureClass.TRANSIENT, "Timeout",
                     ConfirmationEmailConsumer.DEPENDENCY, now.minusSeconds(600));
@@ -175,7 +175,7 @@ class SweeperHandlerTest {
     void aReplayThatDeadLettersAgainReopensItsRecordAndCountsAsAFailedReplay() {
         Instant now = clock.instant();
         windows().add(new MaintenanceWindow("chg-7", ConfirmationEmailConsumer.DEPENDENCY, now.minusSeconds(3600),
-                now.plusSeconds(3600), "oncall-lead", ""));
+                now.minusSeconds(1), "oncall-lead", ""));
         String undeliverable = OrderEvents.v2("evt-nobody", "o-9", 100, "EUR").replace("ada@example.com", "nobody");
         deadLetter(undeliverable, FailureClass.TRANSIENT, "Timeout", ConfirmationEmailConsumer.DEPENDENCY,
                 now.minusSeconds(60));

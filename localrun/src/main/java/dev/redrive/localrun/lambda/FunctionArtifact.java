@@ -42,10 +42,24 @@ public record FunctionArtifact(List<String> command, String kind) {
         return new FunctionArtifact(List.copyOf(command), "jvm");
     }
 
-    /** The runtime interface client and its dependencies, from this program's own classpath. */
+    /**
+     * The runtime interface client and its dependencies, from this program's own classpath (the plain class path,
+     * or the directory the client's jar was loaded from when this program runs as {@code java -jar}).
+     */
     static String runtimeInterfaceClientClasspath() {
+        List<String> candidates = new ArrayList<>(List.of(System.getProperty("java.class.path")
+                .split(File.pathSeparator)));
+        try {
+            Path ric = Path.of(Class.forName(RIC_MAIN).getProtectionDomain().getCodeSource().getLocation().toURI());
+            list(ric.getParent()).forEach(p -> candidates.add(p.toString()));
+        } catch (ClassNotFoundException | java.net.URISyntaxException | RuntimeException e) {
+            // not loadable: the check below names what is missing
+        }
         List<String> jars = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        for (String entry : candidates) {
+            if (jars.contains(entry) || !entry.endsWith(".jar")) {
+                continue;
+            }
             String name = Path.of(entry).getFileName().toString();
             if (name.startsWith("aws-lambda-java-runtime-interface-client") || name.startsWith("aws-lambda-java-core")
                     || name.startsWith("aws-lambda-java-serialization") || name.startsWith("utils-lite")

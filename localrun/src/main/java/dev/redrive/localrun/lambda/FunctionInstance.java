@@ -87,6 +87,26 @@ public final class FunctionInstance implements AutoCloseable {
         return result;
     }
 
+    /** Hands the payload over, then kills the sandbox before it can answer: Lambda reports Runtime.ExitError. */
+    public synchronized InvocationResult crashWhileHandling(String payload, Duration initTimeout) {
+        if (process == null || !process.isAlive()) {
+            close();
+            start(initTimeout);
+        }
+        long t0 = System.nanoTime();
+        api.invoke(payload, Duration.ofSeconds(30));
+        try {
+            Thread.sleep(150); // let it start on the payload: the crash is mid-flight, not before
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process.destroyForcibly();
+        close();
+        return new InvocationResult.FunctionError("Runtime.ExitError",
+                "{\"errorMessage\":\"sandbox exited while handling the batch (out of memory, simulated)\"}",
+                Duration.ofNanos(System.nanoTime() - t0));
+    }
+
     public Duration initDuration() {
         return initDuration;
     }

@@ -30,6 +30,7 @@ public final class FunctionPool implements AutoCloseable {
     private final AtomicLong invocations = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong timeouts = new AtomicLong();
+    private volatile java.util.function.Predicate<String> crashOn = payload -> false;
 
     public FunctionPool(String name, String arn, FunctionArtifact artifact, Map<String, String> environment,
             Path logDir, Duration timeout, Duration initTimeout, int maxInstances) {
@@ -52,7 +53,8 @@ public final class FunctionPool implements AutoCloseable {
     public InvocationResult invoke(String payload) throws InterruptedException {
         FunctionInstance instance = acquire();
         try {
-            InvocationResult r = instance.invoke(payload, timeout, initTimeout);
+            InvocationResult r = crashOn.test(payload) ? instance.crashWhileHandling(payload, initTimeout)
+                    : instance.invoke(payload, timeout, initTimeout);
             invocations.incrementAndGet();
             if (r instanceof InvocationResult.FunctionError) {
                 errors.incrementAndGet();
@@ -92,6 +94,14 @@ public final class FunctionPool implements AutoCloseable {
             }
         }
         return idle.take();
+    }
+
+    /**
+     * Fault injection at the Lambda service level, for the poison scenario: a sandbox handed a payload that matches
+     * dies mid-invocation (as when the function runs out of memory on it). The function's code is unchanged.
+     */
+    public void crashOn(java.util.function.Predicate<String> predicate) {
+        this.crashOn = predicate;
     }
 
     public long invocations() {

@@ -12,17 +12,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A dependency outage, for scenarios: an HTTP proxy in front of the local S3 endpoint that passes every request
- * through, except while the outage is on, when writes are answered {@code 503 SlowDown} — what a struggling provider
- * says. A function is pointed at it through its S3 endpoint setting only; its code is unchanged.
+ * An HTTP proxy in front of one local AWS endpoint, for one function: it counts the function's API calls by operation
+ * ({@code X-Amz-Target} for DynamoDB and SQS, method for S3; a {@code !} marks a refused call), and, while an outage is
+ * on, answers writes with {@code 503 SlowDown} — what a struggling provider says. A function is pointed at it through
+ * its endpoint settings only; its code is unchanged.
  */
-public final class S3FaultProxy implements AutoCloseable {
+public final class AwsTrafficProxy implements AutoCloseable {
 
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "transfer-encoding",
             "expect", "upgrade", "keep-alive");
@@ -34,13 +38,14 @@ public final class S3FaultProxy implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicBoolean outage = new AtomicBoolean();
     private final AtomicLong refused = new AtomicLong();
+    private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
 
-    public S3FaultProxy(URI target) throws IOException {
+    public AwsTrafficProxy(URI target) throws IOException {
         this.target = target;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.createContext("/", this::handle);
-        server.setExecutor(Executors.newFixedThreadPool(8, r -> {
-            Thread t = new Thread(r, "s3-fault-proxy");
+        server.setExecutor(Executors.newFixedThreadPool(16, r -> {
+            Thread t = new Thread(r, "aws-traffic-proxy");
             t.setDaemon(true);
             return t;
         }));
@@ -63,12 +68,27 @@ public final class S3FaultProxy implements AutoCloseable {
         return refused.get();
     }
 
+    /** Calls by operation so far, sorted. */
+    public Map<String, Long> calls() {
+        Map<String, Long> copy = new TreeMap<>();
+        calls.forEach((k, v) -> copy.put(k, v.get()));
+        return copy;
+    }
+
+    private void count(HttpExchange exchange, int status) {
+        String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+        String operation = target != null ? target.substring(target.indexOf('.') + 1)
+                : "S3:" + exchange.getRequestMethod();
+        calls.computeIfAbsent(status >= 400 ? operation + "!" : operation, k -> new AtomicLong()).incrementAndGet();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             boolean write = "PUT".equals(exchange.getRequestMethod()) || "POST".equals(exchange.getRequestMethod());
             if (outage.get() && write) {
                 refused.incrementAndGet();
+                count(exchange, 503);
                 exchange.getResponseHeaders().add("Content-Type", "application/xml");
                 exchange.sendResponseHeaders(503, SLOW_DOWN.length);
                 exchange.getResponseBody().write(SLOW_DOWN);
@@ -91,6 +111,7 @@ public final class S3FaultProxy implements AutoCloseable {
                     values.forEach(v -> exchange.getResponseHeaders().add(name, v));
                 }
             });
+            count(exchange, response.statusCode());
             byte[] answer = response.body();
             boolean head = "HEAD".equals(exchange.getRequestMethod());
             exchange.sendResponseHeaders(response.statusCode(), head || answer.length == 0 ? -1 : answer.length);

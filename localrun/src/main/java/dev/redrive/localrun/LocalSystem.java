@@ -1,0 +1,239 @@
+package dev.redrive.localrun;
+
+import dev.redrive.localaws.EndpointOverrides;
+import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.provision.LocalEventSourceMapping;
+import dev.redrive.localaws.provision.LocalFunction;
+import dev.redrive.localaws.provision.LocalQueue;
+import dev.redrive.localaws.provision.LocalSchedule;
+import dev.redrive.localaws.provision.ProvisionedResources;
+import dev.redrive.localaws.provision.TemplateProvisioner;
+import dev.redrive.localrun.eventsource.AwsTrafficProxy;
+import dev.redrive.localrun.eventsource.LocalScheduler;
+import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
+import dev.redrive.localrun.lambda.FunctionArtifact;
+import dev.redrive.localrun.lambda.FunctionPool;
+import dev.redrive.localrun.lambda.InvocationResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+
+/**
+ * The whole system on this machine: local AWS provisioned from the synthesized template, each function of the
+ * template running as sandboxes of the packaged artifact, an SQS poller per event source mapping and a scheduler per
+ * schedule — all configured from the template. Every function reaches AWS through its own counting proxies, so its
+ * API calls can be reported; the email function's S3 proxy can play an outage of the mail provider.
+ */
+public final class LocalSystem implements AutoCloseable {
+
+    public static final String EMAIL = "confirmation-email";
+    public static final String REVENUE = "revenue-analytics";
+    public static final String SWEEPER = "dlq-sweeper";
+
+    private final LocalAws aws;
+    private final ProvisionedResources resources;
+    private final Map<String, FunctionPool> pools = new LinkedHashMap<>();
+    private final Map<String, Map<String, AwsTrafficProxy>> proxies = new LinkedHashMap<>();
+    private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
+    private final Map<String, SqsEventSourcePoller> pollerByFunction = new HashMap<>();
+    private final LocalScheduler scheduler = new LocalScheduler();
+    private final AtomicLong scheduledSweeps = new AtomicLong();
+    private final AtomicLong failedSweeps = new AtomicLong();
+
+    private LocalSystem(LocalAws aws, ProvisionedResources resources) {
+        this.aws = aws;
+        this.resources = resources;
+    }
+
+    /** Starts local AWS, provisions the template, starts the functions, pollers and schedules. */
+    public static LocalSystem start(RunOptions options, Progress progress) throws IOException, InterruptedException {
+        if (!Files.isRegularFile(options.template())) {
+            throw new IllegalStateException("no synthesized template at " + options.template()
+                    + ": bin/redrive-local synthesizes it; or run  ./mvnw -pl infra package");
+        }
+        Files.createDirectories(options.workDir());
+        progress.step("starting local AWS");
+        LocalAws aws = LocalAws.start(EndpointOverrides.fromEnvironment());
+        LocalSystem system = null;
+        try {
+            progress.step("provisioning from " + options.template());
+            ProvisionedResources resources = new TemplateProvisioner(aws).provision(options.template());
+            system = new LocalSystem(aws, resources);
+            system.instrument();
+            system.startFunctions(options, progress);
+            return system;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            if (system != null) {
+                system.close();
+            } else {
+                aws.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Turns on versioning of the outbox bucket, so every email written is counted (measurement only). */
+    private void instrument() {
+        String outbox = environmentOf(EMAIL).get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET");
+        aws.s3().putBucketVersioning(b -> b.bucket(outbox)
+                .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+    }
+
+    private void startFunctions(RunOptions options, Progress progress) throws IOException, InterruptedException {
+        for (LocalFunction f : resources.functions().values()) {
+            String handler = f.quarkusHandler().orElse(f.logicalId());
+            Map<String, AwsTrafficProxy> mine = new LinkedHashMap<>();
+            mine.put("dynamodb", new AwsTrafficProxy(aws.dynamoDbEndpoint()));
+            mine.put("sqs", new AwsTrafficProxy(aws.sqsEndpoint()));
+            mine.put("s3", new AwsTrafficProxy(aws.s3Endpoint()));
+            proxies.put(handler, mine);
+            Map<String, String> env = new HashMap<>(f.environment());
+            env.putAll(aws.environment());
+            mine.forEach((service, proxy) -> {
+                String upper = service.toUpperCase();
+                env.put("AWS_ENDPOINT_URL_" + upper, proxy.endpoint().toString());
+                env.put("QUARKUS_" + upper + "_ENDPOINT_OVERRIDE", proxy.endpoint().toString());
+            });
+            env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
+            env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(f.memoryMb()));
+            int instances = SWEEPER.equals(handler) ? 1 : Math.min(options.maxInstances(),
+                    resources.mappingsOf(f.logicalId()).stream().map(m -> m.maximumConcurrency().orElse(5))
+                            .findFirst().orElse(1));
+            FunctionPool pool = new FunctionPool(handler, f.arn(), FunctionArtifact.find(options.functionsTarget(),
+                    f.memoryMb()), env, options.workDir(), f.timeout(), Duration.ofSeconds(60), instances);
+            pools.put(handler, pool);
+            progress.step("starting " + handler + " (" + instances + " sandbox" + (instances > 1 ? "es" : "") + ")");
+            pool.warm();
+        }
+        for (LocalEventSourceMapping m : resources.eventSourceMappings()) {
+            if (!m.enabled()) {
+                continue;
+            }
+            LocalFunction f = resources.functions().get(m.functionLogicalId());
+            LocalQueue q = resources.queues().get(m.queueLogicalId());
+            FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
+            SqsEventSourcePoller poller = new SqsEventSourcePoller(aws.sqs(), pool, new SqsEventSourcePoller.Settings(
+                    q.url(), q.arn(), m.batchSize(), m.maximumBatchingWindow(),
+                    Math.min(options.maxInstances(), m.maximumConcurrency().orElse(5)), m.reportsBatchItemFailures()),
+                    aws.region().id());
+            pollers.add(poller);
+            pollerByFunction.put(pool.name(), poller);
+            poller.start();
+        }
+        for (LocalSchedule s : resources.schedules()) {
+            if (!s.enabled() || s.targetFunctionLogicalId().isEmpty()) {
+                continue;
+            }
+            LocalFunction f = resources.functions().get(s.targetFunctionLogicalId().get());
+            FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
+            scheduler.schedule(pool, s.input().isEmpty() ? "{}" : s.input(), LocalScheduler.period(s.expression()),
+                    options.scheduleSpeed(), r -> {
+                        scheduledSweeps.incrementAndGet();
+                        if (!(r instanceof InvocationResult.Response)) {
+                            failedSweeps.incrementAndGet();
+                        }
+                    });
+        }
+    }
+
+    /** Invokes the sweeper now (as its schedule would) and returns its answer. */
+    public InvocationResult sweepNow() throws InterruptedException {
+        return pools.get(SWEEPER).invoke("{\"source\":\"redrive.local-run\"}");
+    }
+
+    /** Makes the email function's sandbox die on any batch holding {@code marker} (the poison scenario). */
+    public void crashEmailSandboxOn(String marker) {
+        pools.get(EMAIL).crashOn(payload -> payload.contains(marker));
+    }
+
+    /** Starts or ends the mail provider's outage (the email function's S3 writes answer 503). */
+    public void emailProviderOutage(boolean on) {
+        proxies.get(EMAIL).get("s3").outage(on);
+    }
+
+    public LocalAws aws() {
+        return aws;
+    }
+
+    public ProvisionedResources resources() {
+        return resources;
+    }
+
+    public Map<String, String> environmentOf(String handler) {
+        return resources.functionWithHandler(handler).orElseThrow(() -> new IllegalStateException(
+                "the template has no function with handler " + handler)).environment();
+    }
+
+    /** The source queue URL of a consumer. */
+    public String sourceQueueUrl(String handler) {
+        LocalFunction f = resources.functionWithHandler(handler).orElseThrow();
+        return resources.queues().get(resources.mappingsOf(f.logicalId()).get(0).queueLogicalId()).url();
+    }
+
+    public String deadLetterQueueUrl(String handler) {
+        return environmentOf(handler).get("REDRIVE_DEAD_LETTERS_QUEUE_URL");
+    }
+
+    /** API calls by function, service and operation, as the counting proxies saw them. */
+    public Map<String, Map<String, Long>> apiCalls() {
+        Map<String, Map<String, Long>> calls = new TreeMap<>();
+        proxies.forEach((handler, byService) -> {
+            Map<String, Long> all = new TreeMap<>();
+            byService.forEach((service, proxy) -> proxy.calls().forEach((op, n) -> all.put(service + ":"
+                    + op.replace("S3:", ""), n)));
+            calls.put(handler, all);
+        });
+        return calls;
+    }
+
+    /** Invocations, errors, timeouts and cold starts per function; poller figures per mapping. */
+    public Map<String, Map<String, Long>> runtimeFigures() {
+        Map<String, Map<String, Long>> figures = new TreeMap<>();
+        pools.forEach((name, pool) -> {
+            Map<String, Long> f = new LinkedHashMap<>();
+            f.put("invocations", pool.invocations());
+            f.put("errors", pool.errors());
+            f.put("timeouts", pool.timeouts());
+            f.put("sandboxes", (long) pool.instances());
+            SqsEventSourcePoller poller = pollerByFunction.get(name);
+            if (poller != null) {
+                f.put("messagesReceived", poller.received());
+                f.put("messagesDeleted", poller.deleted());
+                f.put("batches", poller.batches());
+                f.put("batchesFailedWhole", poller.failedBatches());
+                f.put("pollerSqsCalls", poller.sqsCalls());
+            }
+            figures.put(name, f);
+        });
+        figures.get(SWEEPER).put("scheduledInvocations", scheduledSweeps.get());
+        figures.get(SWEEPER).put("scheduledFailures", failedSweeps.get());
+        return figures;
+    }
+
+    public long mailProviderRefusals() {
+        return proxies.get(EMAIL).get("s3").refused();
+    }
+
+    @Override
+    public void close() {
+        scheduler.close();
+        pollers.forEach(SqsEventSourcePoller::close);
+        pools.values().forEach(FunctionPool::close);
+        proxies.values().forEach(m -> m.values().forEach(AwsTrafficProxy::close));
+        aws.close();
+    }
+
+    /** Where the function logs are. */
+    public static Path logs(RunOptions options) {
+        return options.workDir();
+    }
+}

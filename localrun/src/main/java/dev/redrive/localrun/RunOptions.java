@@ -1,0 +1,122 @@
+package dev.redrive.localrun;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What {@code bin/redrive-local} was asked to do.
+ *
+ * @param scenario       incident (default), duplicate-storm, poison or basic
+ * @param orders         orders of normal traffic before the incident
+ * @param deadLettered   N: orders dead-lettered by the outage
+ * @param alreadyApplied M: of those, how many the producer re-sends after the outage (applied before the sweep)
+ * @param legacy         K: of those, how many carry the pre-migration (v1) payload
+ * @param copies         duplicate storm: the most deliveries of one order
+ * @param report         where to write the JSON report, if anywhere
+ * @param template       the synthesized template to provision from
+ * @param functionsTarget the functions module's target directory (the packaged artifact)
+ * @param maxInstances   the most sandboxes per function (Lambda's concurrency, scaled to this machine)
+ * @param scheduleSpeed  how much faster than their rate the schedules fire
+ * @param workDir        where logs go
+ */
+public record RunOptions(String scenario, int orders, int deadLettered, int alreadyApplied, int legacy, int copies,
+        Optional<Path> report, Path template, Path functionsTarget, int maxInstances, double scheduleSpeed,
+        Path workDir) {
+
+    public static final List<String> SCENARIOS = List.of("incident", "duplicate-storm", "poison", "basic");
+
+    static final String USAGE = """
+            usage: bin/redrive-local [--scenario incident|duplicate-storm|poison|basic] [--report FILE.json]
+                                     [--orders T] [--dead N] [--applied M] [--legacy K] [--copies C]
+                                     [--max-instances I] [--schedule-speed S] [--template FILE] [--functions DIR]
+
+              --scenario        what to run (default incident)
+                                  incident: OrderPlaced traffic; an email-provider outage inside an approved
+                                    maintenance window dead-letters N orders, M of which the producer re-sends
+                                    once it is over, K of which carry the pre-migration payload; the sweeper
+                                    quarantines, replays and marks already-applied; an operator replays the
+                                    pre-migration ones; the sweeper archives what is past retention
+                                  duplicate-storm: every order delivered 1..C times, concurrently
+                                  poison: one order crashes the consumer's sandbox on every delivery
+                                  basic: a handful of messages, a duplicate and a malformed one, each explained
+              --orders T        normal orders before the incident (default 100)
+              --dead N          orders dead-lettered by the outage (default 200)
+              --applied M       of N, re-sent by the producer after the outage (default 12)
+              --legacy K        of N, with the pre-migration v1 payload (default 3)
+              --copies C        duplicate storm: the most deliveries of one order (default 4)
+              --report FILE     also write the report as JSON
+              --max-instances I sandboxes per function (default 2)
+              --schedule-speed S  schedules fire S times faster than their rate (default 6)
+              --template FILE   the synthesized template (default localrun/target/cdk.out/Redrive.template.json)
+              --functions DIR   the packaged functions (default functions/target)
+            """;
+
+    public static RunOptions parse(String[] args) {
+        String scenario = "incident";
+        int orders = 100;
+        int dead = 200;
+        int applied = 12;
+        int legacy = 3;
+        int copies = 4;
+        Optional<Path> report = Optional.empty();
+        Path template = Path.of("localrun/target/cdk.out/Redrive.template.json");
+        Path functions = Path.of("functions/target");
+        int maxInstances = 2;
+        double speed = 6;
+        List<String> rest = new ArrayList<>(List.of(args));
+        while (!rest.isEmpty()) {
+            String flag = rest.remove(0);
+            if ("--help".equals(flag) || "-h".equals(flag)) {
+                throw new UsageException(null);
+            }
+            if (rest.isEmpty()) {
+                throw new UsageException(flag + " needs a value");
+            }
+            String value = rest.remove(0);
+            switch (flag) {
+                case "--scenario" -> scenario = value;
+                case "--orders" -> orders = positive(flag, value, 0);
+                case "--dead" -> dead = positive(flag, value, 1);
+                case "--applied" -> applied = positive(flag, value, 0);
+                case "--legacy" -> legacy = positive(flag, value, 0);
+                case "--copies" -> copies = positive(flag, value, 1);
+                case "--report" -> report = Optional.of(Path.of(value));
+                case "--template" -> template = Path.of(value);
+                case "--functions" -> functions = Path.of(value);
+                case "--max-instances" -> maxInstances = positive(flag, value, 1);
+                case "--schedule-speed" -> speed = positive(flag, value, 1);
+                default -> throw new UsageException("unknown option " + flag);
+            }
+        }
+        if (!SCENARIOS.contains(scenario)) {
+            throw new UsageException("unknown scenario '" + scenario + "' (one of " + SCENARIOS + ")");
+        }
+        if (applied + legacy > dead) {
+            throw new UsageException("--applied (" + applied + ") + --legacy (" + legacy + ") exceed --dead (" + dead
+                    + ")");
+        }
+        return new RunOptions(scenario, orders, dead, applied, legacy, copies, report, template, functions,
+                maxInstances, speed, Path.of("localrun/target/run"));
+    }
+
+    private static int positive(String flag, String value, int min) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n < min) {
+                throw new UsageException(flag + " must be at least " + min + ", was " + n);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new UsageException(flag + " takes a whole number, not '" + value + "'");
+        }
+    }
+
+    /** A bad command line; the message says what is wrong (null: just print the usage). */
+    public static final class UsageException extends RuntimeException {
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+}
