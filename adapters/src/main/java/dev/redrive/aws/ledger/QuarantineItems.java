@@ -17,6 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The quarantine table's item layout: {@code pk} = quarantine id, {@code sk} = {@value #SK}; GSI {@code byState}
  * ({@code state}, {@code arrivedAt}) and GSI {@code byQueue} ({@code sourceQueue}, {@code arrivedAt}). Instants are
  * epoch milliseconds; the audit trail is a list of maps inside the item (append-only through the state machine).
+ * A tombstone (archived to S3) keeps its state in {@code storedState} instead of {@code state}: it leaves the sparse
+ * {@code byState} index, the active ledger, and stays findable by id and by queue.
  */
 public final class QuarantineItems {
 
@@ -33,7 +35,7 @@ public final class QuarantineItems {
 
     public static Map<String, AttributeValue> toItem(QuarantineRecord r) {
         Map<String, AttributeValue> item = new HashMap<>(key(r.id()));
-        item.put("state", s(r.state().name()));
+        item.put(r.archivedToStore() ? "storedState" : "state", s(r.state().name()));
         item.put("consumer", s(r.consumer()));
         item.put("sourceQueue", s(r.sourceQueue()));
         put(item, "deadLetterQueue", r.deadLetterQueue());
@@ -91,7 +93,7 @@ public final class QuarantineItems {
         }
         return new QuarantineRecord(
                 str(item, "pk"),
-                QuarantineState.valueOf(str(item, "state")),
+                QuarantineState.valueOf(item.containsKey("state") ? str(item, "state") : str(item, "storedState")),
                 str(item, "consumer"),
                 str(item, "sourceQueue"),
                 str(item, "deadLetterQueue"),

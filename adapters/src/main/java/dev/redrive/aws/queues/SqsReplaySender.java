@@ -2,13 +2,22 @@ package dev.redrive.aws.queues;
 
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
-/** Sends replays back to their source queue on SQS (FIFO queues: the replay's own group and deduplication id). */
+/**
+ * Sends replays back to their source queue on SQS, ten per call (FIFO queues: the replay's own group and a
+ * deduplication id from the replay marker).
+ */
 public final class SqsReplaySender implements ReplaySender {
 
     private final SqsClient sqs;
@@ -17,6 +26,42 @@ public final class SqsReplaySender implements ReplaySender {
     public SqsReplaySender(SqsClient sqs, QueueDirectory queues) {
         this.sqs = sqs;
         this.queues = queues;
+    }
+
+    @Override
+    public List<String> sendAll(String sourceQueue, List<Outgoing> messages) {
+        List<String> ids = new ArrayList<>();
+        for (int from = 0; from < messages.size(); from += 10) {
+            List<Outgoing> chunk = messages.subList(from, Math.min(messages.size(), from + 10));
+            List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+            for (int i = 0; i < chunk.size(); i++) {
+                Outgoing m = chunk.get(i);
+                SendMessageBatchRequestEntry.Builder e = SendMessageBatchRequestEntry.builder().id("r" + i)
+                        .messageBody(m.body()).messageAttributes(values(m.attributes()));
+                if (sourceQueue.endsWith(".fifo")) {
+                    e.messageGroupId("redrive-replay").messageDeduplicationId(m.attributes()
+                            .getOrDefault(ReplayMarker.ATTRIBUTE, "r" + i).replace(':', '-'));
+                }
+                entries.add(e.build());
+            }
+            String[] chunkIds = new String[chunk.size()];
+            try {
+                SendMessageBatchResponse r = sqs.sendMessageBatch(b -> b.queueUrl(queues.url(sourceQueue))
+                        .entries(entries));
+                r.successful().forEach(ok -> chunkIds[Integer.parseInt(ok.id().substring(1))] = ok.messageId());
+            } catch (SdkException e) {
+                // every id stays null: those replays are retried by the next attempt
+            }
+            ids.addAll(Arrays.asList(chunkIds));
+        }
+        return ids;
+    }
+
+    private static Map<String, MessageAttributeValue> values(Map<String, String> attributes) {
+        Map<String, MessageAttributeValue> values = new HashMap<>();
+        attributes.forEach((k, v) -> values.put(k, MessageAttributeValue.builder().dataType("String").stringValue(v)
+                .build()));
+        return values;
     }
 
     @Override

@@ -30,10 +30,13 @@ public interface QuarantineLedger {
      */
     Optional<QuarantineRecord> save(QuarantineRecord record, Optional<LeaseToken> fence);
 
-    /** Records in {@code state}, oldest arrival first, optionally only of one source queue. */
+    /**
+     * Active records (not yet archived to the store) in {@code state}, oldest arrival first, optionally only of one
+     * source queue.
+     */
     List<QuarantineRecord> inState(QuarantineState state, Optional<String> sourceQueue, int limit);
 
-    /** Records in {@code state} that arrived before {@code cutoff}, oldest first. */
+    /** Active records in {@code state} that arrived before {@code cutoff}, oldest first. */
     List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit);
 
     /** Result of a conditional write on the ledger. */

@@ -20,6 +20,23 @@ public final class RecordingReplaySender implements ReplaySender {
         return id;
     }
 
+    private int batches;
+
+    @Override
+    public synchronized List<String> sendAll(String sourceQueue, List<Outgoing> messages) {
+        batches++;
+        List<String> ids = new ArrayList<>();
+        for (Outgoing m : messages) {
+            ids.add(send(sourceQueue, m.body(), m.attributes()));
+        }
+        return ids;
+    }
+
+    /** How many batch sends were made. */
+    public synchronized int batches() {
+        return batches;
+    }
+
     public synchronized List<Sent> sent() {
         return List.copyOf(sent);
     }

@@ -6,15 +6,19 @@ import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Replays a dead letter through the same checks as a first delivery, for the automation and for people alike:
- * {@code QUARANTINED → UNDER_REVIEW → SCHEMA_CHECK → IDEMPOTENCY_CHECK → REPLAYED | ARCHIVED}. Every step is saved
- * (conditional on the version read, and on the caller's lease when it has one) before the next, so a replay stopped
- * anywhere resumes where it was, and a replayed record is never sent again.
+ * Replays dead letters through the same checks as a first delivery, for the automation and for people alike:
+ * {@code QUARANTINED → UNDER_REVIEW → SCHEMA_CHECK → IDEMPOTENCY_CHECK → REPLAYED | ARCHIVED}. Every transition is in
+ * the audit trail. The record is saved (conditional on the version read, and on the caller's lease when it has one)
+ * once the checks have passed and before anything is sent, then once more when sent: a replay stopped anywhere
+ * resumes where it was, and a REPLAYED record is never sent again. Sends are batched per source queue.
  */
 public final class ReplayService {
 
@@ -38,73 +42,130 @@ public final class ReplayService {
     /** Replays {@code quarantineId} on behalf of {@code actor}; with {@code dryRun}, only reports what would happen. */
     public ReplayOutcome replay(String quarantineId, Actor actor, String why, Optional<LeaseToken> fence,
             boolean dryRun) {
-        Optional<QuarantineRecord> found = ledger.find(quarantineId);
-        if (found.isEmpty()) {
-            return new ReplayOutcome.NotFound(quarantineId);
+        if (dryRun) {
+            return ledger.find(quarantineId).map(this::dryRun).orElse(new ReplayOutcome.NotFound(quarantineId));
         }
-        QuarantineRecord r = found.get();
+        return replayAll(List.of(quarantineId), actor, why, fence).get(quarantineId);
+    }
+
+    /**
+     * Replays several dead letters: each through its checks, then the ready ones sent in batches per source queue.
+     *
+     * @return the outcome of each, by id, in the order given
+     */
+    public Map<String, ReplayOutcome> replayAll(List<String> quarantineIds, Actor actor, String why,
+            Optional<LeaseToken> fence) {
+        Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
+        Map<String, List<Ready>> readyByQueue = new LinkedHashMap<>();
+        for (String id : quarantineIds) {
+            Optional<QuarantineRecord> found = ledger.find(id);
+            if (found.isEmpty()) {
+                outcomes.put(id, new ReplayOutcome.NotFound(id));
+                continue;
+            }
+            Object checked = check(found.get(), actor, why, fence);
+            if (checked instanceof Ready ready) {
+                readyByQueue.computeIfAbsent(ready.record().sourceQueue(), q -> new ArrayList<>()).add(ready);
+                outcomes.put(id, null); // filled once sent
+            } else {
+                outcomes.put(id, (ReplayOutcome) checked);
+            }
+        }
+        readyByQueue.forEach((queue, ready) -> send(queue, ready, actor, fence, outcomes));
+        return outcomes;
+    }
+
+    /** A record that passed both checks, saved in IDEMPOTENCY_CHECK, with the body and marker to send. */
+    private record Ready(QuarantineRecord record, String body, String upcast, int replayCount) {
+    }
+
+    /** Runs the checks; returns a {@link Ready} or the outcome that ends the replay here. */
+    private Object check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
         if (r.state().resolved() || r.archivedToStore()) {
-            return new ReplayOutcome.NotReplayable(quarantineId, "it is " + r.state()
+            return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state()
                     + (r.note().isEmpty() ? "" : " (" + r.note() + ")"));
         }
         String body = r.body() != null ? r.body() : payloads.get(r.bodyRef());
-        if (dryRun) {
-            return dryRun(r, body);
+        QuarantineRecord moved = r;
+        String upcast = "";
+        if (moved.state() == QuarantineState.QUARANTINED) {
+            moved = moved.moveTo(QuarantineState.UNDER_REVIEW, actor, why, clock.instant());
         }
-        try {
-            if (r.state() == QuarantineState.QUARANTINED) {
-                r = step(r, QuarantineState.UNDER_REVIEW, actor, why, fence);
-            }
-            if (r.state() == QuarantineState.UNDER_REVIEW) {
-                r = step(r, QuarantineState.SCHEMA_CHECK, actor, "checking against the consumer's current schema",
-                        fence);
-            }
-            String upcast = "";
-            if (r.state() == QuarantineState.SCHEMA_CHECK) {
-                SchemaGate.Verdict schema = schemas.check(r.consumer(), body);
-                if (schema instanceof SchemaGate.Incompatible incompatible) {
-                    step(r, QuarantineState.ARCHIVED, actor, "incompatible: " + incompatible.reason(), fence);
-                    return new ReplayOutcome.Refused(quarantineId, incompatible.reason(), false);
-                }
-                if (schema instanceof SchemaGate.Upcast u) {
-                    upcast = "upcast v" + u.fromVersion() + " to v" + u.toVersion();
-                    body = u.body();
-                    r = r.body() != null ? r.withBody(body) : r;
-                }
-                r = step(r, QuarantineState.IDEMPOTENCY_CHECK, actor, upcast.isEmpty() ? "schema is current"
-                        : upcast, fence);
-            }
-            return idempotencyThenSend(r, body, upcast, actor, fence);
-        } catch (ConflictException e) {
-            return new ReplayOutcome.Conflict(quarantineId, e.getMessage());
+        if (moved.state() == QuarantineState.UNDER_REVIEW) {
+            moved = moved.moveTo(QuarantineState.SCHEMA_CHECK, actor,
+                    "checking against the consumer's current schema", clock.instant());
         }
-    }
-
-    private ReplayOutcome idempotencyThenSend(QuarantineRecord r, String body, String upcast, Actor actor,
-            Optional<LeaseToken> fence) {
-        IdempotencyGate.Verdict verdict = idempotency.check(r.consumer(), body, clock.instant());
+        if (moved.state() == QuarantineState.SCHEMA_CHECK) {
+            SchemaGate.Verdict schema = schemas.check(moved.consumer(), body);
+            if (schema instanceof SchemaGate.Incompatible incompatible) {
+                return save(moved.moveTo(QuarantineState.ARCHIVED, actor, "incompatible: " + incompatible.reason(),
+                        clock.instant()), fence).<ReplayOutcome>map(saved -> new ReplayOutcome.Refused(r.id(),
+                                incompatible.reason(), false)).orElseGet(() -> conflict(r, fence));
+            }
+            if (schema instanceof SchemaGate.Upcast u) {
+                upcast = "upcast v" + u.fromVersion() + " to v" + u.toVersion();
+                body = u.body();
+                moved = moved.body() != null ? moved.withBody(body) : moved;
+            }
+            moved = moved.moveTo(QuarantineState.IDEMPOTENCY_CHECK, actor, upcast.isEmpty() ? "schema is current"
+                    : upcast, clock.instant());
+        }
+        IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
-            step(r, QuarantineState.REPLAYED, actor, "already applied under " + applied.key() + " (token "
-                    + applied.fencingToken() + "); nothing sent", fence);
-            return new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false);
+            return save(moved.moveTo(QuarantineState.REPLAYED, actor, "already applied under " + applied.key()
+                    + " (token " + applied.fencingToken() + "); nothing sent", clock.instant()), fence)
+                    .<ReplayOutcome>map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false))
+                    .orElseGet(() -> conflict(r, fence));
+        }
+        if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
+            return save(moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: " + unsafe.reason(),
+                    clock.instant()), fence).<ReplayOutcome>map(saved -> new ReplayOutcome.Refused(r.id(),
+                            unsafe.reason(), false)).orElseGet(() -> conflict(r, fence));
+        }
+        Optional<QuarantineRecord> saved = moved == r ? Optional.of(r) : save(moved, fence);
+        if (saved.isEmpty()) {
+            return conflict(r, fence);
         }
         if (verdict instanceof IdempotencyGate.InProgress busy) {
             return new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt());
         }
-        if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
-            step(r, QuarantineState.ARCHIVED, actor, "unsafe to replay: " + unsafe.reason(), fence);
-            return new ReplayOutcome.Refused(r.id(), unsafe.reason(), false);
-        }
-        int replayCount = r.replayCount() + 1;
-        Map<String, String> attributes = new HashMap<>(r.attributes());
-        attributes.put(ReplayMarker.ATTRIBUTE, new ReplayMarker(r.id(), replayCount).encode());
-        String messageId = sender.send(r.sourceQueue(), body, attributes);
-        step(r.withReplayCount(replayCount), QuarantineState.REPLAYED, actor, "sent to " + r.sourceQueue()
-                + " as " + messageId + (upcast.isEmpty() ? "" : " after " + upcast), fence);
-        return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), messageId, replayCount, upcast, false);
+        return new Ready(saved.get(), body, upcast, saved.get().replayCount() + 1);
     }
 
-    private ReplayOutcome dryRun(QuarantineRecord r, String body) {
+    private void send(String queue, List<Ready> ready, Actor actor, Optional<LeaseToken> fence,
+            Map<String, ReplayOutcome> outcomes) {
+        for (int from = 0; from < ready.size(); from += 10) {
+            List<Ready> chunk = ready.subList(from, Math.min(ready.size(), from + 10));
+            List<ReplaySender.Outgoing> messages = new ArrayList<>();
+            for (Ready r : chunk) {
+                Map<String, String> attributes = new HashMap<>(r.record().attributes());
+                attributes.put(ReplayMarker.ATTRIBUTE, new ReplayMarker(r.record().id(), r.replayCount()).encode());
+                messages.add(new ReplaySender.Outgoing(r.body(), attributes));
+            }
+            List<String> ids = sender.sendAll(queue, messages);
+            for (int i = 0; i < chunk.size(); i++) {
+                Ready r = chunk.get(i);
+                String messageId = ids.get(i);
+                if (messageId == null) {
+                    outcomes.put(r.record().id(), new ReplayOutcome.Conflict(r.record().id(),
+                            "the send to " + queue + " failed; it stays in IDEMPOTENCY_CHECK for the next attempt"));
+                    continue;
+                }
+                Optional<QuarantineRecord> done = save(r.record().withReplayCount(r.replayCount())
+                        .moveTo(QuarantineState.REPLAYED, actor, "sent to " + queue + " as " + messageId
+                                + (r.upcast().isEmpty() ? "" : " after " + r.upcast()), clock.instant()), fence);
+                outcomes.put(r.record().id(), done.isPresent()
+                        ? new ReplayOutcome.Sent(r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
+                        : conflict(r.record(), fence));
+            }
+        }
+    }
+
+    private ReplayOutcome dryRun(QuarantineRecord r) {
+        if (r.state().resolved() || r.archivedToStore()) {
+            return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
+        }
+        String body = r.body() != null ? r.body() : payloads.get(r.bodyRef());
         String upcast = "";
         if (r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
             SchemaGate.Verdict schema = schemas.check(r.consumer(), body);
@@ -129,17 +190,12 @@ public final class ReplayService {
         return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true);
     }
 
-    private QuarantineRecord step(QuarantineRecord r, QuarantineState to, Actor actor, String reason,
-            Optional<LeaseToken> fence) {
-        return ledger.save(r.moveTo(to, actor, reason, clock.instant()), fence).orElseThrow(() ->
-                new ConflictException("dead letter " + r.id() + " changed while moving to " + to
-                        + (fence.isPresent() ? " (or the sweeper's lease was taken over)" : "")));
+    private Optional<QuarantineRecord> save(QuarantineRecord r, Optional<LeaseToken> fence) {
+        return ledger.save(r, fence);
     }
 
-    /** A conditional save did not hold. */
-    private static final class ConflictException extends RuntimeException {
-        ConflictException(String message) {
-            super(message);
-        }
+    private static ReplayOutcome conflict(QuarantineRecord r, Optional<LeaseToken> fence) {
+        return new ReplayOutcome.Conflict(r.id(), "dead letter " + r.id() + " changed meanwhile"
+                + (fence.isPresent() ? " (or the sweeper's lease was taken over)" : "") + "; nothing was done");
     }
 }

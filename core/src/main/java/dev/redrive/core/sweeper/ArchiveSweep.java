@@ -21,9 +21,10 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * Moves dead letters past the retention cutoff out of the active ledger: unresolved ones are first ARCHIVED (the
- * reason says retention expired), then every one is written to the archive store — batched per source queue and
- * arrival day — and its ledger record shrinks to a tombstone pointing at the object.
+ * Moves dead letters out of the active ledger into the archive store: every ARCHIVED one at once (a decision was
+ * made: incompatible, unsafe, or a person's), and every other one once past the retention cutoff (unresolved ones are
+ * first ARCHIVED, the reason saying retention expired). Objects are batched per source queue and arrival day; each
+ * ledger record shrinks to a tombstone pointing at its object.
  */
 public final class ArchiveSweep {
 
@@ -51,7 +52,10 @@ public final class ArchiveSweep {
         Map<LocalDate, List<ArchiveStore.Entry>> byDay = new LinkedHashMap<>();
         Set<String> taken = new HashSet<>(); // a record ARCHIVED in this pass shows up again under ARCHIVED
         for (QuarantineState state : QuarantineState.values()) {
-            for (QuarantineRecord r : ledger.arrivedBefore(state, cutoff, settings.archiveBatch())) {
+            List<QuarantineRecord> candidates = state == QuarantineState.ARCHIVED
+                    ? ledger.inState(state, Optional.of(route.sourceQueue()), settings.archiveBatch())
+                    : ledger.arrivedBefore(state, cutoff, settings.archiveBatch());
+            for (QuarantineRecord r : candidates) {
                 if (r.archivedToStore() || !r.sourceQueue().equals(route.sourceQueue()) || !taken.add(r.id())) {
                     continue;
                 }
@@ -69,6 +73,8 @@ public final class ArchiveSweep {
                         continue; // changed meanwhile; the next run looks again (or the lease is gone: caught below)
                     }
                     toArchive = saved.get();
+                } else if (state == QuarantineState.ARCHIVED) {
+                    reason = "archived: " + r.note();
                 } else {
                     reason = "retention of " + settings.retention() + " expired; it was " + state
                             + (r.note().isEmpty() ? "" : ": " + r.note());

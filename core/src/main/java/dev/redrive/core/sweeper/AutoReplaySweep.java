@@ -12,7 +12,12 @@ import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
 import java.time.Clock;
+import dev.redrive.core.failure.FailureClass;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -29,6 +34,8 @@ public final class AutoReplaySweep {
     private final LeaseStore leases;
     private final Clock clock;
     private final int batch;
+    /** Replays checked and sent together: a multiple of ten, the SQS batch. */
+    private static final int CHUNK = 50;
 
     public AutoReplaySweep(QuarantineLedger ledger, MaintenanceWindows windows, ReplayService replays,
             ReplayStats stats, LeaseStore leases, Clock clock, int batch) {
@@ -44,44 +51,50 @@ public final class AutoReplaySweep {
     /** Returns false when the lease was lost. */
     boolean run(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
         Optional<String> queue = Optional.of(route.sourceQueue());
+        Map<String, FailureClass> classes = new HashMap<>();
+        Map<String, List<String>> byReason = new LinkedHashMap<>();
         for (QuarantineState started : List.of(QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK,
                 QuarantineState.IDEMPOTENCY_CHECK)) {
             for (QuarantineRecord r : ledger.inState(started, queue, batch)) {
-                if (!timeLeft.getAsBoolean()) {
-                    return true;
-                }
-                if (!replay(r, "resuming a replay started earlier", fence, report)) {
-                    return false;
-                }
+                classes.put(r.id(), r.classification().failureClass());
+                byReason.computeIfAbsent("resuming a replay started earlier", k -> new ArrayList<>()).add(r.id());
             }
         }
         List<MaintenanceWindow> approved = windows.list();
-        if (approved.isEmpty()) {
-            return true;
-        }
-        for (QuarantineRecord r : ledger.inState(QuarantineState.QUARANTINED, queue, batch)) {
-            if (!timeLeft.getAsBoolean()) {
-                return true;
+        if (!approved.isEmpty()) {
+            for (QuarantineRecord r : ledger.inState(QuarantineState.QUARANTINED, queue, batch)) {
+                Optional<MaintenanceWindow> window = AutoReplayPolicy.approvingWindow(r, approved, clock.instant());
+                if (window.isPresent()) {
+                    MaintenanceWindow w = window.get();
+                    classes.put(r.id(), r.classification().failureClass());
+                    byReason.computeIfAbsent("auto-replay: " + w.dependency() + " failed inside maintenance window "
+                            + w.id() + " (" + w.start() + " to " + w.end() + ", approved by " + w.approvedBy() + ")",
+                            k -> new ArrayList<>()).add(r.id());
+                }
             }
-            Optional<MaintenanceWindow> window = AutoReplayPolicy.approvingWindow(r, approved, clock.instant());
-            if (window.isPresent()) {
-                MaintenanceWindow w = window.get();
-                String why = "auto-replay: " + r.classification().dependency() + " failed inside maintenance window "
-                        + w.id() + " (" + w.start() + " to " + w.end() + ", approved by " + w.approvedBy() + ")";
-                if (!replay(r, why, fence, report)) {
+        }
+        for (Map.Entry<String, List<String>> group : byReason.entrySet()) {
+            List<String> ids = group.getValue();
+            for (int from = 0; from < ids.size(); from += CHUNK) {
+                if (!timeLeft.getAsBoolean()) {
+                    return true;
+                }
+                Map<String, ReplayOutcome> outcomes = replays.replayAll(ids.subList(from, Math.min(ids.size(),
+                        from + CHUNK)), Actor.AUTOMATION, group.getKey(), fence);
+                boolean conflicted = false;
+                for (Map.Entry<String, ReplayOutcome> o : outcomes.entrySet()) {
+                    FailureClass c = classes.get(o.getKey());
+                    report.replayOutcome(o.getValue().getClass().getSimpleName(), c);
+                    if (o.getValue() instanceof ReplayOutcome.Sent) {
+                        stats.add(c, 1, 0);
+                    }
+                    conflicted |= o.getValue() instanceof ReplayOutcome.Conflict;
+                }
+                if (conflicted && !leases.holds(fence.orElseThrow(), clock.instant())) {
                     return false;
                 }
             }
         }
         return true;
-    }
-
-    private boolean replay(QuarantineRecord r, String why, Optional<LeaseToken> fence, SweepReport report) {
-        ReplayOutcome outcome = replays.replay(r.id(), Actor.AUTOMATION, why, fence, false);
-        report.replayOutcome(outcome.getClass().getSimpleName(), r.classification().failureClass());
-        if (outcome instanceof ReplayOutcome.Sent) {
-            stats.add(r.classification().failureClass(), 1, 0);
-        }
-        return !(outcome instanceof ReplayOutcome.Conflict) || leases.holds(fence.orElseThrow(), clock.instant());
     }
 }

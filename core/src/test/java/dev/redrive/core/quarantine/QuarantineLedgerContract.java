@@ -116,6 +116,25 @@ public abstract class QuarantineLedgerContract {
     }
 
     @Test
+    void aTombstoneLeavesTheActiveStatesButIsStillFoundById() {
+        QuarantineRecord r = record(id(), clock.instant().minus(Duration.ofDays(9)));
+        ledger.insertIfAbsent(r, Optional.empty());
+        QuarantineRecord archived = ledger.save(ledger.find(r.id()).orElseThrow().moveTo(QuarantineState.ARCHIVED,
+                Actor.AUTOMATION, "expired", clock.instant()), Optional.empty()).orElseThrow();
+        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.of(queue), 10)).hasSize(1);
+
+        ledger.save(archived.tombstone("archive/queue=q/date=d/1.jsonl.gz"), Optional.empty()).orElseThrow();
+
+        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.of(queue), 10)).isEmpty();
+        assertThat(ledger.arrivedBefore(QuarantineState.ARCHIVED, clock.instant(), 10))
+                .noneMatch(x -> x.id().equals(r.id()));
+        QuarantineRecord tombstone = ledger.find(r.id()).orElseThrow();
+        assertThat(tombstone.state()).isEqualTo(QuarantineState.ARCHIVED);
+        assertThat(tombstone.archiveRef()).isEqualTo("archive/queue=q/date=d/1.jsonl.gz");
+        assertThat(tombstone.body()).isNull();
+    }
+
+    @Test
     void recordsAreListedByStateOldestFirstAndByQueue() {
         Instant t = clock.instant().minus(Duration.ofHours(3));
         QuarantineRecord older = record(id(), t);

@@ -235,6 +235,26 @@ class SweeperTest {
     }
 
     @Test
+    void anIncompatiblePayloadOnTheAutoReplayPathIsArchivedToTheStoreInTheSameRun() {
+        f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
+        f.clock.advance(Duration.ofSeconds(2));
+        for (int i = 0; i < 12; i++) {
+            f.dlq.add(ROUTE.deadLetterQueue(), attached("ok-" + i + "|x", FailureClass.TRANSIENT, "Timeout",
+                    "payments", T0));
+        }
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("v0:old|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
+
+        SweepReport report = f.sweep();
+
+        assertThat(report.replayOutcomes()).containsEntry("Sent", 12).containsEntry("Refused", 1);
+        assertThat(f.sender.batches()).as("12 replays in batches of 10").isEqualTo(2);
+        assertThat(report.archivedToStoreCount()).isEqualTo(1);
+        ArchiveStore.Entry archived = f.archive.objects().values().iterator().next().get(0);
+        assertThat(archived.archiveReason()).contains("incompatible").contains("no upcaster");
+        assertThat(archived.body()).isEqualTo("v0:old|x");
+    }
+
+    @Test
     void aReplayThatDeadLettersAgainReopensItsRecordAndCountsAgainstTheSuccessRate() {
         f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
         f.clock.advance(Duration.ofSeconds(2)); // the window is over
