@@ -1,6 +1,8 @@
 package dev.redrive.checkout;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.AnnotationKeyword;
+import com.networknt.schema.JsonMetaSchema;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
@@ -17,10 +19,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * The JSON Schemas of the events, one per event type and version, from {@code schemas/<type>/v<n>.json} on the
  * classpath, validated with networknt's JSON Schema validator (draft 2020-12). Unknown fields are allowed: a producer
  * may add fields without breaking consumers.
+ *
+ * <p>A property marked {@code "x-sensitive": true} holds personal data (an email address, a name): it validates like
+ * any other, and operator tools redact it when they show a payload ({@code redrive show}). The keyword is registered
+ * as an annotation, so the validator neither rejects nor warns about it.
  */
 public final class EventSchemas {
 
-    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    /** The annotation marking a property that holds personal data. */
+    public static final String SENSITIVE = "x-sensitive";
+
+    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
+            b -> b.metaSchema(JsonMetaSchema.builder(JsonMetaSchema.getV202012())
+                    .keyword(new AnnotationKeyword(SENSITIVE)).build()));
     private final Map<String, Optional<JsonSchema>> schemas = new ConcurrentHashMap<>();
 
     /** The schema of {@code eventType} at {@code version}, if one is published. */

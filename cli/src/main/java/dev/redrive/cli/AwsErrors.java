@@ -1,0 +1,63 @@
+package dev.redrive.cli;
+
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+
+/** Turns AWS SDK failures into one line that says what is missing or wrong, for operators (never a stack trace). */
+final class AwsErrors {
+
+    private AwsErrors() {
+    }
+
+    /** The operator's line for {@code e}, naming the configured resources where AWS does not. */
+    static String describe(Throwable e, Settings settings) {
+        if (e instanceof ResourceNotFoundException) {
+            return "DynamoDB table not found (" + oneLine(e) + "). Tables in use: " + settings.describeTables();
+        }
+        if (e instanceof QueueDoesNotExistException) {
+            return "SQS queue not found (" + oneLine(e) + "). Check the queue name, " + Settings.ROUTES
+                    + " (or --routes), and the region";
+        }
+        if (e instanceof NoSuchBucketException) {
+            return "S3 bucket '" + settings.archiveBucket() + "' not found (" + Settings.ARCHIVE_BUCKET
+                    + " or --archive-bucket)";
+        }
+        if (e instanceof NoSuchKeyException) {
+            return "a stored payload is missing from bucket '" + settings.archiveBucket() + "' (" + oneLine(e) + ")";
+        }
+        if (e instanceof AwsServiceException s) {
+            String service = s.awsErrorDetails() == null ? "AWS" : s.awsErrorDetails().serviceName();
+            return service + " refused the request (" + s.statusCode() + " " + errorCode(s) + "): " + oneLine(e);
+        }
+        if (e instanceof SdkClientException) {
+            String m = oneLine(e);
+            if (m.contains("credentials")) {
+                return "no AWS credentials: set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY (" + m + ")";
+            }
+            if (m.toLowerCase(java.util.Locale.ROOT).contains("region")) {
+                return "no AWS region: set AWS_REGION (" + m + ")";
+            }
+            return "could not reach AWS: " + m + " (check AWS_ENDPOINT_URL* and the network)";
+        }
+        return oneLine(e);
+    }
+
+    /** The message of {@code e} on one line, without the SDK's request-id trailer. */
+    static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int trailer = m.indexOf(" (Service: ");
+        if (trailer > 0) {
+            m = m.substring(0, trailer);
+        }
+        return m.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+    }
+
+    private static String errorCode(AwsServiceException s) {
+        return s.awsErrorDetails() == null || s.awsErrorDetails().errorCode() == null ? ""
+                : s.awsErrorDetails().errorCode();
+    }
+}

@@ -1,0 +1,98 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.ReplayOutcome;
+
+/** The counts of a replay run, by outcome, and what they mean for the exit code. */
+final class ReplayTally {
+
+    private int sent;
+    private int alreadyApplied;
+    private int alreadyReplayed;
+    private int refused;
+    private int deferred;
+    private int skipped;
+    private int conflicts;
+    private int notFound;
+
+    /** Counts {@code outcome}; {@code stateBefore} tells a record replayed earlier from one archived. */
+    void add(ReplayOutcome outcome, QuarantineState stateBefore) {
+        if (outcome instanceof ReplayOutcome.Sent) {
+            sent++;
+        } else if (outcome instanceof ReplayOutcome.AlreadyApplied) {
+            alreadyApplied++;
+        } else if (outcome instanceof ReplayOutcome.Refused) {
+            refused++;
+        } else if (outcome instanceof ReplayOutcome.Deferred) {
+            deferred++;
+        } else if (outcome instanceof ReplayOutcome.NotReplayable) {
+            if (stateBefore == QuarantineState.REPLAYED) {
+                alreadyReplayed++;
+            } else {
+                skipped++;
+            }
+        } else if (outcome instanceof ReplayOutcome.Conflict) {
+            conflicts++;
+        } else {
+            notFound++;
+        }
+    }
+
+    int done() {
+        return sent + alreadyApplied + alreadyReplayed + refused + deferred + skipped + conflicts + notFound;
+    }
+
+    int sent() {
+        return sent;
+    }
+
+    /** Whether every dead letter ended up replayed (sent, applied already, or replayed by an earlier run). */
+    boolean allReplayed() {
+        return refused + deferred + skipped + conflicts + notFound == 0;
+    }
+
+    /** The short counts for the progress line. */
+    String compact(boolean dryRun) {
+        return (dryRun ? "would send " : "sent ") + sent + " · applied " + alreadyApplied + " · refused " + refused
+                + " · other " + (deferred + skipped + conflicts + notFound + alreadyReplayed);
+    }
+
+    /** The summary sentence's counts. */
+    String describe(boolean dryRun) {
+        StringBuilder b = new StringBuilder();
+        b.append(dryRun ? "would send " : "sent ").append(sent);
+        b.append(", already applied (nothing ").append(dryRun ? "would be " : "").append("sent) ")
+                .append(alreadyApplied);
+        b.append(", ").append(dryRun ? "would be refused " : "refused and archived ").append(refused);
+        if (alreadyReplayed > 0) {
+            b.append(", replayed by an earlier run ").append(alreadyReplayed);
+        }
+        if (deferred > 0) {
+            b.append(", deferred (key in progress) ").append(deferred);
+        }
+        if (skipped > 0) {
+            b.append(", skipped (archived) ").append(skipped);
+        }
+        if (conflicts > 0) {
+            b.append(", conflicts ").append(conflicts);
+        }
+        if (notFound > 0) {
+            b.append(", not found ").append(notFound);
+        }
+        return b.toString();
+    }
+
+    ObjectNode json() {
+        ObjectNode n = Json.object();
+        n.put("sent", sent);
+        n.put("alreadyApplied", alreadyApplied);
+        n.put("alreadyReplayed", alreadyReplayed);
+        n.put("refused", refused);
+        n.put("deferred", deferred);
+        n.put("skipped", skipped);
+        n.put("conflicts", conflicts);
+        n.put("notFound", notFound);
+        return n;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.redrive.cli;
+
+import java.util.Optional;
+
+/**
+ * The names the CLI works with, read from the same {@code REDRIVE_*} environment variables the functions and the IaC
+ * use (with the same defaults), each overridable by a flag of the root command.
+ */
+public final class Settings {
+
+    /** Environment variable names, as the functions read them. */
+    public static final String CLAIMS_TABLE = "REDRIVE_CLAIMS_TABLE";
+    public static final String QUARANTINE_TABLE = "REDRIVE_SWEEPER_QUARANTINE_TABLE";
+    public static final String CONTROL_TABLE = "REDRIVE_SWEEPER_CONTROL_TABLE";
+    public static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
+    public static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
+    public static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
+    public static final String REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
+    public static final String BACKOFF_BASE = "REDRIVE_BACKOFF_BASE";
+    public static final String BACKOFF_MULTIPLIER = "REDRIVE_BACKOFF_MULTIPLIER";
+    public static final String BACKOFF_MAX_DELAY = "REDRIVE_BACKOFF_MAX_DELAY";
+
+    private final CliContext context;
+    private final RedriveCli flags;
+
+    Settings(CliContext context, RedriveCli flags) {
+        this.context = context;
+        this.flags = flags;
+    }
+
+    public String claimsTable() {
+        return pick(flags.claimsTable, CLAIMS_TABLE, "redrive-claims");
+    }
+
+    public String quarantineTable() {
+        return pick(flags.quarantineTable, QUARANTINE_TABLE, "redrive-quarantine");
+    }
+
+    public String controlTable() {
+        return pick(flags.controlTable, CONTROL_TABLE, "redrive-control");
+    }
+
+    public String archiveBucket() {
+        return pick(flags.archiveBucket, ARCHIVE_BUCKET, "redrive-archive");
+    }
+
+    public Optional<String> archiveKmsKeyId() {
+        return context.var(ARCHIVE_KMS_KEY_ID);
+    }
+
+    /** The routes JSON ({@code [{"consumer", "sourceQueue(Url)", "deadLetterQueue(Url)"}]}). */
+    public String routes() {
+        return pick(flags.routes, ROUTES, "[]");
+    }
+
+    public String revenueTable() {
+        return context.var(REVENUE_TABLE).orElse("redrive-revenue");
+    }
+
+    /** A backoff setting from the environment, as the consumers read it. */
+    public Optional<String> backoff(String variable) {
+        return context.var(variable);
+    }
+
+    /** The tables in use, with the variables that set them: for error messages. */
+    public String describeTables() {
+        return "quarantine table '" + quarantineTable() + "' (" + QUARANTINE_TABLE + " or --quarantine-table), "
+                + "control table '" + controlTable() + "' (" + CONTROL_TABLE + " or --control-table), claims table '"
+                + claimsTable() + "' (" + CLAIMS_TABLE + " or --claims-table)";
+    }
+
+    private String pick(String flag, String variable, String fallback) {
+        if (flag != null && !flag.isBlank()) {
+            return flag.strip();
+        }
+        return context.var(variable).orElse(fallback);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code redrive show ID}: one dead letter in full, its sensitive fields redacted unless revealed. */
+@Command(name = "show", header = "Show one dead letter in full, sensitive fields redacted.",
+        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+        description = {
+            "Show one dead letter: state, classification, failure history (first and last failed, receive count, "
+                    + "replay count), message attributes, the payload pretty-printed, and the audit trail.",
+            "Fields the payload's JSON Schema marks \"x-sensitive\": true (chosen by the payload's eventType and "
+                    + "version) are redacted; --reveal shows them, and says so, naming who asked."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  redrive show q-3f2a9c41d0b7e65a18c4f2d1",
+            "  redrive show q-3f2a9c41d0b7e65a18c4f2d1 --reveal --actor ada",
+            "  redrive show q-3f2a9c41d0b7e65a18c4f2d1 --json"})
+final class ShowCommand implements Callable<Integer> {
+
+    @ParentCommand
+    RedriveCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "The dead letter's quarantine id (see redrive list).")
+    String id;
+
+    @Option(names = "--reveal", order = 1, description = "Show the sensitive fields too (the output says that they "
+            + "were revealed, and to whom).")
+    boolean reveal;
+
+    @Option(names = "--json", order = 2, description = "Machine output: one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Backend backend = root.backend();
+        QuarantineRecord r = RecordSelection.require(backend.ledger(), id, backend.settings());
+        Instant now = root.context().clock().instant();
+        String body = r.body() != null ? r.body() : r.bodyRef() != null ? backend.payloads().get(r.bodyRef()) : null;
+        Redactor.Redaction payload = body == null ? null : new Redactor(backend.schemas()).redact(body, reveal);
+        String revealedTo = reveal && payload != null ? root.actor().name() : null;
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Json.print(out, json(r, now, payload, revealedTo));
+        } else {
+            text(out, r, now, payload, revealedTo);
+        }
+        if (revealedTo != null) {
+            spec.commandLine().getErr().println("redrive show: sensitive fields of " + r.id() + " were revealed to "
+                    + revealedTo);
+            spec.commandLine().getErr().flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private void text(PrintWriter out, QuarantineRecord r, Instant now, Redactor.Redaction payload,
+            String revealedTo) {
+        out.println("Dead letter " + r.id());
+        field(out, "state", r.state() + (r.note().isEmpty() ? "" : "  (" + r.note() + ")"));
+        field(out, "consumer", r.consumer());
+        field(out, "source queue", r.sourceQueue());
+        field(out, "dead-letter queue", r.deadLetterQueue());
+        field(out, "idempotency key", r.idempotencyKey() == null ? "(none could be read)" : r.idempotencyKey());
+        field(out, "source message id", r.sourceMessageId());
+        out.println();
+        out.println("Classification");
+        field(out, "class", r.classification().failureClass());
+        field(out, "error type", r.classification().errorType());
+        field(out, "dependency", r.classification().dependency() == null ? "-" : r.classification().dependency());
+        field(out, "reason", r.classification().reason());
+        out.println();
+        out.println("Failure history");
+        field(out, "first failed", when(r.firstFailedAt(), now));
+        field(out, "last failed", when(r.lastFailedAt(), now));
+        field(out, "arrived", when(r.arrivedAt(), now));
+        field(out, "receive count", r.receiveCount());
+        field(out, "replay count", r.replayCount());
+        out.println();
+        out.println("Attributes");
+        if (r.attributes().isEmpty()) {
+            out.println("  (none)");
+        }
+        new TreeMap<>(r.attributes()).forEach((k, v) -> field(out, k, v));
+        out.println();
+        payload(out, r, payload, revealedTo);
+        out.println();
+        out.println("Audit trail");
+        Table trail = new Table(List.of("AT", "FROM", "TO", "ACTOR", "WHY"), 0, 0, 0, 60, 0);
+        for (AuditEntry a : r.audit()) {
+            trail.row(a.at(), a.from() == null ? "-" : a.from(), a.to(), a.actor().name(), a.reason());
+        }
+        trail.print(out, "  ");
+        out.flush();
+    }
+
+    private void payload(PrintWriter out, QuarantineRecord r, Redactor.Redaction payload, String revealedTo) {
+        if (payload == null) {
+            out.println("Payload");
+            out.println(r.archiveRef() != null ? "  archived to " + r.archiveRef() + " in bucket '"
+                    + root.backend().settings().archiveBucket() + "' (the ledger keeps a tombstone only)"
+                    : "  (none stored)");
+            return;
+        }
+        if (revealedTo != null) {
+            out.println("Payload (" + payload.basis() + "; REVEALED to " + revealedTo
+                    + ": sensitive fields are shown)");
+        } else if (payload.withheld()) {
+            out.println("Payload (" + payload.basis() + "; --reveal shows it)");
+            return;
+        } else {
+            out.println("Payload (" + payload.basis() + "; " + (payload.redacted().isEmpty()
+                    ? "no sensitive fields present" : "redacted " + String.join(", ", payload.redacted())
+                            + "; --reveal shows them") + ")");
+        }
+        String text = payload.payload().map(p -> Json.MAPPER.valueToTree(p).toPrettyString())
+                .orElseGet(() -> payload.text().orElse(""));
+        text.lines().forEach(l -> out.println("  " + l));
+    }
+
+    private static ObjectNode json(QuarantineRecord r, Instant now, Redactor.Redaction payload, String revealedTo) {
+        ObjectNode n = Json.summary(r, now);
+        n.put("idempotencyKey", r.idempotencyKey());
+        n.put("sourceMessageId", r.sourceMessageId());
+        ObjectNode attributes = n.putObject("attributes");
+        new TreeMap<>(r.attributes()).forEach(attributes::put);
+        n.put("archiveRef", r.archiveRef());
+        ObjectNode p = n.putObject("payload");
+        if (payload != null) {
+            payload.payload().ifPresent(body -> p.set("body", body));
+            payload.text().ifPresent(text -> p.put("text", text));
+            p.put("basis", payload.basis());
+            p.put("withheld", payload.withheld());
+            ArrayNode redacted = p.putArray("redacted");
+            payload.redacted().forEach(redacted::add);
+            p.put("revealedTo", revealedTo);
+        }
+        n.set("audit", Json.audit(r));
+        return n;
+    }
+
+    private static void field(PrintWriter out, String name, Object value) {
+        out.println("  " + String.format("%-18s", name) + " " + value);
+    }
+
+    private static String when(Instant at, Instant now) {
+        if (at == null) {
+            return "(not recorded)";
+        }
+        Duration ago = Duration.between(at, now);
+        return at + " (" + Durations.format(ago) + " ago)";
+    }
+}

@@ -1,0 +1,113 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.aws.queues.QueueAddress;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.sweeper.ReplayStats;
+import dev.redrive.core.sweeper.Route;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code redrive stats}: depth, age, arrivals and replay success, per route. */
+@Command(name = "stats", header = "Queue depths, oldest dead letter, arrivals, replay success rate.",
+        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+        description = {
+            "Per route (source queue and its dead-letter queue): the depth of both queues (SQS "
+                    + "GetQueueAttributes), the age of the oldest unresolved dead letter, arrivals by failure class, "
+                    + "dead letters by state; then the replay success rate by class (a replay that comes back to the "
+                    + "DLQ counts as a failure), from the sweeper's replay statistics.",
+            "Routes come from REDRIVE_SWEEPER_ROUTES (or --routes); --queue looks at one queue, finding its "
+                    + "dead-letter queue from its redrive policy when it is not a configured route."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  redrive stats", "  redrive stats --queue order-placed-email --since 7d",
+            "  redrive stats --json"})
+final class StatsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    RedriveCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--queue", paramLabel = "NAME", order = 1,
+            description = "Only this source queue (name); need not be a configured route.")
+    String queue;
+
+    @Option(names = "--since", paramLabel = "AGE", defaultValue = "24h", order = 2,
+            description = "The period arrivals are counted over; default ${DEFAULT-VALUE}.")
+    Duration since;
+
+    @Option(names = "--json", order = 3, description = "Machine output: one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Backend backend = root.backend();
+        List<Route> routes = routes(backend);
+        Instant now = root.context().clock().instant();
+        List<RouteStats> stats = new ArrayList<>();
+        for (Route r : routes) {
+            stats.add(RouteStats.measure(backend, r, now, since));
+        }
+        Map<FailureClass, ReplayStats.Totals> replays = backend.replayStats().totals();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            ObjectNode n = Json.object();
+            ArrayNode array = n.putArray("routes");
+            stats.forEach(s -> array.add(s.json()));
+            ObjectNode success = n.putObject("replays");
+            replays.forEach((c, t) -> {
+                ObjectNode o = success.putObject(c.name());
+                o.put("sent", t.sent());
+                o.put("returned", t.returned());
+                o.put("successRate", t.successRate());
+            });
+            Json.print(out, n);
+            return ExitCodes.OK;
+        }
+        stats.forEach(s -> s.print(out, since));
+        out.println("Replay success rate (all routes; a replay that dead-letters again is a failure)");
+        if (replays.isEmpty()) {
+            out.println("  no replays recorded yet");
+        }
+        Table table = new Table(List.of("CLASS", "SENT", "RETURNED", "SUCCESS"), 0, 0, 0, 0);
+        replays.forEach((c, t) -> table.row(c, t.sent(), t.returned(),
+                String.format(Locale.ROOT, "%.1f%%", 100 * t.successRate())));
+        if (!table.isEmpty()) {
+            table.print(out, "  ");
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private List<Route> routes(Backend backend) {
+        List<Route> configured = backend.routes();
+        if (queue == null) {
+            if (configured.isEmpty()) {
+                throw CliException.config("no routes configured: set " + Settings.ROUTES + " (or --routes), or pass "
+                        + "--queue NAME");
+            }
+            return configured;
+        }
+        String name = QueueAddress.nameOf(queue);
+        for (Route r : configured) {
+            if (r.sourceQueue().equals(name)) {
+                return List.of(r);
+            }
+        }
+        String dlq = QueueAddress.nameOf(backend.directory().deadLetterUrl(name));
+        return List.of(new Route("-", name, dlq));
+    }
+}

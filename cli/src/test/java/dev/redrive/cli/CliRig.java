@@ -1,0 +1,160 @@
+package dev.redrive.cli;
+
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.checkout.EventSchemas;
+import dev.redrive.checkout.OrderPlacedReader;
+import dev.redrive.core.claim.ClaimOutcome;
+import dev.redrive.core.claim.ClaimRequest;
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.claim.MessageOrigin;
+import dev.redrive.core.claim.PayloadFingerprint;
+import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.replay.ReplaySender;
+import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * The CLI on local AWS for tests: the sweeper's tables, a queue pair and the archive bucket, created fresh; dead letters
+ * seeded through the DynamoDB ledger adapter; the CLI run in-process through picocli's {@code execute}, with stdout and
+ * stderr captured.
+ */
+final class CliRig {
+
+    static final String QUEUE = "order-placed-email";
+    static final String CONSUMER = "confirmation-email";
+    static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+    final LocalAws aws;
+    final QueuePair queue;
+    final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    final DynamoDbQuarantineLedger ledger;
+    final Map<String, String> env = new HashMap<>();
+
+    /** What one run of the CLI printed and returned. */
+    record Run(int exitCode, String out, String err) {
+    }
+
+    CliRig(LocalAws aws) {
+        this.aws = aws;
+        LocalResources.createTable(aws.dynamoDb(), "redrive-claims");
+        LocalResources.createQuarantineTable(aws.dynamoDb(), "redrive-quarantine");
+        LocalResources.createKeyValueTable(aws.dynamoDb(), "redrive-control");
+        aws.s3().createBucket(b -> b.bucket("redrive-archive"));
+        queue = LocalResources.createQueuePair(aws, QUEUE, 3, 30);
+        ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), "redrive-quarantine", "redrive-control", clock);
+        env.putAll(aws.environment());
+        env.put(Settings.ROUTES, "[{\"consumer\":\"" + CONSUMER + "\",\"sourceQueueUrl\":\"" + queue.url()
+                + "\",\"deadLetterQueueUrl\":\"" + queue.dlqUrl() + "\"}]");
+    }
+
+    Run run(String... args) {
+        return run(UnaryOperator.identity(), args);
+    }
+
+    /** Runs the CLI with the replay sender wrapped (to abort or stop a run half-way). */
+    Run run(UnaryOperator<ReplaySender> senderWrapper, String... args) {
+        return run(CliContext.of(env, clock, "os-user").withSenderWrapper(senderWrapper), args);
+    }
+
+    Run run(CliContext context, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (RedriveCli root = new RedriveCli(context)) {
+            CommandLine cl = RedriveCli.commandLine(root);
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int code = cl.execute(args);
+            return new Run(code, out.toString(), err.toString());
+        }
+    }
+
+    /** A dead letter of the email consumer, QUARANTINED, that arrived {@code ago} before {@link #NOW}. */
+    QuarantineRecord deadLetter(String id, String body, FailureClass c, String errorType, Duration ago) {
+        Instant arrived = NOW.minus(ago);
+        Classification classification = new Classification(c, errorType, errorType + " from the mail provider",
+                c == FailureClass.TRANSIENT ? "email-provider" : null);
+        String key = eventId(body).map(e -> CONSUMER + "#" + e).orElse(null);
+        String reason = "arrived in " + queue.dlqUrl().substring(queue.dlqUrl().lastIndexOf('/') + 1) + ": " + c
+                + " " + errorType;
+        QuarantineRecord r = new QuarantineRecord(id, QuarantineState.QUARANTINED, CONSUMER, QUEUE, QUEUE + "-dlq",
+                key, classification, arrived.minusSeconds(90), arrived.minusSeconds(30), arrived, 3, "m-" + id, body,
+                null, Map.of("traceparent", "00-abc-def-01"), 0, reason, null,
+                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrived, Actor.AUTOMATION, reason)), 0);
+        if (!ledger.insertIfAbsent(r, Optional.empty())) {
+            throw new IllegalStateException("dead letter " + id + " exists already");
+        }
+        return ledger.find(id).orElseThrow();
+    }
+
+    QuarantineRecord record(String id) {
+        return ledger.find(id).orElseThrow();
+    }
+
+    /** Records a completed claim for {@code body} in the claims table, as the consumer does once it applied it. */
+    void applied(String body) {
+        DynamoDbClaimStore claims = new DynamoDbClaimStore(aws.dynamoDb(), "redrive-claims");
+        var parsed = new OrderPlacedReader(Json.MAPPER, new EventSchemas()).read(new IncomingMessage("m", null, body,
+                Map.of(), 1, "", null));
+        IdempotencyKey key = new IdempotencyKey(CONSUMER, parsed.producerKey());
+        ClaimOutcome outcome = claims.claim(new ClaimRequest(key, PayloadFingerprint.of(parsed.canonicalPayload()),
+                NOW.plusSeconds(30), NOW.plus(Duration.ofDays(30)), new MessageOrigin(QUEUE, "m-1")), NOW);
+        long token = ((ClaimOutcome.Acquired) outcome).fencingToken();
+        claims.complete(key, token, "sent", NOW);
+    }
+
+    /** Every message in the source queue, received once with a long visibility so none comes twice. */
+    List<Message> drainSource() {
+        List<Message> all = new ArrayList<>();
+        List<Message> batch;
+        do {
+            batch = aws.sqs().receiveMessage(b -> b.queueUrl(queue.url()).maxNumberOfMessages(10)
+                    .visibilityTimeout(600).waitTimeSeconds(0).messageAttributeNames("All")).messages();
+            all.addAll(batch);
+        } while (!batch.isEmpty());
+        return all;
+    }
+
+    /** How many messages in the source queue carry each quarantine id in their replay marker. */
+    Map<String, Integer> sendsById() {
+        Map<String, Integer> counts = new HashMap<>();
+        for (Message m : drainSource()) {
+            var marker = m.messageAttributes().get(ReplayMarker.ATTRIBUTE);
+            String id = marker == null ? "(no marker)" : ReplayMarker.decode(marker.stringValue())
+                    .map(ReplayMarker::quarantineId).orElse("(bad marker)");
+            counts.merge(id, 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    private static Optional<String> eventId(String body) {
+        try {
+            var node = Json.MAPPER.readTree(body);
+            return node.hasNonNull("eventId") ? Optional.of(node.get("eventId").asText()) : Optional.empty();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return Optional.empty();
+        }
+    }
+}

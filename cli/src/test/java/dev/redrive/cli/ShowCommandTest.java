@@ -1,0 +1,95 @@
+package dev.redrive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.LocalAwsTest;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@LocalAwsTest(resetBeforeEach = true)
+class ShowCommandTest {
+
+    CliRig rig;
+
+    @BeforeEach
+    void seed(LocalAws aws) {
+        rig = new CliRig(aws);
+        rig.deadLetter("q-v2", Orders.v2("e-show", 2500), FailureClass.TRANSIENT, "Timeout", Duration.ofHours(3));
+        rig.deadLetter("q-v1", Orders.v1("e-old"), FailureClass.SCHEMA, "OutdatedVersion", Duration.ofHours(1));
+        rig.deadLetter("q-v0", Orders.v0("e-ancient"), FailureClass.SCHEMA, "UnknownVersion", Duration.ofHours(1));
+        rig.deadLetter("q-text", "not json: call linus@example.com", FailureClass.SCHEMA, "NotJson",
+                Duration.ofHours(1));
+    }
+
+    @Test
+    void showsEverythingWithTheSensitiveFieldsOfTheSchemaRedacted() {
+        CliRig.Run run = rig.run("show", "q-v2");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).contains("Dead letter q-v2", "QUARANTINED", "confirmation-email#e-show",
+                "TRANSIENT", "Timeout", "email-provider", "Timeout from the mail provider");
+        assertThat(run.out()).contains("first failed       " + CliRig.NOW.minus(Duration.ofHours(3)).minusSeconds(90)
+                + " (3h 1m ago)").contains("receive count      3").contains("replay count       0");
+        assertThat(run.out()).contains("traceparent        00-abc-def-01");
+        assertThat(run.out()).contains("Payload (schema OrderPlaced v2; redacted $.customer.email, $.customer.name; "
+                + "--reveal shows them)");
+        assertThat(run.out()).contains("\"email\" : \"[redacted]\"", "\"name\" : \"[redacted]\"",
+                "\"amountMinor\" : 2500", "\"orderId\" : \"o-e-show\"");
+        assertThat(run.out()).doesNotContain("ada@example.com", "Ada Lovelace");
+        assertThat(run.out()).contains("Audit trail").containsPattern("-\\s+QUARANTINED\\s+automation\\s+arrived in");
+    }
+
+    @Test
+    void revealShowsTheSensitiveFieldsAndSaysToWhom() {
+        CliRig.Run run = rig.run("show", "q-v2", "--reveal", "--actor", "ada");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("REVEALED to ada").contains("ada@example.com", "Ada Lovelace");
+        assertThat(run.err()).isEqualTo("redrive show: sensitive fields of q-v2 were revealed to ada\n");
+    }
+
+    @Test
+    void eachVersionIsRedactedByItsOwnSchemaAndPayloadsWithoutOneByNameOrWithheld() {
+        CliRig.Run v1 = rig.run("show", "q-v1");
+        CliRig.Run v0 = rig.run("show", "q-v0");
+        CliRig.Run text = rig.run("show", "q-text");
+
+        assertThat(v1.out()).contains("schema OrderPlaced v1; redacted $.customerEmail")
+                .doesNotContain("grace@example.com");
+        assertThat(v0.out()).contains("OrderPlaced v0 has no schema: redacted by the names")
+                .contains("$.email").doesNotContain("linus@example.com");
+        assertThat(text.out()).contains("not a JSON object (32 characters): withheld")
+                .doesNotContain("linus@example.com");
+        assertThat(rig.run("show", "q-text", "--reveal", "--actor", "ada").out()).contains("linus@example.com");
+    }
+
+    @Test
+    void jsonCarriesTheRedactedPayloadTheAttributesAndTheAuditTrail() throws Exception {
+        CliRig.Run run = rig.run("show", "q-v2", "--json");
+
+        JsonNode n = Json.MAPPER.readTree(run.out());
+        assertThat(n.get("id").asText()).isEqualTo("q-v2");
+        assertThat(n.at("/payload/body/customer/email").asText()).isEqualTo(Redactor.MASK);
+        assertThat(n.at("/payload/body/total/amountMinor").asLong()).isEqualTo(2500);
+        assertThat(n.at("/payload/redacted")).hasSize(2);
+        assertThat(n.at("/payload/revealedTo").isNull()).isTrue();
+        assertThat(n.at("/attributes/traceparent").asText()).isEqualTo("00-abc-def-01");
+        assertThat(n.get("audit")).singleElement().satisfies(a -> assertThat(a.get("actor").asText())
+                .isEqualTo("automation"));
+    }
+
+    @Test
+    void anUnknownIdIsOneLineAndExitTwo() {
+        CliRig.Run run = rig.run("show", "q-nope");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("redrive show: no dead letter 'q-nope' in quarantine table "
+                + "'redrive-quarantine' (see redrive list)\n");
+    }
+}
