@@ -102,9 +102,25 @@ final class BackoffCommand implements Callable<Integer> {
         if (json) {
             Json.print(out, json(schedule));
         } else {
-            schedule.print(out, queue == null ? "" : " (queue " + QueueAddress.nameOf(queue) + ")", seed);
+            schedule.print(out, source(fromQueue), seed);
         }
         return ExitCodes.OK;
+    }
+
+    /** Where the queue settings came from, in words, for the schedule's heading. */
+    private String source(QueueSettings fromQueue) {
+        if (queue == null) {
+            return "";
+        }
+        List<String> missing = new java.util.ArrayList<>();
+        if (maxReceiveCount == null && fromQueue.maxReceiveCount().isEmpty()) {
+            missing.add("no redrive policy: maxReceiveCount 5 is assumed");
+        }
+        if (retention == null && fromQueue.retention().isEmpty()) {
+            missing.add("it reports no retention: the SQS default 4d is assumed");
+        }
+        return " (queue " + QueueAddress.nameOf(queue) + (missing.isEmpty() ? "" : "; " + String.join("; ", missing))
+                + ")";
     }
 
     private FullJitterBackoff backoff(Settings settings) {
@@ -168,7 +184,7 @@ final class BackoffCommand implements Callable<Integer> {
                     String target = p.path("deadLetterTargetArn").asText("");
                     if (!target.isBlank()) {
                         var d = sqs.getQueueAttributes(b -> b.queueUrl(backend.directory().url(target))
-                                .attributeNamesWithStrings("MessageRetentionPeriod")).attributesAsStrings();
+                                .attributeNames(names)).attributesAsStrings();
                         dlqRetention = seconds(d.get("MessageRetentionPeriod"));
                     }
                 } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

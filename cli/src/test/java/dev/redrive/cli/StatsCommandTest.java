@@ -1,0 +1,77 @@
+package dev.redrive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.aws.ledger.DynamoDbReplayStats;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.LocalAwsTest;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@LocalAwsTest(resetBeforeEach = true)
+class StatsCommandTest {
+
+    CliRig rig;
+
+    @BeforeEach
+    void seed(LocalAws aws) {
+        rig = new CliRig(aws);
+        for (int i = 0; i < 2; i++) {
+            aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.url()).messageBody("{}"));
+        }
+        for (int i = 0; i < 3; i++) {
+            aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.dlqUrl()).messageBody("{}"));
+        }
+        rig.deadLetter("q-old", Orders.v2("e-old", 100), FailureClass.TRANSIENT, "Timeout", Duration.ofHours(30));
+        rig.deadLetter("q-new", Orders.v2("e-new", 100), FailureClass.TRANSIENT, "Timeout", Duration.ofHours(3));
+        rig.deadLetter("q-schema", Orders.v1("e-v1"), FailureClass.SCHEMA, "OutdatedVersion", Duration.ofHours(2));
+        rig.run("replay", "q-schema", "--actor", "ada");
+        DynamoDbReplayStats stats = new DynamoDbReplayStats(aws.dynamoDb(), "redrive-control");
+        stats.add(FailureClass.TRANSIENT, 4, 1);
+    }
+
+    @Test
+    void perRouteDepthsOldestUnresolvedArrivalsStatesAndTheReplaySuccessRate() {
+        CliRig.Run run = rig.run("stats");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).contains("confirmation-email: order-placed-email -> order-placed-email-dlq")
+                .containsPattern("source queue\\s+3 visible, 0 in flight, 0 delayed")
+                .containsPattern("dead-letter queue\\s+3 visible, 0 in flight, 0 delayed")
+                .containsPattern("oldest unresolved\\s+1d 6h \\(q-old, QUARANTINED\\)")
+                .containsPattern("arrivals, last 1d\\s+TRANSIENT 1 · PERMANENT 0 · SCHEMA 1 · POISON 0")
+                .containsPattern("by state\\s+QUARANTINED 2 · REPLAYED 1")
+                .containsPattern("TRANSIENT\\s+4\\s+1\\s+75.0%")
+                .containsPattern("SCHEMA\\s+1\\s+0\\s+100.0%");
+    }
+
+    @Test
+    void aQueueOutsideTheRoutesIsMeasuredThroughItsRedrivePolicyAndJsonHasTheSameFigures() throws Exception {
+        rig.env.remove(Settings.ROUTES);
+
+        CliRig.Run run = rig.run("stats", "--queue", CliRig.QUEUE, "--since", "2d", "--json");
+
+        assertThat(run.exitCode()).isZero();
+        JsonNode route = Json.MAPPER.readTree(run.out()).get("routes").get(0);
+        assertThat(route.get("deadLetterQueue").asText()).isEqualTo("order-placed-email-dlq");
+        assertThat(route.at("/deadLetterDepth/visible").asInt()).isEqualTo(3);
+        assertThat(route.get("oldestUnresolvedAgeSeconds").asLong()).isEqualTo(Duration.ofHours(30).toSeconds());
+        assertThat(route.at("/arrivalsByClass/TRANSIENT").asInt()).isEqualTo(2);
+        assertThat(Json.MAPPER.readTree(run.out()).at("/replays/TRANSIENT/successRate").asDouble()).isEqualTo(0.75);
+    }
+
+    @Test
+    void withoutRoutesOrAQueueItSaysWhatIsMissing() {
+        rig.env.remove(Settings.ROUTES);
+
+        CliRig.Run run = rig.run("stats");
+
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).isEqualTo("redrive stats: no routes configured: set REDRIVE_SWEEPER_ROUTES (or "
+                + "--routes), or pass --queue NAME\n");
+    }
+}
