@@ -93,24 +93,10 @@ final class ArchiveCommand implements Callable<Integer> {
             } else {
                 other++;
             }
-            print(out, outcome);
+            Json.outcome(out, json, outcome.quarantineId(), outcome, outcome.describe(), dryRun);
         }
         summary(out, targets.size(), archived, other);
         return other == 0 ? ExitCodes.OK : ExitCodes.PARTIAL;
-    }
-
-    private void print(PrintWriter out, ArchiveDecision.Outcome outcome) {
-        if (json) {
-            ObjectNode n = Json.object();
-            n.put("id", outcome.quarantineId());
-            n.put("outcome", outcome.getClass().getSimpleName());
-            n.put("dryRun", dryRun);
-            n.put("description", outcome.describe());
-            Json.printLine(out, n);
-        } else {
-            out.println(String.format("%-26s %s", outcome.quarantineId(), outcome.describe()));
-        }
-        out.flush();
     }
 
     private void summary(PrintWriter out, int total, int archived, int other) {

@@ -88,16 +88,8 @@ final class BulkReplay {
     }
 
     private void print(ReplayOutcome outcome, boolean dryRun) {
-        if (json) {
-            ObjectNode n = Json.object();
-            n.put("id", outcome.quarantineId());
-            n.put("outcome", outcome.getClass().getSimpleName());
-            n.put("dryRun", dryRun);
-            n.put("description", outcome.describe());
-            Json.printLine(out, n);
-        } else if (!quiet) {
-            out.println(String.format("%-26s %s", outcome.quarantineId(), outcome.describe()));
-            out.flush();
+        if (json || !quiet) {
+            Json.outcome(out, json, outcome.quarantineId(), outcome, outcome.describe(), dryRun);
         }
     }
 

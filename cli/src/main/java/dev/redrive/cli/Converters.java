@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -43,12 +44,13 @@ final class Converters {
             String v = value.strip();
             String lower = v.toLowerCase(Locale.ROOT);
             try {
+                Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
                 if (lower.equals("now")) {
-                    return clock.instant();
+                    return now;
                 }
                 if (lower.startsWith("now+") || lower.startsWith("now-")) {
                     Duration d = Durations.parse(v.substring(4));
-                    return lower.charAt(3) == '+' ? clock.instant().plus(d) : clock.instant().minus(d);
+                    return lower.charAt(3) == '+' ? now.plus(d) : now.minus(d);
                 }
                 return OffsetDateTime.parse(v).toInstant();
             } catch (DateTimeParseException | IllegalArgumentException e) {

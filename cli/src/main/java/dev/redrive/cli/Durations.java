@@ -44,6 +44,11 @@ public final class Durations {
         throw new IllegalArgumentException("'" + text + "' is not a duration (use e.g. 90s, 15m, 2h, 3d or PT2H)");
     }
 
+    /** An instant as text output shows it: ISO-8601 to the second ({@code 2026-11-29T22:00:00Z}). */
+    public static String at(java.time.Instant instant) {
+        return instant == null ? "-" : instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
+
     /** A short human rendering: the two largest units ({@code 2d 4h}, {@code 3m 20s}, {@code 45s}, {@code 0s}). */
     public static String format(Duration d) {
         if (d.isNegative()) {

@@ -51,6 +51,24 @@ final class Json {
         }
     }
 
+    /**
+     * One dead letter's outcome in a bulk run: a JSON line with {@code --json}, else the id and the outcome in words.
+     */
+    static void outcome(PrintWriter out, boolean json, String id, Object outcome, String description,
+            boolean dryRun) {
+        if (json) {
+            ObjectNode n = object();
+            n.put("id", id);
+            n.put("outcome", outcome.getClass().getSimpleName());
+            n.put("dryRun", dryRun);
+            n.put("description", description);
+            printLine(out, n);
+        } else {
+            out.println(String.format("%-26s  %s", id, description));
+            out.flush();
+        }
+    }
+
     static String instant(Instant at) {
         return at == null ? null : at.toString();
     }

@@ -97,9 +97,7 @@ final class ListCommand implements Callable<Integer> {
             Json.print(out, array);
             return;
         }
-        if (shown.isEmpty()) {
-            out.println("No dead letters match (" + describe() + ").");
-            out.flush();
+        if (noneMatch(out, shown)) {
             return;
         }
         Table table = new Table(List.of("ID", "STATE", "CLASS", "ERROR TYPE", "QUEUE", "AGE", "RCV", "REPLAYS",
@@ -134,16 +132,14 @@ final class ListCommand implements Callable<Integer> {
             Json.print(out, array);
             return;
         }
-        if (shown.isEmpty()) {
-            out.println("No dead letters match (" + describe() + ").");
-            out.flush();
+        if (noneMatch(out, shown)) {
             return;
         }
         Table table = new Table(List.of("COUNT", "CLASS", "ERROR TYPE", "FIRST SEEN", "LAST SEEN", "SAMPLE ID",
                 "REASON"), 0, 0, 24, 0, 0, 0, 70);
         for (FailureGroups.Group g : shown) {
             table.row(g.count(), String.join("|", g.classes().stream().map(Enum::name).toList()), g.errorType(),
-                    g.firstSeen(), g.lastSeen(), g.sampleId(), g.reason());
+                    Durations.at(g.firstSeen()), Durations.at(g.lastSeen()), g.sampleId(), g.reason());
         }
         table.print(out);
         out.println();
@@ -152,8 +148,12 @@ final class ListCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private String describe() {
-        return filter().describe();
+    private boolean noneMatch(PrintWriter out, List<?> shown) {
+        if (shown.isEmpty()) {
+            out.println("No dead letters match (" + filter().describe() + ").");
+            out.flush();
+        }
+        return shown.isEmpty();
     }
 
     private RecordFilter filter() {

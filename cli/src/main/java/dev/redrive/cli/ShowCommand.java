@@ -104,7 +104,7 @@ final class ShowCommand implements Callable<Integer> {
         out.println("Audit trail");
         Table trail = new Table(List.of("AT", "FROM", "TO", "ACTOR", "WHY"), 0, 0, 0, 60, 0);
         for (AuditEntry a : r.audit()) {
-            trail.row(a.at(), a.from() == null ? "-" : a.from(), a.to(), a.actor().name(), a.reason());
+            trail.row(Durations.at(a.at()), a.from() == null ? "-" : a.from(), a.to(), a.actor().name(), a.reason());
         }
         trail.print(out, "  ");
         out.flush();
@@ -127,7 +127,7 @@ final class ShowCommand implements Callable<Integer> {
         } else {
             out.println("Payload (" + payload.basis() + "; " + (payload.redacted().isEmpty()
                     ? "no sensitive fields present" : "redacted " + String.join(", ", payload.redacted())
-                            + "; --reveal shows them") + ")");
+                            + "; --reveal shows " + (payload.redacted().size() == 1 ? "it" : "them")) + ")");
         }
         String text = payload.payload().map(p -> Json.MAPPER.valueToTree(p).toPrettyString())
                 .orElseGet(() -> payload.text().orElse(""));
@@ -164,6 +164,6 @@ final class ShowCommand implements Callable<Integer> {
             return "(not recorded)";
         }
         Duration ago = Duration.between(at, now);
-        return at + " (" + Durations.format(ago) + " ago)";
+        return Durations.at(at) + " (" + Durations.format(ago) + " ago)";
     }
 }

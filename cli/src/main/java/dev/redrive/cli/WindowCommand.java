@@ -102,7 +102,8 @@ final class WindowCommand implements Callable<Integer> {
                     root.actor().name(), reason.strip());
             windows.add(w);
             PrintWriter out = spec.commandLine().getOut();
-            out.println("Added window " + w.id() + ": " + w.dependency() + " from " + w.start() + " to " + w.end()
+            out.println("Added window " + w.id() + ": " + w.dependency() + " from " + Durations.at(w.start()) + " to "
+                    + Durations.at(w.end())
                     + " (" + Durations.format(Duration.between(w.start(), w.end())) + "), approved by "
                     + w.approvedBy() + ".");
             if (Duration.between(start, end).compareTo(Duration.ofHours(24)) > 0) {
@@ -163,7 +164,8 @@ final class WindowCommand implements Callable<Integer> {
             }
             Table table = new Table(List.of("ID", "DEPENDENCY", "START", "END", "STATUS", "APPROVED BY", "REASON"),
                     0, 0, 0, 0, 0, 40, 60);
-            windows.forEach(w -> table.row(w.id(), w.dependency(), w.start(), w.end(), status(w, now),
+            windows.forEach(w -> table.row(w.id(), w.dependency(), Durations.at(w.start()), Durations.at(w.end()),
+                    status(w, now),
                     w.approvedBy(), w.reason()));
             table.print(out);
             return ExitCodes.OK;

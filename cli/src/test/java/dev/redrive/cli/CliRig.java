@@ -49,7 +49,7 @@ final class CliRig {
 
     final LocalAws aws;
     final QueuePair queue;
-    final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    final Clock clock;
     final DynamoDbQuarantineLedger ledger;
     final Map<String, String> env = new HashMap<>();
 
@@ -58,7 +58,13 @@ final class CliRig {
     }
 
     CliRig(LocalAws aws) {
+        this(aws, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    /** The rig on {@code clock} (tests use the fixed {@link #NOW}; the local demo the real time). */
+    CliRig(LocalAws aws, Clock clock) {
         this.aws = aws;
+        this.clock = clock;
         LocalResources.createTable(aws.dynamoDb(), "redrive-claims");
         LocalResources.createQuarantineTable(aws.dynamoDb(), "redrive-quarantine");
         LocalResources.createKeyValueTable(aws.dynamoDb(), "redrive-control");
@@ -93,12 +99,16 @@ final class CliRig {
 
     /** A dead letter of the email consumer, QUARANTINED, that arrived {@code ago} before {@link #NOW}. */
     QuarantineRecord deadLetter(String id, String body, FailureClass c, String errorType, Duration ago) {
-        Instant arrived = NOW.minus(ago);
-        Classification classification = new Classification(c, errorType, errorType + " from the mail provider",
-                c == FailureClass.TRANSIENT ? "email-provider" : null);
+        return deadLetter(id, body, new Classification(c, errorType, errorType + " from the mail provider",
+                c == FailureClass.TRANSIENT ? "email-provider" : null), ago);
+    }
+
+    /** A dead letter of the email consumer with {@code classification}, QUARANTINED, {@code ago} before now. */
+    QuarantineRecord deadLetter(String id, String body, Classification classification, Duration ago) {
+        Instant arrived = clock.instant().minus(ago);
         String key = eventId(body).map(e -> CONSUMER + "#" + e).orElse(null);
-        String reason = "arrived in " + queue.dlqUrl().substring(queue.dlqUrl().lastIndexOf('/') + 1) + ": " + c
-                + " " + errorType;
+        String reason = "arrived in " + QUEUE + "-dlq: " + classification.failureClass() + " "
+                + classification.errorType();
         QuarantineRecord r = new QuarantineRecord(id, QuarantineState.QUARANTINED, CONSUMER, QUEUE, QUEUE + "-dlq",
                 key, classification, arrived.minusSeconds(90), arrived.minusSeconds(30), arrived, 3, "m-" + id, body,
                 null, Map.of("traceparent", "00-abc-def-01"), 0, reason, null,
@@ -119,10 +129,11 @@ final class CliRig {
         var parsed = new OrderPlacedReader(Json.MAPPER, new EventSchemas()).read(new IncomingMessage("m", null, body,
                 Map.of(), 1, "", null));
         IdempotencyKey key = new IdempotencyKey(CONSUMER, parsed.producerKey());
+        Instant now = clock.instant();
         ClaimOutcome outcome = claims.claim(new ClaimRequest(key, PayloadFingerprint.of(parsed.canonicalPayload()),
-                NOW.plusSeconds(30), NOW.plus(Duration.ofDays(30)), new MessageOrigin(QUEUE, "m-1")), NOW);
+                now.plusSeconds(30), now.plus(Duration.ofDays(30)), new MessageOrigin(QUEUE, "m-1")), now);
         long token = ((ClaimOutcome.Acquired) outcome).fencingToken();
-        claims.complete(key, token, "sent", NOW);
+        claims.complete(key, token, "sent", now);
     }
 
     /** Every message in the source queue, received once with a long visibility so none comes twice. */
