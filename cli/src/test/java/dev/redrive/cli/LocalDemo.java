@@ -19,6 +19,9 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class LocalDemo {
 
+    private static final Classification MAIL_TIMEOUT = new Classification(FailureClass.TRANSIENT, "Timeout",
+            "the mail provider did not answer within 10s", "email-provider");
+
     private LocalDemo() {
     }
 
@@ -34,8 +37,8 @@ public final class LocalDemo {
         CliRig rig = new CliRig(aws, Clock.systemUTC());
         int n = 0;
         for (int i = 1; i <= 6; i++) {
-            dead(rig, ++n, Orders.v2("evt-" + (1000 + n), 1500 + 100L * i), Classification.of(FailureClass.TRANSIENT,
-                    "Timeout", "the mail provider did not answer within 10s"), Duration.ofMinutes(30L * i + 7));
+            dead(rig, ++n, Orders.v2("evt-" + (1000 + n), 1500 + 100L * i), MAIL_TIMEOUT,
+                    Duration.ofMinutes(30L * i + 7));
         }
         for (int i = 1; i <= 2; i++) {
             dead(rig, ++n, Orders.v1("evt-" + (1000 + n)), Classification.of(FailureClass.SCHEMA, "OutdatedVersion",
@@ -53,8 +56,7 @@ public final class LocalDemo {
                         + "recorded a claim or a failure: the consumer crashed or timed out before it could"),
                 Duration.ofHours(3));
         String applied = Orders.v2("evt-" + (1000 + ++n), 2500);
-        dead(rig, n, applied, Classification.of(FailureClass.TRANSIENT, "Timeout", "the mail provider did not "
-                + "answer within 10s"), Duration.ofMinutes(50));
+        dead(rig, n, applied, MAIL_TIMEOUT, Duration.ofMinutes(50));
         rig.applied(applied);
         for (int i = 0; i < 2; i++) {
             aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.dlqUrl()).messageBody("{}"));
