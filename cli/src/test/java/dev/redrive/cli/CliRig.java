@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.aws.archive.S3PayloadStore;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
 import dev.redrive.checkout.EventSchemas;
@@ -117,6 +118,17 @@ final class CliRig {
             throw new IllegalStateException("dead letter " + id + " exists already");
         }
         return ledger.find(id).orElseThrow();
+    }
+
+    /** A dead letter whose payload the sweeper kept in the archive bucket (too large for the ledger item). */
+    QuarantineRecord deadLetterStoredAside(String id, String body, Duration ago) {
+        QuarantineRecord inline = deadLetter(id, body, FailureClass.TRANSIENT, "Timeout", ago);
+        String ref = new S3PayloadStore(aws.s3(), "redrive-archive", null).put(id, body);
+        QuarantineRecord aside = new QuarantineRecord(id, inline.state(), inline.consumer(), inline.sourceQueue(),
+                inline.deadLetterQueue(), inline.idempotencyKey(), inline.classification(), inline.firstFailedAt(),
+                inline.lastFailedAt(), inline.arrivedAt(), inline.receiveCount(), inline.sourceMessageId(), null, ref,
+                inline.attributes(), 0, inline.note(), null, inline.audit(), inline.version());
+        return ledger.save(aside, Optional.empty()).orElseThrow();
     }
 
     QuarantineRecord record(String id) {

@@ -122,6 +122,29 @@ class ReplayCommandTest {
     }
 
     @Test
+    void jsonPrintsOneLinePerMessageAndASummaryLine() throws Exception {
+        rig.deadLetter("q-a", Orders.v2("e-a", 100), FailureClass.TRANSIENT, "Timeout", Duration.ofHours(2));
+        rig.deadLetter("q-b", Orders.v0("e-b"), FailureClass.SCHEMA, "UnknownVersion", Duration.ofHours(1));
+
+        CliRig.Run run = rig.run("replay", "--filter", "state=QUARANTINED", "--json", "--actor", "ada");
+
+        List<JsonNode> lines = run.out().lines().map(l -> {
+            try {
+                return Json.MAPPER.readTree(l);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new AssertionError("not a JSON line: " + l, e);
+            }
+        }).toList();
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(0).get("id").asText()).isEqualTo("q-a");
+        assertThat(lines.get(0).get("outcome").asText()).isEqualTo("Sent");
+        assertThat(lines.get(1).get("outcome").asText()).isEqualTo("Refused");
+        assertThat(lines.get(2).at("/summary/outcomes/sent").asInt()).isEqualTo(1);
+        assertThat(lines.get(2).at("/summary/outcomes/refused").asInt()).isEqualTo(1);
+        assertThat(run.exitCode()).isEqualTo(1);
+    }
+
+    @Test
     void withoutActorTheAuditNamesTheAwsCallerIdentityFromSts() {
         rig.deadLetter("q-sts", Orders.v2("e-sts", 100), FailureClass.TRANSIENT, "Timeout", Duration.ofHours(1));
 

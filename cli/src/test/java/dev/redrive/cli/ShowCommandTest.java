@@ -84,6 +84,21 @@ class ShowCommandTest {
     }
 
     @Test
+    void aPayloadKeptInTheArchiveBucketIsFetchedRedactedAndReplayedFromThere() {
+        rig.deadLetterStoredAside("q-large", Orders.v2("e-large", 7700), Duration.ofHours(2));
+
+        CliRig.Run show = rig.run("show", "q-large");
+        CliRig.Run replay = rig.run("replay", "q-large", "--actor", "ada");
+
+        assertThat(rig.record("q-large").body()).isNull();
+        assertThat(show.out()).contains("\"amountMinor\" : 7700", "\"email\" : \"[redacted]\"")
+                .doesNotContain("ada@example.com");
+        assertThat(replay.exitCode()).isZero();
+        assertThat(rig.drainSource()).singleElement().satisfies(m -> assertThat(m.body())
+                .isEqualTo(Orders.v2("e-large", 7700)));
+    }
+
+    @Test
     void anUnknownIdIsOneLineAndExitTwo() {
         CliRig.Run run = rig.run("show", "q-nope");
 
