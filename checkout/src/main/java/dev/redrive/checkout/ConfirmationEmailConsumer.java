@@ -39,6 +39,11 @@ public final class ConfirmationEmailConsumer implements ExternalEffectConsumer<O
     }
 
     @Override
+    public java.util.Optional<String> producerKey(IncomingMessage message) {
+        return reader.eventId(message.body());
+    }
+
+    @Override
     public FailureClassifier classifier() {
         return classifier;
     }

@@ -60,6 +60,21 @@ public final class OrderPlacedReader {
         return new ParsedMessage<>(event, event.eventId(), event.canonical());
     }
 
+    /**
+     * The event id of any version of the event (every version carries it), without validating the rest: how the
+     * sweeper finds the claims made for payloads this version no longer reads.
+     */
+    public java.util.Optional<String> eventId(String body) {
+        try {
+            JsonNode node = json.readTree(body == null ? "" : body);
+            JsonNode id = node == null ? null : node.get("eventId");
+            return id != null && id.isTextual() && !id.asText().isBlank() ? java.util.Optional.of(id.asText())
+                    : java.util.Optional.empty();
+        } catch (JsonProcessingException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     private JsonNode parse(String body) {
         if (body == null || body.isBlank()) {
             throw new SchemaViolation("EmptyBody", "the message body is empty");

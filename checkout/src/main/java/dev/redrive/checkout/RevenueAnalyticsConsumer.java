@@ -50,6 +50,11 @@ public final class RevenueAnalyticsConsumer implements TransactionalEffectConsum
     }
 
     @Override
+    public java.util.Optional<String> producerKey(IncomingMessage message) {
+        return reader.eventId(message.body());
+    }
+
+    @Override
     public FailureClassifier classifier() {
         return classifier;
     }

@@ -33,11 +33,6 @@ public final class DynamoDbLeaseStore implements LeaseStore {
         return Map.of("pk", AttributeValue.fromS("lease#" + name), "sk", AttributeValue.fromS(SK));
     }
 
-    /** The condition a fenced write checks on the lease item (used inside ledger transactions). */
-    static String holdsCondition() {
-        return "#token = :fenceToken AND #expiresAt > :fenceNow";
-    }
-
     @Override
     public Optional<Lease> acquire(String name, String owner, Duration duration, Instant now) {
         Instant expiresAt = now.plus(duration);

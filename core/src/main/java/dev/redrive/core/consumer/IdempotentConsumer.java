@@ -20,6 +20,19 @@ public interface IdempotentConsumer<E> {
      */
     ParsedMessage<E> parse(IncomingMessage message);
 
+    /**
+     * The producer key of a message, even one this version cannot read any more (an older schema version): the key
+     * scheme outlives payload versions, and the sweeper needs it to find the claims earlier versions made. The
+     * default reads it through {@link #parse}.
+     */
+    default java.util.Optional<String> producerKey(IncomingMessage message) {
+        try {
+            return java.util.Optional.of(parse(message).producerKey());
+        } catch (RuntimeException unreadable) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** How this consumer's failures are classified; declare mappings for your own exceptions here. */
     default FailureClassifier classifier() {
         return FailureClassifier.defaults();

@@ -73,6 +73,17 @@ public final class AutoReplaySweep {
                 }
             }
         }
+        Map<FailureClass, Integer> sent = new HashMap<>();
+        try {
+            return replay(byReason, classes, sent, fence, timeLeft, report);
+        } finally {
+            sent.forEach((c, count) -> stats.add(c, count, 0)); // one write per class and run, not per replay
+        }
+    }
+
+    private boolean replay(Map<String, List<String>> byReason, Map<String, FailureClass> classes,
+            Map<FailureClass, Integer> sent, Optional<LeaseToken> fence, BooleanSupplier timeLeft,
+            SweepReport report) {
         for (Map.Entry<String, List<String>> group : byReason.entrySet()) {
             List<String> ids = group.getValue();
             for (int from = 0; from < ids.size(); from += CHUNK) {
@@ -86,7 +97,7 @@ public final class AutoReplaySweep {
                     FailureClass c = classes.get(o.getKey());
                     report.replayOutcome(o.getValue().getClass().getSimpleName(), c);
                     if (o.getValue() instanceof ReplayOutcome.Sent) {
-                        stats.add(c, 1, 0);
+                        sent.merge(c, 1, Integer::sum);
                     }
                     conflicted |= o.getValue() instanceof ReplayOutcome.Conflict;
                 }

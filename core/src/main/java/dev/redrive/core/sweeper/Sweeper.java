@@ -187,13 +187,10 @@ public final class Sweeper {
         if (consumer == null) {
             return null;
         }
-        try {
-            String producerKey = consumer.parse(new IncomingMessage(letter.messageId(), null, letter.body(),
-                    letter.attributes(), letter.receiveCount(), "", null)).producerKey();
-            return new IdempotencyKey(consumer.name(), producerKey).value();
-        } catch (RuntimeException unreadable) {
-            return null; // no key: the evidence says so
-        }
+        return consumer.producerKey(new IncomingMessage(letter.messageId(), null, letter.body(),
+                letter.attributes(), letter.receiveCount(), "", null))
+                .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
+                .orElse(null); // no key: the evidence says so
     }
 
     private void oldestUnresolved(Route route, SweepReport report) {

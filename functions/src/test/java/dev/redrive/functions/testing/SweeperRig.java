@@ -1,0 +1,146 @@
+package dev.redrive.functions.testing;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.archive.S3ArchiveStore;
+import dev.redrive.aws.archive.S3PayloadStore;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.ledger.DynamoDbLeaseStore;
+import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
+import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.aws.ledger.DynamoDbReplayStats;
+import dev.redrive.aws.queues.DeadLetterMetadata;
+import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsDeadLetterSource;
+import dev.redrive.aws.queues.SqsReplaySender;
+import dev.redrive.checkout.CheckoutSchemaGate;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
+import dev.redrive.checkout.EventSchemas;
+import dev.redrive.checkout.OrderPlacedReader;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
+import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.sweeper.ArchiveSweep;
+import dev.redrive.core.sweeper.AutoReplaySweep;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import dev.redrive.core.sweeper.Route;
+import dev.redrive.core.sweeper.Sweeper;
+import dev.redrive.core.sweeper.SweeperSettings;
+import dev.redrive.functions.checkout.OrderEvents;
+import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.LocalResources;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+
+/**
+ * The sweeper wired by hand to the AWS adapters on local AWS, under fresh table and queue names, with counted SDK
+ * clients: for tests that need several sweepers at once or a fault injected, and for the sweeper benchmark.
+ */
+public final class SweeperRig {
+
+    public final LocalAws aws;
+    public final CountedClients clients;
+    public final String claims;
+    public final String quarantine;
+    public final String control;
+    public final String archive;
+    public final LocalResources.QueuePair queue;
+    public final Route route;
+
+    public SweeperRig(LocalAws aws) {
+        this.aws = aws;
+        this.clients = CountedClients.on(aws);
+        String s = UUID.randomUUID().toString().substring(0, 8);
+        claims = "rig-claims-" + s;
+        quarantine = "rig-quarantine-" + s;
+        control = "rig-control-" + s;
+        archive = "rig-archive-" + s;
+        LocalResources.createTable(aws.dynamoDb(), claims);
+        LocalResources.createQuarantineTable(aws.dynamoDb(), quarantine);
+        LocalResources.createKeyValueTable(aws.dynamoDb(), control);
+        aws.s3().createBucket(b -> b.bucket(archive));
+        queue = LocalResources.createQueuePair(aws, "rig-email-" + s, 4, 30);
+        route = new Route(ConfirmationEmailConsumer.NAME, queue.url().substring(queue.url().lastIndexOf('/') + 1),
+                queue.dlqUrl().substring(queue.dlqUrl().lastIndexOf('/') + 1));
+    }
+
+    /** A sweeper over the rig's resources; {@code source} may wrap the SQS dead-letter source to inject a fault. */
+    public Sweeper sweeper(UnaryOperator<DeadLetterSource> source) {
+        return sweeper(source, 120);
+    }
+
+    /**
+     * A sweeper over the rig's resources; {@code source} may wrap the SQS dead-letter source to inject a fault, and
+     * dead letters it receives stay invisible for {@code receiveVisibilitySeconds}.
+     */
+    public Sweeper sweeper(UnaryOperator<DeadLetterSource> source, int receiveVisibilitySeconds) {
+        Clock clock = Clock.systemUTC();
+        QueueDirectory directory = new QueueDirectory(clients.sqs(), Optional.empty());
+        directory.register(route.sourceQueue(), queue.url());
+        directory.register(route.deadLetterQueue(), queue.dlqUrl());
+        OrderPlacedReader reader = new OrderPlacedReader(new ObjectMapper(), new EventSchemas());
+        ConfirmationEmailConsumer email = new ConfirmationEmailConsumer(reader, e -> {
+            throw new UnsupportedOperationException("the sweeper never sends emails");
+        });
+        DynamoDbClaimStore claimStore = new DynamoDbClaimStore(clients.dynamoDb(), claims);
+        DynamoDbQuarantineLedger ledger = new DynamoDbQuarantineLedger(clients.dynamoDb(), quarantine, control, clock);
+        DynamoDbLeaseStore leases = new DynamoDbLeaseStore(clients.dynamoDb(), control);
+        DynamoDbReplayStats stats = new DynamoDbReplayStats(clients.dynamoDb(), control);
+        S3PayloadStore payloads = new S3PayloadStore(aws.s3(), archive, null);
+        ReplayService replays = new ReplayService(ledger, new CheckoutSchemaGate(new ObjectMapper(),
+                new EventSchemas(), CheckoutSchemaGate.upcasters()), new ClaimLookupIdempotencyGate(
+                        Map.of(email.name(), email), claimStore), new SqsReplaySender(clients.sqs(), directory),
+                payloads, clock);
+        SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100_000, 64 * 1024, 10_000);
+        return new Sweeper(source.apply(new SqsDeadLetterSource(clients.sqs(), directory, receiveVisibilitySeconds)),
+                ledger, leases,
+                claimStore, Map.of(email.name(), email), payloads,
+                new AutoReplaySweep(ledger, new DynamoDbMaintenanceWindows(clients.dynamoDb(), control), replays,
+                        stats, leases, clock, 10_000),
+                new ArchiveSweep(ledger, new S3ArchiveStore(aws.s3(), archive, null, clock), payloads, settings, leases,
+                        clock),
+                stats, settings, clock);
+    }
+
+    /** An approved window for the email provider that is over, covering the last hour. */
+    public void approveFinishedWindow() {
+        Instant now = Instant.now();
+        new DynamoDbMaintenanceWindows(aws.dynamoDb(), control).add(new MaintenanceWindow("w-" + UUID.randomUUID(),
+                ConfirmationEmailConsumer.DEPENDENCY, now.minus(Duration.ofHours(1)), now.minusSeconds(1),
+                "change-board", "test"));
+    }
+
+    /** {@code count} dead letters as the email consumer sends them during an outage; returns their event ids. */
+    public List<String> deadLetter(int count, String label) {
+        Instant failedAt = Instant.now().minus(Duration.ofMinutes(10));
+        List<String> ids = new ArrayList<>();
+        List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String eventId = "evt-" + label + "-" + i;
+            ids.add(eventId);
+            DeadLetterMetadata meta = new DeadLetterMetadata(ConfirmationEmailConsumer.NAME,
+                    ConfirmationEmailConsumer.NAME + "#" + eventId, queue.arn(), UUID.randomUUID().toString(),
+                    FailureClass.TRANSIENT.name(), "SlowDown", "SlowDown (HTTP 503) from email-provider",
+                    ConfirmationEmailConsumer.DEPENDENCY, 4, failedAt.toEpochMilli(), failedAt.toEpochMilli());
+            batch.add(SendMessageBatchRequestEntry.builder().id("d" + batch.size())
+                    .messageBody(OrderEvents.v2(eventId, "o-" + i, 100, "EUR"))
+                    .messageAttributes(Map.of(DeadLetterMetadata.ATTRIBUTE, MessageAttributeValue.builder()
+                            .dataType("String").stringValue(meta.toJson()).build())).build());
+            if (batch.size() == 10 || i == count - 1) {
+                List<SendMessageBatchRequestEntry> entries = List.copyOf(batch);
+                aws.sqs().sendMessageBatch(b -> b.queueUrl(queue.dlqUrl()).entries(entries));
+                batch.clear();
+            }
+        }
+        return ids;
+    }
+}
