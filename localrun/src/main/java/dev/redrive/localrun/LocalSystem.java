@@ -204,6 +204,8 @@ public final class LocalSystem implements AutoCloseable {
             f.put("errors", pool.errors());
             f.put("timeouts", pool.timeouts());
             f.put("sandboxes", (long) pool.instances());
+            f.put("processStartToFirstPollMs", pool.firstInitMillis());
+            f.put("processStartToFirstResponseMs", pool.firstStartToFirstResponseMillis());
             SqsEventSourcePoller poller = pollerByFunction.get(name);
             if (poller != null) {
                 f.put("messagesReceived", poller.received());

@@ -34,17 +34,17 @@ public record RunOptions(String scenario, int orders, int deadLettered, int alre
 
               --scenario        what to run (default incident)
                                   incident: OrderPlaced traffic; an email-provider outage inside an approved
-                                    maintenance window dead-letters N orders, M of which the producer re-sends
-                                    once it is over, K of which carry the pre-migration payload; the sweeper
-                                    quarantines, replays and marks already-applied; an operator replays the
-                                    pre-migration ones; the sweeper archives what is past retention
+                                    maintenance window dead-letters N orders: M of them succeed on a late retry
+                                    of the producer, K carry a payload from before a breaking schema change (no
+                                    upcaster); the sweeper quarantines all N, replays N-M-K, marks M already
+                                    applied and archives K to S3 with the reason
                                   duplicate-storm: every order delivered 1..C times, concurrently
                                   poison: one order crashes the consumer's sandbox on every delivery
                                   basic: a handful of messages, a duplicate and a malformed one, each explained
-              --orders T        normal orders before the incident (default 100)
+              --orders T        normal orders before the incident (default 50)
               --dead N          orders dead-lettered by the outage (default 200)
-              --applied M       of N, re-sent by the producer after the outage (default 12)
-              --legacy K        of N, with the pre-migration v1 payload (default 3)
+              --applied M       of N, applied on a late retry of the producer (default 12)
+              --legacy K        of N, with a pre-migration payload that has no upcaster (default 3)
               --copies C        duplicate storm: the most deliveries of one order (default 4)
               --report FILE     also write the report as JSON
               --max-instances I sandboxes per function (default 2)
@@ -55,7 +55,7 @@ public record RunOptions(String scenario, int orders, int deadLettered, int alre
 
     public static RunOptions parse(String[] args) {
         String scenario = "incident";
-        int orders = 100;
+        int orders = 50;
         int dead = 200;
         int applied = 12;
         int legacy = 3;

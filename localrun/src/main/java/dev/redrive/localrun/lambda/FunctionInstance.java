@@ -23,6 +23,8 @@ public final class FunctionInstance implements AutoCloseable {
     private LambdaRuntimeApi api;
     private Process process;
     private Duration initDuration = Duration.ZERO;
+    private long processStartedNanos;
+    private volatile Duration startToFirstResponse;
 
     public FunctionInstance(String functionName, String functionArn, FunctionArtifact artifact,
             Map<String, String> environment, Path log) {
@@ -46,6 +48,7 @@ public final class FunctionInstance implements AutoCloseable {
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
             env.put("_HANDLER", environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER));
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            processStartedNanos = System.nanoTime();
             process = pb.start();
             api.ready().get(initTimeout.toMillis(), TimeUnit.MILLISECONDS);
             initDuration = Duration.ofNanos(System.nanoTime() - t0);
@@ -81,6 +84,9 @@ public final class FunctionInstance implements AutoCloseable {
         } catch (ExecutionException e) {
             return new InvocationResult.FunctionError("RuntimeApi", e.getCause().getMessage(), Duration.ZERO);
         }
+        if (startToFirstResponse == null && result instanceof InvocationResult.Response) {
+            startToFirstResponse = Duration.ofNanos(System.nanoTime() - processStartedNanos);
+        }
         if (result instanceof InvocationResult.Timeout || !process.isAlive()) {
             close(); // the next invocation gets a fresh sandbox
         }
@@ -105,6 +111,11 @@ public final class FunctionInstance implements AutoCloseable {
         return new InvocationResult.FunctionError("Runtime.ExitError",
                 "{\"errorMessage\":\"sandbox exited while handling the batch (out of memory, simulated)\"}",
                 Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    /** From process start to the first response it gave (JVM start-up, init, first event), once known. */
+    public Duration startToFirstResponse() {
+        return startToFirstResponse;
     }
 
     public Duration initDuration() {

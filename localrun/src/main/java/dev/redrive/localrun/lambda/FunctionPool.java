@@ -116,6 +116,17 @@ public final class FunctionPool implements AutoCloseable {
         return timeouts.get();
     }
 
+    /** The first sandbox's start-up to first response, in milliseconds (-1 until it has answered). */
+    public synchronized long firstStartToFirstResponseMillis() {
+        return all.isEmpty() || all.get(0).startToFirstResponse() == null ? -1
+                : all.get(0).startToFirstResponse().toMillis();
+    }
+
+    /** The first sandbox's start-up until it polled the Runtime API (its init), in milliseconds. */
+    public synchronized long firstInitMillis() {
+        return all.isEmpty() ? -1 : all.get(0).initDuration().toMillis();
+    }
+
     public int instances() {
         return started.get();
     }

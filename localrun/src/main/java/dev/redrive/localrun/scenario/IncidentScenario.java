@@ -1,12 +1,12 @@
 package dev.redrive.localrun.scenario;
 
+import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.MaintenanceWindow;
-import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.localrun.LocalSystem;
 import dev.redrive.localrun.Progress;
 import dev.redrive.localrun.RunOptions;
@@ -14,18 +14,20 @@ import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.OrderTraffic.Order;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.UUID;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /**
  * The incident from the design: checkout traffic; the mail provider goes down inside an approved maintenance window
- * and N orders dead-letter in the email consumer (K of them pre-migration v1 payloads, which dead-letter in both
- * consumers); the producer re-sends M of them once the provider is back; the sweeper quarantines everything,
- * replays what the window pre-approved and marks the M as already applied; a person replays the K through the
- * upcaster; the sweeper archives what is past retention. Then every order is accounted for and every effect counted.
+ * and N orders dead-letter in the email consumer. M of them succeed on a late retry of the producer once the provider
+ * is back; K are dead letters the consumer's previous version left during the same outage, whose payload predates a
+ * breaking schema change with no upcaster. The sweeper quarantines all N, replays the N-M-K the window pre-approved
+ * (applied once downstream), marks the M already applied without sending anything, and archives the K to S3 with the
+ * reason. Then every order is accounted for and every effect counted.
  */
 final class IncidentScenario implements Scenario {
 
@@ -34,7 +36,7 @@ final class IncidentScenario implements Scenario {
     @Override
     public void run(LocalSystem system, RunOptions o, Progress progress, RunReport report) throws Exception {
         ScenarioSupport s = new ScenarioSupport(system, progress, report);
-        Operator operator = new Operator(system, s.observer, Actor.person("demo-operator"));
+        Operator operator = new Operator(system, s.observer, Actor.person("change-board"));
         int t = o.orders();
         int n = o.deadLettered();
         int m = o.alreadyApplied();
@@ -42,103 +44,107 @@ final class IncidentScenario implements Scenario {
 
         report.phase("normal traffic: " + t + " orders");
         progress.step("sending " + t + " orders to both consumers");
-        List<Order> normal = s.traffic.newOrders(t, 0, "normal");
-        s.traffic.send(normal, List.of(s.emailQueue, s.revenueQueue));
+        s.traffic.send(s.traffic.newOrders(t, 0, "normal"), List.of(s.emailQueue, s.revenueQueue));
         s.await("normal traffic to be processed", () -> s.observer.completed(LocalSystem.EMAIL) >= t
                 && s.observer.completed(LocalSystem.REVENUE) >= t);
 
-        report.phase("outage: " + n + " orders while the mail provider is down");
+        report.phase("outage: the mail provider is down, " + n + " orders dead-letter");
         Instant start = Instant.now();
         operator.windows().add(new MaintenanceWindow(WINDOW, ConfirmationEmailConsumer.DEPENDENCY,
                 start.minusSeconds(60), start.plus(Duration.ofMinutes(30)), "change-board",
                 "planned mail provider maintenance"));
         progress.step("maintenance window " + WINDOW + " approved for " + ConfirmationEmailConsumer.DEPENDENCY
-                + "; the mail provider goes down; " + n + " orders arrive (" + k + " pre-migration v1)");
+                + "; the mail provider goes down");
         system.emailProviderOutage(true);
-        List<Order> hit = s.traffic.newOrders(n, k, "outage");
+        List<Order> hit = s.traffic.newOrders(n - k, 0, "outage");
         s.traffic.send(hit, List.of(s.emailQueue, s.revenueQueue));
+        List<String> legacy = leftByThePreviousVersion(s, k, start);
         s.await("the outage's orders to be dead-lettered by the email consumer", () ->
                 s.observer.depth(s.emailQueue) == 0 && s.observer.depth(s.emailDlq) + s.ledgerCount(LocalSystem.EMAIL)
-                        >= n && s.observer.depth(s.revenueQueue) == 0
-                        && s.observer.completed(LocalSystem.REVENUE) >= t + n - k);
-        report.tell(n + " orders dead-lettered in the email consumer during the outage (" + k
-                + " of them at once as SCHEMA, the rest by the redrive policy after retries with backoff); the "
-                + "revenue consumer applied the " + (n - k) + " current-version ones and dead-lettered the " + k
-                + " v1 ones");
+                        >= n && s.observer.completed(LocalSystem.REVENUE) >= t + n - k);
+        report.tell((n - k) + " orders retried with backoff while the provider refused them, then the redrive policy "
+                + "moved them to the email DLQ; " + k + " dead letters the consumer's previous version left in the "
+                + "same outage carry a payload from before a breaking schema change; the revenue consumer applied "
+                + "the " + (n - k) + " orders meanwhile");
 
-        report.phase("recovery: provider back, " + m + " orders re-sent by the producer");
+        report.phase("recovery: provider back, " + m + " orders succeed on a late retry");
         system.emailProviderOutage(false);
         MaintenanceWindow opened = operator.windows().find(WINDOW).orElseThrow();
         operator.windows().add(new MaintenanceWindow(WINDOW, opened.dependency(), opened.start(), Instant.now(),
                 opened.approvedBy(), opened.reason() + " (closed when the provider recovered)"));
-        List<Order> resent = hit.subList(k, k + m);
-        s.traffic.send(resent, List.of(s.emailQueue, s.revenueQueue));
-        s.await("the re-sent orders to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= t + m);
-        report.tell("the provider recovered and the window closed; the producer re-sent " + m
-                + " of the dead-lettered orders, applied at once (and acknowledged as duplicates by revenue)");
+        s.traffic.send(hit.subList(0, m), List.of(s.emailQueue, s.revenueQueue));
+        s.await("the late retries to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= t + m);
 
-        report.phase("sweep: quarantine, auto-replay, mark already applied");
-        Map<String, String> sweeps = new HashMap<>();
-        s.await("the sweeper to resolve the window's dead letters", () -> {
+        report.phase("sweep");
+        progress.step("the sweeper runs (its schedule also fires on its own)");
+        Map<String, String> last = new LinkedHashMap<>();
+        s.await("the sweeper to resolve the outage's dead letters", () -> {
             try {
-                sweeps.put("last", s.sweep());
+                last.put("sweep", s.sweep());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return true;
             }
             List<QuarantineRecord> email = s.observer.ledger().stream()
                     .filter(r -> r.consumer().equals(LocalSystem.EMAIL)).toList();
-            return s.observer.depth(s.emailDlq) == 0 && email.stream().filter(r -> r.state()
-                    == QuarantineState.REPLAYED).count() >= n - k;
+            return s.observer.depth(s.emailDlq) == 0 && email.size() >= n && email.stream()
+                    .allMatch(r -> r.state().resolved() && (r.state() != QuarantineState.ARCHIVED
+                            || r.archivedToStore()));
         });
-        s.await("the replays to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= t + n - k);
-        List<QuarantineRecord> afterSweep = s.observer.ledger();
-        long alreadyApplied = afterSweep.stream().filter(r -> r.note().contains("already applied")).count();
-        long autoSent = afterSweep.stream().filter(r -> r.state() == QuarantineState.REPLAYED
-                && r.note().startsWith("sent")).count();
-        report.tell("the sweeper quarantined every dead letter, replayed " + autoSent + " pre-approved by window "
-                + WINDOW + ", and marked " + alreadyApplied + " as already applied (nothing sent for those)");
-
-        report.phase("operator: replay the pre-migration orders");
-        int replayed = 0;
-        Map<String, Integer> outcomes = new HashMap<>();
-        for (QuarantineRecord r : s.observer.ledger()) {
-            if (r.state() == QuarantineState.QUARANTINED && r.classification().failureClass() == FailureClass.SCHEMA) {
-                ReplayOutcome outcome = operator.replay(r, "the OrderPlaced v1 upcaster is approved");
-                outcomes.merge(outcome.getClass().getSimpleName() + (outcome instanceof ReplayOutcome.Sent sent
-                        ? " (" + sent.upcast() + ")" : ""), 1, Integer::sum);
-                replayed++;
-            }
-        }
-        s.await("the upcast orders to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= t + n
-                && s.observer.completed(LocalSystem.REVENUE) >= t + n);
-        report.tell("demo-operator replayed " + replayed + " SCHEMA dead letters through the same checks: "
-                + outcomes);
-
-        report.phase("archive: resolved dead letters past retention");
-        Duration retention = Duration.parse(system.environmentOf(LocalSystem.SWEEPER)
-                .get("REDRIVE_SWEEPER_RETENTION"));
-        Instant newest = s.observer.ledger().stream().map(QuarantineRecord::arrivedAt).max(Instant::compareTo)
-                .orElse(Instant.now());
-        progress.step("waiting for the retention (" + retention + ") of the newest dead letter to pass");
-        s.await("the retention to pass", () -> Instant.now().isAfter(newest.plus(retention).plusSeconds(1)));
-        s.await("the sweeper to archive every dead letter", () -> {
-            try {
-                s.sweep();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return true;
-            }
-            return s.observer.ledger().stream().allMatch(QuarantineRecord::archivedToStore);
-        });
-        report.tell("the sweeper archived " + s.observer.ledger().size() + " resolved dead letters to S3 in "
-                + s.observer.archiveObjects().size() + " gzip JSON Lines object(s); the ledger keeps tombstones");
+        s.await("the replays to be applied downstream", () -> s.observer.completed(LocalSystem.EMAIL) >= t + n - k);
 
         report.phase("reconcile");
-        Map<String, Order> all = s.traffic.sent();
-        Set<String> revenueExpected = new HashSet<>(all.keySet());
-        Reconciliation.reconcile(system, s.observer, all, revenueExpected, report);
+        List<QuarantineRecord> email = s.observer.ledger().stream()
+                .filter(r -> r.consumer().equals(LocalSystem.EMAIL)).toList();
+        long replayed = email.stream().filter(r -> r.state() == QuarantineState.REPLAYED
+                && r.note().startsWith("sent")).count();
+        long alreadyApplied = email.stream().filter(r -> r.note().contains("already applied")).count();
+        List<QuarantineRecord> archived = email.stream().filter(r -> r.state() == QuarantineState.ARCHIVED).toList();
+        Map<String, Object> sweep = new LinkedHashMap<>();
+        sweep.put("quarantined", email.size());
+        sweep.put("replayed (sent, window " + WINDOW + ")", replayed);
+        sweep.put("already applied (nothing sent)", alreadyApplied);
+        sweep.put("archived to S3", archived.stream().filter(QuarantineRecord::archivedToStore).count());
+        sweep.put("left in the DLQ", s.observer.depth(s.emailDlq));
+        sweep.put("archive notes", archived.stream().map(QuarantineRecord::note).distinct().toList());
+        report.put("sweep of the email DLQ", sweep);
+        report.tell("the sweeper replayed " + replayed + ", marked " + alreadyApplied + " already applied and "
+                + "archived " + archived.size() + " to S3: " + replayed + " + " + alreadyApplied + " + "
+                + archived.size() + " = " + (replayed + alreadyApplied + archived.size()) + " of " + n);
+        report.check("replayed = N - M - K (" + (n - m - k) + ")", replayed == n - m - k);
+        report.check("already applied = M (" + m + "), nothing sent for them", alreadyApplied == m);
+        report.check("archived to S3 with a note = K (" + k + ")", archived.size() == k
+                && archived.stream().allMatch(r -> r.archivedToStore() && r.note().contains("incompatible"))
+                && new HashSet<>(legacy).equals(new HashSet<>(archived.stream().map(QuarantineRecord::idempotencyKey)
+                        .toList())));
+        report.check("the email DLQ is empty", s.observer.depth(s.emailDlq) == 0);
+        Reconciliation.reconcile(system, s.observer, s.traffic.sent(), new HashSet<>(s.traffic.sent().keySet()),
+                report);
         s.closingFigures();
-        report.put("last sweep", sweeps.getOrDefault("last", ""));
+        report.put("last sweep invocation", last.getOrDefault("sweep", ""));
+    }
+
+    /**
+     * The K dead letters the consumer's previous version left in the email DLQ during the same outage: a payload of
+     * the old schema (version 0, which no upcaster reads) with the failure metadata that version attached.
+     */
+    private static List<String> leftByThePreviousVersion(ScenarioSupport s, int k, Instant outageStart) {
+        Instant failedAt = outageStart.plusSeconds(1);
+        List<String> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            String eventId = "evt-premigration-" + (i + 1);
+            String key = LocalSystem.EMAIL + "#" + eventId;
+            keys.add(key);
+            String body = "{\"eventType\":\"OrderPlaced\",\"version\":0,\"eventId\":\"" + eventId + "\",\"order\":"
+                    + "\"o-pre-" + (i + 1) + "\",\"email\":\"pre" + (i + 1) + "@example.com\",\"amount\":\"12.50 EUR\"}";
+            DeadLetterMetadata meta = new DeadLetterMetadata(LocalSystem.EMAIL, key, s.emailQueue,
+                    UUID.randomUUID().toString(), FailureClass.TRANSIENT.name(), "SlowDown",
+                    "SlowDown (HTTP 503) from email-provider", ConfirmationEmailConsumer.DEPENDENCY, 4,
+                    failedAt.toEpochMilli(), failedAt.toEpochMilli());
+            s.system.aws().sqs().sendMessage(b -> b.queueUrl(s.emailDlq).messageBody(body).messageAttributes(Map.of(
+                    DeadLetterMetadata.ATTRIBUTE, MessageAttributeValue.builder().dataType("String")
+                            .stringValue(meta.toJson()).build())));
+        }
+        return keys;
     }
 }

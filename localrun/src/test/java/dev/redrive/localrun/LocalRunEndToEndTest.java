@@ -1,0 +1,100 @@
+package dev.redrive.localrun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.Scenario;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * The system end to end as the local run starts it: the packaged functions (functions/target) as child processes
+ * polling the local Lambda Runtime API, the SQS pollers and resources from the synthesized template
+ * (infra/target/cdk.out). Nothing in process but local AWS.
+ */
+class LocalRunEndToEndTest {
+
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static LocalSystem system;
+    static RunOptions options;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path template = ROOT.resolve("infra/target/cdk.out/Redrive.template.json");
+        Path functions = ROOT.resolve("functions/target");
+        assertThat(template).as("the template: build infra first (./mvnw -pl infra package)").exists();
+        assertThat(Files.list(functions).anyMatch(p -> p.getFileName().toString().endsWith("-runner.jar")))
+                .as("the packaged functions: build them first (./mvnw -pl functions package)").isTrue();
+        options = new RunOptions("basic", 10, 200, 12, 3, 3, Optional.empty(), template, functions, 2, 60,
+                ROOT.resolve("localrun/target/test-run"));
+        system = LocalSystem.start(options, new Progress(new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8)));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (system != null) {
+            system.close();
+        }
+    }
+
+    @Test
+    void aSmallScenarioRunsThroughThePackagedArtifactAndTheRuntimeApi() throws Exception {
+        RunReport report = new RunReport("basic");
+        Scenario.named("basic").run(system, options, new Progress(System.out), report);
+
+        Map<String, Object> result = report.toMap();
+        assertThat(result.get("checks")).asString().doesNotContain("false");
+        assertThat(report.passed()).isTrue();
+        assertThat(String.valueOf(result.get("what happened to each message")))
+                .contains("applied once; its duplicate (new message id) was acknowledged without running the effect")
+                .contains("PERMANENT UnsupportedCurrency")
+                .contains("SCHEMA NotJson");
+        Map<String, Map<String, Long>> runtime = system.runtimeFigures();
+        assertThat(runtime.get(LocalSystem.EMAIL).get("invocations")).isPositive();
+        assertThat(runtime.get(LocalSystem.EMAIL).get("processStartToFirstResponseMs")).isPositive();
+        assertThat(system.apiCalls().get(LocalSystem.EMAIL)).containsKey("dynamodb:PutItem")
+                .containsKey("s3:PUT");
+    }
+
+    @Test
+    void aSandboxKilledMidBatchLeavesItsMessagesToReappearAndBeProcessedOnce() throws Exception {
+        String queue = system.sourceQueueUrl(LocalSystem.EMAIL);
+        // Short invisibility so the killed batch reappears in seconds (the template's is 6 x the function timeout).
+        system.aws().sqs().setQueueAttributes(b -> b.queueUrl(queue)
+                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "3")));
+        AtomicBoolean firstBatch = new AtomicBoolean(true);
+        system.crashEmailSandboxOn("evt-kill-");
+        var traffic = new dev.redrive.localrun.scenario.OrderTraffic(system.aws().sqs(), 7);
+        var orders = traffic.newOrders(8, 0, "kill");
+        long errorsBefore = system.runtimeFigures().get(LocalSystem.EMAIL).get("errors");
+        traffic.send(orders, List.of(queue));
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
+        system.crashEmailSandboxOn("never-matches-" + firstBatch.getAndSet(false));
+
+        var observer = new dev.redrive.localrun.scenario.Observer(system);
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() ->
+                orders.stream().allMatch(o -> "COMPLETED".equals(observer.claimStatus(LocalSystem.EMAIL + "#"
+                        + o.eventId()))));
+
+        Map<String, Integer> writes = observer.emailWritesPerKey();
+        assertThat(orders).allSatisfy(o -> assertThat(writes.entrySet().stream()
+                .filter(e -> e.getKey().contains(o.eventId())).mapToInt(Map.Entry::getValue).sum())
+                .as("writes of %s", o.eventId()).isEqualTo(1));
+        assertThat(system.runtimeFigures().get(LocalSystem.EMAIL).get("batchesFailedWhole")).isPositive();
+    }
+}
