@@ -11,6 +11,7 @@ import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
+import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutSchemaGate;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EventSchemas;

@@ -1,16 +1,15 @@
-package dev.redrive.functions.sweeper;
+package dev.redrive.aws.queues;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.aws.queues.QueueAddress;
-import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.core.sweeper.Route;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads {@code redrive.sweeper.routes}: a JSON array of {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}}
+ * Reads the sweeper's routes ({@code redrive.sweeper.routes}, {@code REDRIVE_SWEEPER_ROUTES}; the functions and the CLI
+ * read the same JSON): a JSON array of {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}}
  * objects (or {@code sourceQueue} / {@code deadLetterQueue} with queue names, looked up once). Bad configuration fails
  * at start with the problem named, never half-way through a sweep.
  */
