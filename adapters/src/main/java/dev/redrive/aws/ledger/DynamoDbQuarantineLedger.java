@@ -112,6 +112,20 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 .scanIndexForward(true), limit);
     }
 
+    /** How many active records of {@code sourceQueue} are in {@code state} (a count query, no items read back). */
+    public long count(QuarantineState state, String sourceQueue) {
+        long total = 0;
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table).indexName(QuarantineItems.BY_STATE)
+                .keyConditionExpression("#state = :state").filterExpression("#queue = :queue")
+                .expressionAttributeNames(Map.of("#state", "state", "#queue", "sourceQueue"))
+                .expressionAttributeValues(Map.of(":state", QuarantineItems.s(state.name()),
+                        ":queue", QuarantineItems.s(sourceQueue)))
+                .select(software.amazon.awssdk.services.dynamodb.model.Select.COUNT))) {
+            total += page.count();
+        }
+        return total;
+    }
+
     /** Records of one source queue (any state), oldest first: for operators' listings. */
     public List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
         return query(QueryRequest.builder().tableName(table).indexName(QuarantineItems.BY_QUEUE)

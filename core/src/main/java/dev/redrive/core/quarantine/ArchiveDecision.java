@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * A person's decision to archive a dead letter instead of replaying it ({@code QUARANTINED | UNDER_REVIEW → ARCHIVED}),
- * with a note saying why. The automation never takes this decision (it archives only when retention expires, in the
- * archive sweep); any other state is refused with the reason, and nothing is written. The write is conditional on the
+ * with a note saying why. The automation never takes this decision (it archives only what a replay's checks refuse, and
+ * what outlives retention); any other state is refused with the reason, and nothing is written. The write is conditional on the
  * version read, so a decision taken on a record that changed meanwhile is reported as a conflict, not applied.
  */
 public final class ArchiveDecision {

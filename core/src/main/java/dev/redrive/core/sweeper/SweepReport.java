@@ -23,6 +23,7 @@ public final class SweepReport {
     private int archivedToStore;
     private final List<String> archiveObjects = new ArrayList<>();
     private Duration oldestUnresolvedAge;
+    private Duration oldestArrivalAge = Duration.ZERO;
 
     public SweepReport(Route route) {
         this.route = route;
@@ -62,6 +63,17 @@ public final class SweepReport {
     void archived(String objectRef, int entries) {
         archiveObjects.add(objectRef);
         archivedToStore += entries;
+    }
+
+    void arrivalAged(Duration age) {
+        if (age.compareTo(oldestArrivalAge) > 0) {
+            oldestArrivalAge = age;
+        }
+    }
+
+    /** How long the oldest dead letter received in this run had waited in the dead-letter queue. */
+    public Duration oldestArrivalAge() {
+        return oldestArrivalAge;
     }
 
     void oldestUnresolved(Duration age) {

@@ -105,6 +105,7 @@ public final class Sweeper {
             }
             List<ArrivedDeadLetter> durable = new ArrayList<>();
             for (ArrivedDeadLetter letter : batch) {
+                report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
                 if (!quarantine(route, letter, fence, report)) {
                     source.delete(route.deadLetterQueue(), durable);
                     return false; // lease lost: stop; the undeleted letters come back to the next sweeper

@@ -25,43 +25,43 @@ import java.util.UUID;
  * The sweeper wired to in-memory fakes. Payloads are {@code key|payload}; a body starting {@code v1:} is an older
  * schema version with an upcaster (the prefix is dropped), {@code v0:} has none.
  */
-class SweeperFixture {
+public class SweeperFixture {
 
-    static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
-    static final Route ROUTE = new Route("scripted", "orders", "orders-dlq");
+    public static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+    public static final Route ROUTE = new Route("scripted", "orders", "orders-dlq");
 
-    final ManualClock clock = new ManualClock(T0);
-    final InMemoryLeaseStore leases = new InMemoryLeaseStore();
-    final InMemoryQuarantineLedger ledger = new InMemoryQuarantineLedger(leases, clock);
-    final InMemoryClaimStore claims = new InMemoryClaimStore();
-    final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
-    final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
-    final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
-    final InMemoryArchiveStore archive = new InMemoryArchiveStore();
-    final InMemoryReplayStats stats = new InMemoryReplayStats();
-    final RecordingReplaySender sender = new RecordingReplaySender();
-    final ScriptedConsumer consumer = new ScriptedConsumer();
-    final SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100, 1_000, 100);
+    public final ManualClock clock = new ManualClock(T0);
+    public final InMemoryLeaseStore leases = new InMemoryLeaseStore();
+    public final InMemoryQuarantineLedger ledger = new InMemoryQuarantineLedger(leases, clock);
+    public final InMemoryClaimStore claims = new InMemoryClaimStore();
+    public final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
+    public final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
+    public final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
+    public final InMemoryArchiveStore archive = new InMemoryArchiveStore();
+    public final InMemoryReplayStats stats = new InMemoryReplayStats();
+    public final RecordingReplaySender sender = new RecordingReplaySender();
+    public final ScriptedConsumer consumer = new ScriptedConsumer();
+    public final SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100, 1_000, 100);
 
-    final SchemaGate schemas = (c, body) -> body.startsWith("v1:") ? new SchemaGate.Upcast(body.substring(3), 1, 2)
+    public final SchemaGate schemas = (c, body) -> body.startsWith("v1:") ? new SchemaGate.Upcast(body.substring(3), 1, 2)
             : body.startsWith("v0:") ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
             : new SchemaGate.Current();
-    final ReplayService replays = new ReplayService(ledger, schemas,
+    public final ReplayService replays = new ReplayService(ledger, schemas,
             new ClaimLookupIdempotencyGate(Map.of("scripted", consumer), claims), sender, payloads, clock);
-    final Sweeper sweeper = new Sweeper(dlq, ledger, leases, claims, Map.of("scripted", consumer), payloads,
+    public final Sweeper sweeper = new Sweeper(dlq, ledger, leases, claims, Map.of("scripted", consumer), payloads,
             new AutoReplaySweep(ledger, windows, replays, stats, leases, clock, 100),
             new ArchiveSweep(ledger, archive, payloads, settings, leases, clock), stats, settings, clock);
 
-    SweepReport sweep() {
+    public SweepReport sweep() {
         return sweeper.sweep(ROUTE, "test", Duration.ofMinutes(5), () -> true);
     }
 
-    static ArrivedDeadLetter redriven(String body, int receives) {
+    public static ArrivedDeadLetter redriven(String body, int receives) {
         return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of("trace", "t"), receives, T0,
                 Optional.empty(), Optional.empty());
     }
 
-    static ArrivedDeadLetter attached(String body, FailureClass c, String type, String dependency, Instant failedAt) {
+    public static ArrivedDeadLetter attached(String body, FailureClass c, String type, String dependency, Instant failedAt) {
         String sourceId = UUID.randomUUID().toString();
         FailureRecord f = new FailureRecord(new Classification(c, type, type + " happened", dependency), 2, failedAt,
                 failedAt, "orders");
@@ -70,7 +70,7 @@ class SweeperFixture {
                         .replaceFirst("^v[01]:", ""), sourceId, f)), Optional.empty());
     }
 
-    static ArrivedDeadLetter returned(String body, ReplayMarker marker) {
+    public static ArrivedDeadLetter returned(String body, ReplayMarker marker) {
         return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of(), 5, T0, Optional.empty(),
                 Optional.of(marker));
     }

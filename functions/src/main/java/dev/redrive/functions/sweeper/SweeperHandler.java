@@ -47,13 +47,16 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         Duration margin = config.sweeper().deadlineMargin();
         String owner = (context == null ? "local" : context.getFunctionName() + "/" + context.getAwsRequestId());
         List<SweepReport> reports = new ArrayList<>();
+        List<SweeperMetrics.QueueFigures> figures = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         for (Route route : sweeping.routes()) {
             try {
+                long depth = depth(route.deadLetterQueue());
                 SweepReport report = sweeping.sweeper().sweep(route, owner, remaining.plus(margin),
                         () -> Duration.ofNanos(System.nanoTime() - started).compareTo(remaining.minus(margin)) < 0);
                 LOG.infof("sweep of %s", report);
                 reports.add(report);
+                figures.add(new SweeperMetrics.QueueFigures(route.deadLetterQueue(), depth, report, byState(route)));
             } catch (RuntimeException e) {
                 LOG.errorf(e, "sweep of %s failed; its dead letters stay in the queue for the next run",
                         route.deadLetterQueue());
@@ -61,6 +64,7 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             }
         }
         metrics.export(reports, sweeping.stats().totals());
+        metrics.exportQueues(figures);
         if (!failed.isEmpty()) {
             throw new IllegalStateException("sweep failed for " + failed + " (see the log); other queues were swept");
         }
@@ -78,6 +82,21 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             summary.put(r.route().deadLetterQueue(), s);
         }
         return summary;
+    }
+
+    private long depth(String deadLetterQueue) {
+        var attributes = sweeping.sqs().getQueueAttributes(b -> b.queueUrl(sweeping.queues().url(deadLetterQueue))
+                .attributeNames(software.amazon.awssdk.services.sqs.model.QueueAttributeName
+                        .APPROXIMATE_NUMBER_OF_MESSAGES)).attributes();
+        return attributes.values().stream().mapToLong(Long::parseLong).sum();
+    }
+
+    private Map<String, Long> byState(Route route) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (dev.redrive.core.quarantine.QuarantineState state : dev.redrive.core.quarantine.QuarantineState.values()) {
+            counts.put(state.name(), sweeping.ledger().count(state, route.sourceQueue()));
+        }
+        return counts;
     }
 
     private static Duration remaining(Context context) {

@@ -15,7 +15,9 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * The sweeper's metrics, as Embedded Metric Format, namespace {@value ConsumerMetrics#NAMESPACE}: without dimensions
  * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code ReplaySuccessRate}, {@code Replayed},
  * {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred}, {@code Archived}; by {@code FailureClass}
- * {@code Quarantined}, {@code ReplayFailed} and {@code ReplaySuccessRate}.
+ * {@code Quarantined}, {@code ReplayFailed} and {@code ReplaySuccessRate}; by {@code DeadLetterQueue}
+ * {@code DeadLetterQueueDepth} (from the queue's attributes, before the sweep), {@code OldestDeadLetterAgeSeconds} (the
+ * oldest arrival this run) and {@code Arrivals}; by {@code DeadLetterQueue} and {@code State} {@code Quarantine}.
  */
 public final class SweeperMetrics {
 
@@ -68,11 +70,36 @@ public final class SweeperMetrics {
         }
     }
 
+    /** The per-queue figures of one sweep. */
+    public record QueueFigures(String deadLetterQueue, long depthBefore, SweepReport report,
+            java.util.Map<String, Long> byState) {
+    }
+
+    public void exportQueues(List<QueueFigures> queues) {
+        for (QueueFigures q : queues) {
+            MetricsLogger perQueue = new MetricsLogger(output);
+            perQueue.setNamespace(ConsumerMetrics.NAMESPACE);
+            perQueue.setDimensions(DimensionSet.of("DeadLetterQueue", q.deadLetterQueue()));
+            perQueue.putMetric("DeadLetterQueueDepth", q.depthBefore(), Unit.COUNT);
+            perQueue.putMetric("OldestDeadLetterAgeSeconds", q.report().oldestArrivalAge().toSeconds(), Unit.SECONDS);
+            perQueue.putMetric("Arrivals", q.report().quarantinedTotal() + q.report().replaysReturnedByClass().values()
+                    .stream().mapToInt(Integer::intValue).sum(), Unit.COUNT);
+            perQueue.flush();
+            q.byState().forEach((state, count) -> {
+                MetricsLogger byState = new MetricsLogger(output);
+                byState.setNamespace(ConsumerMetrics.NAMESPACE);
+                byState.setDimensions(DimensionSet.of("DeadLetterQueue", q.deadLetterQueue(), "State", state));
+                byState.putMetric("Quarantine", count, Unit.COUNT);
+                byState.flush();
+            });
+        }
+    }
+
     private MetricsLogger logger(FailureClass c) {
         MetricsLogger logger = new MetricsLogger(output);
         logger.setNamespace(ConsumerMetrics.NAMESPACE);
         if (c == null) {
-            logger.setDimensions();
+            logger.setDimensions(new DimensionSet()); // "Dimensions": [[]] — metrics without dimensions
         } else {
             logger.setDimensions(DimensionSet.of("FailureClass", c.name()));
         }

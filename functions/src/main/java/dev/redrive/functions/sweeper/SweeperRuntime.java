@@ -40,7 +40,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public class SweeperRuntime {
 
     /** The sweeper's view of one run's configuration: what it sweeps and the sweeper that does it. */
-    public record Sweeping(List<Route> routes, Sweeper sweeper, DynamoDbReplayStats stats) {
+    public record Sweeping(List<Route> routes, Sweeper sweeper, DynamoDbReplayStats stats,
+            DynamoDbQuarantineLedger ledger, QueueDirectory queues, SqsClient sqs) {
     }
 
     /** The consumers deployed in this artifact, by name: the sweeper reads keys with their own parsers. */
@@ -85,7 +86,7 @@ public class SweeperRuntime {
                 new ArchiveSweep(ledger, new S3ArchiveStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null),
                         clock), payloads, settings, leases, clock),
                 stats, settings, clock);
-        return new Sweeping(routes, sweeper, stats);
+        return new Sweeping(routes, sweeper, stats, ledger, directory, sqs);
     }
 
     private static DynamoDbQuarantineLedger ledger(RedriveConfig config, DynamoDbClient dynamoDb, Clock clock) {

@@ -16,7 +16,9 @@ import dev.redrive.checkout.OrderPlacedReader;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
-import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.operator.LedgerOperator;
+import dev.redrive.core.operator.OperatorPort;
+import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
@@ -27,15 +29,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A person at the terminal: maintains maintenance windows and replays what waits for a decision, through the same
- * replay service (and so the same schema and idempotency checks) as the sweeper and the CLI.
+ * A person at the terminal, scripted: maintains maintenance windows, replays or archives what waits for a decision,
+ * through core's operator port (and so the same schema and idempotency checks as the sweeper and the CLI).
  */
 public final class Operator {
 
     private final Actor actor;
-    private final ReplayService replays;
-    private final MaintenanceWindows windows;
-    private final DynamoDbQuarantineLedger ledger;
+    private final OperatorPort port;
 
     public Operator(LocalSystem system, Observer observer, Actor actor) {
         this.actor = actor;
@@ -56,18 +56,40 @@ public final class Operator {
             throw new UnsupportedOperationException("the operator never sends emails");
         });
         RevenueAnalyticsConsumer revenue = new RevenueAnalyticsConsumer(reader, observer.revenueTable());
-        this.ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), observer.quarantineTable(),
+        DynamoDbQuarantineLedger ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), observer.quarantineTable(),
                 observer.controlTable(), Clock.systemUTC());
-        this.replays = new ReplayService(ledger, new CheckoutSchemaGate(json, new EventSchemas(),
+        ReplayService replays = new ReplayService(ledger, new CheckoutSchemaGate(json, new EventSchemas(),
                 CheckoutSchemaGate.upcasters()), new ClaimLookupIdempotencyGate(Map.of(email.name(), email,
                         revenue.name(), revenue), new DynamoDbClaimStore(aws.dynamoDb(), observer.claimsTable())),
                 new SqsReplaySender(aws.sqs(), directory), new S3PayloadStore(aws.s3(), observer.archiveBucket(),
                         null), Clock.systemUTC());
-        this.windows = new DynamoDbMaintenanceWindows(aws.dynamoDb(), observer.controlTable());
+        this.port = new LedgerOperator(ledger, replays, new DynamoDbMaintenanceWindows(aws.dynamoDb(),
+                observer.controlTable()), Clock.systemUTC());
     }
 
+    /** Maintenance windows, through the operator port. */
     public MaintenanceWindows windows() {
-        return windows;
+        return new MaintenanceWindows() {
+            @Override
+            public void add(dev.redrive.core.replay.MaintenanceWindow window) {
+                port.addWindow(window);
+            }
+
+            @Override
+            public boolean remove(String id) {
+                return port.removeWindow(id);
+            }
+
+            @Override
+            public java.util.List<dev.redrive.core.replay.MaintenanceWindow> list() {
+                return port.windows();
+            }
+
+            @Override
+            public Optional<dev.redrive.core.replay.MaintenanceWindow> find(String id) {
+                return port.windows().stream().filter(w -> w.id().equals(id)).findFirst();
+            }
+        };
     }
 
     public Actor actor() {
@@ -75,16 +97,12 @@ public final class Operator {
     }
 
     public ReplayOutcome replay(QuarantineRecord record, String why) {
-        return replays.replay(record.id(), actor, why, Optional.empty(), false);
+        return port.approveReplay(java.util.List.of(record.id()), actor, why, false).get(record.id());
     }
 
     /** A person's decision to archive a dead letter that waits, with a note. */
     public boolean archive(QuarantineRecord record, String note) {
-        QuarantineRecord current = ledger.find(record.id()).orElseThrow();
-        if (current.state() != QuarantineState.QUARANTINED) {
-            return false;
-        }
-        return ledger.save(current.moveTo(QuarantineState.ARCHIVED, actor, note, java.time.Instant.now()),
-                Optional.empty()).isPresent();
+        return port.archive(java.util.List.of(record.id()), actor, note, false).get(record.id())
+                instanceof ArchiveDecision.Archived;
     }
 }

@@ -1,0 +1,55 @@
+package dev.redrive.core.operator;
+
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which dead letters an operator asks for.
+ *
+ * @param sourceQueue only this queue, if given
+ * @param states      these states (default: the unresolved ones)
+ * @param classes     these failure classes (empty: all)
+ * @param olderThan   only those waiting longer than this, if given
+ * @param errorType   only this error type, if given
+ * @param limit       at most this many
+ */
+public record QuarantineQuery(Optional<String> sourceQueue, Set<QuarantineState> states, Set<FailureClass> classes,
+        Optional<Duration> olderThan, Optional<String> errorType, int limit) {
+
+    public QuarantineQuery {
+        states = states == null || states.isEmpty() ? unresolved() : Set.copyOf(states);
+        classes = classes == null ? Set.of() : Set.copyOf(classes);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1");
+        }
+    }
+
+    /** Everything unresolved, up to {@code limit}. */
+    public static QuarantineQuery waiting(int limit) {
+        return new QuarantineQuery(Optional.empty(), unresolved(), Set.of(), Optional.empty(), Optional.empty(),
+                limit);
+    }
+
+    public static Set<QuarantineState> unresolved() {
+        Set<QuarantineState> states = EnumSet.noneOf(QuarantineState.class);
+        for (QuarantineState s : QuarantineState.values()) {
+            if (!s.resolved()) {
+                states.add(s);
+            }
+        }
+        return states;
+    }
+
+    /** Whether {@code r} matches everything but the queue and the state (which the ledger query selects). */
+    public boolean matches(QuarantineRecord r, Instant now) {
+        return (classes.isEmpty() || classes.contains(r.classification().failureClass()))
+                && errorType.map(t -> t.equals(r.classification().errorType())).orElse(true)
+                && olderThan.map(age -> r.age(now).compareTo(age) > 0).orElse(true);
+    }
+}
