@@ -137,6 +137,36 @@ class BatchProcessorTest {
     }
 
     @Test
+    void withASeededGeneratorTheVisibilityDelaysAreTheFormulasValuesExactly() {
+        ExecutorService oneAtATime = Executors.newSingleThreadExecutor();
+        try {
+            FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 3.0, Duration.ofSeconds(100));
+            BatchProcessor seeded = new BatchProcessor(new MessageProcessor(new InMemoryClaimStore(),
+                    LeasePolicy.DEFAULT, backoff, new Mulberry32(20261129), Clock.systemUTC(),
+                    ProcessingListener.NONE), oneAtATime, queues);
+            List<IncomingMessage> batch = new ArrayList<>();
+            for (int attempt = 1; attempt <= 6; attempt++) {
+                String key = "down-" + attempt;
+                consumer.failing(key, (k, c) -> new TransientFailure("timeout", "payments"));
+                batch.add(message(key, attempt, null));
+            }
+
+            seeded.process(consumer, batch, Duration.ofSeconds(10), () -> Duration.ofSeconds(30));
+
+            Mulberry32 same = new Mulberry32(20261129);
+            List<Integer> expected = new ArrayList<>();
+            for (int attempt = 1; attempt <= 6; attempt++) {
+                double capped = Math.min(100.0, 2.0 * Math.pow(3.0, attempt - 1));
+                expected.add((int) Math.round(capped * same.nextDouble()));
+            }
+            assertThat(queues.visibilityCalls()).singleElement().satisfies(call -> assertThat(call)
+                    .extracting(QueueGateway.VisibilityChange::timeoutSeconds).containsExactlyElementsOf(expected));
+        } finally {
+            oneAtATime.shutdownNow();
+        }
+    }
+
+    @Test
     void aSuccessfulBatchMakesNoQueueCalls() {
         BatchReport report = process(List.of(message("x"), message("y")), Duration.ofSeconds(10));
 
