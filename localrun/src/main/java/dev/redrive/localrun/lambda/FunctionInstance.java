@@ -3,7 +3,6 @@ package dev.redrive.localrun.lambda;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -140,12 +139,5 @@ public final class FunctionInstance implements AutoCloseable {
             api.close();
             api = null;
         }
-    }
-
-    /** For logs: the environment without secrets. */
-    Map<String, String> describeEnvironment() {
-        Map<String, String> shown = new HashMap<>(environment);
-        shown.replaceAll((k, v) -> k.contains("SECRET") ? "***" : v);
-        return shown;
     }
 }

@@ -4,7 +4,6 @@ import dev.redrive.aws.ledger.QuarantineItems;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.localrun.LocalSystem;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,9 +132,5 @@ public final class Observer {
         Map<String, Integer> counts = new HashMap<>();
         records.forEach(r -> counts.merge(r.classification().failureClass().name(), 1, Integer::sum));
         return counts;
-    }
-
-    static <E extends Enum<E>> Map<E, Integer> empty(Class<E> type) {
-        return new EnumMap<>(type);
     }
 }
