@@ -92,16 +92,20 @@ public final class FunctionInstance implements AutoCloseable {
         return result;
     }
 
-    /** Hands the payload over, then kills the sandbox before it can answer: Lambda reports Runtime.ExitError. */
+    /**
+     * Hands the payload over and kills the sandbox the moment the function has taken it, before it can claim or
+     * answer (as an out-of-memory while reading it would): Lambda reports Runtime.ExitError.
+     */
     public synchronized InvocationResult crashWhileHandling(String payload, Duration initTimeout) {
         if (process == null || !process.isAlive()) {
             close();
             start(initTimeout);
         }
         long t0 = System.nanoTime();
+        api.forgetDispatches();
         api.invoke(payload, Duration.ofSeconds(30));
         try {
-            Thread.sleep(150); // let it start on the payload: the crash is mid-flight, not before
+            api.awaitDispatch(Duration.ofSeconds(30));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -42,6 +42,7 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     private final String functionArn;
     private final AtomicReference<String> initError = new AtomicReference<>();
     private final CompletableFuture<Void> firstPoll = new CompletableFuture<>();
+    private final java.util.concurrent.Semaphore dispatched = new java.util.concurrent.Semaphore(0);
 
     private record Pending(String requestId, String payload, long deadlineMillis, long startedNanos,
             CompletableFuture<InvocationResult> result) {
@@ -121,6 +122,17 @@ public final class LambdaRuntimeApi implements AutoCloseable {
                 + p.requestId().replace("-", "").substring(0, 24) + ";Sampled=0");
         h.add("Content-Type", "application/json");
         respond(exchange, 200, p.payload());
+        dispatched.release();
+    }
+
+    /** Forgets earlier dispatches, before an invocation whose dispatch is to be awaited. */
+    public void forgetDispatches() {
+        dispatched.drainPermits();
+    }
+
+    /** Waits until the function has taken an invocation from {@code next}; false on timeout. */
+    public boolean awaitDispatch(Duration timeout) throws InterruptedException {
+        return dispatched.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void answer(HttpExchange exchange, String rest) throws IOException {
