@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -42,7 +43,7 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     private final String functionArn;
     private final AtomicReference<String> initError = new AtomicReference<>();
     private final CompletableFuture<Void> firstPoll = new CompletableFuture<>();
-    private final java.util.concurrent.Semaphore dispatched = new java.util.concurrent.Semaphore(0);
+    private final Semaphore dispatched = new Semaphore(0);
 
     private record Pending(String requestId, String payload, long deadlineMillis, long startedNanos,
             CompletableFuture<InvocationResult> result) {
