@@ -53,7 +53,7 @@ final class ShowCommand implements Callable<Integer> {
         Backend backend = root.backend();
         QuarantineRecord r = RecordSelection.require(backend.ledger(), id, backend.settings());
         Instant now = root.context().clock().instant();
-        String body = r.body() != null ? r.body() : r.bodyRef() != null ? backend.payloads().get(r.bodyRef()) : null;
+        String body = backend.payloads().bodyOf(r).orElse(null);
         Redactor.Redaction payload = body == null ? null : new Redactor(backend.schemas()).redact(body, reveal);
         String revealedTo = reveal && payload != null ? root.actor().name() : null;
         PrintWriter out = spec.commandLine().getOut();

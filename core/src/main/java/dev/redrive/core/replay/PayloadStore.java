@@ -1,5 +1,8 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.quarantine.QuarantineRecord;
+import java.util.Optional;
+
 /** Where payloads too large for a ledger record are kept (S3), referenced from the record. */
 public interface PayloadStore {
 
@@ -7,4 +10,15 @@ public interface PayloadStore {
     String put(String quarantineId, String body);
 
     String get(String reference);
+
+    /**
+     * The payload of {@code record}: kept inline, else read from here by its reference; empty when it has neither
+     * (a tombstone, once archived).
+     */
+    default Optional<String> bodyOf(QuarantineRecord record) {
+        if (record.body() != null) {
+            return Optional.of(record.body());
+        }
+        return Optional.ofNullable(record.bodyRef()).map(this::get);
+    }
 }

@@ -79,8 +79,7 @@ public final class ArchiveSweep {
                     reason = "retention of " + settings.retention() + " expired; it was " + state
                             + (r.note().isEmpty() ? "" : ": " + r.note());
                 }
-                String body = toArchive.body() != null ? toArchive.body()
-                        : toArchive.bodyRef() != null ? payloads.get(toArchive.bodyRef()) : "";
+                String body = payloads.bodyOf(toArchive).orElse("");
                 byDay.computeIfAbsent(LocalDate.ofInstant(r.arrivedAt(), ZoneOffset.UTC), d -> new ArrayList<>())
                         .add(new ArchiveStore.Entry(toArchive, body, reason));
             }
