@@ -63,29 +63,37 @@ public final class ReplayService {
                 outcomes.put(id, new ReplayOutcome.NotFound(id));
                 continue;
             }
-            Object checked = check(found.get(), actor, why, fence);
+            Checked checked = check(found.get(), actor, why, fence);
             if (checked instanceof Ready ready) {
                 readyByQueue.computeIfAbsent(ready.record().sourceQueue(), q -> new ArrayList<>()).add(ready);
                 outcomes.put(id, null); // filled once sent
-            } else {
-                outcomes.put(id, (ReplayOutcome) checked);
+            } else if (checked instanceof Settled settled) {
+                outcomes.put(id, settled.outcome());
             }
         }
         readyByQueue.forEach((queue, ready) -> send(queue, ready, actor, fence, outcomes));
         return outcomes;
     }
 
+    /** What the checks decided about one record. */
+    private sealed interface Checked permits Ready, Settled {
+    }
+
     /** A record that passed both checks, saved in IDEMPOTENCY_CHECK, with the body and marker to send. */
-    private record Ready(QuarantineRecord record, String body, String upcast, int replayCount) {
+    private record Ready(QuarantineRecord record, String body, String upcast, int replayCount) implements Checked {
+    }
+
+    /** The replay ends here, with this outcome. */
+    private record Settled(ReplayOutcome outcome) implements Checked {
     }
 
     /** Runs the checks; returns a {@link Ready} or the outcome that ends the replay here. */
-    private Object check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
+    private Checked check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
         if (r.state().resolved() || r.archivedToStore()) {
-            return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state()
-                    + (r.note().isEmpty() ? "" : " (" + r.note() + ")"));
+            return new Settled(new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state()
+                    + (r.note().isEmpty() ? "" : " (" + r.note() + ")")));
         }
-        String body = r.body() != null ? r.body() : payloads.get(r.bodyRef());
+        String body = bodyOf(r);
         QuarantineRecord moved = r;
         String upcast = "";
         if (moved.state() == QuarantineState.QUARANTINED) {
@@ -98,12 +106,12 @@ public final class ReplayService {
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
             SchemaGate.Verdict schema = schemas.check(moved.consumer(), body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
-                return save(moved.moveTo(QuarantineState.ARCHIVED, actor, "incompatible: " + incompatible.reason(),
-                        clock.instant()), fence).<ReplayOutcome>map(saved -> new ReplayOutcome.Refused(r.id(),
-                                incompatible.reason(), false)).orElseGet(() -> conflict(r, fence));
+                return settle(save(moved.moveTo(QuarantineState.ARCHIVED, actor, "incompatible: "
+                        + incompatible.reason(), clock.instant()), fence).map(saved -> new ReplayOutcome.Refused(
+                                r.id(), incompatible.reason(), false)), r, fence);
             }
             if (schema instanceof SchemaGate.Upcast u) {
-                upcast = "upcast v" + u.fromVersion() + " to v" + u.toVersion();
+                upcast = upcastNote(u);
                 body = u.body();
                 moved = moved.body() != null ? moved.withBody(body) : moved;
             }
@@ -112,22 +120,21 @@ public final class ReplayService {
         }
         IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
-            return save(moved.moveTo(QuarantineState.REPLAYED, actor, "already applied under " + applied.key()
-                    + " (token " + applied.fencingToken() + "); nothing sent", clock.instant()), fence)
-                    .<ReplayOutcome>map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false))
-                    .orElseGet(() -> conflict(r, fence));
+            return settle(save(moved.moveTo(QuarantineState.REPLAYED, actor, "already applied under "
+                    + applied.key() + " (token " + applied.fencingToken() + "); nothing sent", clock.instant()), fence)
+                    .map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)), r, fence);
         }
         if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
-            return save(moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: " + unsafe.reason(),
-                    clock.instant()), fence).<ReplayOutcome>map(saved -> new ReplayOutcome.Refused(r.id(),
-                            unsafe.reason(), false)).orElseGet(() -> conflict(r, fence));
+            return settle(save(moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: "
+                    + unsafe.reason(), clock.instant()), fence).map(saved -> new ReplayOutcome.Refused(r.id(),
+                            unsafe.reason(), false)), r, fence);
         }
         Optional<QuarantineRecord> saved = moved == r ? Optional.of(r) : save(moved, fence);
         if (saved.isEmpty()) {
-            return conflict(r, fence);
+            return new Settled(conflict(r, fence));
         }
         if (verdict instanceof IdempotencyGate.InProgress busy) {
-            return new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt());
+            return new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt()));
         }
         return new Ready(saved.get(), body, upcast, saved.get().replayCount() + 1);
     }
@@ -165,7 +172,7 @@ public final class ReplayService {
         if (r.state().resolved() || r.archivedToStore()) {
             return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
         }
-        String body = r.body() != null ? r.body() : payloads.get(r.bodyRef());
+        String body = bodyOf(r);
         String upcast = "";
         if (r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
             SchemaGate.Verdict schema = schemas.check(r.consumer(), body);
@@ -173,7 +180,7 @@ public final class ReplayService {
                 return new ReplayOutcome.Refused(r.id(), incompatible.reason(), true);
             }
             if (schema instanceof SchemaGate.Upcast u) {
-                upcast = "upcast v" + u.fromVersion() + " to v" + u.toVersion();
+                upcast = upcastNote(u);
                 body = u.body();
             }
         }
@@ -188,6 +195,21 @@ public final class ReplayService {
             return new ReplayOutcome.Refused(r.id(), unsafe.reason(), true);
         }
         return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true);
+    }
+
+    /** The outcome of a final save: {@code saved} when it was written, else a conflict. */
+    private static Settled settle(Optional<ReplayOutcome> saved, QuarantineRecord r, Optional<LeaseToken> fence) {
+        return new Settled(saved.orElseGet(() -> conflict(r, fence)));
+    }
+
+    private static String upcastNote(SchemaGate.Upcast u) {
+        return "upcast v" + u.fromVersion() + " to v" + u.toVersion();
+    }
+
+    /** Every record that is not yet archived keeps its payload, inline or aside. */
+    private String bodyOf(QuarantineRecord r) {
+        return payloads.bodyOf(r).orElseThrow(() -> new IllegalStateException("dead letter " + r.id()
+                + " keeps no payload (neither inline nor a reference); nothing can be replayed"));
     }
 
     private Optional<QuarantineRecord> save(QuarantineRecord r, Optional<LeaseToken> fence) {
