@@ -1,11 +1,7 @@
 package dev.redrive.checkout;
 
-import dev.redrive.aws.failure.AwsFailureRules;
 import dev.redrive.core.consumer.EffectContext;
-import dev.redrive.core.consumer.IncomingMessage;
-import dev.redrive.core.consumer.ParsedMessage;
 import dev.redrive.core.consumer.TransactionalEffectConsumer;
-import dev.redrive.core.failure.FailureClassifier;
 import dev.redrive.core.failure.PermanentFailure;
 import java.util.List;
 import java.util.Map;
@@ -19,44 +15,23 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  *
  * <p>Counter items: {@code pk = revenue#<day>#<currency>}, attributes {@code amountMinor} and {@code orders}.
  */
-public final class RevenueAnalyticsConsumer implements TransactionalEffectConsumer<OrderPlaced, TransactWriteItem> {
+public final class RevenueAnalyticsConsumer extends OrderPlacedConsumer
+        implements TransactionalEffectConsumer<OrderPlaced, TransactWriteItem> {
 
     public static final String NAME = "revenue-analytics";
     public static final String DEPENDENCY = "revenue-store";
     /** The currencies the revenue report is kept in; anything else is a business rule violation. */
     public static final Set<String> CURRENCIES = Set.of("EUR", "USD", "GBP");
 
-    private final OrderPlacedReader reader;
     private final String table;
-    private final FailureClassifier classifier = AwsFailureRules.classifier(DEPENDENCY).build();
 
     public RevenueAnalyticsConsumer(OrderPlacedReader reader, String table) {
-        this.reader = reader;
+        super(NAME, DEPENDENCY, reader);
         this.table = table;
     }
 
     public static String counterKey(String day, String currency) {
         return "revenue#" + day + "#" + currency;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ParsedMessage<OrderPlaced> parse(IncomingMessage message) {
-        return reader.read(message);
-    }
-
-    @Override
-    public java.util.Optional<String> producerKey(IncomingMessage message) {
-        return reader.eventId(message.body());
-    }
-
-    @Override
-    public FailureClassifier classifier() {
-        return classifier;
     }
 
     @Override
