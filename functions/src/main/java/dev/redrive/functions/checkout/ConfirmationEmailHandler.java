@@ -1,9 +1,7 @@
 package dev.redrive.functions.checkout;
 
-import dev.redrive.checkout.OrderPlaced;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.consumer.BatchProcessor;
-import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
@@ -15,16 +13,8 @@ import jakarta.inject.Named;
 @Singleton
 public class ConfirmationEmailHandler extends IdempotentSqsHandler {
 
-    private final ConfirmationEmailConsumer consumer;
-
     public ConfirmationEmailHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics,
             ConfirmationEmailConsumer consumer) {
-        super(batches, config, metrics);
-        this.consumer = consumer;
-    }
-
-    @Override
-    protected IdempotentConsumer<?> consumer() {
-        return consumer;
+        super(consumer, batches, config, metrics);
     }
 }

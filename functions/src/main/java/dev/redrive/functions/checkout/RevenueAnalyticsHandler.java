@@ -1,9 +1,7 @@
 package dev.redrive.functions.checkout;
 
-import dev.redrive.checkout.OrderPlaced;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.core.consumer.BatchProcessor;
-import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
 import dev.redrive.functions.metrics.ConsumerMetrics;
@@ -15,16 +13,8 @@ import jakarta.inject.Singleton;
 @Singleton
 public class RevenueAnalyticsHandler extends IdempotentSqsHandler {
 
-    private final RevenueAnalyticsConsumer consumer;
-
     public RevenueAnalyticsHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics,
             RevenueAnalyticsConsumer consumer) {
-        super(batches, config, metrics);
-        this.consumer = consumer;
-    }
-
-    @Override
-    protected IdempotentConsumer<?> consumer() {
-        return consumer;
+        super(consumer, batches, config, metrics);
     }
 }

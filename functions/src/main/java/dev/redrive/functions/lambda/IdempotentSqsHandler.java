@@ -20,8 +20,8 @@ import org.jboss.logging.Logger;
  * The Lambda side of an idempotent SQS consumer: turns the event into messages, lets the core process the batch, and
  * answers with a partial batch response (ReportBatchItemFailures) so only the failed records come back.
  *
- * <p>A subclass is a {@code @Named} CDI bean that names its consumer; the IaC picks it per function with
- * {@code QUARKUS_LAMBDA_HANDLER}.
+ * <p>A subclass is a {@code @Named} CDI bean that hands its consumer to this constructor; the IaC picks it per
+ * function with {@code QUARKUS_LAMBDA_HANDLER}.
  */
 public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
@@ -32,18 +32,19 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
      */
     private static final Duration UNKNOWN_DEADLINE_REMAINING = Duration.ofSeconds(60);
 
+    private final IdempotentConsumer<?> consumer;
     private final BatchProcessor batches;
     private final RedriveConfig config;
     private final ConsumerMetrics metrics;
 
-    protected IdempotentSqsHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
+    /** A handler running {@code consumer}. */
+    protected IdempotentSqsHandler(IdempotentConsumer<?> consumer, BatchProcessor batches, RedriveConfig config,
+            ConsumerMetrics metrics) {
+        this.consumer = consumer;
         this.batches = batches;
         this.config = config;
         this.metrics = metrics;
     }
-
-    /** The consumer this handler runs. */
-    protected abstract IdempotentConsumer<?> consumer();
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
@@ -53,10 +54,10 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         }
         Duration remaining = remaining(context);
         Duration budget = remaining.minus(margin(remaining, config.batch().deadlineMargin()));
-        BatchReport report = batches.process(consumer(), messages, budget, () -> remaining(context));
+        BatchReport report = batches.process(consumer, messages, budget, () -> remaining(context));
         log(report);
-        metrics.record(consumer().name(), report);
-        metrics.flush(consumer().name());
+        metrics.record(consumer.name(), report);
+        metrics.flush(consumer.name());
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         for (String id : report.failedMessageIds()) {
             failures.add(SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build());
@@ -83,16 +84,16 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
     }
 
     private void log(BatchReport report) {
-        LOG.infof("%s: batch of %d -> %s; %d reported failed", consumer().name(), report.entries().size(),
+        LOG.infof("%s: batch of %d -> %s; %d reported failed", consumer.name(), report.entries().size(),
                 report.countsByOutcome(), report.failedMessageIds().size());
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.DeadLettered d) {
-                LOG.warnf("%s: message %s dead-lettered: %s %s (%s), key %s", consumer().name(),
+                LOG.warnf("%s: message %s dead-lettered: %s %s (%s), key %s", consumer.name(),
                         e.message().messageId(), d.failure().failureClass(), d.failure().classification().errorType(),
                         d.failure().classification().reason(), d.key());
             } else if (o instanceof MessageOutcome.RetryLater r) {
-                LOG.infof("%s: message %s retries in %ds after %s %s, attempt %d", consumer().name(),
+                LOG.infof("%s: message %s retries in %ds after %s %s, attempt %d", consumer.name(),
                         e.message().messageId(), r.delaySeconds(), r.classification().failureClass(),
                         r.classification().errorType(), e.message().receiveCount());
             }

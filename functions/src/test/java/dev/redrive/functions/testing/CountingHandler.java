@@ -1,10 +1,10 @@
 package dev.redrive.functions.testing;
 
 import dev.redrive.core.consumer.BatchProcessor;
-import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 
@@ -13,18 +13,20 @@ import jakarta.inject.Singleton;
 @Singleton
 public class CountingHandler extends IdempotentSqsHandler {
 
-    private final CountingConsumer consumer = new CountingConsumer();
+    private final CountingConsumer consumer;
 
+    @Inject
     public CountingHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
-        super(batches, config, metrics);
+        this(new CountingConsumer(), batches, config, metrics);
+    }
+
+    private CountingHandler(CountingConsumer consumer, BatchProcessor batches, RedriveConfig config,
+            ConsumerMetrics metrics) {
+        super(consumer, batches, config, metrics);
+        this.consumer = consumer;
     }
 
     public CountingConsumer counting() {
-        return consumer;
-    }
-
-    @Override
-    protected IdempotentConsumer<?> consumer() {
         return consumer;
     }
 }
