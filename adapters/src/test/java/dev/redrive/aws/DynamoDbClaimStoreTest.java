@@ -1,13 +1,13 @@
 package dev.redrive.aws;
 
-import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.aws.claims.ClaimItems;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.aws.claims.ClaimItems;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.core.claim.ClaimStoreContract;
 import dev.redrive.core.claim.TransactionalClaimStore;
-import dev.redrive.localaws.LocalResources;
 import dev.redrive.localaws.LocalAws;
+import dev.redrive.localaws.LocalResources;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,32 +44,43 @@ class DynamoDbClaimStoreTest extends ClaimStoreContract<TransactWriteItem> {
 
     @Override
     protected TransactWriteItem increment(String counterId, long amount) {
-        return TransactWriteItem.builder().update(u -> u.tableName(countersTable)
-                .key(Map.of("pk", AttributeValue.fromS(counterId)))
-                .updateExpression("ADD amount :a")
-                .expressionAttributeValues(Map.of(":a", AttributeValue.fromN(Long.toString(amount))))).build();
+        return TransactWriteItem.builder()
+                .update(u -> u.tableName(countersTable)
+                        .key(Map.of("pk", AttributeValue.fromS(counterId)))
+                        .updateExpression("ADD amount :a")
+                        .expressionAttributeValues(Map.of(":a", AttributeValue.fromN(Long.toString(amount)))))
+                .build();
     }
 
     @Override
     protected TransactWriteItem writeWhoseConditionFails(String counterId) {
-        return TransactWriteItem.builder().conditionCheck(c -> c.tableName(countersTable)
-                .key(Map.of("pk", AttributeValue.fromS(counterId + "-never")))
-                .conditionExpression("attribute_exists(pk)")).build();
+        return TransactWriteItem.builder()
+                .conditionCheck(c -> c.tableName(countersTable)
+                        .key(Map.of("pk", AttributeValue.fromS(counterId + "-never")))
+                        .conditionExpression("attribute_exists(pk)"))
+                .build();
     }
 
     @Override
     protected long counter(String counterId) {
-        Map<String, AttributeValue> item = aws.dynamoDb().getItem(b -> b.tableName(countersTable)
-                .key(Map.of("pk", AttributeValue.fromS(counterId))).consistentRead(true)).item();
-        return item == null || !item.containsKey("amount") ? 0 : Long.parseLong(item.get("amount").n());
+        Map<String, AttributeValue> item = aws.dynamoDb()
+                .getItem(b -> b.tableName(countersTable)
+                        .key(Map.of("pk", AttributeValue.fromS(counterId)))
+                        .consistentRead(true))
+                .item();
+        return item == null || !item.containsKey("amount")
+                ? 0
+                : Long.parseLong(item.get("amount").n());
     }
 
     @Test
     void theStoredItemKeepsTheTtlAttributeInEpochSeconds() {
         var key = newKey();
         store.claim(request(key, "h", T0), T0);
-        Map<String, AttributeValue> item = aws.dynamoDb().getItem(b -> b.tableName(claimsTable)
-                .key(ClaimItems.key(key))).item();
-        assertThat(item.get(ClaimItems.EXPIRES_AT).n()).isEqualTo(Long.toString(T0.plus(TTL).getEpochSecond()));
+        Map<String, AttributeValue> item = aws.dynamoDb()
+                .getItem(b -> b.tableName(claimsTable).key(ClaimItems.key(key)))
+                .item();
+        assertThat(item.get(ClaimItems.EXPIRES_AT).n())
+                .isEqualTo(Long.toString(T0.plus(TTL).getEpochSecond()));
     }
 }

@@ -56,19 +56,20 @@ public final class CheckoutSchemaGate implements SchemaGate {
         int current = OrderPlaced.CURRENT_VERSION;
         if (version == current) {
             List<String> problems = schemas.problems(type, current, node);
-            return problems.isEmpty() ? new Current()
+            return problems.isEmpty()
+                    ? new Current()
                     : new Incompatible("fails the current schema v" + current + ": " + String.join("; ", problems));
         }
         if (version > current || !upcasters.canUpcast(type, version, current)) {
             return new Incompatible("OrderPlaced v" + version + " has no registered upcaster to v" + current);
         }
-        Map<String, Object> tree = json.convertValue(node, new TypeReference<Map<String, Object>>() { });
+        Map<String, Object> tree = json.convertValue(node, new TypeReference<Map<String, Object>>() {});
         Optional<Map<String, Object>> upcast = upcasters.upcast(type, version, current, tree);
         JsonNode result = json.valueToTree(upcast.orElseThrow());
         List<String> problems = schemas.problems(type, current, result);
         if (!problems.isEmpty()) {
-            return new Incompatible("upcast from v" + version + " does not satisfy v" + current + ": "
-                    + String.join("; ", problems));
+            return new Incompatible(
+                    "upcast from v" + version + " does not satisfy v" + current + ": " + String.join("; ", problems));
         }
         try {
             return new Upcast(json.writeValueAsString(result), version, current);

@@ -25,13 +25,18 @@ public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
     @Override
     public String apply(OrderPlaced order, EffectContext context) {
         if (!order.customerEmail().contains("@")) {
-            throw new PermanentFailure("InvalidRecipient", "order " + order.orderId()
-                    + " has no deliverable customer email address");
+            throw new PermanentFailure(
+                    "InvalidRecipient", "order " + order.orderId() + " has no deliverable customer email address");
         }
         String subject = "Your order " + order.orderId() + " is confirmed";
-        String body = String.format(Locale.ROOT, "Thank you for your order %s of %d.%02d %s.", order.orderId(),
-                order.amountMinor() / 100, Math.abs(order.amountMinor() % 100), order.currency());
-        return outbox.send(new EmailOutbox.Email(context.key().value(), context.fencingToken(),
-                order.customerEmail(), subject, body));
+        String body = String.format(
+                Locale.ROOT,
+                "Thank you for your order %s of %d.%02d %s.",
+                order.orderId(),
+                order.amountMinor() / 100,
+                Math.abs(order.amountMinor() % 100),
+                order.currency());
+        return outbox.send(new EmailOutbox.Email(
+                context.key().value(), context.fencingToken(), order.customerEmail(), subject, body));
     }
 }

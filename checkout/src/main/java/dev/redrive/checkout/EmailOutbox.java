@@ -18,6 +18,5 @@ public interface EmailOutbox {
      * @param subject        the subject line
      * @param body           the text
      */
-    record Email(String idempotencyKey, long fencingToken, String to, String subject, String body) {
-    }
+    record Email(String idempotencyKey, long fencingToken, String to, String subject, String body) {}
 }

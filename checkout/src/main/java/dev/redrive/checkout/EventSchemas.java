@@ -29,9 +29,11 @@ public final class EventSchemas {
     /** The annotation marking a property that holds personal data. */
     public static final String SENSITIVE = "x-sensitive";
 
-    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
+    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(
+            SpecVersion.VersionFlag.V202012,
             b -> b.metaSchema(JsonMetaSchema.builder(JsonMetaSchema.getV202012())
-                    .keyword(new AnnotationKeyword(SENSITIVE)).build()));
+                    .keyword(new AnnotationKeyword(SENSITIVE))
+                    .build()));
     private final Map<String, Optional<JsonSchema>> schemas = new ConcurrentHashMap<>();
 
     /** The schema of {@code eventType} at {@code version}, if one is published. */
@@ -53,11 +55,13 @@ public final class EventSchemas {
      * offending value (payloads stay out of logs and the ledger's reasons).
      */
     public List<String> problems(String eventType, int version, JsonNode event) {
-        JsonSchema schema = schema(eventType, version).orElseThrow(() -> new IllegalArgumentException(
-                "no schema for " + eventType + " v" + version));
+        JsonSchema schema = schema(eventType, version)
+                .orElseThrow(() -> new IllegalArgumentException("no schema for " + eventType + " v" + version));
         List<String> problems = new ArrayList<>();
         for (ValidationMessage m : schema.validate(event)) {
-            String location = m.getInstanceLocation() == null ? "$" : m.getInstanceLocation().toString();
+            String location = m.getInstanceLocation() == null
+                    ? "$"
+                    : m.getInstanceLocation().toString();
             String rule = m.getType();
             if ("required".equals(rule) && m.getProperty() != null) {
                 problems.add(location + "." + m.getProperty() + " is missing");

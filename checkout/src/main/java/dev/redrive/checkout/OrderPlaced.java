@@ -12,16 +12,16 @@ import java.time.Instant;
  * @param currency      ISO 4217 code
  * @param placedAt      when the order was placed
  */
-public record OrderPlaced(String eventId, String orderId, String customerEmail, long amountMinor, String currency,
-        Instant placedAt) {
+public record OrderPlaced(
+        String eventId, String orderId, String customerEmail, long amountMinor, String currency, Instant placedAt) {
 
     public static final String EVENT_TYPE = "OrderPlaced";
     public static final int CURRENT_VERSION = 2;
 
     /** A canonical rendering of the business content, fingerprinted to spot a reused event id. */
     public String canonical() {
-        return String.join("\u001f", eventId, orderId, customerEmail, Long.toString(amountMinor), currency,
-                placedAt.toString());
+        return String.join(
+                "\u001f", eventId, orderId, customerEmail, Long.toString(amountMinor), currency, placedAt.toString());
     }
 
     /** The day the order counts towards, in UTC. */

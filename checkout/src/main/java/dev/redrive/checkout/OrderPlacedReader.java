@@ -29,8 +29,11 @@ public final class OrderPlacedReader {
         JsonNode node = parse(message.body());
         String type = node.path("eventType").asText("");
         if (!OrderPlaced.EVENT_TYPE.equals(type)) {
-            throw new SchemaViolation("UnexpectedEventType", type.isEmpty() ? "the message has no eventType"
-                    : "eventType '" + abbreviate(type) + "' is not " + OrderPlaced.EVENT_TYPE);
+            throw new SchemaViolation(
+                    "UnexpectedEventType",
+                    type.isEmpty()
+                            ? "the message has no eventType"
+                            : "eventType '" + abbreviate(type) + "' is not " + OrderPlaced.EVENT_TYPE);
         }
         JsonNode versionNode = node.get("version");
         if (versionNode == null || !versionNode.canConvertToInt() || !versionNode.isIntegralNumber()) {
@@ -39,14 +42,16 @@ public final class OrderPlacedReader {
         int version = versionNode.intValue();
         if (version != OrderPlaced.CURRENT_VERSION) {
             boolean known = schemas.schema(OrderPlaced.EVENT_TYPE, version).isPresent();
-            throw new SchemaViolation(known ? "OutdatedVersion" : "UnknownVersion",
+            throw new SchemaViolation(
+                    known ? "OutdatedVersion" : "UnknownVersion",
                     "OrderPlaced v" + version + (known ? " is an older version" : " is not a known version")
                             + "; this consumer reads v" + OrderPlaced.CURRENT_VERSION);
         }
         List<String> problems = schemas.problems(OrderPlaced.EVENT_TYPE, version, node);
         if (!problems.isEmpty()) {
-            throw new SchemaViolation("SchemaValidation", "OrderPlaced v" + version + " fails its schema: "
-                    + String.join("; ", problems));
+            throw new SchemaViolation(
+                    "SchemaValidation",
+                    "OrderPlaced v" + version + " fails its schema: " + String.join("; ", problems));
         }
         Instant placedAt;
         try {
@@ -54,9 +59,13 @@ public final class OrderPlacedReader {
         } catch (DateTimeParseException e) {
             throw new SchemaViolation("SchemaValidation", "$.placedAt is not an ISO-8601 instant");
         }
-        OrderPlaced event = new OrderPlaced(node.get("eventId").asText(), node.get("orderId").asText(),
-                node.get("customer").get("email").asText(), node.get("total").get("amountMinor").longValue(),
-                node.get("total").get("currency").asText(), placedAt);
+        OrderPlaced event = new OrderPlaced(
+                node.get("eventId").asText(),
+                node.get("orderId").asText(),
+                node.get("customer").get("email").asText(),
+                node.get("total").get("amountMinor").longValue(),
+                node.get("total").get("currency").asText(),
+                placedAt);
         return new ParsedMessage<>(event, event.eventId(), event.canonical());
     }
 
@@ -68,7 +77,8 @@ public final class OrderPlacedReader {
         try {
             JsonNode node = json.readTree(body == null ? "" : body);
             JsonNode id = node == null ? null : node.get("eventId");
-            return id != null && id.isTextual() && !id.asText().isBlank() ? java.util.Optional.of(id.asText())
+            return id != null && id.isTextual() && !id.asText().isBlank()
+                    ? java.util.Optional.of(id.asText())
                     : java.util.Optional.empty();
         } catch (JsonProcessingException e) {
             return java.util.Optional.empty();
@@ -87,8 +97,10 @@ public final class OrderPlacedReader {
             return node;
         } catch (JsonProcessingException e) {
             // Jackson's message quotes the input: keep it out of the reason.
-            String where = e.getLocation() == null ? "" : " (error at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ")";
+            String where = e.getLocation() == null
+                    ? ""
+                    : " (error at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr() + ")";
             throw new SchemaViolation("NotJson", "the message body is not JSON" + where);
         }
     }

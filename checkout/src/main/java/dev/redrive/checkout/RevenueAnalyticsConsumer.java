@@ -37,19 +37,24 @@ public final class RevenueAnalyticsConsumer extends OrderPlacedConsumer
     @Override
     public List<TransactWriteItem> effectWrites(OrderPlaced order, EffectContext context) {
         if (!CURRENCIES.contains(order.currency())) {
-            throw new PermanentFailure("UnsupportedCurrency", "order " + order.orderId() + " is in "
-                    + order.currency() + "; revenue is reported in " + CURRENCIES.stream().sorted().toList());
+            throw new PermanentFailure(
+                    "UnsupportedCurrency",
+                    "order " + order.orderId() + " is in " + order.currency() + "; revenue is reported in "
+                            + CURRENCIES.stream().sorted().toList());
         }
         if (order.amountMinor() < 0) {
-            throw new PermanentFailure("NegativeTotal", "order " + order.orderId()
-                    + " has a negative total; refunds are not OrderPlaced events");
+            throw new PermanentFailure(
+                    "NegativeTotal",
+                    "order " + order.orderId() + " has a negative total; refunds are not OrderPlaced events");
         }
-        return List.of(TransactWriteItem.builder().update(u -> u.tableName(table)
-                .key(Map.of("pk", AttributeValue.fromS(counterKey(order.day(), order.currency()))))
-                .updateExpression("ADD amountMinor :amount, orders :one")
-                .expressionAttributeValues(Map.of(
-                        ":amount", AttributeValue.fromN(Long.toString(order.amountMinor())),
-                        ":one", AttributeValue.fromN("1")))).build());
+        return List.of(TransactWriteItem.builder()
+                .update(u -> u.tableName(table)
+                        .key(Map.of("pk", AttributeValue.fromS(counterKey(order.day(), order.currency()))))
+                        .updateExpression("ADD amountMinor :amount, orders :one")
+                        .expressionAttributeValues(Map.of(
+                                ":amount", AttributeValue.fromN(Long.toString(order.amountMinor())),
+                                ":one", AttributeValue.fromN("1"))))
+                .build());
     }
 
     @Override

@@ -51,9 +51,16 @@ public final class S3EmailOutbox implements EmailOutbox {
         }
         try {
             // No encryption header: the bucket's default encryption (the stack's KMS key) applies.
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json").ifNoneMatch("*")
-                    .metadata(Map.of("idempotency-key", email.idempotencyKey(),
-                            "fencing-token", Long.toString(email.fencingToken()))),
+            s3.putObject(
+                    b -> b.bucket(bucket)
+                            .key(key)
+                            .contentType("application/json")
+                            .ifNoneMatch("*")
+                            .metadata(Map.of(
+                                    "idempotency-key",
+                                    email.idempotencyKey(),
+                                    "fencing-token",
+                                    Long.toString(email.fencingToken()))),
                     RequestBody.fromBytes(bytes));
             return "s3://" + bucket + "/" + key;
         } catch (S3Exception e) {

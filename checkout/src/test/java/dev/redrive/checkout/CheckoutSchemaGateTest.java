@@ -35,15 +35,21 @@ class CheckoutSchemaGateTest {
 
     @Test
     void theCurrentVersionPassesAndBrokenOrUnknownOnesAreIncompatibleWithTheReason() {
-        String v2 = V1.replace("\"version\":1", "\"version\":2").replace("\"customerEmail\":\"ada@example.com\","
-                + "\"totalCents\":1999,\"currency\":\"EUR\"", "\"customer\":{\"email\":\"ada@example.com\"},"
-                + "\"total\":{\"amountMinor\":1999,\"currency\":\"EUR\"}");
+        String v2 = V1.replace("\"version\":1", "\"version\":2")
+                .replace(
+                        "\"customerEmail\":\"ada@example.com\"," + "\"totalCents\":1999,\"currency\":\"EUR\"",
+                        "\"customer\":{\"email\":\"ada@example.com\"},"
+                                + "\"total\":{\"amountMinor\":1999,\"currency\":\"EUR\"}");
         assertThat(gate.check("x", v2)).isInstanceOf(SchemaGate.Current.class);
         assertThat(gate.check("x", V1.replace("\"version\":1", "\"version\":0")))
                 .isEqualTo(new SchemaGate.Incompatible("OrderPlaced v0 has no registered upcaster to v2"));
         assertThat(gate.check("x", V1.replace("\"totalCents\":1999", "\"totalCents\":\"lots\"")))
-                .isInstanceOfSatisfying(SchemaGate.Incompatible.class, i -> assertThat(i.reason())
-                        .contains("does not satisfy v2").contains("$.total.amountMinor").doesNotContain("lots"));
+                .isInstanceOfSatisfying(
+                        SchemaGate.Incompatible.class,
+                        i -> assertThat(i.reason())
+                                .contains("does not satisfy v2")
+                                .contains("$.total.amountMinor")
+                                .doesNotContain("lots"));
         assertThat(gate.check("x", "nope")).isEqualTo(new SchemaGate.Incompatible("the payload is not JSON"));
     }
 }

@@ -15,10 +15,16 @@ class EventSchemasTest {
         JsonNode v1 = schemas.schema("OrderPlaced", 1).orElseThrow().getSchemaNode();
         JsonNode v2 = schemas.schema("OrderPlaced", 2).orElseThrow().getSchemaNode();
 
-        assertThat(v1.at("/properties/customerEmail/" + EventSchemas.SENSITIVE).asBoolean()).isTrue();
-        assertThat(v2.at("/properties/customer/properties/email/" + EventSchemas.SENSITIVE).asBoolean()).isTrue();
-        assertThat(v2.at("/properties/customer/properties/name/" + EventSchemas.SENSITIVE).asBoolean()).isTrue();
-        assertThat(v2.at("/properties/orderId/" + EventSchemas.SENSITIVE).isMissingNode()).isTrue();
+        assertThat(v1.at("/properties/customerEmail/" + EventSchemas.SENSITIVE).asBoolean())
+                .isTrue();
+        assertThat(v2.at("/properties/customer/properties/email/" + EventSchemas.SENSITIVE)
+                        .asBoolean())
+                .isTrue();
+        assertThat(v2.at("/properties/customer/properties/name/" + EventSchemas.SENSITIVE)
+                        .asBoolean())
+                .isTrue();
+        assertThat(v2.at("/properties/orderId/" + EventSchemas.SENSITIVE).isMissingNode())
+                .isTrue();
         JsonNode valid = new ObjectMapper().readTree(CheckoutSchemaGateTest.V1);
         assertThat(schemas.problems("OrderPlaced", 1, valid)).isEmpty();
     }

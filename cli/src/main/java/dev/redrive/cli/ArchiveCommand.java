@@ -18,20 +18,26 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code redrive archive}: a person's decision to archive dead letters, with a note. */
-@Command(name = "archive", header = "Archive dead letters by decision, with a note.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "archive",
+        header = "Archive dead letters by decision, with a note.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "Archive dead letters by decision, without replaying them: QUARANTINED or UNDER_REVIEW -> ARCHIVED, "
                     + "with your note and your name in the audit trail. Any other state is refused with the reason "
                     + "and left as it is.",
-            "Archived dead letters stay in the ledger until the retention sweep moves them to the S3 archive."},
+            "Archived dead letters stay in the ledger until the retention sweep moves them to the S3 archive."
+        },
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive archive q-3f2a9c41d0b7e65a18c4f2d1 --note 'test order from the load test'",
             "  redrive archive --filter class=PERMANENT,error-type=UnsupportedCurrency --note 'JPY orders: refunded' "
                     + "--dry-run",
             "",
-            "Filter keys: queue, state, class, error-type, older-than. Default states: QUARANTINED|UNDER_REVIEW."})
+            "Filter keys: queue, state, class, error-type, older-than. Default states: QUARANTINED|UNDER_REVIEW."
+        })
 final class ArchiveCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -43,19 +49,28 @@ final class ArchiveCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "ID", description = "Quarantine ids to archive (or use --filter).")
     List<String> ids = new ArrayList<>();
 
-    @Option(names = "--filter", paramLabel = "EXPR", order = 1,
+    @Option(
+            names = "--filter",
+            paramLabel = "EXPR",
+            order = 1,
             description = "Archive every dead letter matching EXPR, e.g. class=PERMANENT,error-type=Rule.")
     String filter;
 
-    @Option(names = "--note", paramLabel = "TEXT", required = true, order = 2,
+    @Option(
+            names = "--note",
+            paramLabel = "TEXT",
+            required = true,
+            order = 2,
             description = "Why they are archived (required), written into the audit trail.")
     String note;
 
     @Option(names = "--dry-run", order = 3, description = "Say what would be archived; change nothing.")
     boolean dryRun;
 
-    @Option(names = "--json", order = 4, description = "Machine output: one JSON line per dead letter, then a "
-            + "summary line.")
+    @Option(
+            names = "--json",
+            order = 4,
+            description = "Machine output: one JSON line per dead letter, then a " + "summary line.")
     boolean json;
 
     @Override
@@ -73,8 +88,10 @@ final class ArchiveCommand implements Callable<Integer> {
                 targets.add(RecordSelection.require(backend.ledger(), id, backend.settings()));
             }
         } else {
-            targets.addAll(RecordSelection.select(backend.ledger(), RecordFilter.parse(filter,
-                    EnumSet.copyOf(ArchiveDecision.ARCHIVABLE)), root.context().clock().instant()));
+            targets.addAll(RecordSelection.select(
+                    backend.ledger(),
+                    RecordFilter.parse(filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE)),
+                    root.context().clock().instant()));
         }
         Actor actor = root.actor();
         ArchiveDecision decision = backend.archiveDecision();
@@ -83,8 +100,10 @@ final class ArchiveCommand implements Callable<Integer> {
         int other = 0;
         for (QuarantineRecord r : targets) {
             if (root.context().stopRequested()) {
-                spec.commandLine().getErr().println("redrive archive: stopped by request after " + (archived + other)
-                        + " of " + targets.size() + "; run the same command again to finish");
+                spec.commandLine()
+                        .getErr()
+                        .println("redrive archive: stopped by request after " + (archived + other) + " of "
+                                + targets.size() + "; run the same command again to finish");
                 return ExitCodes.INTERRUPTED;
             }
             ArchiveDecision.Outcome outcome = decision.archive(r.id(), actor, note, dryRun);
@@ -111,11 +130,12 @@ final class ArchiveCommand implements Callable<Integer> {
         }
         if (total == 0) {
             out.println("Nothing to archive: no dead letter matches "
-                    + RecordFilter.parse(filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE)).describe() + ".");
+                    + RecordFilter.parse(filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE))
+                            .describe() + ".");
         } else {
             out.println();
-            out.println((dryRun ? "Dry run, nothing changed: would archive " : "Archived ") + archived + " of "
-                    + total + (other > 0 ? "; " + other + " refused or changed meanwhile (see above)" : "") + ".");
+            out.println((dryRun ? "Dry run, nothing changed: would archive " : "Archived ") + archived + " of " + total
+                    + (other > 0 ? "; " + other + " refused or changed meanwhile (see above)" : "") + ".");
         }
         out.flush();
     }

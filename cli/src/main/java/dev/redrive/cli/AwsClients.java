@@ -57,7 +57,9 @@ final class AwsClients implements AutoCloseable {
 
     synchronized S3Client s3() {
         if (s3 == null) {
-            s3 = configure(S3Client.builder(), "S3").forcePathStyle(endpoint("S3").isPresent()).build();
+            s3 = configure(S3Client.builder(), "S3")
+                    .forcePathStyle(endpoint("S3").isPresent())
+                    .build();
         }
         return s3;
     }
@@ -65,8 +67,11 @@ final class AwsClients implements AutoCloseable {
     /** STS, with short timeouts: it only names the actor, and a slow answer must not hold the operator up. */
     synchronized StsClient sts() {
         if (sts == null) {
-            sts = configure(StsClient.builder(), "STS").overrideConfiguration(ClientOverrideConfiguration.builder()
-                    .apiCallTimeout(Duration.ofSeconds(5)).build()).build();
+            sts = configure(StsClient.builder(), "STS")
+                    .overrideConfiguration(ClientOverrideConfiguration.builder()
+                            .apiCallTimeout(Duration.ofSeconds(5))
+                            .build())
+                    .build();
         }
         return sts;
     }
@@ -110,9 +115,10 @@ final class AwsClients implements AutoCloseable {
         Optional<String> secret = context.var("AWS_SECRET_ACCESS_KEY");
         if (key.isPresent() && secret.isPresent()) {
             Optional<String> token = context.var("AWS_SESSION_TOKEN");
-            return StaticCredentialsProvider.create(token.isPresent()
-                    ? AwsSessionCredentials.create(key.get(), secret.get(), token.get())
-                    : AwsBasicCredentials.create(key.get(), secret.get()));
+            return StaticCredentialsProvider.create(
+                    token.isPresent()
+                            ? AwsSessionCredentials.create(key.get(), secret.get(), token.get())
+                            : AwsBasicCredentials.create(key.get(), secret.get()));
         }
         DefaultCredentialsProvider.Builder chain = DefaultCredentialsProvider.builder();
         context.var("AWS_PROFILE").ifPresent(chain::profileName);
@@ -121,8 +127,10 @@ final class AwsClients implements AutoCloseable {
 
     private <B extends AwsClientBuilder<B, ?>> B configure(B builder, String service) {
         if (http == null) {
-            http = UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(5))
-                    .socketTimeout(Duration.ofSeconds(60)).build();
+            http = UrlConnectionHttpClient.builder()
+                    .connectionTimeout(Duration.ofSeconds(5))
+                    .socketTimeout(Duration.ofSeconds(60))
+                    .build();
         }
         builder.region(region()).credentialsProvider(credentials());
         endpoint(service).ifPresent(builder::endpointOverride);

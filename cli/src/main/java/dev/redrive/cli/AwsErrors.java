@@ -10,8 +10,7 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 /** Turns AWS SDK failures into one line that says what is missing or wrong, for operators (never a stack trace). */
 final class AwsErrors {
 
-    private AwsErrors() {
-    }
+    private AwsErrors() {}
 
     /** The operator's line for {@code e}, naming the configured resources where AWS does not. */
     static String describe(Throwable e, Settings settings) {
@@ -30,7 +29,8 @@ final class AwsErrors {
             return "a stored payload is missing from bucket '" + settings.archiveBucket() + "' (" + oneLine(e) + ")";
         }
         if (e instanceof AwsServiceException s) {
-            String service = s.awsErrorDetails() == null ? "AWS" : s.awsErrorDetails().serviceName();
+            String service =
+                    s.awsErrorDetails() == null ? "AWS" : s.awsErrorDetails().serviceName();
             return service + " refused the request (" + s.statusCode() + " " + errorCode(s) + "): " + oneLine(e);
         }
         if (e instanceof SdkClientException) {
@@ -57,7 +57,8 @@ final class AwsErrors {
     }
 
     private static String errorCode(AwsServiceException s) {
-        return s.awsErrorDetails() == null || s.awsErrorDetails().errorCode() == null ? ""
+        return s.awsErrorDetails() == null || s.awsErrorDetails().errorCode() == null
+                ? ""
                 : s.awsErrorDetails().errorCode();
     }
 }

@@ -59,8 +59,8 @@ final class Backend implements AutoCloseable {
 
     synchronized DynamoDbQuarantineLedger ledger() {
         if (ledger == null) {
-            ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), settings.quarantineTable(),
-                    settings.controlTable(), context.clock());
+            ledger = new DynamoDbQuarantineLedger(
+                    aws.dynamoDb(), settings.quarantineTable(), settings.controlTable(), context.clock());
         }
         return ledger;
     }
@@ -93,7 +93,8 @@ final class Backend implements AutoCloseable {
     }
 
     PayloadStore payloads() {
-        return new S3PayloadStore(aws.s3(), settings.archiveBucket(), settings.archiveKmsKeyId().orElse(null));
+        return new S3PayloadStore(
+                aws.s3(), settings.archiveBucket(), settings.archiveKmsKeyId().orElse(null));
     }
 
     /** The replay service with the sweeper's own checks; the sender goes through the context's wrapper. */
@@ -104,10 +105,13 @@ final class Backend implements AutoCloseable {
         });
         RevenueAnalyticsConsumer revenue = new RevenueAnalyticsConsumer(reader, settings.revenueTable());
         Map<String, IdempotentConsumer<?>> consumers = Map.of(email.name(), email, revenue.name(), revenue);
-        return new ReplayService(ledger(), new CheckoutSchemaGate(json, schemas, CheckoutSchemaGate.upcasters()),
-                new ClaimLookupIdempotencyGate(consumers, new DynamoDbClaimStore(aws.dynamoDb(),
-                        settings.claimsTable())),
-                context.senderWrapper().apply(new SqsReplaySender(aws.sqs(), directory())), payloads(),
+        return new ReplayService(
+                ledger(),
+                new CheckoutSchemaGate(json, schemas, CheckoutSchemaGate.upcasters()),
+                new ClaimLookupIdempotencyGate(
+                        consumers, new DynamoDbClaimStore(aws.dynamoDb(), settings.claimsTable())),
+                context.senderWrapper().apply(new SqsReplaySender(aws.sqs(), directory())),
+                payloads(),
                 context.clock());
     }
 

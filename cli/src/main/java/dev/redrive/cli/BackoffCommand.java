@@ -17,8 +17,12 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code redrive backoff}: the retry schedule a set of settings gives, and what is wrong with it. */
-@Command(name = "backoff", header = "Explain the retry schedule of a set of backoff and queue settings.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "backoff",
+        header = "Explain the retry schedule of a set of backoff and queue settings.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "Explain the retry schedule of TRANSIENT failures: capped exponential backoff with full jitter, "
                     + "capped = min(max-delay, base * multiplier^(attempt-1)), delay = round(capped * rng()), "
@@ -32,12 +36,14 @@ import picocli.CommandLine.Spec;
                     + "DLQ keeps messages no longer than its source.",
             "Backoff settings default to REDRIVE_BACKOFF_BASE, _MULTIPLIER and _MAX_DELAY (as the consumers read "
                     + "them), else 2s, 2.0, 15m. --queue reads maxReceiveCount, retention and visibility from the "
-                    + "queue; flags given explicitly win."},
+                    + "queue; flags given explicitly win."
+        },
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive backoff",
             "  redrive backoff --base 1s --multiplier 3 --max-delay 10m --max-receive-count 8 --retention 4d",
-            "  redrive backoff --queue order-placed-email --function-timeout 30s --seed 42"})
+            "  redrive backoff --queue order-placed-email --function-timeout 30s --seed 42"
+        })
 final class BackoffCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -55,28 +61,46 @@ final class BackoffCommand implements Callable<Integer> {
     @Option(names = "--max-delay", paramLabel = "DURATION", order = 3, description = "The largest delay (<= 12h).")
     Duration maxDelay;
 
-    @Option(names = "--max-receive-count", paramLabel = "N", order = 4,
+    @Option(
+            names = "--max-receive-count",
+            paramLabel = "N",
+            order = 4,
             description = "Receives before SQS moves a message to the DLQ (the redrive policy). Default 5.")
     Integer maxReceiveCount;
 
-    @Option(names = "--retention", paramLabel = "DURATION", order = 5,
+    @Option(
+            names = "--retention",
+            paramLabel = "DURATION",
+            order = 5,
             description = "The source queue's message retention. Default 4d (the SQS default).")
     Duration retention;
 
-    @Option(names = "--visibility-timeout", paramLabel = "DURATION", order = 6,
+    @Option(
+            names = "--visibility-timeout",
+            paramLabel = "DURATION",
+            order = 6,
             description = "The source queue's visibility timeout. Default 30s (the SQS default).")
     Duration visibilityTimeout;
 
-    @Option(names = "--function-timeout", paramLabel = "DURATION", order = 7,
+    @Option(
+            names = "--function-timeout",
+            paramLabel = "DURATION",
+            order = 7,
             description = "The consumer function's timeout; checks the visibility timeout against it.")
     Duration functionTimeout;
 
-    @Option(names = "--queue", paramLabel = "NAME", order = 8,
+    @Option(
+            names = "--queue",
+            paramLabel = "NAME",
+            order = 8,
             description = "Read maxReceiveCount, retention and visibility timeout from this queue (and the DLQ's "
                     + "retention from its redrive policy target).")
     String queue;
 
-    @Option(names = "--seed", paramLabel = "N", order = 9,
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            order = 9,
             description = "Draw a reproducible sample of delays with mulberry32 seeded with N.")
     Integer seed;
 
@@ -86,17 +110,24 @@ final class BackoffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = root.settings();
-        QueueSettings fromQueue = queue == null ? QueueSettings.NONE
-                : QueueSettings.read(root.backend(), QueueAddress.nameOf(queue));
+        QueueSettings fromQueue =
+                queue == null ? QueueSettings.NONE : QueueSettings.read(root.backend(), QueueAddress.nameOf(queue));
         FullJitterBackoff backoff = backoff(settings);
-        int receives = maxReceiveCount != null ? maxReceiveCount : fromQueue.maxReceiveCount().orElse(5);
+        int receives = maxReceiveCount != null
+                ? maxReceiveCount
+                : fromQueue.maxReceiveCount().orElse(5);
         if (receives < 1 || receives > 1000) {
             throw CliException.usage("--max-receive-count must be between 1 and 1000 (SQS's limits)");
         }
-        BackoffSchedule schedule = new BackoffSchedule(backoff, receives,
+        BackoffSchedule schedule = new BackoffSchedule(
+                backoff,
+                receives,
                 retention != null ? retention : fromQueue.retention().orElse(Duration.ofDays(4)),
-                visibilityTimeout != null ? visibilityTimeout : fromQueue.visibility().orElse(Duration.ofSeconds(30)),
-                functionTimeout, fromQueue.deadLetterRetention().orElse(null),
+                visibilityTimeout != null
+                        ? visibilityTimeout
+                        : fromQueue.visibility().orElse(Duration.ofSeconds(30)),
+                functionTimeout,
+                fromQueue.deadLetterRetention().orElse(null),
                 seed == null ? null : new Mulberry32(seed));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -125,12 +156,21 @@ final class BackoffCommand implements Callable<Integer> {
 
     private FullJitterBackoff backoff(Settings settings) {
         try {
-            Duration b = base != null ? base : settings.backoff(Settings.BACKOFF_BASE).map(Durations::parse)
-                    .orElse(Duration.ofSeconds(2));
-            double m = multiplier != null ? multiplier : settings.backoff(Settings.BACKOFF_MULTIPLIER)
-                    .map(Double::parseDouble).orElse(2.0);
-            Duration max = maxDelay != null ? maxDelay : settings.backoff(Settings.BACKOFF_MAX_DELAY)
-                    .map(Durations::parse).orElse(Duration.ofMinutes(15));
+            Duration b = base != null
+                    ? base
+                    : settings.backoff(Settings.BACKOFF_BASE)
+                            .map(Durations::parse)
+                            .orElse(Duration.ofSeconds(2));
+            double m = multiplier != null
+                    ? multiplier
+                    : settings.backoff(Settings.BACKOFF_MULTIPLIER)
+                            .map(Double::parseDouble)
+                            .orElse(2.0);
+            Duration max = maxDelay != null
+                    ? maxDelay
+                    : settings.backoff(Settings.BACKOFF_MAX_DELAY)
+                            .map(Durations::parse)
+                            .orElse(Duration.ofMinutes(15));
             return new FullJitterBackoff(b, m, max);
         } catch (IllegalArgumentException e) {
             throw CliException.usage("backoff settings: " + e.getMessage());
@@ -163,16 +203,20 @@ final class BackoffCommand implements Callable<Integer> {
     }
 
     /** Settings read from a queue's attributes. */
-    record QueueSettings(Optional<Integer> maxReceiveCount, Optional<Duration> retention,
-            Optional<Duration> visibility, Optional<Duration> deadLetterRetention) {
+    record QueueSettings(
+            Optional<Integer> maxReceiveCount,
+            Optional<Duration> retention,
+            Optional<Duration> visibility,
+            Optional<Duration> deadLetterRetention) {
 
-        static final QueueSettings NONE = new QueueSettings(Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty());
+        static final QueueSettings NONE =
+                new QueueSettings(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
         static QueueSettings read(Backend backend, String name) {
             var sqs = backend.aws().sqs();
             var names = List.of(software.amazon.awssdk.services.sqs.model.QueueAttributeName.ALL);
-            var a = sqs.getQueueAttributes(b -> b.queueUrl(backend.directory().url(name)).attributeNames(names))
+            var a = sqs.getQueueAttributes(
+                            b -> b.queueUrl(backend.directory().url(name)).attributeNames(names))
                     .attributesAsStrings();
             Optional<Integer> receives = Optional.empty();
             Optional<Duration> dlqRetention = Optional.empty();
@@ -183,20 +227,26 @@ final class BackoffCommand implements Callable<Integer> {
                     receives = Optional.of(p.path("maxReceiveCount").asInt(0)).filter(n -> n > 0);
                     String target = p.path("deadLetterTargetArn").asText("");
                     if (!target.isBlank()) {
-                        var d = sqs.getQueueAttributes(b -> b.queueUrl(backend.directory().url(target))
-                                .attributeNames(names)).attributesAsStrings();
+                        var d = sqs.getQueueAttributes(
+                                        b -> b.queueUrl(backend.directory().url(target))
+                                                .attributeNames(names))
+                                .attributesAsStrings();
                         dlqRetention = seconds(d.get("MessageRetentionPeriod"));
                     }
                 } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                     throw CliException.config("the redrive policy of queue " + name + " is not JSON");
                 }
             }
-            return new QueueSettings(receives, seconds(a.get("MessageRetentionPeriod")),
-                    seconds(a.get("VisibilityTimeout")), dlqRetention);
+            return new QueueSettings(
+                    receives,
+                    seconds(a.get("MessageRetentionPeriod")),
+                    seconds(a.get("VisibilityTimeout")),
+                    dlqRetention);
         }
 
         private static Optional<Duration> seconds(String value) {
-            return value == null || value.isBlank() ? Optional.empty()
+            return value == null || value.isBlank()
+                    ? Optional.empty()
                     : Optional.of(Duration.ofSeconds(Long.parseLong(value)));
         }
     }

@@ -14,9 +14,13 @@ import java.util.List;
 final class BackoffSchedule {
 
     /** One attempt; the sample fields are null without a seed. */
-    record Attempt(int attempt, double cappedSeconds, double expectedSeconds, double worstCumulativeSeconds,
-            Integer sampleSeconds, Integer sampleCumulativeSeconds) {
-    }
+    record Attempt(
+            int attempt,
+            double cappedSeconds,
+            double expectedSeconds,
+            double worstCumulativeSeconds,
+            Integer sampleSeconds,
+            Integer sampleCumulativeSeconds) {}
 
     private final FullJitterBackoff backoff;
     private final int receives;
@@ -32,8 +36,14 @@ final class BackoffSchedule {
      * @param deadLetterRetention null when unknown
      * @param sample              null for no sample
      */
-    BackoffSchedule(FullJitterBackoff backoff, int receives, Duration retention, Duration visibility,
-            Duration functionTimeout, Duration deadLetterRetention, RandomSource sample) {
+    BackoffSchedule(
+            FullJitterBackoff backoff,
+            int receives,
+            Duration retention,
+            Duration visibility,
+            Duration functionTimeout,
+            Duration deadLetterRetention,
+            RandomSource sample) {
         this.backoff = backoff;
         this.receives = receives;
         this.retention = retention;
@@ -48,8 +58,8 @@ final class BackoffSchedule {
             worst += Math.max(visibility.toSeconds(), processing + capped);
             Integer draw = sample == null ? null : backoff.delaySeconds(n, sample);
             sampled += draw == null ? 0 : draw;
-            attempts.add(new Attempt(n, capped, backoff.expectedSeconds(n), worst, draw,
-                    draw == null ? null : sampled));
+            attempts.add(
+                    new Attempt(n, capped, backoff.expectedSeconds(n), worst, draw, draw == null ? null : sampled));
         }
         warn(worst, processing);
     }
@@ -103,8 +113,8 @@ final class BackoffSchedule {
         out.println("Backoff: base " + Durations.format(backoff.base()) + ", multiplier " + backoff.multiplier()
                 + ", max delay " + Durations.format(backoff.maxDelay()) + "; maxReceiveCount " + receives
                 + ", retention " + Durations.format(retention) + ", visibility timeout "
-                + Durations.format(visibility) + (functionTimeout == null ? "" : ", function timeout "
-                        + Durations.format(functionTimeout)) + source);
+                + Durations.format(visibility)
+                + (functionTimeout == null ? "" : ", function timeout " + Durations.format(functionTimeout)) + source);
         out.println();
         boolean sampled = seed != null;
         List<String> headers = new ArrayList<>(List.of("ATTEMPT", "CAPPED DELAY", "EXPECTED", "WORST CASE SO FAR"));
@@ -114,17 +124,25 @@ final class BackoffSchedule {
         Table table = new Table(headers);
         for (Attempt a : attempts) {
             if (sampled) {
-                table.row(a.attempt(), Durations.seconds(a.cappedSeconds()), Durations.seconds(a.expectedSeconds()),
-                        Durations.seconds(a.worstCumulativeSeconds()), a.sampleSeconds() + "s",
+                table.row(
+                        a.attempt(),
+                        Durations.seconds(a.cappedSeconds()),
+                        Durations.seconds(a.expectedSeconds()),
+                        Durations.seconds(a.worstCumulativeSeconds()),
+                        a.sampleSeconds() + "s",
                         Durations.seconds(a.sampleSeconds() == null ? 0 : a.sampleCumulativeSeconds()));
             } else {
-                table.row(a.attempt(), Durations.seconds(a.cappedSeconds()), Durations.seconds(a.expectedSeconds()),
+                table.row(
+                        a.attempt(),
+                        Durations.seconds(a.cappedSeconds()),
+                        Durations.seconds(a.expectedSeconds()),
                         Durations.seconds(a.worstCumulativeSeconds()));
             }
         }
         table.print(out);
         Attempt last = attempts.get(attempts.size() - 1);
-        double expected = attempts.stream().mapToDouble(Attempt::expectedSeconds).sum();
+        double expected =
+                attempts.stream().mapToDouble(Attempt::expectedSeconds).sum();
         out.println();
         out.println("After attempt " + receives + " fails, the next receive moves the message to the DLQ: at most "
                 + Durations.seconds(last.worstCumulativeSeconds()) + " after it was first received (delays alone "

@@ -20,8 +20,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 final class BulkReplay {
 
     /** How the run ended. */
-    record Result(ReplayTally tally, int total, boolean interrupted, Optional<String> failure, int exitCode) {
-    }
+    record Result(ReplayTally tally, int total, boolean interrupted, Optional<String> failure, int exitCode) {}
 
     private final ReplayService service;
     private final ReplayStats stats;
@@ -32,8 +31,15 @@ final class BulkReplay {
     private final boolean json;
     private final boolean quiet;
 
-    BulkReplay(ReplayService service, ReplayStats stats, CliContext context, Settings settings, PrintWriter out,
-            PrintWriter err, boolean json, boolean quiet) {
+    BulkReplay(
+            ReplayService service,
+            ReplayStats stats,
+            CliContext context,
+            Settings settings,
+            PrintWriter out,
+            PrintWriter err,
+            boolean json,
+            boolean quiet) {
         this.service = service;
         this.stats = stats;
         this.context = context;
@@ -66,8 +72,8 @@ final class BulkReplay {
                 exitCode = ExitCodes.CONFIG;
                 break;
             } catch (RuntimeException e) {
-                failure = Optional.of(r.id() + ": unexpected " + e.getClass().getSimpleName() + ": "
-                        + AwsErrors.oneLine(e));
+                failure = Optional.of(
+                        r.id() + ": unexpected " + e.getClass().getSimpleName() + ": " + AwsErrors.oneLine(e));
                 exitCode = ExitCodes.INTERNAL;
                 break;
             }

@@ -20,8 +20,13 @@ import java.util.function.UnaryOperator;
  * @param senderWrapper wraps the replay sender (identity in production; tests use it to simulate an abort mid-run)
  * @param stop          set when the operator asks the run to stop (Ctrl-C): a bulk run stops before the next message
  */
-public record CliContext(Map<String, String> env, Clock clock, boolean tty, String osUser,
-        UnaryOperator<ReplaySender> senderWrapper, AtomicBoolean stop) {
+public record CliContext(
+        Map<String, String> env,
+        Clock clock,
+        boolean tty,
+        String osUser,
+        UnaryOperator<ReplaySender> senderWrapper,
+        AtomicBoolean stop) {
 
     public CliContext {
         env = Map.copyOf(Objects.requireNonNull(env, "env"));
@@ -34,8 +39,13 @@ public record CliContext(Map<String, String> env, Clock clock, boolean tty, Stri
     /** The context of a real run: this process's environment, the system clock, the console. */
     public static CliContext system() {
         boolean tty = System.console() != null && !"false".equals(System.getProperty("redrive.cli.tty"));
-        return new CliContext(System.getenv(), Clock.systemUTC(), tty, System.getProperty("user.name"),
-                UnaryOperator.identity(), new AtomicBoolean());
+        return new CliContext(
+                System.getenv(),
+                Clock.systemUTC(),
+                tty,
+                System.getProperty("user.name"),
+                UnaryOperator.identity(),
+                new AtomicBoolean());
     }
 
     /** A context for tests and embedding: no terminal, the given environment and clock. */

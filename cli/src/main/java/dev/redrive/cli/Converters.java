@@ -13,8 +13,7 @@ import picocli.CommandLine.TypeConversionException;
 /** picocli converters for the CLI's own argument types; a bad value is a one-line usage error. */
 final class Converters {
 
-    private Converters() {
-    }
+    private Converters() {}
 
     /** Durations: {@code 90s}, {@code 15m}, {@code 2h}, {@code 3d}, {@code PT2H}. */
     static final class DurationConverter implements ITypeConverter<Duration> {

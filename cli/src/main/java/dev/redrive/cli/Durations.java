@@ -15,8 +15,7 @@ public final class Durations {
 
     private static final Pattern SHORT = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)?");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** Parses {@code text}; a message naming the accepted forms otherwise. */
     public static Duration parse(String text) {
@@ -25,13 +24,14 @@ public final class Durations {
         if (m.matches()) {
             double amount = Double.parseDouble(m.group(1));
             String unit = m.group(2) == null ? "s" : m.group(2);
-            long millis = Math.round(amount * switch (unit) {
-                case "ms" -> 1L;
-                case "s" -> 1_000L;
-                case "m" -> 60_000L;
-                case "h" -> 3_600_000L;
-                default -> 86_400_000L;
-            });
+            long millis = Math.round(amount
+                    * switch (unit) {
+                        case "ms" -> 1L;
+                        case "s" -> 1_000L;
+                        case "m" -> 60_000L;
+                        case "h" -> 3_600_000L;
+                        default -> 86_400_000L;
+                    });
             return Duration.ofMillis(millis);
         }
         if (t.startsWith("p")) {
@@ -46,7 +46,9 @@ public final class Durations {
 
     /** An instant as text output shows it: ISO-8601 to the second ({@code 2026-11-29T22:00:00Z}). */
     public static String at(java.time.Instant instant) {
-        return instant == null ? "-" : instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return instant == null
+                ? "-"
+                : instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
     }
 
     /** A short human rendering: the two largest units ({@code 2d 4h}, {@code 3m 20s}, {@code 45s}, {@code 0s}). */

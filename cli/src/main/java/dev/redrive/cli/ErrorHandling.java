@@ -8,8 +8,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 /** One line on stderr and an exit code for every failure; never a stack trace. */
 final class ErrorHandling {
 
-    private ErrorHandling() {
-    }
+    private ErrorHandling() {}
 
     /** Bad arguments picocli found (unknown option, bad enum value, missing parameter): exit 2. */
     static int onBadArguments(ParameterException e, String[] args) {

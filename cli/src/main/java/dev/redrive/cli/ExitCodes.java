@@ -23,8 +23,7 @@ public final class ExitCodes {
     /** The exit codes as every command's {@code --help} lists them. */
     public static final Map<String, String> LIST = list();
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 
     private static Map<String, String> list() {
         Map<String, String> codes = new LinkedHashMap<>();

@@ -18,23 +18,32 @@ import java.util.Set;
  */
 final class FailureGroups {
 
-    private FailureGroups() {
-    }
+    private FailureGroups() {}
 
     /**
      * One group.
      *
      * @param sampleId the oldest member, to {@code redrive show}
      */
-    record Group(String errorType, String reason, int count, Set<FailureClass> classes, Instant firstSeen,
-            Instant lastSeen, String sampleId) {
-    }
+    record Group(
+            String errorType,
+            String reason,
+            int count,
+            Set<FailureClass> classes,
+            Instant firstSeen,
+            Instant lastSeen,
+            String sampleId) {}
 
     static List<Group> of(List<QuarantineRecord> records) {
         Map<List<String>, List<QuarantineRecord>> byFailure = new LinkedHashMap<>();
         for (QuarantineRecord r : records) {
-            byFailure.computeIfAbsent(List.of(r.classification().errorType(), r.classification().reason()),
-                    k -> new ArrayList<>()).add(r);
+            byFailure
+                    .computeIfAbsent(
+                            List.of(
+                                    r.classification().errorType(),
+                                    r.classification().reason()),
+                            k -> new ArrayList<>())
+                    .add(r);
         }
         List<Group> groups = new ArrayList<>();
         byFailure.forEach((key, members) -> {

@@ -20,8 +20,7 @@ final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
-    private Json() {
-    }
+    private Json() {}
 
     static ObjectNode object() {
         return MAPPER.createObjectNode();
@@ -54,8 +53,7 @@ final class Json {
     /**
      * One dead letter's outcome in a bulk run: a JSON line with {@code --json}, else the id and the outcome in words.
      */
-    static void outcome(PrintWriter out, boolean json, String id, Object outcome, String description,
-            boolean dryRun) {
+    static void outcome(PrintWriter out, boolean json, String id, Object outcome, String description, boolean dryRun) {
         if (json) {
             ObjectNode n = object();
             n.put("id", id);

@@ -12,26 +12,32 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code redrive list}: the quarantine, filtered, as a table, JSON, or grouped by failure. */
-@Command(name = "list", header = "List quarantined dead letters, filtered, or grouped by failure.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "list",
+        header = "List quarantined dead letters, filtered, or grouped by failure.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "List quarantined dead letters, oldest first. By default the unresolved ones (QUARANTINED, "
                     + "UNDER_REVIEW, SCHEMA_CHECK, IDEMPOTENCY_CHECK) of every queue.",
             "With --group, failures are grouped by error type and reason (the way NServiceBus ServicePulse groups "
-                    + "failed messages): count, first and last seen, classes, and a sample id to 'redrive show'."},
+                    + "failed messages): count, first and last seen, classes, and a sample id to 'redrive show'."
+        },
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive list",
             "  redrive list --queue order-placed-email --class TRANSIENT --older-than 2h",
             "  redrive list --state all --error-type Timeout --limit 20",
             "  redrive list --group",
-            "  redrive list --state REPLAYED --json"})
+            "  redrive list --state REPLAYED --json"
+        })
 final class ListCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -40,33 +46,54 @@ final class ListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--queue", paramLabel = "NAME", order = 1,
+    @Option(
+            names = "--queue",
+            paramLabel = "NAME",
+            order = 1,
             description = "Only dead letters of this source queue (name).")
     String queue;
 
-    @Option(names = "--state", paramLabel = "STATE", order = 2,
+    @Option(
+            names = "--state",
+            paramLabel = "STATE",
+            order = 2,
             description = "States to list, joined with '|' (QUARANTINED, UNDER_REVIEW, SCHEMA_CHECK, "
                     + "IDEMPOTENCY_CHECK, REPLAYED, ARCHIVED), or 'all', or 'unresolved' (the default).")
     String state;
 
-    @Option(names = "--class", paramLabel = "CLASS", order = 3,
+    @Option(
+            names = "--class",
+            paramLabel = "CLASS",
+            order = 3,
             description = "Only this failure class: ${COMPLETION-CANDIDATES}.")
     FailureClass failureClass;
 
-    @Option(names = "--older-than", paramLabel = "AGE", order = 4,
+    @Option(
+            names = "--older-than",
+            paramLabel = "AGE",
+            order = 4,
             description = "Only dead letters that arrived longer ago than this (90s, 15m, 2h, 3d).")
     Duration olderThan;
 
-    @Option(names = "--error-type", paramLabel = "TYPE", order = 5,
+    @Option(
+            names = "--error-type",
+            paramLabel = "TYPE",
+            order = 5,
             description = "Only this error type (as classified: Timeout, InvalidRecipient, OutdatedVersion...).")
     String errorType;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", order = 6,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "100",
+            order = 6,
             description = "At most this many rows (or groups); default ${DEFAULT-VALUE}.")
     int limit;
 
-    @Option(names = "--group", order = 7, description = "Group by error type and reason instead of one row per "
-            + "dead letter.")
+    @Option(
+            names = "--group",
+            order = 7,
+            description = "Group by error type and reason instead of one row per " + "dead letter.")
     boolean group;
 
     @Option(names = "--json", order = 8, description = "Machine output: a JSON array.")
@@ -100,17 +127,35 @@ final class ListCommand implements Callable<Integer> {
         if (noneMatch(out, shown)) {
             return;
         }
-        Table table = new Table(List.of("ID", "STATE", "CLASS", "ERROR TYPE", "QUEUE", "AGE", "RCV", "REPLAYS",
-                "REASON"), 0, 0, 0, 24, 28, 0, 0, 0, 60);
+        Table table = new Table(
+                List.of("ID", "STATE", "CLASS", "ERROR TYPE", "QUEUE", "AGE", "RCV", "REPLAYS", "REASON"),
+                0,
+                0,
+                0,
+                24,
+                28,
+                0,
+                0,
+                0,
+                60);
         for (QuarantineRecord r : shown) {
-            table.row(r.id(), r.state(), r.classification().failureClass(), r.classification().errorType(),
-                    r.sourceQueue(), Durations.format(r.age(now)), r.receiveCount(), r.replayCount(),
+            table.row(
+                    r.id(),
+                    r.state(),
+                    r.classification().failureClass(),
+                    r.classification().errorType(),
+                    r.sourceQueue(),
+                    Durations.format(r.age(now)),
+                    r.receiveCount(),
+                    r.replayCount(),
                     r.classification().reason());
         }
         table.print(out);
         out.println();
-        out.println(shown.size() < records.size() ? "Showing " + shown.size() + " of " + records.size()
-                + " (raise --limit to see more)." : records.size() + " dead letter(s).");
+        out.println(
+                shown.size() < records.size()
+                        ? "Showing " + shown.size() + " of " + records.size() + " (raise --limit to see more)."
+                        : records.size() + " dead letter(s).");
         out.flush();
     }
 
@@ -135,11 +180,24 @@ final class ListCommand implements Callable<Integer> {
         if (noneMatch(out, shown)) {
             return;
         }
-        Table table = new Table(List.of("COUNT", "CLASS", "ERROR TYPE", "FIRST SEEN", "LAST SEEN", "SAMPLE ID",
-                "REASON"), 0, 0, 24, 0, 0, 0, 70);
+        Table table = new Table(
+                List.of("COUNT", "CLASS", "ERROR TYPE", "FIRST SEEN", "LAST SEEN", "SAMPLE ID", "REASON"),
+                0,
+                0,
+                24,
+                0,
+                0,
+                0,
+                70);
         for (FailureGroups.Group g : shown) {
-            table.row(g.count(), String.join("|", g.classes().stream().map(Enum::name).toList()), g.errorType(),
-                    Durations.at(g.firstSeen()), Durations.at(g.lastSeen()), g.sampleId(), g.reason());
+            table.row(
+                    g.count(),
+                    String.join("|", g.classes().stream().map(Enum::name).toList()),
+                    g.errorType(),
+                    Durations.at(g.firstSeen()),
+                    Durations.at(g.lastSeen()),
+                    g.sampleId(),
+                    g.reason());
         }
         table.print(out);
         out.println();
@@ -157,9 +215,11 @@ final class ListCommand implements Callable<Integer> {
     }
 
     private RecordFilter filter() {
-        return new RecordFilter(Optional.ofNullable(queue),
+        return new RecordFilter(
+                Optional.ofNullable(queue),
                 state == null ? RecordFilter.UNRESOLVED : RecordFilter.states(state),
-                failureClass == null ? Set.of() : Set.of(failureClass), Optional.ofNullable(errorType),
+                failureClass == null ? Set.of() : Set.of(failureClass),
+                Optional.ofNullable(errorType),
                 Optional.ofNullable(olderThan));
     }
 }

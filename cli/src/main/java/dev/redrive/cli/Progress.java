@@ -38,8 +38,14 @@ final class Progress {
             return;
         }
         int filled = total == 0 ? WIDTH : (int) ((long) WIDTH * done / total);
-        err.print(String.format(Locale.ROOT, "\r\u001b[2K[%s%s] %d/%d  %s", "#".repeat(filled),
-                "-".repeat(WIDTH - filled), done, total, counts));
+        err.print(String.format(
+                Locale.ROOT,
+                "\r\u001b[2K[%s%s] %d/%d  %s",
+                "#".repeat(filled),
+                "-".repeat(WIDTH - filled),
+                done,
+                total,
+                counts));
         err.flush();
         drawn = true;
     }

@@ -25,12 +25,19 @@ import java.util.Set;
  * @param errorType the error type wanted, if any (exact, case-sensitive)
  * @param olderThan only records that arrived longer ago than this, if any
  */
-public record RecordFilter(Optional<String> queue, Set<QuarantineState> states, Set<FailureClass> classes,
-        Optional<String> errorType, Optional<Duration> olderThan) {
+public record RecordFilter(
+        Optional<String> queue,
+        Set<QuarantineState> states,
+        Set<FailureClass> classes,
+        Optional<String> errorType,
+        Optional<Duration> olderThan) {
 
     /** The states nobody has resolved yet: the default of {@code list}. */
-    public static final Set<QuarantineState> UNRESOLVED = EnumSet.of(QuarantineState.QUARANTINED,
-            QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK, QuarantineState.IDEMPOTENCY_CHECK);
+    public static final Set<QuarantineState> UNRESOLVED = EnumSet.of(
+            QuarantineState.QUARANTINED,
+            QuarantineState.UNDER_REVIEW,
+            QuarantineState.SCHEMA_CHECK,
+            QuarantineState.IDEMPOTENCY_CHECK);
 
     /** The keys {@code --filter} accepts. */
     public static final List<String> KEYS = List.of("queue", "state", "class", "error-type", "older-than");
@@ -49,8 +56,8 @@ public record RecordFilter(Optional<String> queue, Set<QuarantineState> states, 
         for (String part : text.split(",")) {
             int eq = part.indexOf('=');
             if (eq <= 0 || eq == part.length() - 1) {
-                throw CliException.usage("malformed filter '" + part.strip() + "': expected key=value with a key of "
-                        + KEYS);
+                throw CliException.usage(
+                        "malformed filter '" + part.strip() + "': expected key=value with a key of " + KEYS);
             }
             String key = part.substring(0, eq).strip().toLowerCase(Locale.ROOT);
             if (!KEYS.contains(key)) {
@@ -68,10 +75,12 @@ public record RecordFilter(Optional<String> queue, Set<QuarantineState> states, 
                 throw CliException.usage("filter older-than: " + e.getMessage());
             }
         }
-        return new RecordFilter(Optional.ofNullable(pairs.get("queue")),
+        return new RecordFilter(
+                Optional.ofNullable(pairs.get("queue")),
                 pairs.containsKey("state") ? states(pairs.get("state")) : defaultStates,
                 pairs.containsKey("class") ? classes(pairs.get("class")) : Set.of(),
-                Optional.ofNullable(pairs.get("error-type")), Optional.ofNullable(olderThan));
+                Optional.ofNullable(pairs.get("error-type")),
+                Optional.ofNullable(olderThan));
     }
 
     /** States from {@code A|B}, {@code A+B} or {@code A;B} (or {@code all}, {@code unresolved}). */
@@ -102,8 +111,8 @@ public record RecordFilter(Optional<String> queue, Set<QuarantineState> states, 
             try {
                 classes.add(FailureClass.valueOf(s.strip().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw CliException.usage("unknown class '" + s.strip() + "': use one of "
-                        + List.of(FailureClass.values()));
+                throw CliException.usage(
+                        "unknown class '" + s.strip() + "': use one of " + List.of(FailureClass.values()));
             }
         }
         return classes;
@@ -124,7 +133,8 @@ public record RecordFilter(Optional<String> queue, Set<QuarantineState> states, 
         queue.ifPresent(q -> parts.add("queue=" + q));
         parts.add("state=" + String.join("|", states.stream().map(Enum::name).toList()));
         if (!classes.isEmpty()) {
-            parts.add("class=" + String.join("|", classes.stream().map(Enum::name).toList()));
+            parts.add(
+                    "class=" + String.join("|", classes.stream().map(Enum::name).toList()));
         }
         errorType.ifPresent(t -> parts.add("error-type=" + t));
         olderThan.ifPresent(d -> parts.add("older-than=" + Durations.format(d)));

@@ -18,19 +18,21 @@ import java.util.Optional;
  */
 final class RecordSelection {
 
-    private RecordSelection() {
-    }
+    private RecordSelection() {}
 
     /** Every record matching {@code filter}, oldest first. */
     static List<QuarantineRecord> select(DynamoDbQuarantineLedger ledger, RecordFilter filter, Instant now) {
         Map<String, QuarantineRecord> found = new LinkedHashMap<>();
-        boolean byQueue = filter.queue().isPresent() && filter.states().size() > 2 && filter.olderThan().isEmpty();
+        boolean byQueue = filter.queue().isPresent()
+                && filter.states().size() > 2
+                && filter.olderThan().isEmpty();
         if (byQueue) {
             ledger.ofQueue(filter.queue().get(), Integer.MAX_VALUE).forEach(r -> found.put(r.id(), r));
         } else {
             for (QuarantineState state : filter.states()) {
                 List<QuarantineRecord> inState = filter.olderThan().isPresent()
-                        ? ledger.arrivedBefore(state, now.minus(filter.olderThan().get()), Integer.MAX_VALUE)
+                        ? ledger.arrivedBefore(
+                                state, now.minus(filter.olderThan().get()), Integer.MAX_VALUE)
                         : ledger.inState(state, filter.queue(), Integer.MAX_VALUE);
                 inState.forEach(r -> found.put(r.id(), r));
             }

@@ -55,15 +55,24 @@ final class Redactor {
         }
         if (node == null || !node.isObject()) {
             int length = body == null ? 0 : body.length();
-            return reveal ? new Redaction(Optional.empty(), Optional.of(body == null ? "" : body), List.of(),
-                    "not a JSON object (" + length + " characters): shown as stored")
-                    : new Redaction(Optional.empty(), Optional.empty(), List.of(), "not a JSON object (" + length
-                            + " characters): withheld, since its sensitive fields cannot be told apart");
+            return reveal
+                    ? new Redaction(
+                            Optional.empty(),
+                            Optional.of(body == null ? "" : body),
+                            List.of(),
+                            "not a JSON object (" + length + " characters): shown as stored")
+                    : new Redaction(
+                            Optional.empty(),
+                            Optional.empty(),
+                            List.of(),
+                            "not a JSON object (" + length
+                                    + " characters): withheld, since its sensitive fields cannot be told apart");
         }
         String type = node.path("eventType").asText("");
         JsonNode versionNode = node.get("version");
         Optional<JsonSchema> exact = versionNode != null && versionNode.isIntegralNumber() && !type.isEmpty()
-                ? schemas.schema(type, versionNode.intValue()) : Optional.empty();
+                ? schemas.schema(type, versionNode.intValue())
+                : Optional.empty();
         if (reveal) {
             return new Redaction(Optional.of(node), Optional.empty(), List.of(), describe(type, versionNode, exact));
         }
@@ -78,17 +87,26 @@ final class Redactor {
         }
         Set<String> names = sensitiveNames(type);
         if (names.isEmpty()) {
-            return new Redaction(Optional.empty(), Optional.empty(), List.of(), "event type '" + type
-                    + "' has no published schema: withheld, since its sensitive fields cannot be told apart");
+            return new Redaction(
+                    Optional.empty(),
+                    Optional.empty(),
+                    List.of(),
+                    "event type '" + type
+                            + "' has no published schema: withheld, since its sensitive fields cannot be told apart");
         }
         maskByName(node, names, "$", redacted);
-        return new Redaction(Optional.of(node), Optional.empty(), redacted, type + " "
-                + (versionNode == null ? "without a version" : "v" + versionNode.asText())
-                + " has no schema: redacted by the names " + names + " marked sensitive in its other versions");
+        return new Redaction(
+                Optional.of(node),
+                Optional.empty(),
+                redacted,
+                type + " "
+                        + (versionNode == null ? "without a version" : "v" + versionNode.asText())
+                        + " has no schema: redacted by the names " + names + " marked sensitive in its other versions");
     }
 
     private static String describe(String type, JsonNode version, Optional<JsonSchema> schema) {
-        return schema.isPresent() ? "schema " + type + " v" + version.asText()
+        return schema.isPresent()
+                ? "schema " + type + " v" + version.asText()
                 : type.isEmpty() ? "no eventType" : type + " (no schema for this version)";
     }
 

@@ -20,8 +20,12 @@ import software.amazon.awssdk.core.exception.SdkException;
  * subcommand inherits (the actor, the table, bucket and route names) and the services of one run; the subcommands do
  * the work. Errors are one line on stderr with an exit code from {@link ExitCodes}, never a stack trace.
  */
-@Command(name = "redrive", mixinStandardHelpOptions = true, versionProvider = RedriveCli.Version.class,
-        usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "redrive",
+        mixinStandardHelpOptions = true,
+        versionProvider = RedriveCli.Version.class,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "Operate Redrive's dead-letter workflow: dead letters are quarantined by the sweeper with their failure "
                     + "class, then a person (or, inside a maintenance window, the automation) replays them through "
@@ -29,9 +33,18 @@ import software.amazon.awssdk.core.exception.SdkException;
             "",
             "Talks to AWS with the standard settings (AWS_REGION, AWS_PROFILE, AWS_ACCESS_KEY_ID..., "
                     + "AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>), so it works against local AWS unchanged. "
-                    + "Table, bucket and route names come from the functions' REDRIVE_* variables."},
-        subcommands = {ListCommand.class, ShowCommand.class, ReplayCommand.class, ArchiveCommand.class,
-            WindowCommand.class, StatsCommand.class, BackoffCommand.class, CommandLine.HelpCommand.class},
+                    + "Table, bucket and route names come from the functions' REDRIVE_* variables."
+        },
+        subcommands = {
+            ListCommand.class,
+            ShowCommand.class,
+            ReplayCommand.class,
+            ArchiveCommand.class,
+            WindowCommand.class,
+            StatsCommand.class,
+            BackoffCommand.class,
+            CommandLine.HelpCommand.class
+        },
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  REDRIVE_SWEEPER_QUARANTINE_TABLE   quarantine ledger (redrive-quarantine)",
@@ -48,39 +61,64 @@ import software.amazon.awssdk.core.exception.SdkException;
             "  redrive window add --dependency email-provider --start now --end now+2h \\",
             "      --reason CHG-1234",
             "  redrive stats",
-            "  redrive backoff --queue order-placed-email --function-timeout 30s"},
+            "  redrive backoff --queue order-placed-email --function-timeout 30s"
+        },
         exitCodeListHeading = "%nExit codes:%n")
 public final class RedriveCli implements Callable<Integer>, AutoCloseable {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--actor", scope = ScopeType.INHERIT, paramLabel = "NAME", order = 100,
+    @Option(
+            names = "--actor",
+            scope = ScopeType.INHERIT,
+            paramLabel = "NAME",
+            order = 100,
             description = "Who is acting, written into every audit entry. Default: your AWS identity (STS "
                     + "GetCallerIdentity ARN), else the OS user.")
     String actor;
 
-    @Option(names = "--quarantine-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", order = 101,
+    @Option(
+            names = "--quarantine-table",
+            scope = ScopeType.INHERIT,
+            paramLabel = "TABLE",
+            order = 101,
             description = "The quarantine ledger table. Default: $REDRIVE_SWEEPER_QUARANTINE_TABLE or "
                     + "redrive-quarantine.")
     String quarantineTable;
 
-    @Option(names = "--control-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", order = 102,
+    @Option(
+            names = "--control-table",
+            scope = ScopeType.INHERIT,
+            paramLabel = "TABLE",
+            order = 102,
             description = "The control table (windows, replay statistics). Default: $REDRIVE_SWEEPER_CONTROL_TABLE "
                     + "or redrive-control.")
     String controlTable;
 
-    @Option(names = "--claims-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", order = 103,
+    @Option(
+            names = "--claims-table",
+            scope = ScopeType.INHERIT,
+            paramLabel = "TABLE",
+            order = 103,
             description = "The idempotency claims table the replay check reads. Default: $REDRIVE_CLAIMS_TABLE or "
                     + "redrive-claims.")
     String claimsTable;
 
-    @Option(names = "--archive-bucket", scope = ScopeType.INHERIT, paramLabel = "BUCKET", order = 104,
+    @Option(
+            names = "--archive-bucket",
+            scope = ScopeType.INHERIT,
+            paramLabel = "BUCKET",
+            order = 104,
             description = "The bucket holding large payloads. Default: $REDRIVE_SWEEPER_ARCHIVE_BUCKET or "
                     + "redrive-archive.")
     String archiveBucket;
 
-    @Option(names = "--routes", scope = ScopeType.INHERIT, paramLabel = "JSON", order = 105,
+    @Option(
+            names = "--routes",
+            scope = ScopeType.INHERIT,
+            paramLabel = "JSON",
+            order = 105,
             description = "The routes as JSON, like the sweeper's. Default: $REDRIVE_SWEEPER_ROUTES.")
     String routes;
 
@@ -106,7 +144,10 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
     }
 
     private static void withExitCodes(CommandLine line) {
-        line.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.LIST);
+        line.getCommandSpec()
+                .usageMessage()
+                .exitCodeListHeading("%nExit codes:%n")
+                .exitCodeList(ExitCodes.LIST);
         line.getSubcommands().values().forEach(RedriveCli::withExitCodes);
     }
 
@@ -114,14 +155,17 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
     public static void main(String[] args) {
         CliContext context = CliContext.system();
         CountDownLatch finished = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            context.stop().set(true);
-            try {
-                finished.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "redrive-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            context.stop().set(true);
+                            try {
+                                finished.await(10, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "redrive-stop"));
         int code;
         try (RedriveCli root = new RedriveCli(context)) {
             code = commandLine(root).execute(args);
@@ -159,7 +203,8 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
     /** The acting person, resolved once: {@code --actor}, else STS, else the OS user. */
     synchronized Actor actor() {
         if (actors == null) {
-            actors = new ActorResolver(context, backend().aws(), actor, spec.commandLine().getErr());
+            actors = new ActorResolver(
+                    context, backend().aws(), actor, spec.commandLine().getErr());
         }
         return actors.actor();
     }

@@ -17,8 +17,12 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code redrive replay}: send dead letters back through the sweeper's own schema and idempotency checks. */
-@Command(name = "replay", header = "Replay dead letters through the sweeper's schema and idempotency checks.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "replay",
+        header = "Replay dead letters through the sweeper's schema and idempotency checks.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "Replay dead letters to their source queue through the same checks as the sweeper: "
                     + "QUARANTINED -> UNDER_REVIEW -> SCHEMA_CHECK (current schema, or a registered upcaster) -> "
@@ -27,7 +31,8 @@ import picocli.CommandLine.Spec;
                     + "REPLAYED and nothing is sent. You are written into every audit entry.",
             "Bulk runs are resumable: the ledger state is the checkpoint, a REPLAYED dead letter is never sent "
                     + "again, and one stopped mid-way resumes from its state. Ctrl-C stops after the message in "
-                    + "hand; run the same command again to finish."},
+                    + "hand; run the same command again to finish."
+        },
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive replay q-3f2a9c41d0b7e65a18c4f2d1 --reason 'fix deployed in 1.4.2'",
@@ -36,7 +41,8 @@ import picocli.CommandLine.Spec;
             "  redrive replay --filter class=SCHEMA --json > outcomes.jsonl",
             "",
             "Filter keys: queue, state, class, error-type, older-than (joined with ','; several states or classes "
-                    + "with '|'). Default states: QUARANTINED|UNDER_REVIEW|SCHEMA_CHECK|IDEMPOTENCY_CHECK."})
+                    + "with '|'). Default states: QUARANTINED|UNDER_REVIEW|SCHEMA_CHECK|IDEMPOTENCY_CHECK."
+        })
 final class ReplayCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -48,31 +54,51 @@ final class ReplayCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "ID", description = "Quarantine ids to replay (or use --filter).")
     List<String> ids = new ArrayList<>();
 
-    @Option(names = "--filter", paramLabel = "EXPR", order = 1,
+    @Option(
+            names = "--filter",
+            paramLabel = "EXPR",
+            order = 1,
             description = "Replay every dead letter matching EXPR, oldest first, e.g. "
                     + "queue=order-placed-email,class=TRANSIENT,older-than=2h.")
     String filter;
 
-    @Option(names = "--limit", paramLabel = "N", order = 2,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            order = 2,
             description = "With --filter: at most N dead letters this run.")
     Integer limit;
 
-    @Option(names = "--dry-run", order = 3, description = "Run the checks and say what would happen; change and "
-            + "send nothing.")
+    @Option(
+            names = "--dry-run",
+            order = 3,
+            description = "Run the checks and say what would happen; change and " + "send nothing.")
     boolean dryRun;
 
-    @Option(names = "--reason", paramLabel = "TEXT", order = 4, defaultValue = "manual replay with redrive replay",
+    @Option(
+            names = "--reason",
+            paramLabel = "TEXT",
+            order = 4,
+            defaultValue = "manual replay with redrive replay",
             description = "Why, written into the audit trail. Default: '${DEFAULT-VALUE}'.")
     String reason;
 
-    @Option(names = {"-y", "--yes"}, order = 5, description = "Do not ask for confirmation on a terminal.")
+    @Option(
+            names = {"-y", "--yes"},
+            order = 5,
+            description = "Do not ask for confirmation on a terminal.")
     boolean yes;
 
-    @Option(names = {"-q", "--quiet"}, order = 6, description = "Print the summary only, not a line per message.")
+    @Option(
+            names = {"-q", "--quiet"},
+            order = 6,
+            description = "Print the summary only, not a line per message.")
     boolean quiet;
 
-    @Option(names = "--json", order = 7, description = "Machine output: one JSON line per message, then a summary "
-            + "line.")
+    @Option(
+            names = "--json",
+            order = 7,
+            description = "Machine output: one JSON line per message, then a summary " + "line.")
     boolean json;
 
     @Override
@@ -97,8 +123,17 @@ final class ReplayCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Actor actor = dryRun ? null : root.actor();
-        return new BulkReplay(backend.replayService(), backend.replayStats(), root.context(), backend.settings(),
-                out, spec.commandLine().getErr(), json, quiet).run(targets, actor, reason, dryRun).exitCode();
+        return new BulkReplay(
+                        backend.replayService(),
+                        backend.replayStats(),
+                        root.context(),
+                        backend.settings(),
+                        out,
+                        spec.commandLine().getErr(),
+                        json,
+                        quiet)
+                .run(targets, actor, reason, dryRun)
+                .exitCode();
     }
 
     private List<QuarantineRecord> targets(Backend backend) {
@@ -110,13 +145,15 @@ final class ReplayCommand implements Callable<Integer> {
             return records;
         }
         RecordFilter f = RecordFilter.parse(filter, RecordFilter.UNRESOLVED);
-        List<QuarantineRecord> all = RecordSelection.select(backend.ledger(), f,
-                root.context().clock().instant());
+        List<QuarantineRecord> all = RecordSelection.select(
+                backend.ledger(), f, root.context().clock().instant());
         return limit == null ? all : all.subList(0, Math.min(limit, all.size()));
     }
 
     private String describeFilter() {
-        return filter == null ? "the ids given" : RecordFilter.parse(filter, RecordFilter.UNRESOLVED).describe();
+        return filter == null
+                ? "the ids given"
+                : RecordFilter.parse(filter, RecordFilter.UNRESOLVED).describe();
     }
 
     /** On a terminal, a bulk replay asks first (unless --yes); off a terminal it proceeds. */

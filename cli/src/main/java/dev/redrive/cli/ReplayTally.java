@@ -62,9 +62,13 @@ final class ReplayTally {
     String describe(boolean dryRun) {
         StringBuilder b = new StringBuilder();
         b.append(dryRun ? "would send " : "sent ").append(sent);
-        b.append(", already applied (nothing ").append(dryRun ? "would be " : "").append("sent) ")
+        b.append(", already applied (nothing ")
+                .append(dryRun ? "would be " : "")
+                .append("sent) ")
                 .append(alreadyApplied);
-        b.append(", ").append(dryRun ? "would be refused " : "refused and archived ").append(refused);
+        b.append(", ")
+                .append(dryRun ? "would be refused " : "refused and archived ")
+                .append(refused);
         if (alreadyReplayed > 0) {
             b.append(", replayed by an earlier run ").append(alreadyReplayed);
         }

@@ -15,8 +15,14 @@ import java.util.stream.Collectors;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** What {@code redrive stats} measures for one route. */
-record RouteStats(Route route, Depth source, Depth deadLetters, QuarantineRecord oldestUnresolved, Duration oldestAge,
-        Map<FailureClass, Integer> arrivals, Map<QuarantineState, Integer> states) {
+record RouteStats(
+        Route route,
+        Depth source,
+        Depth deadLetters,
+        QuarantineRecord oldestUnresolved,
+        Duration oldestAge,
+        Map<FailureClass, Integer> arrivals,
+        Map<QuarantineState, Integer> states) {
 
     /** A queue's approximate depth. */
     record Depth(long visible, long inFlight, long delayed) {
@@ -50,12 +56,16 @@ record RouteStats(Route route, Depth source, Depth deadLetters, QuarantineRecord
     }
 
     private static Depth depth(Backend backend, String queue) {
-        Map<QueueAttributeName, String> a = backend.aws().sqs().getQueueAttributes(b -> b
-                .queueUrl(backend.directory().url(queue)).attributeNames(
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes();
-        return new Depth(num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
+        Map<QueueAttributeName, String> a = backend.aws()
+                .sqs()
+                .getQueueAttributes(b -> b.queueUrl(backend.directory().url(queue))
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
+        return new Depth(
+                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
                 num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE),
                 num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
     }
@@ -69,8 +79,13 @@ record RouteStats(Route route, Depth source, Depth deadLetters, QuarantineRecord
         out.println(route.consumer() + ": " + route.sourceQueue() + " -> " + route.deadLetterQueue());
         line(out, "source queue", source.toString());
         line(out, "dead-letter queue", deadLetters.toString());
-        line(out, "oldest unresolved", oldestUnresolved == null ? "none"
-                : Durations.format(oldestAge) + " (" + oldestUnresolved.id() + ", " + oldestUnresolved.state() + ")");
+        line(
+                out,
+                "oldest unresolved",
+                oldestUnresolved == null
+                        ? "none"
+                        : Durations.format(oldestAge) + " (" + oldestUnresolved.id() + ", " + oldestUnresolved.state()
+                                + ")");
         line(out, "arrivals, last " + Durations.format(since), join(arrivals));
         line(out, "by state", states.isEmpty() ? "none in the ledger" : join(states));
         out.println();
@@ -109,7 +124,8 @@ record RouteStats(Route route, Depth source, Depth deadLetters, QuarantineRecord
     }
 
     private static String join(Map<? extends Enum<?>, Integer> counts) {
-        return counts.entrySet().stream().map(e -> e.getKey().name() + " " + e.getValue())
+        return counts.entrySet().stream()
+                .map(e -> e.getKey().name() + " " + e.getValue())
                 .collect(Collectors.joining(" · "));
     }
 }

@@ -12,8 +12,7 @@ import java.util.List;
  */
 final class Routes {
 
-    private Routes() {
-    }
+    private Routes() {}
 
     static List<Route> parse(String json, ObjectMapper mapper, QueueDirectory directory) {
         try {

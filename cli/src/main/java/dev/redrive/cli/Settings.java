@@ -10,6 +10,7 @@ public final class Settings {
 
     /** Environment variable names, as the functions read them. */
     public static final String CLAIMS_TABLE = "REDRIVE_CLAIMS_TABLE";
+
     public static final String QUARANTINE_TABLE = "REDRIVE_SWEEPER_QUARANTINE_TABLE";
     public static final String CONTROL_TABLE = "REDRIVE_SWEEPER_CONTROL_TABLE";
     public static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";

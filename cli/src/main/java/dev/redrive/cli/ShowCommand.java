@@ -18,18 +18,24 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code redrive show ID}: one dead letter in full, its sensitive fields redacted unless revealed. */
-@Command(name = "show", header = "Show one dead letter in full, sensitive fields redacted.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "show",
+        header = "Show one dead letter in full, sensitive fields redacted.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "Show one dead letter: state, classification, failure history (first and last failed, receive count, "
                     + "replay count), message attributes, the payload pretty-printed, and the audit trail.",
             "Fields the payload's JSON Schema marks \"x-sensitive\": true (chosen by the payload's eventType and "
-                    + "version) are redacted; --reveal shows them, and says so, naming who asked."},
+                    + "version) are redacted; --reveal shows them, and says so, naming who asked."
+        },
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive show q-3f2a9c41d0b7e65a18c4f2d1",
             "  redrive show q-3f2a9c41d0b7e65a18c4f2d1 --reveal --actor ada",
-            "  redrive show q-3f2a9c41d0b7e65a18c4f2d1 --json"})
+            "  redrive show q-3f2a9c41d0b7e65a18c4f2d1 --json"
+        })
 final class ShowCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -41,8 +47,10 @@ final class ShowCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "ID", description = "The dead letter's quarantine id (see redrive list).")
     String id;
 
-    @Option(names = "--reveal", order = 1, description = "Show the sensitive fields too (the output says that they "
-            + "were revealed, and to whom).")
+    @Option(
+            names = "--reveal",
+            order = 1,
+            description = "Show the sensitive fields too (the output says that they " + "were revealed, and to whom).")
     boolean reveal;
 
     @Option(names = "--json", order = 2, description = "Machine output: one JSON object.")
@@ -63,15 +71,15 @@ final class ShowCommand implements Callable<Integer> {
             text(out, r, now, payload, revealedTo);
         }
         if (revealedTo != null) {
-            spec.commandLine().getErr().println("redrive show: sensitive fields of " + r.id() + " were revealed to "
-                    + revealedTo);
+            spec.commandLine()
+                    .getErr()
+                    .println("redrive show: sensitive fields of " + r.id() + " were revealed to " + revealedTo);
             spec.commandLine().getErr().flush();
         }
         return ExitCodes.OK;
     }
 
-    private void text(PrintWriter out, QuarantineRecord r, Instant now, Redactor.Redaction payload,
-            String revealedTo) {
+    private void text(PrintWriter out, QuarantineRecord r, Instant now, Redactor.Redaction payload, String revealedTo) {
         out.println("Dead letter " + r.id());
         field(out, "state", r.state() + (r.note().isEmpty() ? "" : "  (" + r.note() + ")"));
         field(out, "consumer", r.consumer());
@@ -83,7 +91,12 @@ final class ShowCommand implements Callable<Integer> {
         out.println("Classification");
         field(out, "class", r.classification().failureClass());
         field(out, "error type", r.classification().errorType());
-        field(out, "dependency", r.classification().dependency() == null ? "-" : r.classification().dependency());
+        field(
+                out,
+                "dependency",
+                r.classification().dependency() == null
+                        ? "-"
+                        : r.classification().dependency());
         field(out, "reason", r.classification().reason());
         out.println();
         out.println("Failure history");
@@ -104,7 +117,12 @@ final class ShowCommand implements Callable<Integer> {
         out.println("Audit trail");
         Table trail = new Table(List.of("AT", "FROM", "TO", "ACTOR", "WHY"), 0, 0, 0, 60, 0);
         for (AuditEntry a : r.audit()) {
-            trail.row(Durations.at(a.at()), a.from() == null ? "-" : a.from(), a.to(), a.actor().name(), a.reason());
+            trail.row(
+                    Durations.at(a.at()),
+                    a.from() == null ? "-" : a.from(),
+                    a.to(),
+                    a.actor().name(),
+                    a.reason());
         }
         trail.print(out, "  ");
         out.flush();
@@ -113,23 +131,30 @@ final class ShowCommand implements Callable<Integer> {
     private void payload(PrintWriter out, QuarantineRecord r, Redactor.Redaction payload, String revealedTo) {
         if (payload == null) {
             out.println("Payload");
-            out.println(r.archiveRef() != null ? "  archived to " + r.archiveRef() + " in bucket '"
-                    + root.backend().settings().archiveBucket() + "' (the ledger keeps a tombstone only)"
-                    : "  (none stored)");
+            out.println(
+                    r.archiveRef() != null
+                            ? "  archived to " + r.archiveRef() + " in bucket '"
+                                    + root.backend().settings().archiveBucket()
+                                    + "' (the ledger keeps a tombstone only)"
+                            : "  (none stored)");
             return;
         }
         if (revealedTo != null) {
-            out.println("Payload (" + payload.basis() + "; REVEALED to " + revealedTo
-                    + ": sensitive fields are shown)");
+            out.println(
+                    "Payload (" + payload.basis() + "; REVEALED to " + revealedTo + ": sensitive fields are shown)");
         } else if (payload.withheld()) {
             out.println("Payload (" + payload.basis() + "; --reveal shows it)");
             return;
         } else {
-            out.println("Payload (" + payload.basis() + "; " + (payload.redacted().isEmpty()
-                    ? "no sensitive fields present" : "redacted " + String.join(", ", payload.redacted())
-                            + "; --reveal shows " + (payload.redacted().size() == 1 ? "it" : "them")) + ")");
+            out.println("Payload (" + payload.basis() + "; "
+                    + (payload.redacted().isEmpty()
+                            ? "no sensitive fields present"
+                            : "redacted " + String.join(", ", payload.redacted()) + "; --reveal shows "
+                                    + (payload.redacted().size() == 1 ? "it" : "them"))
+                    + ")");
         }
-        String text = payload.payload().map(p -> Json.MAPPER.valueToTree(p).toPrettyString())
+        String text = payload.payload()
+                .map(p -> Json.MAPPER.valueToTree(p).toPrettyString())
                 .orElseGet(() -> payload.text().orElse(""));
         text.lines().forEach(l -> out.println("  " + l));
     }

@@ -21,18 +21,22 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code redrive stats}: depth, age, arrivals and replay success, per route. */
-@Command(name = "stats", header = "Queue depths, oldest dead letter, arrivals, replay success rate.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+@Command(
+        name = "stats",
+        header = "Queue depths, oldest dead letter, arrivals, replay success rate.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
         description = {
             "Per route (source queue and its dead-letter queue): the depth of both queues (SQS "
                     + "GetQueueAttributes), the age of the oldest unresolved dead letter, arrivals by failure class, "
                     + "dead letters by state; then the replay success rate by class (a replay that comes back to the "
                     + "DLQ counts as a failure), from the sweeper's replay statistics.",
             "Routes come from REDRIVE_SWEEPER_ROUTES (or --routes); --queue looks at one queue, finding its "
-                    + "dead-letter queue from its redrive policy when it is not a configured route."},
+                    + "dead-letter queue from its redrive policy when it is not a configured route."
+        },
         footerHeading = "%nExamples:%n",
-        footer = {"  redrive stats", "  redrive stats --queue order-placed-email --since 7d",
-            "  redrive stats --json"})
+        footer = {"  redrive stats", "  redrive stats --queue order-placed-email --since 7d", "  redrive stats --json"})
 final class StatsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -41,11 +45,18 @@ final class StatsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--queue", paramLabel = "NAME", order = 1,
+    @Option(
+            names = "--queue",
+            paramLabel = "NAME",
+            order = 1,
             description = "Only this source queue (name); need not be a configured route.")
     String queue;
 
-    @Option(names = "--since", paramLabel = "AGE", defaultValue = "24h", order = 2,
+    @Option(
+            names = "--since",
+            paramLabel = "AGE",
+            defaultValue = "24h",
+            order = 2,
             description = "The period arrivals are counted over; default ${DEFAULT-VALUE}.")
     Duration since;
 
@@ -83,8 +94,8 @@ final class StatsCommand implements Callable<Integer> {
             out.println("  no replays recorded yet");
         }
         Table table = new Table(List.of("CLASS", "SENT", "RETURNED", "SUCCESS"), 0, 0, 0, 0);
-        replays.forEach((c, t) -> table.row(c, t.sent(), t.returned(),
-                String.format(Locale.ROOT, "%.1f%%", 100 * t.successRate())));
+        replays.forEach((c, t) ->
+                table.row(c, t.sent(), t.returned(), String.format(Locale.ROOT, "%.1f%%", 100 * t.successRate())));
         if (!table.isEmpty()) {
             table.print(out, "  ");
         }
@@ -96,8 +107,8 @@ final class StatsCommand implements Callable<Integer> {
         List<Route> configured = backend.routes();
         if (queue == null) {
             if (configured.isEmpty()) {
-                throw CliException.config("no routes configured: set " + Settings.ROUTES + " (or --routes), or pass "
-                        + "--queue NAME");
+                throw CliException.config(
+                        "no routes configured: set " + Settings.ROUTES + " (or --routes), or pass " + "--queue NAME");
             }
             return configured;
         }

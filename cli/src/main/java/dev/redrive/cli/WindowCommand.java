@@ -17,19 +17,24 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code redrive window}: the pre-approved maintenance windows that let the automation replay on its own. */
-@Command(name = "window", header = "Add, list and remove maintenance windows.",
-        mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+@Command(
+        name = "window",
+        header = "Add, list and remove maintenance windows.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
         description = {
             "Manage maintenance windows. While a window lasts, TRANSIENT failures of its dependency are expected: "
                     + "the sweeper replays the dead letters whose first and last failure fall inside it, without a "
-                    + "person. Everything else waits for one."},
+                    + "person. Everything else waits for one."
+        },
         subcommands = {WindowCommand.Add.class, WindowCommand.ListWindows.class, WindowCommand.Remove.class},
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive window add --dependency email-provider --start 2026-11-29T22:00:00Z --end 2026-11-30T00:00:00Z "
                     + "--reason 'CHG-1234 mail provider maintenance'",
             "  redrive window list",
-            "  redrive window remove w-20261129-2200-4f1a"})
+            "  redrive window remove w-20261129-2200-4f1a"
+        })
 final class WindowCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -44,8 +49,12 @@ final class WindowCommand implements Callable<Integer> {
     }
 
     /** {@code redrive window add}. */
-    @Command(name = "add", header = "Add a maintenance window.",
-            mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+    @Command(
+            name = "add",
+            header = "Add a maintenance window.",
+            mixinStandardHelpOptions = true,
+            usageHelpAutoWidth = true,
+            sortOptions = false,
             description = "Add a maintenance window, approved by you (the actor).",
             footerHeading = "%nExamples:%n",
             footer = {
@@ -53,7 +62,8 @@ final class WindowCommand implements Callable<Integer> {
                 "  redrive window add --dependency revenue-store --start 2026-11-29T22:00:00Z "
                         + "--end 2026-11-29T23:30:00Z --reason 'DynamoDB table migration' --id chg-1235",
                 "",
-                "Times: ISO-8601 with a zone or offset, or now, now+2h, now-30m."})
+                "Times: ISO-8601 with a zone or offset, or now, now+2h, now-30m."
+            })
     static final class Add implements Callable<Integer> {
 
         @ParentCommand
@@ -62,23 +72,42 @@ final class WindowCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--dependency", required = true, paramLabel = "NAME", order = 1,
+        @Option(
+                names = "--dependency",
+                required = true,
+                paramLabel = "NAME",
+                order = 1,
                 description = "The dependency it covers, as failures name it (email-provider, revenue-store).")
         String dependency;
 
-        @Option(names = "--start", required = true, paramLabel = "TIME", order = 2,
+        @Option(
+                names = "--start",
+                required = true,
+                paramLabel = "TIME",
+                order = 2,
                 description = "When it starts (inclusive).")
         Instant start;
 
-        @Option(names = "--end", required = true, paramLabel = "TIME", order = 3,
+        @Option(
+                names = "--end",
+                required = true,
+                paramLabel = "TIME",
+                order = 3,
                 description = "When it ends (exclusive); after --start.")
         Instant end;
 
-        @Option(names = "--reason", required = true, paramLabel = "TEXT", order = 4,
+        @Option(
+                names = "--reason",
+                required = true,
+                paramLabel = "TEXT",
+                order = 4,
                 description = "Why: the change ticket, the vendor notice.")
         String reason;
 
-        @Option(names = "--id", paramLabel = "ID", order = 5,
+        @Option(
+                names = "--id",
+                paramLabel = "ID",
+                order = 5,
                 description = "Its id. Default: w-<start as yyyyMMdd-HHmm>-<4 random hex digits>.")
         String id;
 
@@ -91,15 +120,21 @@ final class WindowCommand implements Callable<Integer> {
                 throw CliException.usage("--dependency and --reason must not be blank");
             }
             RedriveCli root = parent.root;
-            String windowId = id != null ? id.strip() : "w-" + start.toString().substring(0, 16)
-                    .replace("-", "").replace("T", "-").replace(":", "") + "-"
-                    + UUID.randomUUID().toString().substring(0, 4);
+            String windowId = id != null
+                    ? id.strip()
+                    : "w-"
+                            + start.toString()
+                                    .substring(0, 16)
+                                    .replace("-", "")
+                                    .replace("T", "-")
+                                    .replace(":", "") + "-"
+                            + UUID.randomUUID().toString().substring(0, 4);
             var windows = root.backend().windows();
             if (windows.find(windowId).isPresent()) {
                 throw CliException.usage("a window with id '" + windowId + "' exists already");
             }
-            MaintenanceWindow w = new MaintenanceWindow(windowId, dependency.strip(), start, end,
-                    root.actor().name(), reason.strip());
+            MaintenanceWindow w = new MaintenanceWindow(
+                    windowId, dependency.strip(), start, end, root.actor().name(), reason.strip());
             windows.add(w);
             PrintWriter out = spec.commandLine().getOut();
             out.println("Added window " + w.id() + ": " + w.dependency() + " from " + Durations.at(w.start()) + " to "
@@ -107,12 +142,16 @@ final class WindowCommand implements Callable<Integer> {
                     + " (" + Durations.format(Duration.between(w.start(), w.end())) + "), approved by "
                     + w.approvedBy() + ".");
             if (Duration.between(start, end).compareTo(Duration.ofHours(24)) > 0) {
-                spec.commandLine().getErr().println("redrive window add: warning: the window lasts longer than 24h; "
-                        + "the automation may replay every TRANSIENT failure of " + w.dependency() + " in it");
+                spec.commandLine()
+                        .getErr()
+                        .println("redrive window add: warning: the window lasts longer than 24h; "
+                                + "the automation may replay every TRANSIENT failure of " + w.dependency() + " in it");
             }
             if (!end.isAfter(root.context().clock().instant())) {
-                spec.commandLine().getErr().println("redrive window add: warning: the window is over already; it "
-                        + "approves replays of failures that happened inside it");
+                spec.commandLine()
+                        .getErr()
+                        .println("redrive window add: warning: the window is over already; it "
+                                + "approves replays of failures that happened inside it");
             }
             out.flush();
             spec.commandLine().getErr().flush();
@@ -121,8 +160,12 @@ final class WindowCommand implements Callable<Integer> {
     }
 
     /** {@code redrive window list}. */
-    @Command(name = "list", header = "List maintenance windows.",
-            mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+    @Command(
+            name = "list",
+            header = "List maintenance windows.",
+            mixinStandardHelpOptions = true,
+            usageHelpAutoWidth = true,
+            sortOptions = false,
             description = "List maintenance windows, earliest first, with whether each is active, upcoming or over.",
             footerHeading = "%nExamples:%n",
             footer = {"  redrive window list", "  redrive window list --json"})
@@ -162,11 +205,23 @@ final class WindowCommand implements Callable<Integer> {
                 out.flush();
                 return ExitCodes.OK;
             }
-            Table table = new Table(List.of("ID", "DEPENDENCY", "START", "END", "STATUS", "APPROVED BY", "REASON"),
-                    0, 0, 0, 0, 0, 40, 60);
-            windows.forEach(w -> table.row(w.id(), w.dependency(), Durations.at(w.start()), Durations.at(w.end()),
+            Table table = new Table(
+                    List.of("ID", "DEPENDENCY", "START", "END", "STATUS", "APPROVED BY", "REASON"),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    40,
+                    60);
+            windows.forEach(w -> table.row(
+                    w.id(),
+                    w.dependency(),
+                    Durations.at(w.start()),
+                    Durations.at(w.end()),
                     status(w, now),
-                    w.approvedBy(), w.reason()));
+                    w.approvedBy(),
+                    w.reason()));
             table.print(out);
             return ExitCodes.OK;
         }
@@ -177,8 +232,11 @@ final class WindowCommand implements Callable<Integer> {
     }
 
     /** {@code redrive window remove}. */
-    @Command(name = "remove", header = "Remove a maintenance window.",
-            mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+    @Command(
+            name = "remove",
+            header = "Remove a maintenance window.",
+            mixinStandardHelpOptions = true,
+            usageHelpAutoWidth = true,
             description = "Remove a maintenance window: from now on it approves nothing.",
             footerHeading = "%nExamples:%n",
             footer = {"  redrive window remove w-20261129-2200-4f1a"})

@@ -25,15 +25,29 @@ class BackoffCommandTest {
 
     @Test
     void explainsEachAttemptsCappedExpectedAndCumulativeWorstCase() {
-        CliRig.Run run = rig.run("backoff", "--base", "2s", "--multiplier", "2", "--max-delay", "15m",
-                "--max-receive-count", "4", "--visibility-timeout", "5m", "--function-timeout", "30s");
+        CliRig.Run run = rig.run(
+                "backoff",
+                "--base",
+                "2s",
+                "--multiplier",
+                "2",
+                "--max-delay",
+                "15m",
+                "--max-receive-count",
+                "4",
+                "--visibility-timeout",
+                "5m",
+                "--function-timeout",
+                "30s");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("Backoff: base 2s, multiplier 2.0, max delay 15m; maxReceiveCount 4")
+        assertThat(run.out())
+                .contains("Backoff: base 2s, multiplier 2.0, max delay 15m; maxReceiveCount 4")
                 .containsPattern("1\\s+2s\\s+1s\\s+5m\\n")
                 .containsPattern("2\\s+4s\\s+2s\\s+10m\\n")
                 .containsPattern("4\\s+16s\\s+8s\\s+20m\\n")
-                .contains("at most 20m after it was first received").contains("No warnings.");
+                .contains("at most 20m after it was first received")
+                .contains("No warnings.");
     }
 
     @Test
@@ -51,19 +65,34 @@ class BackoffCommandTest {
             int expected = backoff.delaySeconds(n, rng);
             total += expected;
             assertThat(attempts.get(n - 1).get("sampleSeconds").asInt()).isEqualTo(expected);
-            assertThat(attempts.get(n - 1).get("sampleCumulativeSeconds").asInt()).isEqualTo(total);
+            assertThat(attempts.get(n - 1).get("sampleCumulativeSeconds").asInt())
+                    .isEqualTo(total);
         }
         assertThat(rig.run("backoff", "--seed", "42").out()).contains("SAMPLE (seed 42)", "SAMPLE SO FAR");
     }
 
     @Test
     void warnsWhenRetriesOutlastRetentionAndWhenVisibilityIsUnderSixTimesTheFunctionTimeout() {
-        CliRig.Run run = rig.run("backoff", "--base", "1m", "--multiplier", "3", "--max-delay", "12h",
-                "--max-receive-count", "10", "--retention", "1d", "--visibility-timeout", "30s", "--function-timeout",
+        CliRig.Run run = rig.run(
+                "backoff",
+                "--base",
+                "1m",
+                "--multiplier",
+                "3",
+                "--max-delay",
+                "12h",
+                "--max-receive-count",
+                "10",
+                "--retention",
+                "1d",
+                "--visibility-timeout",
+                "30s",
+                "--function-timeout",
                 "15s");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("WARNING: with maxReceiveCount 10 the worst case before the DLQ")
+        assertThat(run.out())
+                .contains("WARNING: with maxReceiveCount 10 the worst case before the DLQ")
                 .contains("exceeds the queue's retention (1d)")
                 .contains("WARNING: the visibility timeout (30s) is under 6x the function timeout (15s x 6 = 1m 30s)")
                 .doesNotContain("No warnings.");
@@ -71,21 +100,28 @@ class BackoffCommandTest {
 
     @Test
     void readsMaxReceiveCountAndVisibilityFromTheQueueAndSaysWhatItDidNotReport(LocalAws aws) throws Exception {
-        aws.sqs().setQueueAttributes(b -> b.queueUrl(rig.queue.url()).attributes(Map.of(
-                QueueAttributeName.VISIBILITY_TIMEOUT, "45")));
+        aws.sqs()
+                .setQueueAttributes(b ->
+                        b.queueUrl(rig.queue.url()).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "45")));
         rig.env.put(Settings.BACKOFF_BASE, "5s");
 
         CliRig.Run json = rig.run("backoff", "--queue", CliRig.QUEUE, "--json");
         CliRig.Run text = rig.run("backoff", "--queue", CliRig.QUEUE);
 
         JsonNode n = Json.MAPPER.readTree(json.out());
-        assertThat(n.get("maxReceiveCount").asInt()).as("from the redrive policy").isEqualTo(3);
+        assertThat(n.get("maxReceiveCount").asInt())
+                .as("from the redrive policy")
+                .isEqualTo(3);
         assertThat(n.get("visibilityTimeoutSeconds").asLong()).isEqualTo(45);
-        assertThat(n.get("baseSeconds").asDouble()).as("from REDRIVE_BACKOFF_BASE").isEqualTo(5.0);
+        assertThat(n.get("baseSeconds").asDouble())
+                .as("from REDRIVE_BACKOFF_BASE")
+                .isEqualTo(5.0);
         // ElasticMQ reports no MessageRetentionPeriod: the SQS default is assumed, and the output says so.
-        assertThat(n.get("retentionSeconds").asLong()).isEqualTo(Duration.ofDays(4).toSeconds());
-        assertThat(text.out()).contains("maxReceiveCount 3, retention 4d, visibility timeout 45s (queue "
-                + "order-placed-email; it reports no retention: the SQS default 4d is assumed)");
+        assertThat(n.get("retentionSeconds").asLong())
+                .isEqualTo(Duration.ofDays(4).toSeconds());
+        assertThat(text.out())
+                .contains("maxReceiveCount 3, retention 4d, visibility timeout 45s (queue "
+                        + "order-placed-email; it reports no retention: the SQS default 4d is assumed)");
     }
 
     @Test
@@ -95,8 +131,8 @@ class BackoffCommandTest {
         CliRig.Run duration = rig.run("backoff", "--base", "2 fortnights");
 
         assertThat(multiplier.exitCode()).isEqualTo(2);
-        assertThat(multiplier.err()).isEqualTo("redrive backoff: backoff settings: multiplier must be a finite number "
-                + ">= 1: 0.5\n");
+        assertThat(multiplier.err())
+                .isEqualTo("redrive backoff: backoff settings: multiplier must be a finite number " + ">= 1: 0.5\n");
         assertThat(maxDelay.exitCode()).isEqualTo(2);
         assertThat(maxDelay.err()).contains("maxDelay must be between base and 12h");
         assertThat(duration.exitCode()).isEqualTo(2);

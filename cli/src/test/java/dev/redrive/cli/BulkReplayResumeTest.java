@@ -32,19 +32,27 @@ class BulkReplayResumeTest {
     void anInterruptedBulkReplayResumesAndSendsEachMessageExactlyOnce(LocalAws aws) {
         CliRig rig = new CliRig(aws);
         for (int i = 0; i < COUNT; i++) {
-            rig.deadLetter(String.format("q-bulk-%03d", i), Orders.v2("e-bulk-" + i, 100 + i),
-                    FailureClass.TRANSIENT, "Timeout", Duration.ofMinutes(COUNT - i));
+            rig.deadLetter(
+                    String.format("q-bulk-%03d", i),
+                    Orders.v2("e-bulk-" + i, 100 + i),
+                    FailureClass.TRANSIENT,
+                    "Timeout",
+                    Duration.ofMinutes(COUNT - i));
         }
-        String[] command = {"replay", "--filter", "queue=order-placed-email,class=TRANSIENT", "--actor", "ada",
-            "--quiet"};
+        String[] command = {
+            "replay", "--filter", "queue=order-placed-email,class=TRANSIENT", "--actor", "ada", "--quiet"
+        };
 
         CliRig.Run failed = rig.run(failingAfter(200), command);
 
         assertThat(failed.exitCode()).isEqualTo(ExitCodes.CONFIG);
         assertThat(failed.out()).contains("Replayed 200 of 500: sent 200");
-        assertThat(failed.err()).contains("stopped after an error on q-bulk-200: could not reach AWS: connection "
-                + "reset by the test").contains("300 of 500 not done; run the same command again to resume");
-        assertThat(rig.record("q-bulk-200").state()).as("the message in hand stopped mid-way")
+        assertThat(failed.err())
+                .contains(
+                        "stopped after an error on q-bulk-200: could not reach AWS: connection " + "reset by the test")
+                .contains("300 of 500 not done; run the same command again to resume");
+        assertThat(rig.record("q-bulk-200").state())
+                .as("the message in hand stopped mid-way")
                 .isEqualTo(QuarantineState.IDEMPOTENCY_CHECK);
 
         CliContext context = CliContext.of(rig.env, rig.clock, "os-user");
@@ -71,13 +79,20 @@ class BulkReplayResumeTest {
         assertThat(states).isEqualTo(Map.of(QuarantineState.REPLAYED, COUNT));
         QuarantineRecord resumedMidWay = rig.record("q-bulk-200");
         assertThat(resumedMidWay.replayCount()).isEqualTo(1);
-        assertThat(resumedMidWay.audit()).extracting(AuditEntry::to).containsExactly(QuarantineState.QUARANTINED,
-                QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK, QuarantineState.IDEMPOTENCY_CHECK,
-                QuarantineState.REPLAYED);
+        assertThat(resumedMidWay.audit())
+                .extracting(AuditEntry::to)
+                .containsExactly(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.UNDER_REVIEW,
+                        QuarantineState.SCHEMA_CHECK,
+                        QuarantineState.IDEMPOTENCY_CHECK,
+                        QuarantineState.REPLAYED);
 
         CliRig.Run again = rig.run("replay", "q-bulk-000", "q-bulk-499", "--actor", "ada");
 
-        assertThat(again.exitCode()).as("replayed by an earlier run is done, not a failure").isZero();
+        assertThat(again.exitCode())
+                .as("replayed by an earlier run is done, not a failure")
+                .isZero();
         assertThat(again.out()).contains("skipped: it is REPLAYED").contains("replayed by an earlier run 2");
         assertThat(rig.drainSource()).isEmpty();
     }

@@ -55,8 +55,7 @@ final class CliRig {
     final Map<String, String> env = new HashMap<>();
 
     /** What one run of the CLI printed and returned. */
-    record Run(int exitCode, String out, String err) {
-    }
+    record Run(int exitCode, String out, String err) {}
 
     CliRig(LocalAws aws) {
         this(aws, Clock.fixed(NOW, ZoneOffset.UTC));
@@ -73,8 +72,10 @@ final class CliRig {
         queue = LocalResources.createQueuePair(aws, QUEUE, 3, 30);
         ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), "redrive-quarantine", "redrive-control", clock);
         env.putAll(aws.environment());
-        env.put(Settings.ROUTES, "[{\"consumer\":\"" + CONSUMER + "\",\"sourceQueueUrl\":\"" + queue.url()
-                + "\",\"deadLetterQueueUrl\":\"" + queue.dlqUrl() + "\"}]");
+        env.put(
+                Settings.ROUTES,
+                "[{\"consumer\":\"" + CONSUMER + "\",\"sourceQueueUrl\":\"" + queue.url()
+                        + "\",\"deadLetterQueueUrl\":\"" + queue.dlqUrl() + "\"}]");
     }
 
     Run run(String... args) {
@@ -100,20 +101,44 @@ final class CliRig {
 
     /** A dead letter of the email consumer, QUARANTINED, that arrived {@code ago} before {@link #NOW}. */
     QuarantineRecord deadLetter(String id, String body, FailureClass c, String errorType, Duration ago) {
-        return deadLetter(id, body, new Classification(c, errorType, errorType + " from the mail provider",
-                c == FailureClass.TRANSIENT ? "email-provider" : null), ago);
+        return deadLetter(
+                id,
+                body,
+                new Classification(
+                        c,
+                        errorType,
+                        errorType + " from the mail provider",
+                        c == FailureClass.TRANSIENT ? "email-provider" : null),
+                ago);
     }
 
     /** A dead letter of the email consumer with {@code classification}, QUARANTINED, {@code ago} before now. */
     QuarantineRecord deadLetter(String id, String body, Classification classification, Duration ago) {
         Instant arrived = clock.instant().minus(ago);
         String key = eventId(body).map(e -> CONSUMER + "#" + e).orElse(null);
-        String reason = "arrived in " + QUEUE + "-dlq: " + classification.failureClass() + " "
-                + classification.errorType();
-        QuarantineRecord r = new QuarantineRecord(id, QuarantineState.QUARANTINED, CONSUMER, QUEUE, QUEUE + "-dlq",
-                key, classification, arrived.minusSeconds(90), arrived.minusSeconds(30), arrived, 3, "m-" + id, body,
-                null, Map.of("traceparent", "00-abc-def-01"), 0, reason, null,
-                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrived, Actor.AUTOMATION, reason)), 0);
+        String reason =
+                "arrived in " + QUEUE + "-dlq: " + classification.failureClass() + " " + classification.errorType();
+        QuarantineRecord r = new QuarantineRecord(
+                id,
+                QuarantineState.QUARANTINED,
+                CONSUMER,
+                QUEUE,
+                QUEUE + "-dlq",
+                key,
+                classification,
+                arrived.minusSeconds(90),
+                arrived.minusSeconds(30),
+                arrived,
+                3,
+                "m-" + id,
+                body,
+                null,
+                Map.of("traceparent", "00-abc-def-01"),
+                0,
+                reason,
+                null,
+                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrived, Actor.AUTOMATION, reason)),
+                0);
         if (!ledger.insertIfAbsent(r, Optional.empty())) {
             throw new IllegalStateException("dead letter " + id + " exists already");
         }
@@ -124,10 +149,27 @@ final class CliRig {
     QuarantineRecord deadLetterStoredAside(String id, String body, Duration ago) {
         QuarantineRecord inline = deadLetter(id, body, FailureClass.TRANSIENT, "Timeout", ago);
         String ref = new S3PayloadStore(aws.s3(), "redrive-archive", null).put(id, body);
-        QuarantineRecord aside = new QuarantineRecord(id, inline.state(), inline.consumer(), inline.sourceQueue(),
-                inline.deadLetterQueue(), inline.idempotencyKey(), inline.classification(), inline.firstFailedAt(),
-                inline.lastFailedAt(), inline.arrivedAt(), inline.receiveCount(), inline.sourceMessageId(), null, ref,
-                inline.attributes(), 0, inline.note(), null, inline.audit(), inline.version());
+        QuarantineRecord aside = new QuarantineRecord(
+                id,
+                inline.state(),
+                inline.consumer(),
+                inline.sourceQueue(),
+                inline.deadLetterQueue(),
+                inline.idempotencyKey(),
+                inline.classification(),
+                inline.firstFailedAt(),
+                inline.lastFailedAt(),
+                inline.arrivedAt(),
+                inline.receiveCount(),
+                inline.sourceMessageId(),
+                null,
+                ref,
+                inline.attributes(),
+                0,
+                inline.note(),
+                null,
+                inline.audit(),
+                inline.version());
         return ledger.save(aside, Optional.empty()).orElseThrow();
     }
 
@@ -138,12 +180,18 @@ final class CliRig {
     /** Records a completed claim for {@code body} in the claims table, as the consumer does once it applied it. */
     void applied(String body) {
         DynamoDbClaimStore claims = new DynamoDbClaimStore(aws.dynamoDb(), "redrive-claims");
-        var parsed = new OrderPlacedReader(Json.MAPPER, new EventSchemas()).read(new IncomingMessage("m", null, body,
-                Map.of(), 1, "", null));
+        var parsed = new OrderPlacedReader(Json.MAPPER, new EventSchemas())
+                .read(new IncomingMessage("m", null, body, Map.of(), 1, "", null));
         IdempotencyKey key = new IdempotencyKey(CONSUMER, parsed.producerKey());
         Instant now = clock.instant();
-        ClaimOutcome outcome = claims.claim(new ClaimRequest(key, PayloadFingerprint.of(parsed.canonicalPayload()),
-                now.plusSeconds(30), now.plus(Duration.ofDays(30)), new MessageOrigin(QUEUE, "m-1")), now);
+        ClaimOutcome outcome = claims.claim(
+                new ClaimRequest(
+                        key,
+                        PayloadFingerprint.of(parsed.canonicalPayload()),
+                        now.plusSeconds(30),
+                        now.plus(Duration.ofDays(30)),
+                        new MessageOrigin(QUEUE, "m-1")),
+                now);
         long token = ((ClaimOutcome.Acquired) outcome).fencingToken();
         claims.complete(key, token, "sent", now);
     }
@@ -153,8 +201,13 @@ final class CliRig {
         List<Message> all = new ArrayList<>();
         List<Message> batch;
         do {
-            batch = aws.sqs().receiveMessage(b -> b.queueUrl(queue.url()).maxNumberOfMessages(10)
-                    .visibilityTimeout(600).waitTimeSeconds(0).messageAttributeNames("All")).messages();
+            batch = aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(queue.url())
+                            .maxNumberOfMessages(10)
+                            .visibilityTimeout(600)
+                            .waitTimeSeconds(0)
+                            .messageAttributeNames("All"))
+                    .messages();
             all.addAll(batch);
         } while (!batch.isEmpty());
         return all;
@@ -165,8 +218,11 @@ final class CliRig {
         Map<String, Integer> counts = new HashMap<>();
         for (Message m : drainSource()) {
             var marker = m.messageAttributes().get(ReplayMarker.ATTRIBUTE);
-            String id = marker == null ? "(no marker)" : ReplayMarker.decode(marker.stringValue())
-                    .map(ReplayMarker::quarantineId).orElse("(bad marker)");
+            String id = marker == null
+                    ? "(no marker)"
+                    : ReplayMarker.decode(marker.stringValue())
+                            .map(ReplayMarker::quarantineId)
+                            .orElse("(bad marker)");
             counts.merge(id, 1, Integer::sum);
         }
         return counts;

@@ -37,23 +37,47 @@ class HelpAndErrorsTest {
                 continue;
             }
             String usage = cl.getUsageMessage(CommandLine.Help.Ansi.OFF);
-            assertThat(cl.getCommandSpec().usageMessage().description()).as(name).isNotEmpty();
+            assertThat(cl.getCommandSpec().usageMessage().description())
+                    .as(name)
+                    .isNotEmpty();
             for (OptionSpec option : cl.getCommandSpec().options()) {
                 assertThat(usage).as(name + " mentions " + option.longestName()).contains(option.longestName());
-                assertThat(option.description()).as(name + " describes " + option.longestName()).isNotEmpty();
+                assertThat(option.description())
+                        .as(name + " describes " + option.longestName())
+                        .isNotEmpty();
             }
             for (PositionalParamSpec p : cl.getCommandSpec().positionalParameters()) {
                 assertThat(usage).as(name + " mentions " + p.paramLabel()).contains(p.paramLabel());
-                assertThat(p.description()).as(name + " describes " + p.paramLabel()).isNotEmpty();
+                assertThat(p.description())
+                        .as(name + " describes " + p.paramLabel())
+                        .isNotEmpty();
             }
-            assertThat(usage).as(name).contains("Examples:").contains("Exit codes:").contains("130");
+            assertThat(usage)
+                    .as(name)
+                    .contains("Examples:")
+                    .contains("Exit codes:")
+                    .contains("130");
             checked.add(name);
         }
-        assertThat(checked).contains("redrive", "redrive list", "redrive show", "redrive replay", "redrive archive",
-                "redrive window", "redrive window add", "redrive window list", "redrive window remove",
-                "redrive stats", "redrive backoff");
-        assertThat(rig.run("replay", "--help").out()).contains("--filter=EXPR", "--dry-run", "--actor=NAME",
-                "Filter keys: queue, state, class, error-type, older-than");
+        assertThat(checked)
+                .contains(
+                        "redrive",
+                        "redrive list",
+                        "redrive show",
+                        "redrive replay",
+                        "redrive archive",
+                        "redrive window",
+                        "redrive window add",
+                        "redrive window list",
+                        "redrive window remove",
+                        "redrive stats",
+                        "redrive backoff");
+        assertThat(rig.run("replay", "--help").out())
+                .contains(
+                        "--filter=EXPR",
+                        "--dry-run",
+                        "--actor=NAME",
+                        "Filter keys: queue, state, class, error-type, older-than");
     }
 
     @Test
@@ -84,14 +108,18 @@ class HelpAndErrorsTest {
 
         for (CliRig.Run run : runs) {
             assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
-            assertThat(run.err().lines()).as(run.err()).singleElement().asString().startsWith("redrive")
+            assertThat(run.err().lines())
+                    .as(run.err())
+                    .singleElement()
+                    .asString()
+                    .startsWith("redrive")
                     .doesNotContain("Exception", "\tat ");
             assertThat(run.out()).isEmpty();
         }
-        assertThat(runs.get(0).err()).isEqualTo("redrive list: Unknown option: '--bogus' (see 'redrive list "
-                + "--help')\n");
-        assertThat(runs.get(6).err()).contains("unknown class 'SOMETIMES': use one of [TRANSIENT, PERMANENT, "
-                + "SCHEMA, POISON]");
+        assertThat(runs.get(0).err())
+                .isEqualTo("redrive list: Unknown option: '--bogus' (see 'redrive list " + "--help')\n");
+        assertThat(runs.get(6).err())
+                .contains("unknown class 'SOMETIMES': use one of [TRANSIENT, PERMANENT, " + "SCHEMA, POISON]");
     }
 
     @Test
@@ -102,7 +130,9 @@ class HelpAndErrorsTest {
         CliRig.Run missing = rig.run("list");
 
         assertThat(missing.exitCode()).isEqualTo(3);
-        assertThat(missing.err().lines()).singleElement().asString()
+        assertThat(missing.err().lines())
+                .singleElement()
+                .asString()
                 .startsWith("redrive list: DynamoDB table not found")
                 .contains("quarantine table 'no-such-table' (REDRIVE_SWEEPER_QUARANTINE_TABLE or --quarantine-table)");
 
@@ -111,8 +141,11 @@ class HelpAndErrorsTest {
         CliRig.Run unreachable = rig.run("show", "q-1");
 
         assertThat(unreachable.exitCode()).isEqualTo(3);
-        assertThat(unreachable.err().lines()).singleElement().asString()
-                .startsWith("redrive show: could not reach AWS: ").contains("AWS_ENDPOINT_URL");
+        assertThat(unreachable.err().lines())
+                .singleElement()
+                .asString()
+                .startsWith("redrive show: could not reach AWS: ")
+                .contains("AWS_ENDPOINT_URL");
 
         rig.env.put("AWS_ENDPOINT_URL_DYNAMODB", "not a url");
         CliRig.Run malformed = rig.run("list");

@@ -22,8 +22,8 @@ class ListCommandTest {
         rig.deadLetter("q-timeout-2", Orders.v2("e2", 100), FailureClass.TRANSIENT, "Timeout", Duration.ofMinutes(20));
         rig.deadLetter("q-timeout-3", Orders.v2("e3", 100), FailureClass.TRANSIENT, "Timeout", Duration.ofMinutes(5));
         rig.deadLetter("q-schema-1", Orders.v1("e4"), FailureClass.SCHEMA, "OutdatedVersion", Duration.ofDays(2));
-        rig.deadLetter("q-rule-1", Orders.v2("e5", 100), FailureClass.PERMANENT, "InvalidRecipient",
-                Duration.ofHours(3));
+        rig.deadLetter(
+                "q-rule-1", Orders.v2("e5", 100), FailureClass.PERMANENT, "InvalidRecipient", Duration.ofHours(3));
     }
 
     @Test
@@ -34,8 +34,8 @@ class ListCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.out().lines().findFirst().orElseThrow())
                 .contains("ID", "STATE", "CLASS", "ERROR TYPE", "QUEUE", "AGE", "REASON");
-        assertThat(run.out()).containsSubsequence("q-schema-1", "q-timeout-1", "q-rule-1", "q-timeout-2",
-                "q-timeout-3");
+        assertThat(run.out())
+                .containsSubsequence("q-schema-1", "q-timeout-1", "q-rule-1", "q-timeout-2", "q-timeout-3");
         assertThat(run.out()).contains("2d", "5h", "20m").contains("5 dead letter(s).");
     }
 
@@ -45,8 +45,10 @@ class ListCommandTest {
         CliRig.Run byType = rig.run("list", "--error-type", "InvalidRecipient", "--queue", CliRig.QUEUE);
         CliRig.Run otherQueue = rig.run("list", "--queue", "somewhere-else");
 
-        assertThat(transientOld.out()).contains("q-timeout-1").doesNotContain("q-timeout-2", "q-schema-1",
-                "q-rule-1").contains("1 dead letter(s).");
+        assertThat(transientOld.out())
+                .contains("q-timeout-1")
+                .doesNotContain("q-timeout-2", "q-schema-1", "q-rule-1")
+                .contains("1 dead letter(s).");
         assertThat(byType.out()).contains("q-rule-1").doesNotContain("q-timeout-1");
         assertThat(otherQueue.exitCode()).isZero();
         assertThat(otherQueue.out()).startsWith("No dead letters match (queue=somewhere-else");
@@ -59,17 +61,20 @@ class ListCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out().lines().skip(1).findFirst().orElseThrow())
-                .startsWith("3").contains("TRANSIENT", "Timeout", "q-timeout-1", "Timeout from the mail provider");
+                .startsWith("3")
+                .contains("TRANSIENT", "Timeout", "q-timeout-1", "Timeout from the mail provider");
         assertThat(run.out()).contains("5 dead letter(s) in 3 group(s).");
         JsonNode groups = Json.MAPPER.readTree(json.out());
         assertThat(groups).hasSize(3);
         JsonNode timeouts = groups.get(0);
         assertThat(timeouts.get("count").asInt()).isEqualTo(3);
         assertThat(timeouts.get("sampleId").asText()).isEqualTo("q-timeout-1");
-        assertThat(timeouts.get("firstSeen").asText()).isEqualTo(CliRig.NOW.minus(Duration.ofHours(5))
-                .minusSeconds(90).toString());
-        assertThat(timeouts.get("lastSeen").asText()).isEqualTo(CliRig.NOW.minus(Duration.ofMinutes(5))
-                .minusSeconds(30).toString());
+        assertThat(timeouts.get("firstSeen").asText())
+                .isEqualTo(
+                        CliRig.NOW.minus(Duration.ofHours(5)).minusSeconds(90).toString());
+        assertThat(timeouts.get("lastSeen").asText())
+                .isEqualTo(
+                        CliRig.NOW.minus(Duration.ofMinutes(5)).minusSeconds(30).toString());
     }
 
     @Test
@@ -79,8 +84,10 @@ class ListCommandTest {
         JsonNode rows = Json.MAPPER.readTree(run.out());
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0).get("id").asText()).isEqualTo("q-schema-1");
-        assertThat(rows.get(0).get("classification").get("failureClass").asText()).isEqualTo("SCHEMA");
-        assertThat(rows.get(0).get("ageSeconds").asLong()).isEqualTo(Duration.ofDays(2).toSeconds());
+        assertThat(rows.get(0).get("classification").get("failureClass").asText())
+                .isEqualTo("SCHEMA");
+        assertThat(rows.get(0).get("ageSeconds").asLong())
+                .isEqualTo(Duration.ofDays(2).toSeconds());
         assertThat(run.out()).doesNotContain("example.com");
     }
 
@@ -89,7 +96,9 @@ class ListCommandTest {
         rig.run("archive", "q-rule-1", "--note", "bad address, customer called", "--actor", "ada");
 
         assertThat(rig.run("list").out()).doesNotContain("q-rule-1");
-        assertThat(rig.run("list", "--state", "ARCHIVED").out()).contains("q-rule-1").contains("1 dead letter(s).");
+        assertThat(rig.run("list", "--state", "ARCHIVED").out())
+                .contains("q-rule-1")
+                .contains("1 dead letter(s).");
         assertThat(rig.run("list", "--state", "all").out()).contains("q-rule-1", "q-timeout-3");
     }
 
@@ -100,8 +109,9 @@ class ListCommandTest {
         CliRig.Run age = rig.run("list", "--older-than", "soon");
 
         assertThat(state.exitCode()).isEqualTo(2);
-        assertThat(state.err()).isEqualTo("redrive list: unknown state 'LOST': use one of [QUARANTINED, "
-                + "UNDER_REVIEW, SCHEMA_CHECK, IDEMPOTENCY_CHECK, REPLAYED, ARCHIVED], all or unresolved\n");
+        assertThat(state.err())
+                .isEqualTo("redrive list: unknown state 'LOST': use one of [QUARANTINED, "
+                        + "UNDER_REVIEW, SCHEMA_CHECK, IDEMPOTENCY_CHECK, REPLAYED, ARCHIVED], all or unresolved\n");
         assertThat(klass.exitCode()).isEqualTo(2);
         assertThat(klass.err().lines()).singleElement().asString().contains("--class", "FLAKY");
         assertThat(age.exitCode()).isEqualTo(2);

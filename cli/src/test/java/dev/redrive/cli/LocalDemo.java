@@ -19,11 +19,10 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class LocalDemo {
 
-    private static final Classification MAIL_TIMEOUT = new Classification(FailureClass.TRANSIENT, "Timeout",
-            "the mail provider did not answer within 10s", "email-provider");
+    private static final Classification MAIL_TIMEOUT = new Classification(
+            FailureClass.TRANSIENT, "Timeout", "the mail provider did not answer within 10s", "email-provider");
 
-    private LocalDemo() {
-    }
+    private LocalDemo() {}
 
     public static void main(String[] args) throws InterruptedException {
         LocalAws aws;
@@ -37,23 +36,53 @@ public final class LocalDemo {
         CliRig rig = new CliRig(aws, Clock.systemUTC());
         int n = 0;
         for (int i = 1; i <= 6; i++) {
-            dead(rig, ++n, Orders.v2("evt-" + (1000 + n), 1500 + 100L * i), MAIL_TIMEOUT,
+            dead(
+                    rig,
+                    ++n,
+                    Orders.v2("evt-" + (1000 + n), 1500 + 100L * i),
+                    MAIL_TIMEOUT,
                     Duration.ofMinutes(30L * i + 7));
         }
         for (int i = 1; i <= 2; i++) {
-            dead(rig, ++n, Orders.v1("evt-" + (1000 + n)), Classification.of(FailureClass.SCHEMA, "OutdatedVersion",
-                    "OrderPlaced v1 is an older version; this consumer reads v2"), Duration.ofHours(20 + i));
+            dead(
+                    rig,
+                    ++n,
+                    Orders.v1("evt-" + (1000 + n)),
+                    Classification.of(
+                            FailureClass.SCHEMA,
+                            "OutdatedVersion",
+                            "OrderPlaced v1 is an older version; this consumer reads v2"),
+                    Duration.ofHours(20 + i));
         }
-        dead(rig, ++n, Orders.v0("evt-" + (1000 + n)), Classification.of(FailureClass.SCHEMA, "UnknownVersion",
-                "OrderPlaced v0 is not a known version; this consumer reads v2"), Duration.ofHours(26));
+        dead(
+                rig,
+                ++n,
+                Orders.v0("evt-" + (1000 + n)),
+                Classification.of(
+                        FailureClass.SCHEMA,
+                        "UnknownVersion",
+                        "OrderPlaced v0 is not a known version; this consumer reads v2"),
+                Duration.ofHours(26));
         for (int i = 1; i <= 2; i++) {
-            dead(rig, ++n, Orders.v2("evt-" + (1000 + n), 900).replace("ada@example.com", "nobody"),
-                    Classification.of(FailureClass.PERMANENT, "InvalidRecipient", "the order has no deliverable "
-                            + "customer email address"), Duration.ofHours(5 + i));
+            dead(
+                    rig,
+                    ++n,
+                    Orders.v2("evt-" + (1000 + n), 900).replace("ada@example.com", "nobody"),
+                    Classification.of(
+                            FailureClass.PERMANENT,
+                            "InvalidRecipient",
+                            "the order has no deliverable " + "customer email address"),
+                    Duration.ofHours(5 + i));
         }
-        dead(rig, ++n, Orders.v2("evt-" + (1000 + n), 4200), Classification.of(FailureClass.POISON,
-                "NoFailureRecorded", "moved to the DLQ by the redrive policy after 3 receives, and no attempt "
-                        + "recorded a claim or a failure: the consumer crashed or timed out before it could"),
+        dead(
+                rig,
+                ++n,
+                Orders.v2("evt-" + (1000 + n), 4200),
+                Classification.of(
+                        FailureClass.POISON,
+                        "NoFailureRecorded",
+                        "moved to the DLQ by the redrive policy after 3 receives, and no attempt "
+                                + "recorded a claim or a failure: the consumer crashed or timed out before it could"),
                 Duration.ofHours(3));
         String applied = Orders.v2("evt-" + (1000 + ++n), 2500);
         dead(rig, n, applied, MAIL_TIMEOUT, Duration.ofMinutes(50));

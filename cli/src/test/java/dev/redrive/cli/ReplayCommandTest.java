@@ -35,24 +35,34 @@ class ReplayCommandTest {
         CliRig.Run run = rig.run("replay", "q-1", "--actor", "ada", "--reason", "mail provider is back");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).containsPattern("q-1\\s+sent to order-placed-email as message \\S+, replay #1")
+        assertThat(run.out())
+                .containsPattern("q-1\\s+sent to order-placed-email as message \\S+, replay #1")
                 .contains("Replayed 1 of 1: sent 1, already applied (nothing sent) 0, refused and archived 0.");
         List<Message> sent = rig.drainSource();
         assertThat(sent).singleElement().satisfies(m -> {
             assertThat(m.body()).isEqualTo(Orders.v2("e-1", 100));
-            assertThat(m.messageAttributes().get(ReplayMarker.ATTRIBUTE).stringValue()).isEqualTo("q-1:1");
+            assertThat(m.messageAttributes().get(ReplayMarker.ATTRIBUTE).stringValue())
+                    .isEqualTo("q-1:1");
             assertThat(m.messageAttributes().get("traceparent").stringValue()).isEqualTo("00-abc-def-01");
         });
         QuarantineRecord r = rig.record("q-1");
         assertThat(r.state()).isEqualTo(QuarantineState.REPLAYED);
         assertThat(r.replayCount()).isEqualTo(1);
-        assertThat(r.audit()).extracting(AuditEntry::to).containsExactly(QuarantineState.QUARANTINED,
-                QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK, QuarantineState.IDEMPOTENCY_CHECK,
-                QuarantineState.REPLAYED);
+        assertThat(r.audit())
+                .extracting(AuditEntry::to)
+                .containsExactly(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.UNDER_REVIEW,
+                        QuarantineState.SCHEMA_CHECK,
+                        QuarantineState.IDEMPOTENCY_CHECK,
+                        QuarantineState.REPLAYED);
         assertThat(r.audit().subList(1, 5)).extracting(AuditEntry::actor).containsOnly(Actor.person("ada"));
         assertThat(r.audit().get(1).reason()).isEqualTo("mail provider is back");
-        assertThat(new DynamoDbReplayStats(rig.aws.dynamoDb(), "redrive-control").totals()
-                .get(FailureClass.TRANSIENT).sent()).isEqualTo(1);
+        assertThat(new DynamoDbReplayStats(rig.aws.dynamoDb(), "redrive-control")
+                        .totals()
+                        .get(FailureClass.TRANSIENT)
+                        .sent())
+                .isEqualTo(1);
     }
 
     @Test
@@ -64,8 +74,9 @@ class ReplayCommandTest {
         CliRig.Run run = rig.run("replay", "q-applied", "--actor", "ada");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("q-applied", "already applied under confirmation-email#e-applied: "
-                + "nothing sent").contains("already applied (nothing sent) 1");
+        assertThat(run.out())
+                .contains("q-applied", "already applied under confirmation-email#e-applied: " + "nothing sent")
+                .contains("already applied (nothing sent) 1");
         assertThat(rig.drainSource()).isEmpty();
         QuarantineRecord r = rig.record("q-applied");
         assertThat(r.state()).isEqualTo(QuarantineState.REPLAYED);
@@ -76,15 +87,18 @@ class ReplayCommandTest {
     @Test
     void incompatiblePayloadsAreRefusedWithTheReasonAndArchived() {
         rig.deadLetter("q-v0", Orders.v0("e-v0"), FailureClass.SCHEMA, "UnknownVersion", Duration.ofHours(1));
-        rig.deadLetter("q-broken", Orders.brokenV2("e-br"), FailureClass.SCHEMA, "SchemaValidation",
-                Duration.ofHours(1));
+        rig.deadLetter(
+                "q-broken", Orders.brokenV2("e-br"), FailureClass.SCHEMA, "SchemaValidation", Duration.ofHours(1));
 
         CliRig.Run run = rig.run("replay", "q-v0", "q-broken", "--actor", "ada");
 
         assertThat(run.exitCode()).as("refusals are not a clean run").isEqualTo(1);
-        assertThat(run.out()).contains("q-v0", "refused and archived: OrderPlaced v0 has no registered upcaster "
-                + "to v2").contains("q-broken", "refused and archived: fails the current schema v2: $.total is "
-                + "string, expected object").contains("refused and archived 2");
+        assertThat(run.out())
+                .contains("q-v0", "refused and archived: OrderPlaced v0 has no registered upcaster " + "to v2")
+                .contains(
+                        "q-broken",
+                        "refused and archived: fails the current schema v2: $.total is " + "string, expected object")
+                .contains("refused and archived 2");
         assertThat(rig.drainSource()).isEmpty();
         for (String id : List.of("q-v0", "q-broken")) {
             QuarantineRecord r = rig.record(id);
@@ -113,7 +127,8 @@ class ReplayCommandTest {
 
         CliRig.Run run = rig.run("replay", "--filter", "queue=order-placed-email", "--dry-run");
 
-        assertThat(run.out()).containsPattern("q-ok\\s+would send to order-placed-email")
+        assertThat(run.out())
+                .containsPattern("q-ok\\s+would send to order-placed-email")
                 .containsPattern("q-v0\\s+would refuse: OrderPlaced v0")
                 .contains("Dry run, nothing changed: 2 of 2: would send 1");
         assertThat(rig.drainSource()).isEmpty();
@@ -128,13 +143,16 @@ class ReplayCommandTest {
 
         CliRig.Run run = rig.run("replay", "--filter", "state=QUARANTINED", "--json", "--actor", "ada");
 
-        List<JsonNode> lines = run.out().lines().map(l -> {
-            try {
-                return Json.MAPPER.readTree(l);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new AssertionError("not a JSON line: " + l, e);
-            }
-        }).toList();
+        List<JsonNode> lines = run.out()
+                .lines()
+                .map(l -> {
+                    try {
+                        return Json.MAPPER.readTree(l);
+                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                        throw new AssertionError("not a JSON line: " + l, e);
+                    }
+                })
+                .toList();
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0).get("id").asText()).isEqualTo("q-a");
         assertThat(lines.get(0).get("outcome").asText()).isEqualTo("Sent");
@@ -164,8 +182,9 @@ class ReplayCommandTest {
         CliRig.Run run = rig.run("replay", "q-os");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.err()).startsWith("redrive: could not ask STS who you are").contains("acting as OS user "
-                + "'os-user'");
+        assertThat(run.err())
+                .startsWith("redrive: could not ask STS who you are")
+                .contains("acting as OS user " + "'os-user'");
         assertThat(rig.record("q-os").audit().get(1).actor()).isEqualTo(Actor.person("os-user"));
     }
 

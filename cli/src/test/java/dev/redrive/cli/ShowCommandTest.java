@@ -21,8 +21,8 @@ class ShowCommandTest {
         rig.deadLetter("q-v2", Orders.v2("e-show", 2500), FailureClass.TRANSIENT, "Timeout", Duration.ofHours(3));
         rig.deadLetter("q-v1", Orders.v1("e-old"), FailureClass.SCHEMA, "OutdatedVersion", Duration.ofHours(1));
         rig.deadLetter("q-v0", Orders.v0("e-ancient"), FailureClass.SCHEMA, "UnknownVersion", Duration.ofHours(1));
-        rig.deadLetter("q-text", "not json: call linus@example.com", FailureClass.SCHEMA, "NotJson",
-                Duration.ofHours(1));
+        rig.deadLetter(
+                "q-text", "not json: call linus@example.com", FailureClass.SCHEMA, "NotJson", Duration.ofHours(1));
     }
 
     @Test
@@ -31,15 +31,30 @@ class ShowCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).contains("Dead letter q-v2", "QUARANTINED", "confirmation-email#e-show",
-                "TRANSIENT", "Timeout", "email-provider", "Timeout from the mail provider");
-        assertThat(run.out()).contains("first failed       " + CliRig.NOW.minus(Duration.ofHours(3)).minusSeconds(90)
-                + " (3h 1m ago)").contains("receive count      3").contains("replay count       0");
+        assertThat(run.out())
+                .contains(
+                        "Dead letter q-v2",
+                        "QUARANTINED",
+                        "confirmation-email#e-show",
+                        "TRANSIENT",
+                        "Timeout",
+                        "email-provider",
+                        "Timeout from the mail provider");
+        assertThat(run.out())
+                .contains("first failed       "
+                        + CliRig.NOW.minus(Duration.ofHours(3)).minusSeconds(90) + " (3h 1m ago)")
+                .contains("receive count      3")
+                .contains("replay count       0");
         assertThat(run.out()).contains("traceparent        00-abc-def-01");
-        assertThat(run.out()).contains("Payload (schema OrderPlaced v2; redacted $.customer.email, $.customer.name; "
-                + "--reveal shows them)");
-        assertThat(run.out()).contains("\"email\" : \"[redacted]\"", "\"name\" : \"[redacted]\"",
-                "\"amountMinor\" : 2500", "\"orderId\" : \"o-e-show\"");
+        assertThat(run.out())
+                .contains("Payload (schema OrderPlaced v2; redacted $.customer.email, $.customer.name; "
+                        + "--reveal shows them)");
+        assertThat(run.out())
+                .contains(
+                        "\"email\" : \"[redacted]\"",
+                        "\"name\" : \"[redacted]\"",
+                        "\"amountMinor\" : 2500",
+                        "\"orderId\" : \"o-e-show\"");
         assertThat(run.out()).doesNotContain("ada@example.com", "Ada Lovelace");
         assertThat(run.out()).contains("Audit trail").containsPattern("-\\s+QUARANTINED\\s+automation\\s+arrived in");
     }
@@ -59,13 +74,18 @@ class ShowCommandTest {
         CliRig.Run v0 = rig.run("show", "q-v0");
         CliRig.Run text = rig.run("show", "q-text");
 
-        assertThat(v1.out()).contains("schema OrderPlaced v1; redacted $.customerEmail")
+        assertThat(v1.out())
+                .contains("schema OrderPlaced v1; redacted $.customerEmail")
                 .doesNotContain("grace@example.com");
-        assertThat(v0.out()).contains("OrderPlaced v0 has no schema: redacted by the names")
-                .contains("$.email").doesNotContain("linus@example.com");
-        assertThat(text.out()).contains("not a JSON object (32 characters): withheld")
+        assertThat(v0.out())
+                .contains("OrderPlaced v0 has no schema: redacted by the names")
+                .contains("$.email")
                 .doesNotContain("linus@example.com");
-        assertThat(rig.run("show", "q-text", "--reveal", "--actor", "ada").out()).contains("linus@example.com");
+        assertThat(text.out())
+                .contains("not a JSON object (32 characters): withheld")
+                .doesNotContain("linus@example.com");
+        assertThat(rig.run("show", "q-text", "--reveal", "--actor", "ada").out())
+                .contains("linus@example.com");
     }
 
     @Test
@@ -79,8 +99,9 @@ class ShowCommandTest {
         assertThat(n.at("/payload/redacted")).hasSize(2);
         assertThat(n.at("/payload/revealedTo").isNull()).isTrue();
         assertThat(n.at("/attributes/traceparent").asText()).isEqualTo("00-abc-def-01");
-        assertThat(n.get("audit")).singleElement().satisfies(a -> assertThat(a.get("actor").asText())
-                .isEqualTo("automation"));
+        assertThat(n.get("audit"))
+                .singleElement()
+                .satisfies(a -> assertThat(a.get("actor").asText()).isEqualTo("automation"));
     }
 
     @Test
@@ -91,11 +112,13 @@ class ShowCommandTest {
         CliRig.Run replay = rig.run("replay", "q-large", "--actor", "ada");
 
         assertThat(rig.record("q-large").body()).isNull();
-        assertThat(show.out()).contains("\"amountMinor\" : 7700", "\"email\" : \"[redacted]\"")
+        assertThat(show.out())
+                .contains("\"amountMinor\" : 7700", "\"email\" : \"[redacted]\"")
                 .doesNotContain("ada@example.com");
         assertThat(replay.exitCode()).isZero();
-        assertThat(rig.drainSource()).singleElement().satisfies(m -> assertThat(m.body())
-                .isEqualTo(Orders.v2("e-large", 7700)));
+        assertThat(rig.drainSource())
+                .singleElement()
+                .satisfies(m -> assertThat(m.body()).isEqualTo(Orders.v2("e-large", 7700)));
     }
 
     @Test
@@ -104,7 +127,8 @@ class ShowCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("redrive show: no dead letter 'q-nope' in quarantine table "
-                + "'redrive-quarantine' (see redrive list)\n");
+        assertThat(run.err())
+                .isEqualTo("redrive show: no dead letter 'q-nope' in quarantine table "
+                        + "'redrive-quarantine' (see redrive list)\n");
     }
 }

@@ -39,7 +39,8 @@ class StatsCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).contains("confirmation-email: order-placed-email -> order-placed-email-dlq")
+        assertThat(run.out())
+                .contains("confirmation-email: order-placed-email -> order-placed-email-dlq")
                 .containsPattern("source queue\\s+3 visible, 0 in flight, 0 delayed")
                 .containsPattern("dead-letter queue\\s+3 visible, 0 in flight, 0 delayed")
                 .containsPattern("oldest unresolved\\s+1d 6h \\(q-old, QUARANTINED\\)")
@@ -59,9 +60,14 @@ class StatsCommandTest {
         JsonNode route = Json.MAPPER.readTree(run.out()).get("routes").get(0);
         assertThat(route.get("deadLetterQueue").asText()).isEqualTo("order-placed-email-dlq");
         assertThat(route.at("/deadLetterDepth/visible").asInt()).isEqualTo(3);
-        assertThat(route.get("oldestUnresolvedAgeSeconds").asLong()).isEqualTo(Duration.ofHours(30).toSeconds());
+        assertThat(route.get("oldestUnresolvedAgeSeconds").asLong())
+                .isEqualTo(Duration.ofHours(30).toSeconds());
         assertThat(route.at("/arrivalsByClass/TRANSIENT").asInt()).isEqualTo(2);
-        assertThat(Json.MAPPER.readTree(run.out()).at("/replays/TRANSIENT/successRate").asDouble()).isEqualTo(0.75);
+        assertThat(Json.MAPPER
+                        .readTree(run.out())
+                        .at("/replays/TRANSIENT/successRate")
+                        .asDouble())
+                .isEqualTo(0.75);
     }
 
     @Test
@@ -71,7 +77,8 @@ class StatsCommandTest {
         CliRig.Run run = rig.run("stats");
 
         assertThat(run.exitCode()).isEqualTo(3);
-        assertThat(run.err()).isEqualTo("redrive stats: no routes configured: set REDRIVE_SWEEPER_ROUTES (or "
-                + "--routes), or pass --queue NAME\n");
+        assertThat(run.err())
+                .isEqualTo("redrive stats: no routes configured: set REDRIVE_SWEEPER_ROUTES (or "
+                        + "--routes), or pass --queue NAME\n");
     }
 }

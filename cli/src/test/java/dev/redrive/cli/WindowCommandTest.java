@@ -26,24 +26,55 @@ class WindowCommandTest {
 
     @Test
     void addListAndRemoveAWindowApprovedByTheActor() throws Exception {
-        CliRig.Run add = rig.run("window", "add", "--dependency", "email-provider", "--start", "now-30m", "--end",
-                "now+90m", "--reason", "CHG-1234 mail provider maintenance", "--id", "chg-1234", "--actor", "ada");
+        CliRig.Run add = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "email-provider",
+                "--start",
+                "now-30m",
+                "--end",
+                "now+90m",
+                "--reason",
+                "CHG-1234 mail provider maintenance",
+                "--id",
+                "chg-1234",
+                "--actor",
+                "ada");
 
         assertThat(add.exitCode()).isZero();
-        assertThat(add.out()).isEqualTo("Added window chg-1234: email-provider from 2026-11-29T11:30:00Z to "
-                + "2026-11-29T13:30:00Z (2h), approved by ada.\n");
-        assertThat(windows.find("chg-1234")).contains(new MaintenanceWindow("chg-1234", "email-provider",
-                CliRig.NOW.minus(Duration.ofMinutes(30)), CliRig.NOW.plus(Duration.ofMinutes(90)), "ada",
-                "CHG-1234 mail provider maintenance"));
+        assertThat(add.out())
+                .isEqualTo("Added window chg-1234: email-provider from 2026-11-29T11:30:00Z to "
+                        + "2026-11-29T13:30:00Z (2h), approved by ada.\n");
+        assertThat(windows.find("chg-1234"))
+                .contains(new MaintenanceWindow(
+                        "chg-1234",
+                        "email-provider",
+                        CliRig.NOW.minus(Duration.ofMinutes(30)),
+                        CliRig.NOW.plus(Duration.ofMinutes(90)),
+                        "ada",
+                        "CHG-1234 mail provider maintenance"));
 
-        rig.run("window", "add", "--dependency", "revenue-store", "--start", "2026-12-01T22:00:00Z", "--end",
-                "2026-12-01T23:30:00+01:00", "--reason", "table migration", "--actor", "bo");
+        rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "revenue-store",
+                "--start",
+                "2026-12-01T22:00:00Z",
+                "--end",
+                "2026-12-01T23:30:00+01:00",
+                "--reason",
+                "table migration",
+                "--actor",
+                "bo");
         CliRig.Run list = rig.run("window", "list");
         CliRig.Run json = rig.run("window", "list", "--json");
 
         assertThat(list.out().lines().toList()).hasSize(3);
-        assertThat(list.out()).containsPattern("chg-1234\\s+email-provider\\s+2026-11-29T11:30:00Z\\s+"
-                + "2026-11-29T13:30:00Z\\s+active\\s+ada\\s+CHG-1234 mail provider maintenance")
+        assertThat(list.out())
+                .containsPattern("chg-1234\\s+email-provider\\s+2026-11-29T11:30:00Z\\s+"
+                        + "2026-11-29T13:30:00Z\\s+active\\s+ada\\s+CHG-1234 mail provider maintenance")
                 .containsPattern("w-20261201-2200-[0-9a-f]{4}\\s+revenue-store\\s+2026-12-01T22:00:00Z\\s+"
                         + "2026-12-01T22:30:00Z\\s+upcoming\\s+bo\\s+table migration");
         JsonNode parsed = Json.MAPPER.readTree(json.out());
@@ -61,39 +92,62 @@ class WindowCommandTest {
 
     @Test
     void aWindowThatEndsBeforeItStartsIsRefusedInOneLine() {
-        CliRig.Run run = rig.run("window", "add", "--dependency", "email-provider", "--start", "now", "--end",
-                "now-1h", "--reason", "oops", "--actor", "ada");
+        CliRig.Run run = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "email-provider",
+                "--start",
+                "now",
+                "--end",
+                "now-1h",
+                "--reason",
+                "oops",
+                "--actor",
+                "ada");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("redrive window add: the window ends (2026-11-29T11:00:00Z) before it starts "
-                + "(2026-11-29T12:00:00Z)\n");
+        assertThat(run.err())
+                .isEqualTo("redrive window add: the window ends (2026-11-29T11:00:00Z) before it starts "
+                        + "(2026-11-29T12:00:00Z)\n");
         assertThat(windows.list()).isEmpty();
     }
 
     @Test
     void badTimesUnknownIdsAndAMissingSubcommandAreUsageErrors() {
-        CliRig.Run badTime = rig.run("window", "add", "--dependency", "d", "--start", "tomorrow", "--end", "now",
-                "--reason", "r");
+        CliRig.Run badTime =
+                rig.run("window", "add", "--dependency", "d", "--start", "tomorrow", "--end", "now", "--reason", "r");
         CliRig.Run unknown = rig.run("window", "remove", "w-nope");
         CliRig.Run bare = rig.run("window");
 
         assertThat(badTime.exitCode()).isEqualTo(2);
         assertThat(badTime.err().lines()).singleElement().asString().contains("'tomorrow' is not a time");
         assertThat(unknown.exitCode()).isEqualTo(2);
-        assertThat(unknown.err()).isEqualTo("redrive window remove: no maintenance window 'w-nope' (see redrive "
-                + "window list)\n");
+        assertThat(unknown.err())
+                .isEqualTo("redrive window remove: no maintenance window 'w-nope' (see redrive " + "window list)\n");
         assertThat(bare.exitCode()).isEqualTo(2);
         assertThat(bare.err().lines()).singleElement().asString().contains("add, list or remove");
     }
 
     @Test
     void aLongOrPastWindowIsAddedWithAWarning() {
-        CliRig.Run run = rig.run("window", "add", "--dependency", "email-provider", "--start",
-                Instant.parse("2026-11-20T00:00:00Z").toString(), "--end", "2026-11-22T00:00:00Z", "--reason", "outage",
-                "--actor", "ada");
+        CliRig.Run run = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "email-provider",
+                "--start",
+                Instant.parse("2026-11-20T00:00:00Z").toString(),
+                "--end",
+                "2026-11-22T00:00:00Z",
+                "--reason",
+                "outage",
+                "--actor",
+                "ada");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.err()).contains("warning: the window lasts longer than 24h")
+        assertThat(run.err())
+                .contains("warning: the window lasts longer than 24h")
                 .contains("warning: the window is over already");
         assertThat(windows.list()).hasSize(1);
     }

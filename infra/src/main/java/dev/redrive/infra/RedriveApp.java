@@ -20,8 +20,7 @@ public final class RedriveApp {
     /** Prefix of system properties that become context values. */
     public static final String CONTEXT_PROPERTY_PREFIX = "redrive.context.";
 
-    private RedriveApp() {
-    }
+    private RedriveApp() {}
 
     public static void main(String[] args) {
         App app = new App(AppProps.builder()
@@ -39,10 +38,14 @@ public final class RedriveApp {
     /** Adds the {@code Redrive} stack, configured from the app's context, to {@code app}. */
     public static RedriveStack create(App app) {
         RedriveSettings settings = RedriveSettings.fromContext(app.getNode());
-        return new RedriveStack(app, RedriveStack.NAME, StackProps.builder()
-                .stackName(RedriveStack.NAME)
-                .description("Redrive: exactly-once SQS-triggered Lambda consumers and a dead-letter workflow")
-                .build(), settings);
+        return new RedriveStack(
+                app,
+                RedriveStack.NAME,
+                StackProps.builder()
+                        .stackName(RedriveStack.NAME)
+                        .description("Redrive: exactly-once SQS-triggered Lambda consumers and a dead-letter workflow")
+                        .build(),
+                settings);
     }
 
     private static Map<String, Object> contextFromSystemProperties() {

@@ -28,9 +28,17 @@ import software.constructs.Node;
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
  *                             {@code backoffMultiplier}, {@code backoffMaxDelay}: the consumers' tuning
  */
-public record RedriveSettings(String prefix, Optional<String> functionsAsset, FunctionRuntime runtime,
-        Architecture architecture, String sweepRate, Duration quarantineRetention, int archiveExpiryDays,
-        Path placeholderDirectory, AlarmThresholds alarms, ConsumerTuning consumers) {
+public record RedriveSettings(
+        String prefix,
+        Optional<String> functionsAsset,
+        FunctionRuntime runtime,
+        Architecture architecture,
+        String sweepRate,
+        Duration quarantineRetention,
+        int archiveExpiryDays,
+        Path placeholderDirectory,
+        AlarmThresholds alarms,
+        ConsumerTuning consumers) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -53,8 +61,12 @@ public record RedriveSettings(String prefix, Optional<String> functionsAsset, Fu
                 text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.NATIVE),
                 text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.ARM_64),
                 text(node, "sweepRate").orElse("rate(5 minutes)"),
-                text(node, "sweeperRetention").map(v -> duration("sweeperRetention", v)).orElse(Duration.ofDays(7)),
-                text(node, "archiveExpiryDays").map(v -> integer("archiveExpiryDays", v)).orElse(365),
+                text(node, "sweeperRetention")
+                        .map(v -> duration("sweeperRetention", v))
+                        .orElse(Duration.ofDays(7)),
+                text(node, "archiveExpiryDays")
+                        .map(v -> integer("archiveExpiryDays", v))
+                        .orElse(365),
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
                 AlarmThresholds.DEFAULT,
                 consumerTuning(node));
@@ -63,17 +75,29 @@ public record RedriveSettings(String prefix, Optional<String> functionsAsset, Fu
     private static ConsumerTuning consumerTuning(Node node) {
         ConsumerTuning d = ConsumerTuning.DEFAULT;
         BackoffSettings backoff = new BackoffSettings(
-                text(node, "backoffBase").map(v -> duration("backoffBase", v)).orElse(d.backoff().base()),
-                text(node, "backoffMultiplier").map(Double::parseDouble).orElse(d.backoff().multiplier()),
-                text(node, "backoffMaxDelay").map(v -> duration("backoffMaxDelay", v)).orElse(d.backoff().maxDelay()));
+                text(node, "backoffBase")
+                        .map(v -> duration("backoffBase", v))
+                        .orElse(d.backoff().base()),
+                text(node, "backoffMultiplier")
+                        .map(Double::parseDouble)
+                        .orElse(d.backoff().multiplier()),
+                text(node, "backoffMaxDelay")
+                        .map(v -> duration("backoffMaxDelay", v))
+                        .orElse(d.backoff().maxDelay()));
         return new ConsumerTuning(
-                text(node, "consumerTimeout").map(v -> duration("consumerTimeout", v)).orElse(d.timeout()),
-                text(node, "maxReceiveCount").map(v -> integer("maxReceiveCount", v)).orElse(d.maxReceiveCount()),
+                text(node, "consumerTimeout")
+                        .map(v -> duration("consumerTimeout", v))
+                        .orElse(d.timeout()),
+                text(node, "maxReceiveCount")
+                        .map(v -> integer("maxReceiveCount", v))
+                        .orElse(d.maxReceiveCount()),
                 backoff);
     }
 
     private static Optional<String> text(Node node, String key) {
-        return Optional.ofNullable(node.tryGetContext(key)).map(Object::toString).map(String::trim)
+        return Optional.ofNullable(node.tryGetContext(key))
+                .map(Object::toString)
+                .map(String::trim)
                 .filter(s -> !s.isEmpty());
     }
 
@@ -81,8 +105,10 @@ public record RedriveSettings(String prefix, Optional<String> functionsAsset, Fu
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "arm64", "arm_64", "aarch64" -> Architecture.ARM_64;
             case "x86_64", "amd64" -> Architecture.X86_64;
-            default -> throw new IllegalArgumentException("unknown architecture '" + value
-                    + "': use -c architecture=arm64 or -c architecture=x86_64 (the native bootstrap's architecture)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown architecture '" + value
+                                + "': use -c architecture=arm64 or -c architecture=x86_64 (the native bootstrap's architecture)");
         };
     }
 

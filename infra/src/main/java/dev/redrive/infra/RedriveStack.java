@@ -50,20 +50,41 @@ public final class RedriveStack extends Stack {
         this.buckets = Buckets.create(this, key, settings.archiveExpiryDays());
         this.artifact = FunctionArtifact.resolve(settings.functionsAsset(), settings.placeholderDirectory());
         if (artifact.isPlaceholder()) {
-            Annotations.of(this).addWarningV2("redrive:placeholderAsset", "No functions artifact ("
-                    + settings.functionsAsset().orElse("-c functionsAsset not given") + "): the functions get a "
-                    + "placeholder that fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
+            Annotations.of(this)
+                    .addWarningV2(
+                            "redrive:placeholderAsset",
+                            "No functions artifact ("
+                                    + settings.functionsAsset().orElse("-c functionsAsset not given")
+                                    + "): the functions get a "
+                                    + "placeholder that fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
         }
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
         ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);
-        this.checkout = CheckoutConsumers.create(this, platform, settings.runtime(), settings.consumers(),
-                buckets.emailOutbox(),
-                tables.revenue());
-        this.sweeper = new DlqSweeper(this, "Sweeper", new SweeperProps(prefix, settings.runtime(), functions, key,
-                tables, buckets.archive(), checkout.all(), settings.quarantineRetention(), settings.sweepRate()));
-        this.monitoring = new Monitoring(this, "Monitoring", new MonitoringProps(prefix, key, monitoredQueues(),
-                checkout.all().stream().map(IdempotentConsumer::name).toList(), sweeper.function(),
-                settings.alarms()));
+        this.checkout = CheckoutConsumers.create(
+                this, platform, settings.runtime(), settings.consumers(), buckets.emailOutbox(), tables.revenue());
+        this.sweeper = new DlqSweeper(
+                this,
+                "Sweeper",
+                new SweeperProps(
+                        prefix,
+                        settings.runtime(),
+                        functions,
+                        key,
+                        tables,
+                        buckets.archive(),
+                        checkout.all(),
+                        settings.quarantineRetention(),
+                        settings.sweepRate()));
+        this.monitoring = new Monitoring(
+                this,
+                "Monitoring",
+                new MonitoringProps(
+                        prefix,
+                        key,
+                        monitoredQueues(),
+                        checkout.all().stream().map(IdempotentConsumer::name).toList(),
+                        sweeper.function(),
+                        settings.alarms()));
         outputs();
     }
 
@@ -73,20 +94,27 @@ public final class RedriveStack extends Stack {
             queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), false));
             queues.add(new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), true));
         }
-        queues.add(new MonitoredQueue(sweeper.scheduleDeadLetterQueueName(),
-                sweeper.scheduleDeadLetterQueue(), true));
+        queues.add(new MonitoredQueue(sweeper.scheduleDeadLetterQueueName(), sweeper.scheduleDeadLetterQueue(), true));
         return queues;
     }
 
     private void outputs() {
         for (IdempotentConsumer c : checkout.all()) {
-            CfnOutput.Builder.create(this, c.getNode().getId() + "QueueUrl").value(c.sourceQueue().getQueueUrl())
-                    .description("Send " + c.name() + "'s events here").build();
+            CfnOutput.Builder.create(this, c.getNode().getId() + "QueueUrl")
+                    .value(c.sourceQueue().getQueueUrl())
+                    .description("Send " + c.name() + "'s events here")
+                    .build();
         }
-        CfnOutput.Builder.create(this, "QuarantineTableName").value(tables.quarantine().getTableName()).build();
-        CfnOutput.Builder.create(this, "ArchiveBucketName").value(buckets.archive().getBucketName()).build();
-        CfnOutput.Builder.create(this, "AlarmTopicArn").value(monitoring.alarmTopic().getTopicArn())
-                .description("Subscribe to get Redrive's alarms").build();
+        CfnOutput.Builder.create(this, "QuarantineTableName")
+                .value(tables.quarantine().getTableName())
+                .build();
+        CfnOutput.Builder.create(this, "ArchiveBucketName")
+                .value(buckets.archive().getBucketName())
+                .build();
+        CfnOutput.Builder.create(this, "AlarmTopicArn")
+                .value(monitoring.alarmTopic().getTopicArn())
+                .description("Subscribe to get Redrive's alarms")
+                .build();
     }
 
     public Tables tables() {

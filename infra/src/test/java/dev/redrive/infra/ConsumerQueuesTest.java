@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ConsumerQueuesTest {
 
@@ -33,7 +33,8 @@ class ConsumerQueuesTest {
         Map<String, Object> mapping = t.resources("AWS::Lambda::EventSourceMapping").values().stream()
                 .map(r -> map(r, "Properties"))
                 .filter(p -> String.valueOf(p.get("EventSourceArn")).contains(queue))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         String function = (String) map(mapping, "FunctionName").get("Ref");
         int timeout = (Integer) t.properties(function).get("Timeout");
 
@@ -45,7 +46,8 @@ class ConsumerQueuesTest {
     @ValueSource(strings = {"confirmation-email", "revenue-analytics"})
     void deadLetterQueueKeepsMessagesFourteenDaysLongerThanItsSource(String consumer) {
         int source = (Integer) t.properties(t.queue("redrive-" + consumer)).get("MessageRetentionPeriod");
-        int deadLetter = (Integer) t.properties(t.queue("redrive-" + consumer + "-dlq")).get("MessageRetentionPeriod");
+        int deadLetter =
+                (Integer) t.properties(t.queue("redrive-" + consumer + "-dlq")).get("MessageRetentionPeriod");
 
         assertThat(source).isEqualTo(4 * 24 * 3600);
         assertThat(deadLetter).isEqualTo(14 * 24 * 3600).isGreaterThan(source);
@@ -69,8 +71,10 @@ class ConsumerQueuesTest {
                 .filter(p -> p != null)
                 .map(p -> String.valueOf(TemplateView.cast(p).get("deadLetterTargetArn")))
                 .collect(Collectors.toSet());
-        t.resources("AWS::Scheduler::Schedule").values().forEach(s -> targets.add(String.valueOf(
-                map(map(map(s, "Properties"), "Target"), "DeadLetterConfig").get("Arn"))));
+        t.resources("AWS::Scheduler::Schedule")
+                .values()
+                .forEach(s -> targets.add(String.valueOf(map(map(map(s, "Properties"), "Target"), "DeadLetterConfig")
+                        .get("Arn"))));
 
         Set<String> deadLetterQueues = t.resources("AWS::SQS::Queue").keySet().stream()
                 .filter(id -> String.valueOf(t.properties(id).get("QueueName")).endsWith("-dlq"))
@@ -82,7 +86,8 @@ class ConsumerQueuesTest {
     @Test
     void everyQueueAnEventSourceConsumesHasADeadLetterQueue() {
         List<String> consumed = t.resources("AWS::Lambda::EventSourceMapping").values().stream()
-                .map(r -> (String) ((List<?>) map(map(r, "Properties"), "EventSourceArn").get("Fn::GetAtt")).get(0))
+                .map(r -> (String)
+                        ((List<?>) map(map(r, "Properties"), "EventSourceArn").get("Fn::GetAtt")).get(0))
                 .toList();
 
         assertThat(consumed).hasSize(2);
@@ -92,12 +97,15 @@ class ConsumerQueuesTest {
     @Test
     void everyQueueIsEncryptedWithTheCustomerManagedKeyAndRefusesPlainHttp() {
         String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
-        assertThat(t.resources("AWS::SQS::Queue")).hasSize(5).allSatisfy((id, queue) ->
-                assertThat(map(queue, "Properties").get("KmsMasterKeyId"))
+        assertThat(t.resources("AWS::SQS::Queue"))
+                .hasSize(5)
+                .allSatisfy((id, queue) -> assertThat(map(queue, "Properties").get("KmsMasterKeyId"))
                         .isEqualTo(Map.of("Fn::GetAtt", List.of(key, "Arn"))));
         String policies = String.valueOf(t.resources("AWS::SQS::QueuePolicy"));
-        assertThat(t.resources("AWS::SQS::Queue").keySet()).allSatisfy(id -> assertThat(policies).contains(id));
-        assertThat(t.resources("AWS::SQS::QueuePolicy").values()).allSatisfy(p -> assertThat(String.valueOf(p))
-                .contains("Effect=Deny").contains("aws:SecureTransport=false"));
+        assertThat(t.resources("AWS::SQS::Queue").keySet())
+                .allSatisfy(id -> assertThat(policies).contains(id));
+        assertThat(t.resources("AWS::SQS::QueuePolicy").values())
+                .allSatisfy(p ->
+                        assertThat(String.valueOf(p)).contains("Effect=Deny").contains("aws:SecureTransport=false"));
     }
 }

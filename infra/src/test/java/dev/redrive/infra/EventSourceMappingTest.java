@@ -17,13 +17,16 @@ class EventSourceMappingTest {
                 "confirmation-email", t.queue("redrive-confirmation-email"),
                 "revenue-analytics", t.queue("redrive-revenue-analytics"));
         var mappings = t.resources("AWS::Lambda::EventSourceMapping").values().stream()
-                .map(r -> map(r, "Properties")).toList();
+                .map(r -> map(r, "Properties"))
+                .toList();
 
         assertThat(mappings).hasSize(2);
         queueByHandler.forEach((handler, queue) -> {
             Map<String, Object> mapping = mappings.stream()
-                    .filter(m -> t.function(handler).equals(map(m, "FunctionName").get("Ref")))
-                    .findFirst().orElseThrow(() -> new AssertionError("no mapping for " + handler));
+                    .filter(m ->
+                            t.function(handler).equals(map(m, "FunctionName").get("Ref")))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no mapping for " + handler));
             assertThat(mapping.get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of(queue, "Arn")));
             assertThat(mapping.get("FunctionResponseTypes")).isEqualTo(List.of("ReportBatchItemFailures"));
             assertThat(mapping.get("BatchSize")).isEqualTo(10);
@@ -36,19 +39,20 @@ class EventSourceMappingTest {
     void consumersGetTheirConfigurationAsRedriveEnvironmentVariables() {
         Map<String, Object> email = t.environment(t.function("confirmation-email"));
 
-        assertThat(email).containsEntry("REDRIVE_BACKOFF_BASE", "PT2S")
+        assertThat(email)
+                .containsEntry("REDRIVE_BACKOFF_BASE", "PT2S")
                 .containsEntry("REDRIVE_BACKOFF_MULTIPLIER", "2.0")
                 .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT15M")
                 .containsEntry("REDRIVE_BATCH_CONCURRENCY", "10")
                 .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
-                .containsEntry("REDRIVE_DEAD_LETTERS_QUEUE_URL",
-                        Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))
+                .containsEntry(
+                        "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))
                 .containsKey("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET")
                 .doesNotContainKey("REDRIVE_CHECKOUT_REVENUE_TABLE");
         assertThat(t.environment(t.function("revenue-analytics")))
                 .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("redrive-revenue")))
-                .containsEntry("REDRIVE_DEAD_LETTERS_QUEUE_URL",
-                        Map.of("Ref", t.queue("redrive-revenue-analytics-dlq")));
+                .containsEntry(
+                        "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-revenue-analytics-dlq")));
     }
 
     @Test
@@ -60,7 +64,10 @@ class EventSourceMappingTest {
             assertThat(fn.get("Architectures")).isEqualTo(List.of("arm64"));
             assertThat(t.environment(id)).containsEntry("DISABLE_SIGNAL_HANDLERS", "true");
         });
-        assertThat(t.functionIds().stream().map(id -> t.properties(id).get("Code")).distinct())
-                .as("one artifact for every function").hasSize(1);
+        assertThat(t.functionIds().stream()
+                        .map(id -> t.properties(id).get("Code"))
+                        .distinct())
+                .as("one artifact for every function")
+                .hasSize(1);
     }
 }

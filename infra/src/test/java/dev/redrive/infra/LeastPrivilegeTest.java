@@ -10,19 +10,23 @@ import org.junit.jupiter.api.Test;
 class LeastPrivilegeTest {
 
     private static final List<String> CONSUMERS = List.of("confirmation-email", "revenue-analytics");
-    private static final List<String> DEAD_LETTER_READS = List.of("sqs:ReceiveMessage", "sqs:DeleteMessage",
-            "sqs:ChangeMessageVisibility");
+    private static final List<String> DEAD_LETTER_READS =
+            List.of("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility");
 
     private final TemplateView t = Synth.defaults();
 
     private String archive() {
-        return t.resources("AWS::S3::Bucket").keySet().stream().filter(id -> id.startsWith("ArchiveBucket"))
-                .findFirst().orElseThrow();
+        return t.resources("AWS::S3::Bucket").keySet().stream()
+                .filter(id -> id.startsWith("ArchiveBucket"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private String outbox() {
-        return t.resources("AWS::S3::Bucket").keySet().stream().filter(id -> id.startsWith("EmailOutboxBucket"))
-                .findFirst().orElseThrow();
+        return t.resources("AWS::S3::Bucket").keySet().stream()
+                .filter(id -> id.startsWith("EmailOutboxBucket"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static boolean allows(List<Statement> statements, String action, String resource) {
@@ -34,19 +38,27 @@ class LeastPrivilegeTest {
         for (String consumer : CONSUMERS) {
             List<Statement> policy = t.statementsOf(t.function(consumer));
             String own = t.queue("redrive-" + consumer);
-            assertThat(allows(policy, "sqs:ReceiveMessage", own)).as(consumer + " receives its queue").isTrue();
-            assertThat(allows(policy, "sqs:ChangeMessageVisibility", own)).as("backoff").isTrue();
-            assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-" + consumer + "-dlq"))).isTrue();
+            assertThat(allows(policy, "sqs:ReceiveMessage", own))
+                    .as(consumer + " receives its queue")
+                    .isTrue();
+            assertThat(allows(policy, "sqs:ChangeMessageVisibility", own))
+                    .as("backoff")
+                    .isTrue();
+            assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-" + consumer + "-dlq")))
+                    .isTrue();
             for (String other : CONSUMERS) {
                 String dlq = t.queue("redrive-" + other + "-dlq");
                 DEAD_LETTER_READS.forEach(action -> assertThat(allows(policy, action, dlq))
-                        .as(consumer + " must not " + action + " on " + other + "'s DLQ").isFalse());
+                        .as(consumer + " must not " + action + " on " + other + "'s DLQ")
+                        .isFalse());
                 if (!other.equals(consumer)) {
                     assertThat(allows(policy, "sqs:SendMessage", dlq)).isFalse();
-                    assertThat(allows(policy, "sqs:ReceiveMessage", t.queue("redrive-" + other))).isFalse();
+                    assertThat(allows(policy, "sqs:ReceiveMessage", t.queue("redrive-" + other)))
+                            .isFalse();
                 }
                 assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-" + other)))
-                        .as(consumer + " must not send to source queues").isFalse();
+                        .as(consumer + " must not send to source queues")
+                        .isFalse();
             }
         }
     }
@@ -56,12 +68,14 @@ class LeastPrivilegeTest {
         String claims = t.table("redrive-claims");
         for (String consumer : CONSUMERS) {
             List<Statement> policy = t.statementsOf(t.function(consumer));
-            for (String action : List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
-                    "dynamodb:ConditionCheckItem")) {
-                assertThat(allows(policy, action, claims)).as(consumer + " " + action).isTrue();
+            for (String action : List.of(
+                    "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem")) {
+                assertThat(allows(policy, action, claims))
+                        .as(consumer + " " + action)
+                        .isTrue();
             }
-            for (String action : List.of("dynamodb:Scan", "dynamodb:DeleteItem", "dynamodb:Query",
-                    "dynamodb:BatchWriteItem")) {
+            for (String action :
+                    List.of("dynamodb:Scan", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem")) {
                 assertThat(policy).noneMatch(s -> s.allows(action));
             }
             for (String table : List.of("redrive-quarantine", "redrive-control")) {
@@ -80,7 +94,8 @@ class LeastPrivilegeTest {
         assertThat(email).noneMatch(s -> s.allows("s3:GetObject") || s.allows("s3:DeleteObject"));
         assertThat(email).noneMatch(s -> s.on(t.table("redrive-revenue")));
 
-        assertThat(allows(revenue, "dynamodb:UpdateItem", t.table("redrive-revenue"))).isTrue();
+        assertThat(allows(revenue, "dynamodb:UpdateItem", t.table("redrive-revenue")))
+                .isTrue();
         assertThat(revenue).noneMatch(s -> s.allows("s3:PutObject"));
         assertThat(revenue).noneMatch(s -> s.on(archive()) || s.on(outbox()));
     }
@@ -93,13 +108,19 @@ class LeastPrivilegeTest {
             String dlq = t.queue("redrive-" + consumer + "-dlq");
             assertThat(allows(policy, "sqs:ReceiveMessage", dlq)).isTrue();
             assertThat(allows(policy, "sqs:DeleteMessage", dlq)).isTrue();
-            assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-" + consumer))).isTrue();
+            assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-" + consumer)))
+                    .isTrue();
         }
-        assertThat(allows(policy, "dynamodb:PutItem", t.table("redrive-quarantine"))).isTrue();
-        assertThat(allows(policy, "dynamodb:Query", t.table("redrive-quarantine"))).isTrue();
-        assertThat(allows(policy, "dynamodb:UpdateItem", t.table("redrive-control"))).isTrue();
-        assertThat(allows(policy, "dynamodb:GetItem", t.table("redrive-claims"))).isTrue();
-        assertThat(allows(policy, "dynamodb:PutItem", t.table("redrive-claims"))).isFalse();
+        assertThat(allows(policy, "dynamodb:PutItem", t.table("redrive-quarantine")))
+                .isTrue();
+        assertThat(allows(policy, "dynamodb:Query", t.table("redrive-quarantine")))
+                .isTrue();
+        assertThat(allows(policy, "dynamodb:UpdateItem", t.table("redrive-control")))
+                .isTrue();
+        assertThat(allows(policy, "dynamodb:GetItem", t.table("redrive-claims")))
+                .isTrue();
+        assertThat(allows(policy, "dynamodb:PutItem", t.table("redrive-claims")))
+                .isFalse();
         assertThat(allows(policy, "s3:PutObject", archive())).isTrue();
         assertThat(allows(policy, "s3:GetObject", archive())).isTrue();
         assertThat(policy).noneMatch(s -> s.on(outbox()));
@@ -107,20 +128,28 @@ class LeastPrivilegeTest {
         Map<String, List<Statement>> others = Map.of(
                 "confirmation-email", t.statementsOf(t.function("confirmation-email")),
                 "revenue-analytics", t.statementsOf(t.function("revenue-analytics")));
-        others.forEach((name, statements) -> assertThat(statements).as(name).noneMatch(s -> s.on(archive())
-                || s.on(t.table("redrive-quarantine")) || s.on(t.table("redrive-control"))));
+        others.forEach((name, statements) -> assertThat(statements)
+                .as(name)
+                .noneMatch(s ->
+                        s.on(archive()) || s.on(t.table("redrive-quarantine")) || s.on(t.table("redrive-control"))));
     }
 
     @Test
     void theScheduleRoleMayOnlyInvokeTheSweeperAndDeadLetterItsOwnFailures() {
-        String role = t.resources("AWS::IAM::Role").keySet().stream().filter(id -> id.startsWith("SweeperScheduleRole"))
-                .findFirst().orElseThrow();
+        String role = t.resources("AWS::IAM::Role").keySet().stream()
+                .filter(id -> id.startsWith("SweeperScheduleRole"))
+                .findFirst()
+                .orElseThrow();
         List<Statement> policy = t.statementsOfRole(role);
 
-        assertThat(allows(policy, "lambda:InvokeFunction", t.function("dlq-sweeper"))).isTrue();
-        assertThat(policy).filteredOn(s -> s.allows("lambda:InvokeFunction"))
-                .allSatisfy(s -> assertThat(s.on(t.function("confirmation-email"))).isFalse());
-        assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-sweeper-schedule-dlq"))).isTrue();
+        assertThat(allows(policy, "lambda:InvokeFunction", t.function("dlq-sweeper")))
+                .isTrue();
+        assertThat(policy)
+                .filteredOn(s -> s.allows("lambda:InvokeFunction"))
+                .allSatisfy(
+                        s -> assertThat(s.on(t.function("confirmation-email"))).isFalse());
+        assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-sweeper-schedule-dlq")))
+                .isTrue();
         assertThat(policy).noneMatch(s -> s.allows("kms:Encrypt") || s.allows("sqs:ReceiveMessage"));
         assertThat(String.valueOf(t.resource(role))).contains("scheduler.amazonaws.com", "aws:SourceAccount");
     }
@@ -129,7 +158,7 @@ class LeastPrivilegeTest {
     void noPolicyGrantsAServiceWideActionOrEveryResource() {
         assertThat(t.resources("AWS::IAM::Policy")).hasSize(4);
         assertThat(t.resources("AWS::IAM::Policy").values())
-                .allSatisfy(p -> assertThat(String.valueOf(p)).doesNotContain("kms:*", "sqs:*", "dynamodb:*",
-                        "s3:*", "Resource=*"));
+                .allSatisfy(p -> assertThat(String.valueOf(p))
+                        .doesNotContain("kms:*", "sqs:*", "dynamodb:*", "s3:*", "Resource=*"));
     }
 }

@@ -10,19 +10,21 @@ import org.junit.jupiter.api.Test;
 class MonitoringTest {
 
     private static final List<String> SOURCES = List.of("redrive-confirmation-email", "redrive-revenue-analytics");
-    private static final List<String> DEAD_LETTER_QUEUES = List.of("redrive-confirmation-email-dlq",
-            "redrive-revenue-analytics-dlq", "redrive-sweeper-schedule-dlq");
+    private static final List<String> DEAD_LETTER_QUEUES =
+            List.of("redrive-confirmation-email-dlq", "redrive-revenue-analytics-dlq", "redrive-sweeper-schedule-dlq");
 
     private final TemplateView t = Synth.defaults();
 
     private Map<String, Object> alarm(String name) {
-        return t.resources("AWS::CloudWatch::Alarm").values().stream().map(a -> map(a, "Properties"))
-                .filter(p -> name.equals(p.get("AlarmName"))).findFirst()
+        return t.resources("AWS::CloudWatch::Alarm").values().stream()
+                .map(a -> map(a, "Properties"))
+                .filter(p -> name.equals(p.get("AlarmName")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no alarm " + name));
     }
 
-    private void assertQueueAlarm(Map<String, Object> alarm, String queue, String metric, String comparison,
-            Number threshold) {
+    private void assertQueueAlarm(
+            Map<String, Object> alarm, String queue, String metric, String comparison, Number threshold) {
         assertThat(alarm.get("Namespace")).isEqualTo("AWS/SQS");
         assertThat(alarm.get("MetricName")).isEqualTo(metric);
         assertThat(alarm.get("ComparisonOperator")).isEqualTo(comparison);
@@ -33,20 +35,36 @@ class MonitoringTest {
     @Test
     void everySourceQueueAlarmsOnAgeOfOldestMessageAndDepth() {
         for (String queue : SOURCES) {
-            assertQueueAlarm(alarm(queue + "-oldest-message-age"), queue, "ApproximateAgeOfOldestMessage",
-                    "GreaterThanThreshold", 900);
-            assertQueueAlarm(alarm(queue + "-depth"), queue, "ApproximateNumberOfMessagesVisible",
-                    "GreaterThanOrEqualToThreshold", 1000);
+            assertQueueAlarm(
+                    alarm(queue + "-oldest-message-age"),
+                    queue,
+                    "ApproximateAgeOfOldestMessage",
+                    "GreaterThanThreshold",
+                    900);
+            assertQueueAlarm(
+                    alarm(queue + "-depth"),
+                    queue,
+                    "ApproximateNumberOfMessagesVisible",
+                    "GreaterThanOrEqualToThreshold",
+                    1000);
         }
     }
 
     @Test
     void everyDeadLetterQueueAlarmsOnAgeDepthAndAnyArrival() {
         for (String queue : DEAD_LETTER_QUEUES) {
-            assertQueueAlarm(alarm(queue + "-oldest-message-age"), queue, "ApproximateAgeOfOldestMessage",
-                    "GreaterThanThreshold", 3600);
-            assertQueueAlarm(alarm(queue + "-depth"), queue, "ApproximateNumberOfMessagesVisible",
-                    "GreaterThanOrEqualToThreshold", 100);
+            assertQueueAlarm(
+                    alarm(queue + "-oldest-message-age"),
+                    queue,
+                    "ApproximateAgeOfOldestMessage",
+                    "GreaterThanThreshold",
+                    3600);
+            assertQueueAlarm(
+                    alarm(queue + "-depth"),
+                    queue,
+                    "ApproximateNumberOfMessagesVisible",
+                    "GreaterThanOrEqualToThreshold",
+                    100);
             Map<String, Object> arrival = alarm(queue + "-arrival");
             assertQueueAlarm(arrival, queue, "ApproximateNumberOfMessagesVisible", "GreaterThanOrEqualToThreshold", 1);
             assertThat(arrival.get("EvaluationPeriods")).isEqualTo(1);
@@ -56,21 +74,26 @@ class MonitoringTest {
     @Test
     void sweeperMetricsAlarmOnOldestUnresolvedQuarantineAndReplaySuccessRate() {
         Map<String, Object> oldest = alarm("redrive-oldest-unresolved-quarantine");
-        assertThat(oldest).containsEntry("Namespace", "Redrive")
+        assertThat(oldest)
+                .containsEntry("Namespace", "Redrive")
                 .containsEntry("MetricName", "OldestUnresolvedQuarantineAgeSeconds")
                 .containsEntry("Statistic", "Maximum")
                 .containsEntry("ComparisonOperator", "GreaterThanThreshold")
                 .containsEntry("Threshold", 3 * 24 * 3600);
         Map<String, Object> rate = alarm("redrive-replay-success-rate");
-        assertThat(rate).containsEntry("Namespace", "Redrive").containsEntry("MetricName", "ReplaySuccessRate")
-                .containsEntry("ComparisonOperator", "LessThanThreshold").containsEntry("Threshold", 0.9)
+        assertThat(rate)
+                .containsEntry("Namespace", "Redrive")
+                .containsEntry("MetricName", "ReplaySuccessRate")
+                .containsEntry("ComparisonOperator", "LessThanThreshold")
+                .containsEntry("Threshold", 0.9)
                 .containsEntry("TreatMissingData", "notBreaching");
     }
 
     @Test
     void everyAlarmNotifiesTheAlarmTopic() {
         String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
-        assertThat(t.resources("AWS::CloudWatch::Alarm")).hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 3)
+        assertThat(t.resources("AWS::CloudWatch::Alarm"))
+                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 3)
                 .allSatisfy((id, alarm) -> assertThat(map(alarm, "Properties").get("AlarmActions"))
                         .isEqualTo(List.of(Map.of("Ref", topic))));
         assertThat(map(t.resource(topic), "Properties")).containsKey("KmsMasterKeyId");
@@ -80,13 +103,15 @@ class MonitoringTest {
     void dashboardChartsQueuesDeadLettersQuarantineReplaysAndConsumers() {
         var dashboards = t.resources("AWS::CloudWatch::Dashboard");
         assertThat(dashboards).hasSize(1);
-        String body = String.valueOf(map(dashboards.values().iterator().next(), "Properties").get("DashboardBody"));
+        String body = String.valueOf(
+                map(dashboards.values().iterator().next(), "Properties").get("DashboardBody"));
 
         assertThat(body).contains("ApproximateNumberOfMessagesVisible", "ApproximateAgeOfOldestMessage");
         for (String queue : SOURCES) {
             assertThat(body).contains(t.queue(queue));
         }
-        assertThat(body).contains("{Redrive,Consumer,FailureClass} MetricName=\\\"DeadLettered")
+        assertThat(body)
+                .contains("{Redrive,Consumer,FailureClass} MetricName=\\\"DeadLettered")
                 .contains("{Redrive,FailureClass} MetricName=\\\"Quarantined")
                 .contains("Replayed", "ReplayFailed", "AlreadyApplied", "Archived")
                 .contains("\"Processed\",\"Consumer\",\"confirmation-email\"")

@@ -24,8 +24,10 @@ class StorageTest {
                 .isEqualTo(Map.of("AttributeName", "expiresAt", "Enabled", true));
         assertThat(claims.get("PointInTimeRecoverySpecification"))
                 .isEqualTo(Map.of("PointInTimeRecoveryEnabled", true));
-        assertThat(map(claims, "SSESpecification")).containsEntry("SSEEnabled", true)
-                .containsEntry("SSEType", "KMS").containsKey("KMSMasterKeyId");
+        assertThat(map(claims, "SSESpecification"))
+                .containsEntry("SSEEnabled", true)
+                .containsEntry("SSEType", "KMS")
+                .containsKey("KMSMasterKeyId");
     }
 
     @Test
@@ -33,29 +35,39 @@ class StorageTest {
     void quarantineLedgerHasStateAndQueueIndexesSortedByArrival() {
         Map<String, Object> quarantine = t.properties(t.table("redrive-quarantine"));
 
-        assertThat(quarantine.get("KeySchema")).isEqualTo(List.of(
-                Map.of("AttributeName", "pk", "KeyType", "HASH"), Map.of("AttributeName", "sk", "KeyType", "RANGE")));
-        assertThat((List<Object>) quarantine.get("GlobalSecondaryIndexes")).containsExactlyInAnyOrder(
-                index("byState", "state"), index("byQueue", "sourceQueue"));
-        assertThat((List<Object>) quarantine.get("AttributeDefinitions")).contains(
-                Map.of("AttributeName", "state", "AttributeType", "S"),
-                Map.of("AttributeName", "sourceQueue", "AttributeType", "S"),
-                Map.of("AttributeName", "arrivedAt", "AttributeType", "N"));
+        assertThat(quarantine.get("KeySchema"))
+                .isEqualTo(List.of(
+                        Map.of("AttributeName", "pk", "KeyType", "HASH"),
+                        Map.of("AttributeName", "sk", "KeyType", "RANGE")));
+        assertThat((List<Object>) quarantine.get("GlobalSecondaryIndexes"))
+                .containsExactlyInAnyOrder(index("byState", "state"), index("byQueue", "sourceQueue"));
+        assertThat((List<Object>) quarantine.get("AttributeDefinitions"))
+                .contains(
+                        Map.of("AttributeName", "state", "AttributeType", "S"),
+                        Map.of("AttributeName", "sourceQueue", "AttributeType", "S"),
+                        Map.of("AttributeName", "arrivedAt", "AttributeType", "N"));
         assertThat(quarantine.get("PointInTimeRecoverySpecification"))
                 .isEqualTo(Map.of("PointInTimeRecoveryEnabled", true));
     }
 
     private static Map<String, Object> index(String name, String partition) {
-        return Map.of("IndexName", name,
-                "KeySchema", List.of(Map.of("AttributeName", partition, "KeyType", "HASH"),
+        return Map.of(
+                "IndexName",
+                name,
+                "KeySchema",
+                List.of(
+                        Map.of("AttributeName", partition, "KeyType", "HASH"),
                         Map.of("AttributeName", "arrivedAt", "KeyType", "RANGE")),
-                "Projection", Map.of("ProjectionType", "ALL"));
+                "Projection",
+                Map.of("ProjectionType", "ALL"));
     }
 
     @Test
     void controlAndRevenueTablesHaveTheirKeysAndEveryTableIsEncryptedAndRetained() {
-        assertThat(t.properties(t.table("redrive-control")).get("KeySchema")).isEqualTo(List.of(
-                Map.of("AttributeName", "pk", "KeyType", "HASH"), Map.of("AttributeName", "sk", "KeyType", "RANGE")));
+        assertThat(t.properties(t.table("redrive-control")).get("KeySchema"))
+                .isEqualTo(List.of(
+                        Map.of("AttributeName", "pk", "KeyType", "HASH"),
+                        Map.of("AttributeName", "sk", "KeyType", "RANGE")));
         assertThat(t.properties(t.table("redrive-control")).get("PointInTimeRecoverySpecification"))
                 .isEqualTo(Map.of("PointInTimeRecoveryEnabled", true));
         assertThat(t.properties(t.table("redrive-revenue")).get("KeySchema"))
@@ -72,32 +84,65 @@ class StorageTest {
         assertThat(t.resources("AWS::S3::Bucket")).hasSize(2).allSatisfy((id, bucket) -> {
             assertThat(bucket.get("DeletionPolicy")).isEqualTo("Retain");
             Map<String, Object> props = map(bucket, "Properties");
-            assertThat(props.get("PublicAccessBlockConfiguration")).isEqualTo(Map.of("BlockPublicAcls", true,
-                    "BlockPublicPolicy", true, "IgnorePublicAcls", true, "RestrictPublicBuckets", true));
-            Map<String, Object> rule = TemplateView.cast(((List<?>) map(props, "BucketEncryption")
-                    .get("ServerSideEncryptionConfiguration")).get(0));
+            assertThat(props.get("PublicAccessBlockConfiguration"))
+                    .isEqualTo(Map.of(
+                            "BlockPublicAcls",
+                            true,
+                            "BlockPublicPolicy",
+                            true,
+                            "IgnorePublicAcls",
+                            true,
+                            "RestrictPublicBuckets",
+                            true));
+            Map<String, Object> rule = TemplateView.cast(
+                    ((List<?>) map(props, "BucketEncryption").get("ServerSideEncryptionConfiguration")).get(0));
             assertThat(rule.get("BucketKeyEnabled")).isEqualTo(true);
-            assertThat(rule.get("ServerSideEncryptionByDefault")).isEqualTo(Map.of("SSEAlgorithm", "aws:kms",
-                    "KMSMasterKeyID", Map.of("Fn::GetAtt", List.of(key, "Arn"))));
+            assertThat(rule.get("ServerSideEncryptionByDefault"))
+                    .isEqualTo(Map.of(
+                            "SSEAlgorithm", "aws:kms", "KMSMasterKeyID", Map.of("Fn::GetAtt", List.of(key, "Arn"))));
         });
     }
 
     @Test
     void everyBucketPolicyDeniesRequestsWithoutTls() {
         assertThat(t.resources("AWS::S3::BucketPolicy")).hasSize(2);
-        t.template().allResourcesProperties("AWS::S3::BucketPolicy", Map.of("PolicyDocument", Map.of(
-                "Statement", Match.arrayWith(List.of(Match.objectLike(Map.of("Effect", "Deny", "Action", "s3:*",
-                        "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false")))))))));
+        t.template()
+                .allResourcesProperties(
+                        "AWS::S3::BucketPolicy",
+                        Map.of(
+                                "PolicyDocument",
+                                Map.of(
+                                        "Statement",
+                                        Match.arrayWith(List.of(Match.objectLike(Map.of(
+                                                "Effect",
+                                                "Deny",
+                                                "Action",
+                                                "s3:*",
+                                                "Condition",
+                                                Map.of("Bool", Map.of("aws:SecureTransport", "false")))))))));
     }
 
     @Test
     void archiveIsVersionedAndMovesToGlacierInstantRetrievalAfterThirtyDaysThenExpires() {
-        t.template().hasResourceProperties("AWS::S3::Bucket", Map.of(
-                "VersioningConfiguration", Map.of("Status", "Enabled"),
-                "LifecycleConfiguration", Map.of("Rules", List.of(Match.objectLike(Map.of(
-                        "Status", "Enabled",
-                        "ExpirationInDays", 365,
-                        "Transitions", List.of(Map.of("StorageClass", "GLACIER_IR", "TransitionInDays", 30))))))));
+        t.template()
+                .hasResourceProperties(
+                        "AWS::S3::Bucket",
+                        Map.of(
+                                "VersioningConfiguration", Map.of("Status", "Enabled"),
+                                "LifecycleConfiguration",
+                                        Map.of(
+                                                "Rules",
+                                                List.of(Match.objectLike(Map.of(
+                                                        "Status",
+                                                        "Enabled",
+                                                        "ExpirationInDays",
+                                                        365,
+                                                        "Transitions",
+                                                        List.of(Map.of(
+                                                                "StorageClass",
+                                                                "GLACIER_IR",
+                                                                "TransitionInDays",
+                                                                30))))))));
     }
 
     @Test

@@ -18,7 +18,8 @@ class SweeperTest {
         String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
 
         assertThat(t.properties(sweeper).get("Timeout")).isEqualTo(300);
-        assertThat(env).containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
+        assertThat(env)
+                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
                 .containsEntry("REDRIVE_SWEEPER_QUARANTINE_TABLE", Map.of("Ref", t.table("redrive-quarantine")))
                 .containsEntry("REDRIVE_SWEEPER_CONTROL_TABLE", Map.of("Ref", t.table("redrive-control")))
                 .containsEntry("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID", Map.of("Fn::GetAtt", List.of(key, "Arn")))
@@ -33,9 +34,11 @@ class SweeperTest {
         for (String consumer : List.of("confirmation-email", "revenue-analytics")) {
             String source = t.queue("redrive-" + consumer);
             String dlq = t.queue("redrive-" + consumer + "-dlq");
-            assertThat(routes).contains("{\"consumer\":\"" + consumer + "\",\"sourceQueueUrl\":\", {Ref=" + source
-                    + "}, \",\"sourceQueueArn\":\", {Fn::GetAtt=[" + source + ", Arn]}, \",\"deadLetterQueueUrl\":\", "
-                    + "{Ref=" + dlq + "}, \",\"deadLetterQueueArn\":\", {Fn::GetAtt=[" + dlq + ", Arn]}, \"}");
+            assertThat(routes)
+                    .contains("{\"consumer\":\"" + consumer + "\",\"sourceQueueUrl\":\", {Ref=" + source
+                            + "}, \",\"sourceQueueArn\":\", {Fn::GetAtt=[" + source
+                            + ", Arn]}, \",\"deadLetterQueueUrl\":\", "
+                            + "{Ref=" + dlq + "}, \",\"deadLetterQueueArn\":\", {Fn::GetAtt=[" + dlq + ", Arn]}, \"}");
         }
         assertThat(routes).startsWith("{Fn::Join=[, [[{");
     }
@@ -55,7 +58,7 @@ class SweeperTest {
         assertThat(map(target, "DeadLetterConfig").get("Arn"))
                 .isEqualTo(Map.of("Fn::GetAtt", List.of(t.queue("redrive-sweeper-schedule-dlq"), "Arn")));
         String role = (String) ((List<?>) map(target, "RoleArn").get("Fn::GetAtt")).get(0);
-        assertThat(t.statementsOfRole(role)).anyMatch(s -> s.allows("lambda:InvokeFunction")
-                && s.on(t.function("dlq-sweeper")));
+        assertThat(t.statementsOfRole(role))
+                .anyMatch(s -> s.allows("lambda:InvokeFunction") && s.on(t.function("dlq-sweeper")));
     }
 }

@@ -14,8 +14,7 @@ final class Synth {
     private static final AtomicInteger APPS = new AtomicInteger();
     private static TemplateView defaults;
 
-    private Synth() {
-    }
+    private Synth() {}
 
     /** The stack with every setting at its default. */
     static synchronized TemplateView defaults() {
@@ -27,13 +26,15 @@ final class Synth {
 
     /** A fresh cloud assembly directory under target/ (the CDK default is a new temporary directory per app). */
     static String outdir() {
-        return Path.of("target", "test-cdk.out", Integer.toString(APPS.incrementAndGet())).toString();
+        return Path.of("target", "test-cdk.out", Integer.toString(APPS.incrementAndGet()))
+                .toString();
     }
 
     /** The stack for these context values (the placeholder goes under target/). */
     static RedriveStack stack(Map<String, Object> context) {
         Map<String, Object> ctx = new HashMap<>(context);
         ctx.putIfAbsent("placeholderDirectory", "target/test-function-placeholder");
-        return RedriveApp.create(new App(AppProps.builder().context(ctx).outdir(outdir()).build()));
+        return RedriveApp.create(
+                new App(AppProps.builder().context(ctx).outdir(outdir()).build()));
     }
 }

@@ -50,7 +50,8 @@ final class TemplateView {
     String queue(String name) {
         return resources("AWS::SQS::Queue").entrySet().stream()
                 .filter(e -> name.equals(map(e.getValue(), "Properties").get("QueueName")))
-                .map(Map.Entry::getKey).findFirst()
+                .map(Map.Entry::getKey)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no queue named " + name));
     }
 
@@ -58,7 +59,8 @@ final class TemplateView {
     String table(String name) {
         return resources("AWS::DynamoDB::Table").entrySet().stream()
                 .filter(e -> name.equals(map(e.getValue(), "Properties").get("TableName")))
-                .map(Map.Entry::getKey).findFirst()
+                .map(Map.Entry::getKey)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no table named " + name));
     }
 
@@ -66,7 +68,8 @@ final class TemplateView {
     String function(String handler) {
         return resources("AWS::Lambda::Function").entrySet().stream()
                 .filter(e -> handler.equals(environment(e.getKey()).get("QUARKUS_LAMBDA_HANDLER")))
-                .map(Map.Entry::getKey).findFirst()
+                .map(Map.Entry::getKey)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no function with handler " + handler));
     }
 
@@ -120,7 +123,9 @@ final class TemplateView {
 
         /** Whether this statement allows {@code action}, wildcards included. */
         boolean allows(String action) {
-            return actions.stream().map(Object::toString).anyMatch(a -> glob(a).matcher(action).matches());
+            return actions.stream()
+                    .map(Object::toString)
+                    .anyMatch(a -> glob(a).matcher(action).matches());
         }
 
         /** Whether any resource refers to {@code logicalId}. */

@@ -10,8 +10,7 @@ import java.io.PrintStream;
  */
 public final class LocalRun {
 
-    private LocalRun() {
-    }
+    private LocalRun() {}
 
     public static void main(String[] args) {
         PrintStream out = System.out;

@@ -84,8 +84,9 @@ public final class LocalSystem implements AutoCloseable {
     /** Turns on versioning of the outbox bucket, so every email written is counted (measurement only). */
     private void instrument() {
         String outbox = environmentOf(EMAIL).get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET");
-        aws.s3().putBucketVersioning(b -> b.bucket(outbox)
-                .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+        aws.s3()
+                .putBucketVersioning(
+                        b -> b.bucket(outbox).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
     }
 
     private void startFunctions(RunOptions options, Progress progress) throws IOException, InterruptedException {
@@ -101,15 +102,29 @@ public final class LocalSystem implements AutoCloseable {
             mine.forEach((service, proxy) -> {
                 String upper = service.toUpperCase();
                 env.put("AWS_ENDPOINT_URL_" + upper, proxy.endpoint().toString());
-                env.put("QUARKUS_" + upper + "_ENDPOINT_OVERRIDE", proxy.endpoint().toString());
+                env.put(
+                        "QUARKUS_" + upper + "_ENDPOINT_OVERRIDE",
+                        proxy.endpoint().toString());
             });
             env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
             env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(f.memoryMb()));
-            int instances = SWEEPER.equals(handler) ? 1 : Math.min(options.maxInstances(),
-                    resources.mappingsOf(f.logicalId()).stream().map(m -> m.maximumConcurrency().orElse(5))
-                            .findFirst().orElse(1));
-            FunctionPool pool = new FunctionPool(handler, f.arn(), FunctionArtifact.find(options.functionsTarget(),
-                    f.memoryMb()), env, options.workDir(), f.timeout(), Duration.ofSeconds(60), instances);
+            int instances = SWEEPER.equals(handler)
+                    ? 1
+                    : Math.min(
+                            options.maxInstances(),
+                            resources.mappingsOf(f.logicalId()).stream()
+                                    .map(m -> m.maximumConcurrency().orElse(5))
+                                    .findFirst()
+                                    .orElse(1));
+            FunctionPool pool = new FunctionPool(
+                    handler,
+                    f.arn(),
+                    FunctionArtifact.find(options.functionsTarget(), f.memoryMb()),
+                    env,
+                    options.workDir(),
+                    f.timeout(),
+                    Duration.ofSeconds(60),
+                    instances);
             pools.put(handler, pool);
             progress.step("starting " + handler + " (" + instances + " sandbox" + (instances > 1 ? "es" : "") + ")");
             pool.warm();
@@ -121,9 +136,18 @@ public final class LocalSystem implements AutoCloseable {
             LocalFunction f = resources.functions().get(m.functionLogicalId());
             LocalQueue q = resources.queues().get(m.queueLogicalId());
             FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
-            SqsEventSourcePoller poller = new SqsEventSourcePoller(aws.sqs(), pool, new SqsEventSourcePoller.Settings(
-                    q.url(), q.arn(), m.batchSize(), m.maximumBatchingWindow(),
-                    Math.min(options.maxInstances(), m.maximumConcurrency().orElse(5)), m.reportsBatchItemFailures()),
+            SqsEventSourcePoller poller = new SqsEventSourcePoller(
+                    aws.sqs(),
+                    pool,
+                    new SqsEventSourcePoller.Settings(
+                            q.url(),
+                            q.arn(),
+                            m.batchSize(),
+                            m.maximumBatchingWindow(),
+                            Math.min(
+                                    options.maxInstances(),
+                                    m.maximumConcurrency().orElse(5)),
+                            m.reportsBatchItemFailures()),
                     aws.region().id());
             pollers.add(poller);
             pollerByFunction.put(pool.name(), poller);
@@ -133,10 +157,15 @@ public final class LocalSystem implements AutoCloseable {
             if (!s.enabled() || s.targetFunctionLogicalId().isEmpty()) {
                 continue;
             }
-            LocalFunction f = resources.functions().get(s.targetFunctionLogicalId().get());
+            LocalFunction f =
+                    resources.functions().get(s.targetFunctionLogicalId().get());
             FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
-            scheduler.schedule(pool, s.input().isEmpty() ? "{}" : s.input(), LocalScheduler.period(s.expression()),
-                    options.scheduleSpeed(), r -> {
+            scheduler.schedule(
+                    pool,
+                    s.input().isEmpty() ? "{}" : s.input(),
+                    LocalScheduler.period(s.expression()),
+                    options.scheduleSpeed(),
+                    r -> {
                         scheduledSweeps.incrementAndGet();
                         if (!(r instanceof InvocationResult.Response)) {
                             failedSweeps.incrementAndGet();
@@ -169,14 +198,19 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     public Map<String, String> environmentOf(String handler) {
-        return resources.functionWithHandler(handler).orElseThrow(() -> new IllegalStateException(
-                "the template has no function with handler " + handler)).environment();
+        return resources
+                .functionWithHandler(handler)
+                .orElseThrow(() -> new IllegalStateException("the template has no function with handler " + handler))
+                .environment();
     }
 
     /** The source queue URL of a consumer. */
     public String sourceQueueUrl(String handler) {
         LocalFunction f = resources.functionWithHandler(handler).orElseThrow();
-        return resources.queues().get(resources.mappingsOf(f.logicalId()).get(0).queueLogicalId()).url();
+        return resources
+                .queues()
+                .get(resources.mappingsOf(f.logicalId()).get(0).queueLogicalId())
+                .url();
     }
 
     public String deadLetterQueueUrl(String handler) {
@@ -188,8 +222,8 @@ public final class LocalSystem implements AutoCloseable {
         Map<String, Map<String, Long>> calls = new TreeMap<>();
         proxies.forEach((handler, byService) -> {
             Map<String, Long> all = new TreeMap<>();
-            byService.forEach((service, proxy) -> proxy.calls().forEach((op, n) -> all.put(service + ":"
-                    + op.replace("S3:", ""), n)));
+            byService.forEach((service, proxy) ->
+                    proxy.calls().forEach((op, n) -> all.put(service + ":" + op.replace("S3:", ""), n)));
             calls.put(handler, all);
         });
         return calls;

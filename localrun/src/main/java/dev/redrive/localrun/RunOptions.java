@@ -21,8 +21,18 @@ import java.util.Optional;
  * @param scheduleSpeed  how much faster than their rate the schedules fire
  * @param workDir        where logs go
  */
-public record RunOptions(String scenario, int orders, int deadLettered, int alreadyApplied, int legacy, int copies,
-        Optional<Path> report, Path template, Path functionsTarget, int maxInstances, double scheduleSpeed,
+public record RunOptions(
+        String scenario,
+        int orders,
+        int deadLettered,
+        int alreadyApplied,
+        int legacy,
+        int copies,
+        Optional<Path> report,
+        Path template,
+        Path functionsTarget,
+        int maxInstances,
+        double scheduleSpeed,
         Path workDir) {
 
     public static final List<String> SCENARIOS = List.of("incident", "duplicate-storm", "poison", "basic");
@@ -94,11 +104,22 @@ public record RunOptions(String scenario, int orders, int deadLettered, int alre
             throw new UsageException("unknown scenario '" + scenario + "' (one of " + SCENARIOS + ")");
         }
         if (applied + legacy > dead) {
-            throw new UsageException("--applied (" + applied + ") + --legacy (" + legacy + ") exceed --dead (" + dead
-                    + ")");
+            throw new UsageException(
+                    "--applied (" + applied + ") + --legacy (" + legacy + ") exceed --dead (" + dead + ")");
         }
-        return new RunOptions(scenario, orders, dead, applied, legacy, copies, report, template, functions,
-                maxInstances, speed, Path.of("localrun/target/run"));
+        return new RunOptions(
+                scenario,
+                orders,
+                dead,
+                applied,
+                legacy,
+                copies,
+                report,
+                template,
+                functions,
+                maxInstances,
+                speed,
+                Path.of("localrun/target/run"));
     }
 
     private static int positive(String flag, String value, int min) {

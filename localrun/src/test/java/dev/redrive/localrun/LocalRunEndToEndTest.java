@@ -35,13 +35,28 @@ class LocalRunEndToEndTest {
     static void start() throws Exception {
         Path template = ROOT.resolve("infra/target/cdk.out/Redrive.template.json");
         Path functions = ROOT.resolve("functions/target");
-        assertThat(template).as("the template: build infra first (./mvnw -pl infra package)").exists();
-        assertThat(Files.list(functions).anyMatch(p -> p.getFileName().toString().endsWith("-runner.jar")))
-                .as("the packaged functions: build them first (./mvnw -pl functions package)").isTrue();
-        options = new RunOptions("basic", 10, 200, 12, 3, 3, Optional.empty(), template, functions, 2, 60,
+        assertThat(template)
+                .as("the template: build infra first (./mvnw -pl infra package)")
+                .exists();
+        assertThat(Files.list(functions)
+                        .anyMatch(p -> p.getFileName().toString().endsWith("-runner.jar")))
+                .as("the packaged functions: build them first (./mvnw -pl functions package)")
+                .isTrue();
+        options = new RunOptions(
+                "basic",
+                10,
+                200,
+                12,
+                3,
+                3,
+                Optional.empty(),
+                template,
+                functions,
+                2,
+                60,
                 ROOT.resolve("localrun/target/test-run"));
-        system = LocalSystem.start(options, new Progress(new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8)));
+        system = LocalSystem.start(
+                options, new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
     }
 
     @AfterAll
@@ -65,8 +80,10 @@ class LocalRunEndToEndTest {
                 .contains("SCHEMA NotJson");
         Map<String, Map<String, Long>> runtime = system.runtimeFigures();
         assertThat(runtime.get(LocalSystem.EMAIL).get("invocations")).isPositive();
-        assertThat(runtime.get(LocalSystem.EMAIL).get("processStartToFirstResponseMs")).isPositive();
-        assertThat(system.apiCalls().get(LocalSystem.EMAIL)).containsKey("dynamodb:PutItem")
+        assertThat(runtime.get(LocalSystem.EMAIL).get("processStartToFirstResponseMs"))
+                .isPositive();
+        assertThat(system.apiCalls().get(LocalSystem.EMAIL))
+                .containsKey("dynamodb:PutItem")
                 .containsKey("s3:PUT");
     }
 
@@ -74,27 +91,37 @@ class LocalRunEndToEndTest {
     void aSandboxKilledMidBatchLeavesItsMessagesToReappearAndBeProcessedOnce() throws Exception {
         String queue = system.sourceQueueUrl(LocalSystem.EMAIL);
         // Short invisibility so the killed batch reappears in seconds (the template's is 6 x the function timeout).
-        system.aws().sqs().setQueueAttributes(b -> b.queueUrl(queue)
-                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "3")));
+        system.aws()
+                .sqs()
+                .setQueueAttributes(
+                        b -> b.queueUrl(queue).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "3")));
         AtomicBoolean firstBatch = new AtomicBoolean(true);
         system.crashEmailSandboxOn("evt-kill-");
-        var traffic = new dev.redrive.localrun.scenario.OrderTraffic(system.aws().sqs(), 7);
+        var traffic =
+                new dev.redrive.localrun.scenario.OrderTraffic(system.aws().sqs(), 7);
         var orders = traffic.newOrders(8, 0, "kill");
         long errorsBefore = system.runtimeFigures().get(LocalSystem.EMAIL).get("errors");
         traffic.send(orders, List.of(queue));
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
         system.crashEmailSandboxOn("never-matches-" + firstBatch.getAndSet(false));
 
         var observer = new dev.redrive.localrun.scenario.Observer(system);
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() ->
-                orders.stream().allMatch(o -> "COMPLETED".equals(observer.claimStatus(LocalSystem.EMAIL + "#"
-                        + o.eventId()))));
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> orders.stream()
+                        .allMatch(
+                                o -> "COMPLETED".equals(observer.claimStatus(LocalSystem.EMAIL + "#" + o.eventId()))));
 
         Map<String, Integer> writes = observer.emailWritesPerKey();
-        assertThat(orders).allSatisfy(o -> assertThat(writes.entrySet().stream()
-                .filter(e -> e.getKey().contains(o.eventId())).mapToInt(Map.Entry::getValue).sum())
-                .as("writes of %s", o.eventId()).isEqualTo(1));
-        assertThat(system.runtimeFigures().get(LocalSystem.EMAIL).get("batchesFailedWhole")).isPositive();
+        assertThat(orders)
+                .allSatisfy(o -> assertThat(writes.entrySet().stream()
+                                .filter(e -> e.getKey().contains(o.eventId()))
+                                .mapToInt(Map.Entry::getValue)
+                                .sum())
+                        .as("writes of %s", o.eventId())
+                        .isEqualTo(1));
+        assertThat(system.runtimeFigures().get(LocalSystem.EMAIL).get("batchesFailedWhole"))
+                .isPositive();
     }
 }

@@ -29,10 +29,12 @@ final class EmbeddedSqs implements AutoCloseable {
 
     static EmbeddedSqs start(String region) {
         // Daemon threads: an embedded SQS must never keep a finished JVM alive.
-        ActorSystem actors = ActorSystem.create("redrive-local-sqs", ConfigFactory
-                .parseString("pekko.daemonic = on\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING\n"
-                        + "pekko.log-dead-letters = off")
-                .withFallback(ConfigFactory.load()));
+        ActorSystem actors = ActorSystem.create(
+                "redrive-local-sqs",
+                ConfigFactory.parseString(
+                                "pekko.daemonic = on\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING\n"
+                                        + "pekko.log-dead-letters = off")
+                        .withFallback(ConfigFactory.load()));
         try {
             SQSRestServer server = SQSRestServerBuilder.withActorSystem(actors)
                     .withInterface("127.0.0.1")
@@ -61,9 +63,10 @@ final class EmbeddedSqs implements AutoCloseable {
         }
         actors.terminate();
         try {
-            Await.ready(actors.whenTerminated(),
-                    scala.concurrent.duration.Duration.create(Duration.ofSeconds(10).toMillis(),
-                            TimeUnit.MILLISECONDS));
+            Await.ready(
+                    actors.whenTerminated(),
+                    scala.concurrent.duration.Duration.create(
+                            Duration.ofSeconds(10).toMillis(), TimeUnit.MILLISECONDS));
         } catch (Exception ignored) {
             // daemon threads; the JVM can exit regardless
         }

@@ -37,6 +37,7 @@ public final class LocalAws implements AutoCloseable {
     public static final String REGION = "us-east-1";
     /** The account id in the ARNs of the local services. */
     public static final String ACCOUNT_ID = EmbeddedSqs.ACCOUNT_ID;
+
     public static final String ACCESS_KEY = "redrive-local";
     public static final String SECRET_KEY = "redrive-local-secret";
 
@@ -51,8 +52,7 @@ public final class LocalAws implements AutoCloseable {
     private volatile DynamoDbClient dynamoDb;
     private volatile S3Client s3;
 
-    private LocalAws(URI sqsEndpoint, URI dynamoDbEndpoint, URI s3Endpoint, EmbeddedSqs embeddedSqs,
-            MotoServer moto) {
+    private LocalAws(URI sqsEndpoint, URI dynamoDbEndpoint, URI s3Endpoint, EmbeddedSqs embeddedSqs, MotoServer moto) {
         this.sqsEndpoint = sqsEndpoint;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.s3Endpoint = s3Endpoint;
@@ -136,9 +136,13 @@ public final class LocalAws implements AutoCloseable {
         if (sqs == null) {
             synchronized (this) {
                 if (sqs == null) {
-                    sqs = SqsClient.builder().endpointOverride(sqsEndpoint).region(region())
-                            .credentialsProvider(credentials()).httpClient(http())
-                            .overrideConfiguration(clientConfig()).build();
+                    sqs = SqsClient.builder()
+                            .endpointOverride(sqsEndpoint)
+                            .region(region())
+                            .credentialsProvider(credentials())
+                            .httpClient(http())
+                            .overrideConfiguration(clientConfig())
+                            .build();
                 }
             }
         }
@@ -149,9 +153,13 @@ public final class LocalAws implements AutoCloseable {
         if (dynamoDb == null) {
             synchronized (this) {
                 if (dynamoDb == null) {
-                    dynamoDb = DynamoDbClient.builder().endpointOverride(dynamoDbEndpoint).region(region())
-                            .credentialsProvider(credentials()).httpClient(http())
-                            .overrideConfiguration(clientConfig()).build();
+                    dynamoDb = DynamoDbClient.builder()
+                            .endpointOverride(dynamoDbEndpoint)
+                            .region(region())
+                            .credentialsProvider(credentials())
+                            .httpClient(http())
+                            .overrideConfiguration(clientConfig())
+                            .build();
                 }
             }
         }
@@ -162,9 +170,14 @@ public final class LocalAws implements AutoCloseable {
         if (s3 == null) {
             synchronized (this) {
                 if (s3 == null) {
-                    s3 = S3Client.builder().endpointOverride(s3Endpoint).region(region())
-                            .credentialsProvider(credentials()).forcePathStyle(true).httpClient(http())
-                            .overrideConfiguration(clientConfig()).build();
+                    s3 = S3Client.builder()
+                            .endpointOverride(s3Endpoint)
+                            .region(region())
+                            .credentialsProvider(credentials())
+                            .forcePathStyle(true)
+                            .httpClient(http())
+                            .overrideConfiguration(clientConfig())
+                            .build();
                 }
             }
         }
@@ -240,8 +253,8 @@ public final class LocalAws implements AutoCloseable {
     /** Fails with the emulator's log if a child emulator has died. */
     public void checkAlive() {
         if (moto != null && !moto.alive()) {
-            throw new LocalAwsException("the moto server (pid " + moto.pid() + ") has exited; its log ends with:\n"
-                    + moto.logTail());
+            throw new LocalAwsException(
+                    "the moto server (pid " + moto.pid() + ") has exited; its log ends with:\n" + moto.logTail());
         }
     }
 
@@ -278,6 +291,8 @@ public final class LocalAws implements AutoCloseable {
     }
 
     private static ClientOverrideConfiguration clientConfig() {
-        return ClientOverrideConfiguration.builder().apiCallTimeout(Duration.ofSeconds(90)).build();
+        return ClientOverrideConfiguration.builder()
+                .apiCallTimeout(Duration.ofSeconds(90))
+                .build();
     }
 }

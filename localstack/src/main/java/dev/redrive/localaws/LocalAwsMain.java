@@ -7,8 +7,7 @@ import java.util.concurrent.CountDownLatch;
  * AWS CLI or an SDK by hand against it.
  */
 public final class LocalAwsMain {
-    private LocalAwsMain() {
-    }
+    private LocalAwsMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         LocalAws aws;

@@ -34,7 +34,8 @@ final class MotoServer implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final URI endpoint;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private MotoServer(Process process, Path log, URI endpoint) {
         this.process = process;
@@ -79,14 +80,16 @@ final class MotoServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             process.destroyForcibly();
-            throw new LocalAwsException("moto did not start within " + START_TIMEOUT.toSeconds() + " s"
-                    + (process.isAlive() ? "" : " (it exited)") + ". Its log ends with:\n" + tail(log), e);
+            throw new LocalAwsException(
+                    "moto did not start within " + START_TIMEOUT.toSeconds() + " s"
+                            + (process.isAlive() ? "" : " (it exited)") + ". Its log ends with:\n" + tail(log),
+                    e);
         }
     }
 
     private static int readPort(Process process) {
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         try {
             String line;
             while ((line = out.readLine()) != null) {
@@ -104,15 +107,17 @@ final class MotoServer implements AutoCloseable {
 
     /** Keeps reading stdout so the child never blocks on a full pipe. */
     private static void drain(BufferedReader out) {
-        Thread t = new Thread(() -> {
-            try {
-                while (out.readLine() != null) {
-                    // discard
-                }
-            } catch (IOException ignored) {
-                // the child is gone
-            }
-        }, "moto-stdout");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        while (out.readLine() != null) {
+                            // discard
+                        }
+                    } catch (IOException ignored) {
+                        // the child is gone
+                    }
+                },
+                "moto-stdout");
         t.setDaemon(true);
         t.start();
     }
@@ -122,8 +127,12 @@ final class MotoServer implements AutoCloseable {
         IOException last = null;
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.resolve("/moto-api/data.json"))
-                        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(endpoint.resolve("/moto-api/data.json"))
+                                .timeout(Duration.ofSeconds(10))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -164,15 +173,18 @@ final class MotoServer implements AutoCloseable {
     /** Drops every resource in every moto backend (tables, buckets...), in one request. */
     void reset() {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.resolve("/moto-api/reset"))
-                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(endpoint.resolve("/moto-api/reset"))
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new LocalAwsException("moto reset answered " + r.statusCode() + ": " + r.body());
             }
         } catch (IOException e) {
-            throw new LocalAwsException("moto reset failed" + (alive() ? "" : " (moto has exited; log:\n" + tail(log)
-                    + ")"), e);
+            throw new LocalAwsException(
+                    "moto reset failed" + (alive() ? "" : " (moto has exited; log:\n" + tail(log) + ")"), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LocalAwsException("interrupted while resetting moto", e);

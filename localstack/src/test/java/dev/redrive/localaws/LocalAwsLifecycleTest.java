@@ -29,8 +29,8 @@ class LocalAwsLifecycleTest {
         assertThat(none.any()).isFalse();
         assertThat(none.needsMoto()).isTrue();
 
-        EndpointOverrides all = EndpointOverrides.from(Map.of("AWS_ENDPOINT_URL", "http://localhost:4566",
-                "AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9999"));
+        EndpointOverrides all = EndpointOverrides.from(
+                Map.of("AWS_ENDPOINT_URL", "http://localhost:4566", "AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9999"));
         assertThat(all.sqs()).contains(URI.create("http://127.0.0.1:9999"));
         assertThat(all.dynamoDb()).contains(URI.create("http://localhost:4566"));
         assertThat(all.s3()).contains(URI.create("http://localhost:4566"));
@@ -73,8 +73,8 @@ class LocalAwsLifecycleTest {
     @Test
     void motoDiesWithTheJvmThatStartedItEvenWhenThatJvmIsKilled() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                LocalAwsMain.class.getName())
+        Process child = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), LocalAwsMain.class.getName())
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         long motoPid;
@@ -85,8 +85,10 @@ class LocalAwsLifecycleTest {
             child.destroyForcibly(); // SIGKILL: no shutdown hook runs
             child.waitFor(30, TimeUnit.SECONDS);
         }
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                .until(() -> ProcessHandle.of(motoPid).map(ProcessHandle::isAlive).orElse(false) == Boolean.FALSE);
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() ->
+                        ProcessHandle.of(motoPid).map(ProcessHandle::isAlive).orElse(false) == Boolean.FALSE);
     }
 
     @Test

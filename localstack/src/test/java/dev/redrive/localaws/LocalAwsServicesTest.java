@@ -37,15 +37,19 @@ class LocalAwsServicesTest {
 
         String queue = aws.sqs().createQueue(b -> b.queueName("hello")).queueUrl();
         aws.sqs().sendMessage(b -> b.queueUrl(queue).messageBody("hi"));
-        assertThat(aws.sqs().receiveMessage(b -> b.queueUrl(queue).waitTimeSeconds(1)).messages())
-                .extracting(Message::body).containsExactly("hi");
+        assertThat(aws.sqs()
+                        .receiveMessage(b -> b.queueUrl(queue).waitTimeSeconds(1))
+                        .messages())
+                .extracting(Message::body)
+                .containsExactly("hi");
 
         createTable(aws.dynamoDb(), "claims");
         assertThat(aws.dynamoDb().listTables().tableNames()).containsExactly("claims");
 
         aws.s3().createBucket(b -> b.bucket("outbox"));
         aws.s3().putObject(b -> b.bucket("outbox").key("k"), RequestBody.fromString("v"));
-        assertThat(aws.s3().getObjectAsBytes(b -> b.bucket("outbox").key("k")).asUtf8String()).isEqualTo("v");
+        assertThat(aws.s3().getObjectAsBytes(b -> b.bucket("outbox").key("k")).asUtf8String())
+                .isEqualTo("v");
     }
 
     @Test
@@ -68,18 +72,24 @@ class LocalAwsServicesTest {
         SqsClient sqs = aws.sqs();
         String dlq = sqs.createQueue(b -> b.queueName("orders-dlq")).queueUrl();
         String dlqArn = sqs.getQueueAttributes(b -> b.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes().get(QueueAttributeName.QUEUE_ARN);
-        String source = sqs.createQueue(b -> b.queueName("orders").attributes(Map.of(
-                QueueAttributeName.REDRIVE_POLICY,
-                "{\"maxReceiveCount\":\"3\",\"deadLetterTargetArn\":\"" + dlqArn + "\"}",
-                QueueAttributeName.VISIBILITY_TIMEOUT, "1"))).queueUrl();
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
+        String source = sqs.createQueue(b -> b.queueName("orders")
+                        .attributes(Map.of(
+                                QueueAttributeName.REDRIVE_POLICY,
+                                "{\"maxReceiveCount\":\"3\",\"deadLetterTargetArn\":\"" + dlqArn + "\"}",
+                                QueueAttributeName.VISIBILITY_TIMEOUT,
+                                "1")))
+                .queueUrl();
         sqs.sendMessage(b -> b.queueUrl(source).messageBody("poison"));
 
         int receives = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
-            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(source).waitTimeSeconds(2)
-                    .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
+            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(source)
+                            .waitTimeSeconds(2)
+                            .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                    .messages();
             receives += got.size();
             if (got.isEmpty() && receives >= 3) {
                 break;
@@ -87,7 +97,8 @@ class LocalAwsServicesTest {
         }
 
         assertThat(receives).isEqualTo(3);
-        List<Message> dead = sqs.receiveMessage(b -> b.queueUrl(dlq).waitTimeSeconds(2)).messages();
+        List<Message> dead =
+                sqs.receiveMessage(b -> b.queueUrl(dlq).waitTimeSeconds(2)).messages();
         assertThat(dead).extracting(Message::body).containsExactly("poison");
     }
 
@@ -129,11 +140,14 @@ class LocalAwsServicesTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(violations).as("rounds where the conditional write did not succeed exactly once").isZero();
+        assertThat(violations)
+                .as("rounds where the conditional write did not succeed exactly once")
+                .isZero();
     }
 
     static void createTable(DynamoDbClient ddb, String name) {
-        ddb.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+        ddb.createTable(b -> b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
                 .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
                 .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S)));
     }

@@ -45,11 +45,14 @@ public final class S3ArchiveStore implements ArchiveStore {
 
     @Override
     public String write(String sourceQueue, LocalDate day, List<Entry> entries) {
-        String key = "archive/queue=" + sourceQueue + "/date=" + day + "/" + clock.instant().toEpochMilli() + "-"
-                + UUID.randomUUID() + ".jsonl.gz";
+        String key = "archive/queue=" + sourceQueue + "/date=" + day + "/"
+                + clock.instant().toEpochMilli() + "-" + UUID.randomUUID() + ".jsonl.gz";
         byte[] object = gzipLines(entries);
-        PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(key)
-                .contentType("application/x-ndjson").contentEncoding("gzip")
+        PutObjectRequest.Builder put = PutObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .contentType("application/x-ndjson")
+                .contentEncoding("gzip")
                 .serverSideEncryption(ServerSideEncryption.AWS_KMS)
                 .metadata(Map.of("entries", Integer.toString(entries.size())));
         if (kmsKeyId != null && !kmsKeyId.isBlank()) {
@@ -90,8 +93,12 @@ public final class S3ArchiveStore implements ArchiveStore {
         classification.put("dependency", r.classification().dependency());
         line.put("classification", classification);
         line.put("arrivedAt", r.arrivedAt().toString());
-        line.put("firstFailedAt", r.firstFailedAt() == null ? null : r.firstFailedAt().toString());
-        line.put("lastFailedAt", r.lastFailedAt() == null ? null : r.lastFailedAt().toString());
+        line.put(
+                "firstFailedAt",
+                r.firstFailedAt() == null ? null : r.firstFailedAt().toString());
+        line.put(
+                "lastFailedAt",
+                r.lastFailedAt() == null ? null : r.lastFailedAt().toString());
         line.put("receiveCount", r.receiveCount());
         line.put("replayCount", r.replayCount());
         line.put("sourceMessageId", r.sourceMessageId());

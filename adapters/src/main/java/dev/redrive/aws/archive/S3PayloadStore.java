@@ -22,8 +22,11 @@ public final class S3PayloadStore implements PayloadStore {
     @Override
     public String put(String quarantineId, String body) {
         String key = "bodies/" + quarantineId;
-        PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(key)
-                .contentType("application/octet-stream").serverSideEncryption(ServerSideEncryption.AWS_KMS);
+        PutObjectRequest.Builder put = PutObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .contentType("application/octet-stream")
+                .serverSideEncryption(ServerSideEncryption.AWS_KMS);
         if (kmsKeyId != null && !kmsKeyId.isBlank()) {
             put.ssekmsKeyId(kmsKeyId);
         }

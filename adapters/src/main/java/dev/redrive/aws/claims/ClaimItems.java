@@ -38,8 +38,7 @@ public final class ClaimItems {
     public static final String LAST_FAILED_AT = "lastFailedAt";
     public static final String FAILURE_QUEUE = "failureQueue";
 
-    private ClaimItems() {
-    }
+    private ClaimItems() {}
 
     public static Map<String, AttributeValue> key(IdempotencyKey key) {
         return Map.of(PK, s(key.value()));
@@ -87,9 +86,11 @@ public final class ClaimItems {
             String dependency = str(item, DEPENDENCY);
             String reason = str(item, REASON);
             failure = new FailureRecord(
-                    new Classification(FailureClass.valueOf(str(item, FAILURE_CLASS)), str(item, ERROR_TYPE),
-                            "-".equals(reason) ? "" : reason, dependency == null || dependency.isEmpty() ? null
-                                    : dependency),
+                    new Classification(
+                            FailureClass.valueOf(str(item, FAILURE_CLASS)),
+                            str(item, ERROR_TYPE),
+                            "-".equals(reason) ? "" : reason,
+                            dependency == null || dependency.isEmpty() ? null : dependency),
                     (int) num(item, FAILED_ATTEMPT, 0),
                     Instant.ofEpochMilli(num(item, FIRST_FAILED_AT, 0)),
                     Instant.ofEpochMilli(num(item, LAST_FAILED_AT, 0)),
@@ -107,8 +108,8 @@ public final class ClaimItems {
                 str(item, RESULT),
                 failure,
                 (int) num(item, FAILURE_COUNT, 0),
-                new MessageOrigin(originQueue == null ? "" : originQueue,
-                        originMessageId == null ? "" : originMessageId),
+                new MessageOrigin(
+                        originQueue == null ? "" : originQueue, originMessageId == null ? "" : originMessageId),
                 num(item, VERSION, 0));
     }
 

@@ -51,6 +51,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
 
     /** A compare-and-set may lose to a concurrent writer; each loss re-reads from the failure and decides again. */
     private static final int MAX_CAS_ROUNDS = 8;
+
     private static final String NEW_KEY = "attribute_not_exists(" + PK + ")";
     private static final String SAME_VERSION = "#version = :expectedVersion";
     private static final String HELD_BY_TOKEN = "#status = :inProgress AND #token = :token";
@@ -127,7 +128,8 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
         values.put(":now", n(now.toEpochMilli()));
         names.put("#lease", LEASE_EXPIRES_AT);
         int i = 0;
-        for (Map.Entry<String, AttributeValue> f : ClaimItems.failureAttributes(failure).entrySet()) {
+        for (Map.Entry<String, AttributeValue> f :
+                ClaimItems.failureAttributes(failure).entrySet()) {
             names.put("#f" + i, f.getKey());
             values.put(":f" + i, f.getValue());
             set.append(", #f").append(i).append(" = :f").append(i);
@@ -141,8 +143,9 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
 
     @Override
     public Optional<ClaimRecord> find(IdempotencyKey key, Instant now) {
-        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).key(ClaimItems.key(key))
-                .consistentRead(true)).item();
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(ClaimItems.key(key)).consistentRead(true))
+                .item();
         if (item == null || item.isEmpty()) {
             return Optional.empty();
         }
@@ -151,8 +154,8 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     }
 
     @Override
-    public ClaimOutcome claimAndCommit(ClaimRequest request, LongFunction<List<TransactWriteItem>> effectWrites,
-            String result, Instant now) {
+    public ClaimOutcome claimAndCommit(
+            ClaimRequest request, LongFunction<List<TransactWriteItem>> effectWrites, String result, Instant now) {
         ClaimRecord stored = null;
         for (int round = 0; round < MAX_CAS_ROUNDS; round++) {
             if (stored != null) {
@@ -162,11 +165,21 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 }
             }
             ClaimRecord claimed = ClaimRules.claimedRecord(stored, request, now);
-            ClaimRecord completed = new ClaimRecord(claimed.key(), ClaimStatus.COMPLETED, claimed.fencingToken(),
-                    claimed.leaseExpiresAt(), claimed.expiresAt(), claimed.payloadHash(), result,
-                    claimed.lastFailure(), claimed.failureCount(), claimed.origin(), claimed.version());
+            ClaimRecord completed = new ClaimRecord(
+                    claimed.key(),
+                    ClaimStatus.COMPLETED,
+                    claimed.fencingToken(),
+                    claimed.leaseExpiresAt(),
+                    claimed.expiresAt(),
+                    claimed.payloadHash(),
+                    result,
+                    claimed.lastFailure(),
+                    claimed.failureCount(),
+                    claimed.origin(),
+                    claimed.version());
             List<TransactWriteItem> items = new ArrayList<>();
-            items.add(TransactWriteItem.builder().put(claimPut(completed, stored)).build());
+            items.add(
+                    TransactWriteItem.builder().put(claimPut(completed, stored)).build());
             items.addAll(effectWrites.apply(completed.fencingToken()));
             try {
                 dynamoDb.transactWriteItems(b -> b.transactItems(items));
@@ -175,8 +188,10 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 stored = interpretCancellation(e);
             }
         }
-        throw new EffectConflict(EffectConflict.Kind.CONFLICT,
-                "the claim kept changing under " + MAX_CAS_ROUNDS + " transaction attempts", "dynamodb");
+        throw new EffectConflict(
+                EffectConflict.Kind.CONFLICT,
+                "the claim kept changing under " + MAX_CAS_ROUNDS + " transaction attempts",
+                "dynamodb");
     }
 
     @Override
@@ -189,25 +204,38 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 continue;
             }
             ClaimRecord stored = ClaimItems.fromItem(existing);
-            if (!stored.isExpired(now) && (stored.status() == ClaimStatus.COMPLETED
-                    || (stored.status() == ClaimStatus.IN_PROGRESS && !stored.isLeaseExpired(now)))) {
+            if (!stored.isExpired(now)
+                    && (stored.status() == ClaimStatus.COMPLETED
+                            || (stored.status() == ClaimStatus.IN_PROGRESS && !stored.isLeaseExpired(now)))) {
                 return FencedWrite.FENCED_OUT;
             }
-            existing = compareAndSet(failedRecord(ClaimRules.claimedRecord(stored, request, now), failure, now),
-                    stored.version());
+            existing = compareAndSet(
+                    failedRecord(ClaimRules.claimedRecord(stored, request, now), failure, now), stored.version());
         }
         return existing == null ? FencedWrite.APPLIED : FencedWrite.FENCED_OUT;
     }
 
     private static ClaimRecord failedRecord(ClaimRecord claimed, FailureRecord failure, Instant now) {
-        return new ClaimRecord(claimed.key(), ClaimStatus.FAILED, claimed.fencingToken(), now, claimed.expiresAt(),
-                claimed.payloadHash(), null, failure, claimed.failureCount() + 1, claimed.origin(), claimed.version());
+        return new ClaimRecord(
+                claimed.key(),
+                ClaimStatus.FAILED,
+                claimed.fencingToken(),
+                now,
+                claimed.expiresAt(),
+                claimed.payloadHash(),
+                null,
+                failure,
+                claimed.failureCount() + 1,
+                claimed.origin(),
+                claimed.version());
     }
 
     /** Writes {@code record} if the key is absent; returns null on success, else the stored item. */
     private Map<String, AttributeValue> putIfAbsent(ClaimRecord record) {
         try {
-            dynamoDb.putItem(b -> b.tableName(table).item(ClaimItems.toItem(record)).conditionExpression(NEW_KEY)
+            dynamoDb.putItem(b -> b.tableName(table)
+                    .item(ClaimItems.toItem(record))
+                    .conditionExpression(NEW_KEY)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return null;
         } catch (ConditionalCheckFailedException e) {
@@ -218,7 +246,8 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     /** Replaces the record if it is still at {@code expectedVersion}; null on success, else the stored item. */
     private Map<String, AttributeValue> compareAndSet(ClaimRecord successor, long expectedVersion) {
         try {
-            dynamoDb.putItem(b -> b.tableName(table).item(ClaimItems.toItem(successor))
+            dynamoDb.putItem(b -> b.tableName(table)
+                    .item(ClaimItems.toItem(successor))
                     .conditionExpression(SAME_VERSION)
                     .expressionAttributeNames(Map.of("#version", VERSION))
                     .expressionAttributeValues(Map.of(":expectedVersion", n(expectedVersion)))
@@ -235,7 +264,9 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     }
 
     private Put claimPut(ClaimRecord record, ClaimRecord expected) {
-        Put.Builder put = Put.builder().tableName(table).item(ClaimItems.toItem(record))
+        Put.Builder put = Put.builder()
+                .tableName(table)
+                .item(ClaimItems.toItem(record))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
         if (expected == null) {
             return put.conditionExpression(NEW_KEY).build();
@@ -250,15 +281,19 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     private ClaimRecord interpretCancellation(TransactionCanceledException e) {
         List<CancellationReason> reasons = e.cancellationReasons();
         if (reasons == null || reasons.isEmpty()) {
-            throw new EffectConflict(EffectConflict.Kind.CONFLICT,
-                    "transaction cancelled without reasons: " + e.getMessage(), "dynamodb");
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT,
+                    "transaction cancelled without reasons: " + e.getMessage(),
+                    "dynamodb");
         }
         CancellationReason claimReason = reasons.get(0);
         for (int i = 1; i < reasons.size(); i++) {
             String code = reasons.get(i).code();
             if ("ConditionalCheckFailed".equals(code)) {
-                throw new EffectConflict(EffectConflict.Kind.CONDITION_FAILED,
-                        "the condition of effect write " + i + " failed; nothing was written", "dynamodb");
+                throw new EffectConflict(
+                        EffectConflict.Kind.CONDITION_FAILED,
+                        "the condition of effect write " + i + " failed; nothing was written",
+                        "dynamodb");
             }
         }
         if ("ConditionalCheckFailed".equals(claimReason.code())) {
@@ -270,19 +305,24 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
         }
         for (CancellationReason r : reasons) {
             if ("TransactionConflict".equals(r.code()) || "ThrottlingError".equals(r.code())) {
-                throw new EffectConflict(EffectConflict.Kind.CONFLICT,
-                        "a concurrent transaction touched the same items (" + r.code() + ")", "dynamodb");
+                throw new EffectConflict(
+                        EffectConflict.Kind.CONFLICT,
+                        "a concurrent transaction touched the same items (" + r.code() + ")",
+                        "dynamodb");
             }
         }
-        throw new EffectConflict(EffectConflict.Kind.CONFLICT, "transaction cancelled: " + describe(reasons),
-                "dynamodb");
+        throw new EffectConflict(
+                EffectConflict.Kind.CONFLICT, "transaction cancelled: " + describe(reasons), "dynamodb");
     }
 
-    private FencedWrite conditionalUpdate(IdempotencyKey key, String update, Map<String, String> names,
-            Map<String, AttributeValue> values) {
+    private FencedWrite conditionalUpdate(
+            IdempotencyKey key, String update, Map<String, String> names, Map<String, AttributeValue> values) {
         try {
-            dynamoDb.updateItem(b -> b.tableName(table).key(ClaimItems.key(key)).updateExpression(update)
-                    .conditionExpression(HELD_BY_TOKEN).expressionAttributeNames(names)
+            dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(ClaimItems.key(key))
+                    .updateExpression(update)
+                    .conditionExpression(HELD_BY_TOKEN)
+                    .expressionAttributeNames(names)
                     .expressionAttributeValues(values));
             return FencedWrite.APPLIED;
         } catch (ConditionalCheckFailedException e) {
@@ -306,8 +346,9 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
         if (e.hasItem() && !e.item().isEmpty()) {
             return e.item();
         }
-        Map<String, AttributeValue> read = dynamoDb.getItem(b -> b.tableName(table).key(ClaimItems.key(key))
-                .consistentRead(true)).item();
+        Map<String, AttributeValue> read = dynamoDb.getItem(
+                        b -> b.tableName(table).key(ClaimItems.key(key)).consistentRead(true))
+                .item();
         return read == null ? Map.of() : read;
     }
 

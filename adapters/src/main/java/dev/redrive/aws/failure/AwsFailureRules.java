@@ -15,8 +15,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  */
 public final class AwsFailureRules {
 
-    private AwsFailureRules() {
-    }
+    private AwsFailureRules() {}
 
     /** A classifier builder with the AWS rule, recording failures against {@code dependency}. */
     public static FailureClassifier.Builder classifier(String dependency) {
@@ -27,7 +26,8 @@ public final class AwsFailureRules {
         if (t instanceof AwsServiceException e) {
             int status = e.statusCode();
             String code = e.awsErrorDetails() == null || e.awsErrorDetails().errorCode() == null
-                    ? "HTTP" + status : e.awsErrorDetails().errorCode();
+                    ? "HTTP" + status
+                    : e.awsErrorDetails().errorCode();
             String reason = code + " (HTTP " + status + ") from " + dependency;
             if (e.isThrottlingException() || status == 429 || status == 408 || status >= 500) {
                 return Optional.of(new Classification(FailureClass.TRANSIENT, code, reason, dependency));
@@ -35,8 +35,11 @@ public final class AwsFailureRules {
             return Optional.of(new Classification(FailureClass.PERMANENT, code, reason, dependency));
         }
         if (t instanceof ApiCallTimeoutException || t instanceof SdkClientException) {
-            return Optional.of(new Classification(FailureClass.TRANSIENT, t.getClass().getSimpleName(),
-                    dependency + " unreachable: " + t.getClass().getSimpleName(), dependency));
+            return Optional.of(new Classification(
+                    FailureClass.TRANSIENT,
+                    t.getClass().getSimpleName(),
+                    dependency + " unreachable: " + t.getClass().getSimpleName(),
+                    dependency));
         }
         return Optional.empty();
     }

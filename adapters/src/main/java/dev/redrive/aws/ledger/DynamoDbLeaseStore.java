@@ -37,17 +37,21 @@ public final class DynamoDbLeaseStore implements LeaseStore {
     public Optional<Lease> acquire(String name, String owner, Duration duration, Instant now) {
         Instant expiresAt = now.plus(duration);
         try {
-            Map<String, AttributeValue> after = dynamoDb.updateItem(b -> b.tableName(table).key(key(name))
-                    .updateExpression("SET #owner = :owner, #expiresAt = :expiresAt ADD #token :one")
-                    .conditionExpression("attribute_not_exists(pk) OR #expiresAt <= :now")
-                    .expressionAttributeNames(Map.of("#owner", "owner", "#expiresAt", "expiresAt", "#token", "token"))
-                    .expressionAttributeValues(Map.of(
-                            ":owner", AttributeValue.fromS(owner),
-                            ":expiresAt", AttributeValue.fromN(Long.toString(expiresAt.toEpochMilli())),
-                            ":now", AttributeValue.fromN(Long.toString(now.toEpochMilli())),
-                            ":one", AttributeValue.fromN("1")))
-                    .returnValues(ReturnValue.ALL_NEW)).attributes();
-            return Optional.of(new Lease(name, owner, Long.parseLong(after.get("token").n()), expiresAt));
+            Map<String, AttributeValue> after = dynamoDb.updateItem(b -> b.tableName(table)
+                            .key(key(name))
+                            .updateExpression("SET #owner = :owner, #expiresAt = :expiresAt ADD #token :one")
+                            .conditionExpression("attribute_not_exists(pk) OR #expiresAt <= :now")
+                            .expressionAttributeNames(
+                                    Map.of("#owner", "owner", "#expiresAt", "expiresAt", "#token", "token"))
+                            .expressionAttributeValues(Map.of(
+                                    ":owner", AttributeValue.fromS(owner),
+                                    ":expiresAt", AttributeValue.fromN(Long.toString(expiresAt.toEpochMilli())),
+                                    ":now", AttributeValue.fromN(Long.toString(now.toEpochMilli())),
+                                    ":one", AttributeValue.fromN("1")))
+                            .returnValues(ReturnValue.ALL_NEW))
+                    .attributes();
+            return Optional.of(
+                    new Lease(name, owner, Long.parseLong(after.get("token").n()), expiresAt));
         } catch (ConditionalCheckFailedException held) {
             return Optional.empty();
         }
@@ -56,7 +60,8 @@ public final class DynamoDbLeaseStore implements LeaseStore {
     @Override
     public void release(Lease lease, Instant now) {
         try {
-            dynamoDb.updateItem(b -> b.tableName(table).key(key(lease.name()))
+            dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(key(lease.name()))
                     .updateExpression("SET #expiresAt = :now")
                     .conditionExpression("#token = :token")
                     .expressionAttributeNames(Map.of("#expiresAt", "expiresAt", "#token", "token"))
@@ -70,8 +75,9 @@ public final class DynamoDbLeaseStore implements LeaseStore {
 
     @Override
     public boolean holds(LeaseToken fence, Instant now) {
-        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).key(key(fence.name()))
-                .consistentRead(true)).item();
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(key(fence.name())).consistentRead(true))
+                .item();
         if (item == null || item.isEmpty()) {
             return false;
         }

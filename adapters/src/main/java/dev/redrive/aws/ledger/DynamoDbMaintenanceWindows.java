@@ -42,15 +42,19 @@ public final class DynamoDbMaintenanceWindows implements MaintenanceWindows {
     @Override
     public boolean remove(String id) {
         Map<String, AttributeValue> old = dynamoDb.deleteItem(b -> b.tableName(table)
-                .key(Map.of("pk", PK, "sk", AttributeValue.fromS(id))).returnValues(ReturnValue.ALL_OLD)).attributes();
+                        .key(Map.of("pk", PK, "sk", AttributeValue.fromS(id)))
+                        .returnValues(ReturnValue.ALL_OLD))
+                .attributes();
         return old != null && !old.isEmpty();
     }
 
     @Override
     public List<MaintenanceWindow> list() {
         List<MaintenanceWindow> windows = new ArrayList<>();
-        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table).keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", PK)).consistentRead(true))) {
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", PK))
+                .consistentRead(true))) {
             page.items().forEach(item -> windows.add(window(item)));
         }
         windows.sort(Comparator.comparing(MaintenanceWindow::start).thenComparing(MaintenanceWindow::id));
@@ -60,15 +64,20 @@ public final class DynamoDbMaintenanceWindows implements MaintenanceWindows {
     @Override
     public Optional<MaintenanceWindow> find(String id) {
         Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table)
-                .key(Map.of("pk", PK, "sk", AttributeValue.fromS(id))).consistentRead(true)).item();
+                        .key(Map.of("pk", PK, "sk", AttributeValue.fromS(id)))
+                        .consistentRead(true))
+                .item();
         return item == null || item.isEmpty() ? Optional.empty() : Optional.of(window(item));
     }
 
     private static MaintenanceWindow window(Map<String, AttributeValue> item) {
         String reason = item.get("reason").s();
-        return new MaintenanceWindow(item.get("sk").s(), item.get("dependency").s(),
+        return new MaintenanceWindow(
+                item.get("sk").s(),
+                item.get("dependency").s(),
                 Instant.ofEpochMilli(Long.parseLong(item.get("start").n())),
-                Instant.ofEpochMilli(Long.parseLong(item.get("end").n())), item.get("approvedBy").s(),
+                Instant.ofEpochMilli(Long.parseLong(item.get("end").n())),
+                item.get("approvedBy").s(),
                 "-".equals(reason) ? "" : reason);
     }
 }

@@ -43,8 +43,9 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
     @Override
     public Optional<QuarantineRecord> find(String id) {
-        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).key(QuarantineItems.key(id))
-                .consistentRead(true)).item();
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(QuarantineItems.key(id)).consistentRead(true))
+                .item();
         return item == null || item.isEmpty() ? Optional.empty() : Optional.of(QuarantineItems.fromItem(item));
     }
 
@@ -56,13 +57,21 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     @Override
     public Optional<QuarantineRecord> save(QuarantineRecord record, Optional<LeaseToken> fence) {
         QuarantineRecord next = record.withVersion(record.version() + 1);
-        boolean written = write(next, "#version = :expected", Map.of("#version", "version"),
-                Map.of(":expected", QuarantineItems.n(record.version())), fence);
+        boolean written = write(
+                next,
+                "#version = :expected",
+                Map.of("#version", "version"),
+                Map.of(":expected", QuarantineItems.n(record.version())),
+                fence);
         return written ? Optional.of(next) : Optional.empty();
     }
 
-    private boolean write(QuarantineRecord record, String condition, Map<String, String> names,
-            Map<String, AttributeValue> values, Optional<LeaseToken> fence) {
+    private boolean write(
+            QuarantineRecord record,
+            String condition,
+            Map<String, String> names,
+            Map<String, AttributeValue> values,
+            Optional<LeaseToken> fence) {
         Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(record));
         Map<String, String> allNames = new HashMap<>(names);
         Map<String, AttributeValue> allValues = new HashMap<>(values);
@@ -79,7 +88,9 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         }
         String finalCondition = fullCondition;
         try {
-            dynamoDb.putItem(b -> b.tableName(table).item(item).conditionExpression(finalCondition)
+            dynamoDb.putItem(b -> b.tableName(table)
+                    .item(item)
+                    .conditionExpression(finalCondition)
                     .expressionAttributeNames(allNames.isEmpty() ? null : allNames)
                     .expressionAttributeValues(allValues.isEmpty() ? null : allValues));
             return true;
@@ -92,8 +103,11 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     public List<QuarantineRecord> inState(QuarantineState state, Optional<String> sourceQueue, int limit) {
         Map<String, AttributeValue> values = new HashMap<>(Map.of(":state", QuarantineItems.s(state.name())));
         Map<String, String> names = new HashMap<>(Map.of("#state", "state"));
-        QueryRequest.Builder q = QueryRequest.builder().tableName(table).indexName(QuarantineItems.BY_STATE)
-                .keyConditionExpression("#state = :state").scanIndexForward(true);
+        QueryRequest.Builder q = QueryRequest.builder()
+                .tableName(table)
+                .indexName(QuarantineItems.BY_STATE)
+                .keyConditionExpression("#state = :state")
+                .scanIndexForward(true);
         if (sourceQueue.isPresent()) {
             values.put(":queue", QuarantineItems.s(sourceQueue.get()));
             names.put("#queue", "sourceQueue");
@@ -104,22 +118,31 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
     @Override
     public List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit) {
-        return query(QueryRequest.builder().tableName(table).indexName(QuarantineItems.BY_STATE)
-                .keyConditionExpression("#state = :state AND #arrivedAt < :cutoff")
-                .expressionAttributeNames(Map.of("#state", "state", "#arrivedAt", "arrivedAt"))
-                .expressionAttributeValues(Map.of(":state", QuarantineItems.s(state.name()),
-                        ":cutoff", QuarantineItems.n(cutoff.toEpochMilli())))
-                .scanIndexForward(true), limit);
+        return query(
+                QueryRequest.builder()
+                        .tableName(table)
+                        .indexName(QuarantineItems.BY_STATE)
+                        .keyConditionExpression("#state = :state AND #arrivedAt < :cutoff")
+                        .expressionAttributeNames(Map.of("#state", "state", "#arrivedAt", "arrivedAt"))
+                        .expressionAttributeValues(Map.of(
+                                ":state",
+                                QuarantineItems.s(state.name()),
+                                ":cutoff",
+                                QuarantineItems.n(cutoff.toEpochMilli())))
+                        .scanIndexForward(true),
+                limit);
     }
 
     /** How many active records of {@code sourceQueue} are in {@code state} (a count query, no items read back). */
     public long count(QuarantineState state, String sourceQueue) {
         long total = 0;
-        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table).indexName(QuarantineItems.BY_STATE)
-                .keyConditionExpression("#state = :state").filterExpression("#queue = :queue")
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .indexName(QuarantineItems.BY_STATE)
+                .keyConditionExpression("#state = :state")
+                .filterExpression("#queue = :queue")
                 .expressionAttributeNames(Map.of("#state", "state", "#queue", "sourceQueue"))
-                .expressionAttributeValues(Map.of(":state", QuarantineItems.s(state.name()),
-                        ":queue", QuarantineItems.s(sourceQueue)))
+                .expressionAttributeValues(
+                        Map.of(":state", QuarantineItems.s(state.name()), ":queue", QuarantineItems.s(sourceQueue)))
                 .select(software.amazon.awssdk.services.dynamodb.model.Select.COUNT))) {
             total += page.count();
         }
@@ -128,11 +151,15 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
     /** Records of one source queue (any state), oldest first: for operators' listings. */
     public List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
-        return query(QueryRequest.builder().tableName(table).indexName(QuarantineItems.BY_QUEUE)
-                .keyConditionExpression("#queue = :queue")
-                .expressionAttributeNames(Map.of("#queue", "sourceQueue"))
-                .expressionAttributeValues(Map.of(":queue", QuarantineItems.s(sourceQueue)))
-                .scanIndexForward(true), limit);
+        return query(
+                QueryRequest.builder()
+                        .tableName(table)
+                        .indexName(QuarantineItems.BY_QUEUE)
+                        .keyConditionExpression("#queue = :queue")
+                        .expressionAttributeNames(Map.of("#queue", "sourceQueue"))
+                        .expressionAttributeValues(Map.of(":queue", QuarantineItems.s(sourceQueue)))
+                        .scanIndexForward(true),
+                limit);
     }
 
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit) {
@@ -147,8 +174,7 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                     return records;
                 }
             }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey()
-                    : null;
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
         return records;
     }

@@ -25,20 +25,26 @@ public final class DynamoDbReplayStats implements ReplayStats {
         dynamoDb.updateItem(b -> b.tableName(table)
                 .key(Map.of("pk", PK, "sk", AttributeValue.fromS("replays#" + failureClass.name())))
                 .updateExpression("ADD sent :sent, returned :returned")
-                .expressionAttributeValues(Map.of(":sent", AttributeValue.fromN(Long.toString(sent)),
-                        ":returned", AttributeValue.fromN(Long.toString(returned)))));
+                .expressionAttributeValues(Map.of(
+                        ":sent",
+                        AttributeValue.fromN(Long.toString(sent)),
+                        ":returned",
+                        AttributeValue.fromN(Long.toString(returned)))));
     }
 
     @Override
     public Map<FailureClass, Totals> totals() {
         Map<FailureClass, Totals> totals = new EnumMap<>(FailureClass.class);
-        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table).keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", PK)).consistentRead(true))) {
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", PK))
+                .consistentRead(true))) {
             for (Map<String, AttributeValue> item : page.items()) {
                 String sk = item.get("sk").s();
                 if (sk.startsWith("replays#")) {
-                    totals.put(FailureClass.valueOf(sk.substring("replays#".length())), new Totals(
-                            num(item, "sent"), num(item, "returned")));
+                    totals.put(
+                            FailureClass.valueOf(sk.substring("replays#".length())),
+                            new Totals(num(item, "sent"), num(item, "returned")));
                 }
             }
         }

@@ -26,8 +26,7 @@ public final class QuarantineItems {
     public static final String BY_STATE = "byState";
     public static final String BY_QUEUE = "byQueue";
 
-    private QuarantineItems() {
-    }
+    private QuarantineItems() {}
 
     public static Map<String, AttributeValue> key(String id) {
         return Map.of("pk", s(id), "sk", s(SK));
@@ -86,9 +85,14 @@ public final class QuarantineItems {
         if (item.containsKey("audit")) {
             for (AttributeValue v : item.get("audit").l()) {
                 Map<String, AttributeValue> e = v.m();
-                audit.add(new AuditEntry(e.containsKey("from") ? QuarantineState.valueOf(e.get("from").s()) : null,
-                        QuarantineState.valueOf(e.get("to").s()), Instant.ofEpochMilli(Long.parseLong(e.get("at")
-                                .n())), new Actor(e.get("actor").s()), str(e, "reason")));
+                audit.add(new AuditEntry(
+                        e.containsKey("from")
+                                ? QuarantineState.valueOf(e.get("from").s())
+                                : null,
+                        QuarantineState.valueOf(e.get("to").s()),
+                        Instant.ofEpochMilli(Long.parseLong(e.get("at").n())),
+                        new Actor(e.get("actor").s()),
+                        str(e, "reason")));
             }
         }
         return new QuarantineRecord(
@@ -98,8 +102,11 @@ public final class QuarantineItems {
                 str(item, "sourceQueue"),
                 str(item, "deadLetterQueue"),
                 str(item, "idempotencyKey"),
-                new Classification(FailureClass.valueOf(str(item, "failureClass")), str(item, "errorType"),
-                        str(item, "reason"), str(item, "dependency")),
+                new Classification(
+                        FailureClass.valueOf(str(item, "failureClass")),
+                        str(item, "errorType"),
+                        str(item, "reason"),
+                        str(item, "dependency")),
                 instant(item, "firstFailedAt"),
                 instant(item, "lastFailedAt"),
                 instant(item, "arrivedAt"),

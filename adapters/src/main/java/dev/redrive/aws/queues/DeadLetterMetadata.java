@@ -43,14 +43,26 @@ public record DeadLetterMetadata(
     public static DeadLetterMetadata of(DeadLetter letter) {
         FailureRecord f = letter.failure();
         Classification c = f.classification();
-        return new DeadLetterMetadata(letter.consumer(), letter.idempotencyKey(), letter.message().sourceQueue(),
-                letter.message().messageId(), c.failureClass().name(), c.errorType(), c.reason(), c.dependency(),
-                f.attempt(), f.firstFailedAt().toEpochMilli(), f.lastFailedAt().toEpochMilli());
+        return new DeadLetterMetadata(
+                letter.consumer(),
+                letter.idempotencyKey(),
+                letter.message().sourceQueue(),
+                letter.message().messageId(),
+                c.failureClass().name(),
+                c.errorType(),
+                c.reason(),
+                c.dependency(),
+                f.attempt(),
+                f.firstFailedAt().toEpochMilli(),
+                f.lastFailedAt().toEpochMilli());
     }
 
     public FailureRecord failure() {
-        return new FailureRecord(new Classification(FailureClass.valueOf(failureClass), errorType, reason, dependency),
-                attempt, Instant.ofEpochMilli(firstFailedAtMillis), Instant.ofEpochMilli(lastFailedAtMillis),
+        return new FailureRecord(
+                new Classification(FailureClass.valueOf(failureClass), errorType, reason, dependency),
+                attempt,
+                Instant.ofEpochMilli(firstFailedAtMillis),
+                Instant.ofEpochMilli(lastFailedAtMillis),
                 sourceQueue);
     }
 

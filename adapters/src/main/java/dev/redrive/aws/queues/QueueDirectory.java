@@ -42,7 +42,8 @@ public final class QueueDirectory {
         return urls.computeIfAbsent(queue, q -> {
             if (q.startsWith("arn:")) {
                 QueueAddress a = QueueAddress.fromArn(q);
-                return sqs.getQueueUrl(b -> b.queueName(a.name()).queueOwnerAWSAccountId(a.accountId())).queueUrl();
+                return sqs.getQueueUrl(b -> b.queueName(a.name()).queueOwnerAWSAccountId(a.accountId()))
+                        .queueUrl();
             }
             return sqs.getQueueUrl(b -> b.queueName(q)).queueUrl();
         });
@@ -55,8 +56,9 @@ public final class QueueDirectory {
             return configured;
         }
         return deadLetterUrls.computeIfAbsent(sourceQueue, q -> {
-            String policy = sqs.getQueueAttributes(b -> b.queueUrl(url(q))
-                    .attributeNames(QueueAttributeName.REDRIVE_POLICY)).attributes()
+            String policy = sqs.getQueueAttributes(
+                            b -> b.queueUrl(url(q)).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+                    .attributes()
                     .get(QueueAttributeName.REDRIVE_POLICY);
             if (policy == null || policy.isBlank()) {
                 throw new IllegalStateException("queue " + QueueAddress.nameOf(q) + " has no redrive policy, so it "

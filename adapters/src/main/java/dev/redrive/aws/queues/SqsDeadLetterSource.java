@@ -37,10 +37,14 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
     @Override
     public List<ArrivedDeadLetter> receive(String deadLetterQueue) {
         List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queues.url(deadLetterQueue))
-                .maxNumberOfMessages(10).waitTimeSeconds(1).visibilityTimeout(visibilityTimeoutSeconds)
-                .messageAttributeNames("All")
-                .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                        MessageSystemAttributeName.SENT_TIMESTAMP)).messages();
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(1)
+                        .visibilityTimeout(visibilityTimeoutSeconds)
+                        .messageAttributeNames("All")
+                        .messageSystemAttributeNames(
+                                MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                                MessageSystemAttributeName.SENT_TIMESTAMP))
+                .messages();
         List<ArrivedDeadLetter> letters = new ArrayList<>();
         for (Message m : messages) {
             letters.add(decode(m));
@@ -55,17 +59,22 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                 attributes.put(k, v.stringValue());
             }
         });
-        Optional<DeadLetterMetadata> metadata = DeadLetterMetadata.parse(attributes.remove(
-                DeadLetterMetadata.ATTRIBUTE));
+        Optional<DeadLetterMetadata> metadata =
+                DeadLetterMetadata.parse(attributes.remove(DeadLetterMetadata.ATTRIBUTE));
         Optional<ReplayMarker> marker = ReplayMarker.decode(attributes.remove(ReplayMarker.ATTRIBUTE));
         String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
         String receives = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
         int dlqReceives = receives == null ? 1 : Integer.parseInt(receives);
-        return new ArrivedDeadLetter(m.messageId(), m.receiptHandle(), m.body(), attributes,
+        return new ArrivedDeadLetter(
+                m.messageId(),
+                m.receiptHandle(),
+                m.body(),
+                attributes,
                 metadata.map(DeadLetterMetadata::attempt).orElse(dlqReceives),
                 sent == null ? Instant.now() : Instant.ofEpochMilli(Long.parseLong(sent)),
-                metadata.map(md -> new ArrivedDeadLetter.AttachedFailure(md.consumer(), md.idempotencyKey(),
-                        md.sourceMessageId(), md.failure())), marker);
+                metadata.map(md -> new ArrivedDeadLetter.AttachedFailure(
+                        md.consumer(), md.idempotencyKey(), md.sourceMessageId(), md.failure())),
+                marker);
     }
 
     @Override
@@ -74,15 +83,21 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
             List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
             List<ArrivedDeadLetter> chunk = letters.subList(from, Math.min(letters.size(), from + 10));
             for (int i = 0; i < chunk.size(); i++) {
-                entries.add(DeleteMessageBatchRequestEntry.builder().id("d" + i)
-                        .receiptHandle(chunk.get(i).receiptHandle()).build());
+                entries.add(DeleteMessageBatchRequestEntry.builder()
+                        .id("d" + i)
+                        .receiptHandle(chunk.get(i).receiptHandle())
+                        .build());
             }
-            var response = sqs.deleteMessageBatch(b -> b.queueUrl(queues.url(deadLetterQueue)).entries(entries));
+            var response = sqs.deleteMessageBatch(
+                    b -> b.queueUrl(queues.url(deadLetterQueue)).entries(entries));
             if (!response.failed().isEmpty()) {
                 // Not deleted: it comes back after its visibility timeout and is recognised as already quarantined.
-                org.jboss.logging.Logger.getLogger(SqsDeadLetterSource.class).warnf(
-                        "%d dead letters of %s were quarantined but not deleted: %s", response.failed().size(),
-                        deadLetterQueue, response.failed().get(0).code());
+                org.jboss.logging.Logger.getLogger(SqsDeadLetterSource.class)
+                        .warnf(
+                                "%d dead letters of %s were quarantined but not deleted: %s",
+                                response.failed().size(),
+                                deadLetterQueue,
+                                response.failed().get(0).code());
             }
         }
     }

@@ -40,8 +40,9 @@ public final class SqsQueueGateway implements QueueGateway {
         try {
             url = queues.url(sourceQueue);
         } catch (SdkException e) {
-            LOG.warnf("could not resolve %s to change visibility of %d messages: %s", sourceQueue, changes.size(),
-                    e.getMessage());
+            LOG.warnf(
+                    "could not resolve %s to change visibility of %d messages: %s",
+                    sourceQueue, changes.size(), e.getMessage());
             changes.forEach(c -> failed.add(c.messageId()));
             return failed;
         }
@@ -53,20 +54,25 @@ public final class SqsQueueGateway implements QueueGateway {
                 VisibilityChange c = chunk.get(i);
                 String entryId = "v" + i;
                 idByEntry.put(entryId, c.messageId());
-                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(entryId)
-                        .receiptHandle(c.receiptHandle()).visibilityTimeout(c.timeoutSeconds()).build());
+                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder()
+                        .id(entryId)
+                        .receiptHandle(c.receiptHandle())
+                        .visibilityTimeout(c.timeoutSeconds())
+                        .build());
             }
             try {
-                ChangeMessageVisibilityBatchResponse r = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(url)
-                        .entries(entries));
+                ChangeMessageVisibilityBatchResponse r =
+                        sqs.changeMessageVisibilityBatch(b -> b.queueUrl(url).entries(entries));
                 for (BatchResultErrorEntry e : r.failed()) {
                     failed.add(idByEntry.get(e.id()));
-                    LOG.warnf("visibility change of message %s failed: %s %s", idByEntry.get(e.id()), e.code(),
-                            e.message());
+                    LOG.warnf(
+                            "visibility change of message %s failed: %s %s",
+                            idByEntry.get(e.id()), e.code(), e.message());
                 }
             } catch (SdkException e) {
-                LOG.warnf("ChangeMessageVisibilityBatch on %s failed for %d messages: %s", url, chunk.size(),
-                        e.getMessage());
+                LOG.warnf(
+                        "ChangeMessageVisibilityBatch on %s failed for %d messages: %s",
+                        url, chunk.size(), e.getMessage());
                 chunk.forEach(c -> failed.add(c.messageId()));
             }
         }
@@ -80,8 +86,9 @@ public final class SqsQueueGateway implements QueueGateway {
         try {
             dlq = queues.deadLetterUrl(sourceQueue);
         } catch (RuntimeException e) {
-            LOG.errorf("cannot dead-letter %d messages of %s, they stay in the source: %s", letters.size(),
-                    sourceQueue, e.getMessage());
+            LOG.errorf(
+                    "cannot dead-letter %d messages of %s, they stay in the source: %s",
+                    letters.size(), sourceQueue, e.getMessage());
             letters.forEach(l -> failed.add(l.message().messageId()));
             return failed;
         }
@@ -97,15 +104,18 @@ public final class SqsQueueGateway implements QueueGateway {
                 entries.add(entry(entryId, letter, fifo));
             }
             try {
-                SendMessageBatchResponse r = sqs.sendMessageBatch(b -> b.queueUrl(dlq).entries(entries));
+                SendMessageBatchResponse r =
+                        sqs.sendMessageBatch(b -> b.queueUrl(dlq).entries(entries));
                 for (BatchResultErrorEntry e : r.failed()) {
                     failed.add(idByEntry.get(e.id()));
-                    LOG.warnf("dead-letter send of message %s failed (it stays in the source): %s %s",
+                    LOG.warnf(
+                            "dead-letter send of message %s failed (it stays in the source): %s %s",
                             idByEntry.get(e.id()), e.code(), e.message());
                 }
             } catch (SdkException e) {
-                LOG.warnf("SendMessageBatch to %s failed for %d messages (they stay in the source): %s", dlq,
-                        chunk.size(), e.getMessage());
+                LOG.warnf(
+                        "SendMessageBatch to %s failed for %d messages (they stay in the source): %s",
+                        dlq, chunk.size(), e.getMessage());
                 chunk.forEach(l -> failed.add(l.message().messageId()));
             }
         }
@@ -115,17 +125,29 @@ public final class SqsQueueGateway implements QueueGateway {
     private static SendMessageBatchRequestEntry entry(String entryId, DeadLetter letter, boolean fifo) {
         IncomingMessage m = letter.message();
         Map<String, MessageAttributeValue> attributes = new HashMap<>();
-        m.attributes().forEach((k, v) -> attributes.put(k,
-                MessageAttributeValue.builder().dataType("String").stringValue(v).build()));
+        m.attributes()
+                .forEach((k, v) -> attributes.put(
+                        k,
+                        MessageAttributeValue.builder()
+                                .dataType("String")
+                                .stringValue(v)
+                                .build()));
         if (attributes.size() < SQS_MAX_ATTRIBUTES || attributes.containsKey(DeadLetterMetadata.ATTRIBUTE)) {
-            attributes.put(DeadLetterMetadata.ATTRIBUTE, MessageAttributeValue.builder().dataType("String")
-                    .stringValue(DeadLetterMetadata.of(letter).toJson()).build());
+            attributes.put(
+                    DeadLetterMetadata.ATTRIBUTE,
+                    MessageAttributeValue.builder()
+                            .dataType("String")
+                            .stringValue(DeadLetterMetadata.of(letter).toJson())
+                            .build());
         } else {
-            LOG.warnf("message %s already has %d attributes; its failure metadata stays on the claim record only",
+            LOG.warnf(
+                    "message %s already has %d attributes; its failure metadata stays on the claim record only",
                     m.messageId(), attributes.size());
         }
-        SendMessageBatchRequestEntry.Builder e = SendMessageBatchRequestEntry.builder().id(entryId)
-                .messageBody(m.body()).messageAttributes(attributes);
+        SendMessageBatchRequestEntry.Builder e = SendMessageBatchRequestEntry.builder()
+                .id(entryId)
+                .messageBody(m.body())
+                .messageAttributes(attributes);
         if (fifo) {
             e.messageGroupId(m.messageGroupId() == null ? "dead-letters" : m.messageGroupId())
                     .messageDeduplicationId(m.messageId());

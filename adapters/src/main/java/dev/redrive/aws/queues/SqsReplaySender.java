@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
@@ -36,18 +36,22 @@ public final class SqsReplaySender implements ReplaySender {
             List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
             for (int i = 0; i < chunk.size(); i++) {
                 Outgoing m = chunk.get(i);
-                SendMessageBatchRequestEntry.Builder e = SendMessageBatchRequestEntry.builder().id("r" + i)
-                        .messageBody(m.body()).messageAttributes(values(m.attributes()));
+                SendMessageBatchRequestEntry.Builder e = SendMessageBatchRequestEntry.builder()
+                        .id("r" + i)
+                        .messageBody(m.body())
+                        .messageAttributes(values(m.attributes()));
                 if (sourceQueue.endsWith(".fifo")) {
-                    e.messageGroupId("redrive-replay").messageDeduplicationId(m.attributes()
-                            .getOrDefault(ReplayMarker.ATTRIBUTE, "r" + i).replace(':', '-'));
+                    e.messageGroupId("redrive-replay")
+                            .messageDeduplicationId(m.attributes()
+                                    .getOrDefault(ReplayMarker.ATTRIBUTE, "r" + i)
+                                    .replace(':', '-'));
                 }
                 entries.add(e.build());
             }
             String[] chunkIds = new String[chunk.size()];
             try {
-                SendMessageBatchResponse r = sqs.sendMessageBatch(b -> b.queueUrl(queues.url(sourceQueue))
-                        .entries(entries));
+                SendMessageBatchResponse r = sqs.sendMessageBatch(
+                        b -> b.queueUrl(queues.url(sourceQueue)).entries(entries));
                 r.successful().forEach(ok -> chunkIds[Integer.parseInt(ok.id().substring(1))] = ok.messageId());
             } catch (SdkException e) {
                 // every id stays null: those replays are retried by the next attempt
@@ -59,18 +63,28 @@ public final class SqsReplaySender implements ReplaySender {
 
     private static Map<String, MessageAttributeValue> values(Map<String, String> attributes) {
         Map<String, MessageAttributeValue> values = new HashMap<>();
-        attributes.forEach((k, v) -> values.put(k, MessageAttributeValue.builder().dataType("String").stringValue(v)
-                .build()));
+        attributes.forEach((k, v) -> values.put(
+                k,
+                MessageAttributeValue.builder()
+                        .dataType("String")
+                        .stringValue(v)
+                        .build()));
         return values;
     }
 
     @Override
     public String send(String sourceQueue, String body, Map<String, String> attributes) {
         Map<String, MessageAttributeValue> values = new HashMap<>();
-        attributes.forEach((k, v) -> values.put(k, MessageAttributeValue.builder().dataType("String").stringValue(v)
-                .build()));
-        SendMessageRequest.Builder request = SendMessageRequest.builder().queueUrl(queues.url(sourceQueue))
-                .messageBody(body).messageAttributes(values);
+        attributes.forEach((k, v) -> values.put(
+                k,
+                MessageAttributeValue.builder()
+                        .dataType("String")
+                        .stringValue(v)
+                        .build()));
+        SendMessageRequest.Builder request = SendMessageRequest.builder()
+                .queueUrl(queues.url(sourceQueue))
+                .messageBody(body)
+                .messageAttributes(values);
         if (sourceQueue.endsWith(".fifo")) {
             String marker = attributes.getOrDefault(ReplayMarker.ATTRIBUTE, Integer.toHexString(body.hashCode()));
             request.messageGroupId("redrive-replay").messageDeduplicationId(marker.replace(':', '-'));

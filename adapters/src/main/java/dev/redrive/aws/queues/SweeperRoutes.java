@@ -15,16 +15,15 @@ import java.util.List;
  */
 public final class SweeperRoutes {
 
-    private SweeperRoutes() {
-    }
+    private SweeperRoutes() {}
 
     public static List<Route> parse(String json, ObjectMapper mapper, QueueDirectory directory) {
         JsonNode routes;
         try {
             routes = mapper.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("redrive.sweeper.routes (REDRIVE_SWEEPER_ROUTES) is not JSON: "
-                    + e.getOriginalMessage());
+            throw new IllegalArgumentException(
+                    "redrive.sweeper.routes (REDRIVE_SWEEPER_ROUTES) is not JSON: " + e.getOriginalMessage());
         }
         if (routes == null || !routes.isArray()) {
             throw new IllegalArgumentException("redrive.sweeper.routes must be a JSON array of routes");
@@ -33,8 +32,8 @@ public final class SweeperRoutes {
         for (JsonNode r : routes) {
             String consumer = text(r, "consumer");
             String source = r.hasNonNull("sourceQueueUrl") ? text(r, "sourceQueueUrl") : text(r, "sourceQueue");
-            String deadLetters = r.hasNonNull("deadLetterQueueUrl") ? text(r, "deadLetterQueueUrl")
-                    : text(r, "deadLetterQueue");
+            String deadLetters =
+                    r.hasNonNull("deadLetterQueueUrl") ? text(r, "deadLetterQueueUrl") : text(r, "deadLetterQueue");
             Route route = new Route(consumer, QueueAddress.nameOf(source), QueueAddress.nameOf(deadLetters));
             if (source.contains("://")) {
                 directory.register(route.sourceQueue(), source);

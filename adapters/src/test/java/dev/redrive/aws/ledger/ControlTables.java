@@ -7,8 +7,7 @@ import java.util.UUID;
 /** The sweeper's tables, created by code under fresh names for the adapters' contract tests. */
 final class ControlTables {
 
-    private ControlTables() {
-    }
+    private ControlTables() {}
 
     static String control(LocalAws aws) {
         String name = "control-" + UUID.randomUUID().toString().substring(0, 8);

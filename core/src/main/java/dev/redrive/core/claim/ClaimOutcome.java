@@ -17,20 +17,17 @@ public sealed interface ClaimOutcome {
     }
 
     /** The effect was already applied under this key: acknowledge the message, do nothing. */
-    record AlreadyCompleted(ClaimRecord existing) implements ClaimOutcome {
-    }
+    record AlreadyCompleted(ClaimRecord existing) implements ClaimOutcome {}
 
     /**
      * Another worker holds a live lease on this key. Never run it twice concurrently: report the message as failed
      * so it comes back after the lease.
      */
-    record HeldByAnother(ClaimRecord existing) implements ClaimOutcome {
-    }
+    record HeldByAnother(ClaimRecord existing) implements ClaimOutcome {}
 
     /**
      * The key was claimed before with a different payload. Something upstream reused a key: this is flagged
      * (PERMANENT), never silently skipped.
      */
-    record PayloadMismatch(ClaimRecord existing, String offeredPayloadHash) implements ClaimOutcome {
-    }
+    record PayloadMismatch(ClaimRecord existing, String offeredPayloadHash) implements ClaimOutcome {}
 }

@@ -23,8 +23,7 @@ public final class ClaimRules {
         PAYLOAD_MISMATCH
     }
 
-    private ClaimRules() {
-    }
+    private ClaimRules() {}
 
     /**
      * Decides a claim request.
@@ -39,7 +38,8 @@ public final class ClaimRules {
         if (existing.isExpired(now)) {
             return Decision.TAKE_OVER;
         }
-        boolean samePayload = existing.payloadHash() == null || existing.payloadHash().equals(request.payloadHash());
+        boolean samePayload =
+                existing.payloadHash() == null || existing.payloadHash().equals(request.payloadHash());
         return switch (existing.status()) {
             case COMPLETED -> samePayload ? Decision.ALREADY_COMPLETED : Decision.PAYLOAD_MISMATCH;
             case IN_PROGRESS -> {

@@ -9,7 +9,10 @@ import dev.redrive.core.failure.FailureClass;
  */
 public final class EffectConflict extends ClassifiedException {
 
-    public enum Kind { CONFLICT, CONDITION_FAILED }
+    public enum Kind {
+        CONFLICT,
+        CONDITION_FAILED
+    }
 
     private final Kind kind;
 

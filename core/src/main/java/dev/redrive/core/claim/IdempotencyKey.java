@@ -14,6 +14,7 @@ public record IdempotencyKey(String consumer, String producerKey) {
 
     /** DynamoDB allows 2048 bytes for a partition key; keep a margin for the separator and the consumer. */
     public static final int MAX_PRODUCER_KEY_BYTES = 1024;
+
     private static final String SEPARATOR = "#";
 
     public IdempotencyKey {
@@ -26,8 +27,7 @@ public record IdempotencyKey(String consumer, String producerKey) {
             throw new IllegalArgumentException("the producer key is blank");
         }
         if (producerKey.getBytes(StandardCharsets.UTF_8).length > MAX_PRODUCER_KEY_BYTES) {
-            throw new IllegalArgumentException(
-                    "the producer key is longer than " + MAX_PRODUCER_KEY_BYTES + " bytes");
+            throw new IllegalArgumentException("the producer key is longer than " + MAX_PRODUCER_KEY_BYTES + " bytes");
         }
     }
 

@@ -44,21 +44,43 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
         }
-        records.put(key.value(), new ClaimRecord(r.key(), ClaimStatus.COMPLETED, r.fencingToken(), r.leaseExpiresAt(),
-                r.expiresAt(), r.payloadHash(), result, r.lastFailure(), r.failureCount(), r.origin(),
-                r.version() + 1));
+        records.put(
+                key.value(),
+                new ClaimRecord(
+                        r.key(),
+                        ClaimStatus.COMPLETED,
+                        r.fencingToken(),
+                        r.leaseExpiresAt(),
+                        r.expiresAt(),
+                        r.payloadHash(),
+                        result,
+                        r.lastFailure(),
+                        r.failureCount(),
+                        r.origin(),
+                        r.version() + 1));
         return FencedWrite.APPLIED;
     }
 
     @Override
-    public synchronized FencedWrite release(IdempotencyKey key, long fencingToken, FailureRecord failure,
-            Instant now) {
+    public synchronized FencedWrite release(IdempotencyKey key, long fencingToken, FailureRecord failure, Instant now) {
         ClaimRecord r = records.get(key.value());
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
         }
-        records.put(key.value(), new ClaimRecord(r.key(), ClaimStatus.FAILED, r.fencingToken(), now, r.expiresAt(),
-                r.payloadHash(), null, failure, r.failureCount() + 1, r.origin(), r.version() + 1));
+        records.put(
+                key.value(),
+                new ClaimRecord(
+                        r.key(),
+                        ClaimStatus.FAILED,
+                        r.fencingToken(),
+                        now,
+                        r.expiresAt(),
+                        r.payloadHash(),
+                        null,
+                        failure,
+                        r.failureCount() + 1,
+                        r.origin(),
+                        r.version() + 1));
         return FencedWrite.APPLIED;
     }
 
@@ -69,8 +91,8 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     @Override
-    public synchronized ClaimOutcome claimAndCommit(ClaimRequest request, LongFunction<List<Write>> effectWrites,
-            String result, Instant now) {
+    public synchronized ClaimOutcome claimAndCommit(
+            ClaimRequest request, LongFunction<List<Write>> effectWrites, String result, Instant now) {
         ClaimRecord existing = records.get(request.key().value());
         ClaimRules.Decision decision = ClaimRules.decide(existing, request, now);
         if (decision != ClaimRules.Decision.CLAIM_NEW && decision != ClaimRules.Decision.TAKE_OVER) {
@@ -80,14 +102,25 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
         List<Write> writes = effectWrites.apply(claimed.fencingToken());
         for (Write w : writes) {
             if (!w.conditionHolds()) {
-                throw new EffectConflict(EffectConflict.Kind.CONDITION_FAILED,
-                        "a condition of the effect's writes failed; nothing was written", null);
+                throw new EffectConflict(
+                        EffectConflict.Kind.CONDITION_FAILED,
+                        "a condition of the effect's writes failed; nothing was written",
+                        null);
             }
         }
         writes.forEach(Write::apply);
-        ClaimRecord completed = new ClaimRecord(claimed.key(), ClaimStatus.COMPLETED, claimed.fencingToken(),
-                claimed.leaseExpiresAt(), claimed.expiresAt(), claimed.payloadHash(), result, claimed.lastFailure(),
-                claimed.failureCount(), claimed.origin(), claimed.version());
+        ClaimRecord completed = new ClaimRecord(
+                claimed.key(),
+                ClaimStatus.COMPLETED,
+                claimed.fencingToken(),
+                claimed.leaseExpiresAt(),
+                claimed.expiresAt(),
+                claimed.payloadHash(),
+                result,
+                claimed.lastFailure(),
+                claimed.failureCount(),
+                claimed.origin(),
+                claimed.version());
         records.put(request.key().value(), completed);
         return new ClaimOutcome.Acquired(completed, existing != null);
     }
@@ -102,9 +135,20 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
             }
         }
         ClaimRecord claimed = ClaimRules.claimedRecord(existing, request, now);
-        records.put(request.key().value(), new ClaimRecord(claimed.key(), ClaimStatus.FAILED, claimed.fencingToken(),
-                now, claimed.expiresAt(), claimed.payloadHash(), null, failure, claimed.failureCount() + 1,
-                claimed.origin(), claimed.version()));
+        records.put(
+                request.key().value(),
+                new ClaimRecord(
+                        claimed.key(),
+                        ClaimStatus.FAILED,
+                        claimed.fencingToken(),
+                        now,
+                        claimed.expiresAt(),
+                        claimed.payloadHash(),
+                        null,
+                        failure,
+                        claimed.failureCount() + 1,
+                        claimed.origin(),
+                        claimed.version()));
         return FencedWrite.APPLIED;
     }
 

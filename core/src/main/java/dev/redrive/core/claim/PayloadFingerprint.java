@@ -7,8 +7,7 @@ import java.util.HexFormat;
 
 /** SHA-256 fingerprints of payloads, stored on claims instead of the payload itself. */
 public final class PayloadFingerprint {
-    private PayloadFingerprint() {
-    }
+    private PayloadFingerprint() {}
 
     public static String of(String canonicalPayload) {
         try {

@@ -33,6 +33,7 @@ public final class BatchProcessor {
     private final MessageProcessor processor;
     private final ExecutorService executor;
     private final QueueGateway queues;
+
     public BatchProcessor(MessageProcessor processor, ExecutorService executor, QueueGateway queues) {
         this.processor = Objects.requireNonNull(processor, "processor");
         this.executor = Objects.requireNonNull(executor, "executor");
@@ -44,7 +45,10 @@ public final class BatchProcessor {
      *                  remaining time minus a safety margin for the queue calls and the response)
      * @param remaining the invocation's remaining time, read when each claim is made
      */
-    public BatchReport process(IdempotentConsumer<?> consumer, List<IncomingMessage> batch, Duration budget,
+    public BatchReport process(
+            IdempotentConsumer<?> consumer,
+            List<IncomingMessage> batch,
+            Duration budget,
             Supplier<Duration> remaining) {
         long deadlineNanos = System.nanoTime() + Math.max(0, budget.toNanos());
         AtomicReferenceArray<MessageOutcome> outcomes = new AtomicReferenceArray<>(batch.size());
@@ -73,7 +77,8 @@ public final class BatchProcessor {
         for (int i = 0; i < batch.size(); i++) {
             IncomingMessage m = batch.get(i);
             if (m.fifo()) {
-                byGroup.computeIfAbsent(m.messageGroupId(), g -> new ArrayList<>()).add(i);
+                byGroup.computeIfAbsent(m.messageGroupId(), g -> new ArrayList<>())
+                        .add(i);
             } else {
                 lanes.add(List.of(i));
             }
@@ -82,14 +87,18 @@ public final class BatchProcessor {
         return lanes;
     }
 
-    private void runLane(IdempotentConsumer<?> consumer, List<IncomingMessage> batch, List<Integer> lane,
-            AtomicReferenceArray<MessageOutcome> outcomes, long deadlineNanos, Supplier<Duration> remaining) {
+    private void runLane(
+            IdempotentConsumer<?> consumer,
+            List<IncomingMessage> batch,
+            List<Integer> lane,
+            AtomicReferenceArray<MessageOutcome> outcomes,
+            long deadlineNanos,
+            Supplier<Duration> remaining) {
         boolean laneFailed = false;
         for (int position : lane) {
             IncomingMessage m = batch.get(position);
             if (laneFailed) {
-                outcomes.compareAndSet(position, null, new MessageOutcome.SkippedAfterGroupFailure(
-                        m.messageGroupId()));
+                outcomes.compareAndSet(position, null, new MessageOutcome.SkippedAfterGroupFailure(m.messageGroupId()));
                 continue;
             }
             if (System.nanoTime() >= deadlineNanos || Thread.currentThread().isInterrupted()) {
@@ -138,11 +147,13 @@ public final class BatchProcessor {
                 seconds = deferred.delaySeconds();
             }
             if (seconds != null && m.receiptHandle() != null) {
-                visibility.computeIfAbsent(m.sourceQueue(), q -> new ArrayList<>())
+                visibility
+                        .computeIfAbsent(m.sourceQueue(), q -> new ArrayList<>())
                         .add(new VisibilityChange(m.messageId(), m.receiptHandle(), seconds));
             }
             if (e.outcome() instanceof MessageOutcome.DeadLettered dead) {
-                deadLetters.computeIfAbsent(m.sourceQueue(), q -> new ArrayList<>())
+                deadLetters
+                        .computeIfAbsent(m.sourceQueue(), q -> new ArrayList<>())
                         .add(new DeadLetter(m, consumer.name(), dead.key(), dead.failure()));
             }
         }

@@ -17,8 +17,7 @@ public record BatchReport(List<Entry> entries, List<String> failedMessageIds) {
     }
 
     /** One message and its outcome. */
-    public record Entry(IncomingMessage message, MessageOutcome outcome) {
-    }
+    public record Entry(IncomingMessage message, MessageOutcome outcome) {}
 
     public List<MessageOutcome> outcomes() {
         List<MessageOutcome> outcomes = new ArrayList<>(entries.size());

@@ -40,8 +40,13 @@ public final class MessageProcessor {
     private final Clock clock;
     private final ProcessingListener listener;
 
-    public MessageProcessor(ClaimStore claims, LeasePolicy leases, FullJitterBackoff backoff, RandomSource random,
-            Clock clock, ProcessingListener listener) {
+    public MessageProcessor(
+            ClaimStore claims,
+            LeasePolicy leases,
+            FullJitterBackoff backoff,
+            RandomSource random,
+            Clock clock,
+            ProcessingListener listener) {
         this.claims = Objects.requireNonNull(claims, "claims");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.backoff = Objects.requireNonNull(backoff, "backoff");
@@ -55,8 +60,8 @@ public final class MessageProcessor {
      *
      * @param remaining how much of the invocation is left, read when the claim is made (sizes the lease)
      */
-    public <E> MessageOutcome process(IdempotentConsumer<E> consumer, IncomingMessage message,
-            Supplier<Duration> remaining) {
+    public <E> MessageOutcome process(
+            IdempotentConsumer<E> consumer, IncomingMessage message, Supplier<Duration> remaining) {
         ParsedMessage<E> parsed;
         IdempotencyKey key;
         try {
@@ -64,7 +69,8 @@ public final class MessageProcessor {
             key = new IdempotencyKey(consumer.name(), parsed.producerKey());
         } catch (RuntimeException e) {
             // Cannot be read or has no usable key: no claim is possible. Dead-letter it with the reason.
-            Classification c = e instanceof ClassifiedException ? consumer.classifier().classify(e)
+            Classification c = e instanceof ClassifiedException
+                    ? consumer.classifier().classify(e)
                     : Classification.of(FailureClass.SCHEMA, "UnreadableMessage", describe(e));
             if (c.failureClass() == FailureClass.TRANSIENT) {
                 c = Classification.of(FailureClass.SCHEMA, c.errorType(), c.reason());
@@ -81,12 +87,15 @@ public final class MessageProcessor {
         if (consumer instanceof TransactionalEffectConsumer<E, ?> transactional) {
             return processTransactional(transactional, parsed, message, request);
         }
-        throw new IllegalArgumentException(consumer.name()
-                + " implements neither ExternalEffectConsumer nor TransactionalEffectConsumer");
+        throw new IllegalArgumentException(
+                consumer.name() + " implements neither ExternalEffectConsumer nor TransactionalEffectConsumer");
     }
 
-    private <E> MessageOutcome processExternal(ExternalEffectConsumer<E> consumer, ParsedMessage<E> parsed,
-            IncomingMessage message, ClaimRequest request) {
+    private <E> MessageOutcome processExternal(
+            ExternalEffectConsumer<E> consumer,
+            ParsedMessage<E> parsed,
+            IncomingMessage message,
+            ClaimRequest request) {
         ClaimOutcome outcome;
         try {
             outcome = claims.claim(request, now());
@@ -114,7 +123,9 @@ public final class MessageProcessor {
             // The effect happened but completion could not be recorded. Report the message as failed: the next
             // delivery re-claims after the lease, and the downstream's idempotency key makes the effect a no-op.
             listener.completionFailed(request.key(), e);
-            return new MessageOutcome.RetryLater(request.key().value(), consumer.classifier().classify(e),
+            return new MessageOutcome.RetryLater(
+                    request.key().value(),
+                    consumer.classifier().classify(e),
                     backoff.delaySeconds(message.receiveCount(), random));
         }
         if (!completion.applied()) {
@@ -123,8 +134,11 @@ public final class MessageProcessor {
         return new MessageOutcome.Applied(request.key().value(), token, result);
     }
 
-    private <E, W> MessageOutcome processTransactional(TransactionalEffectConsumer<E, W> consumer,
-            ParsedMessage<E> parsed, IncomingMessage message, ClaimRequest request) {
+    private <E, W> MessageOutcome processTransactional(
+            TransactionalEffectConsumer<E, W> consumer,
+            ParsedMessage<E> parsed,
+            IncomingMessage message,
+            ClaimRequest request) {
         if (!(claims instanceof TransactionalClaimStore<?> store)) {
             throw new IllegalStateException(consumer.name() + " needs a TransactionalClaimStore, got "
                     + claims.getClass().getSimpleName());
@@ -134,17 +148,22 @@ public final class MessageProcessor {
         long started = System.nanoTime();
         ClaimOutcome outcome;
         try {
-            outcome = txStore.claimAndCommit(request,
-                    token -> consumer.effectWrites(parsed.event(),
+            outcome = txStore.claimAndCommit(
+                    request,
+                    token -> consumer.effectWrites(
+                            parsed.event(),
                             new EffectContext(request.key(), token, message.receiveCount(), message.messageId())),
-                    consumer.resultSummary(parsed.event()), now());
+                    consumer.resultSummary(parsed.event()),
+                    now());
         } catch (RuntimeException e) {
             listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), false);
             return failedWithoutClaim(consumer, request, message, e, true, null);
         }
         if (outcome instanceof ClaimOutcome.Acquired committed) {
             listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
-            return new MessageOutcome.Applied(request.key().value(), committed.fencingToken(),
+            return new MessageOutcome.Applied(
+                    request.key().value(),
+                    committed.fencingToken(),
                     committed.claim().result());
         }
         return rejected(outcome, request, message);
@@ -162,21 +181,28 @@ public final class MessageProcessor {
             return new MessageOutcome.Deferred(key, leaseEnd, (int) Math.min(untilLeaseEnd, backoffDelay));
         }
         if (outcome instanceof ClaimOutcome.PayloadMismatch mismatch) {
-            return deadLetter(request.key(), null, Classification.of(FailureClass.PERMANENT, "PayloadMismatch",
-                    "idempotency key " + key + " was first claimed with payload "
-                            + abbreviate(mismatch.existing().payloadHash()) + " but this delivery carries "
-                            + abbreviate(request.payloadHash()) + "; the producer reused a key for different content"),
-                    message, now());
+            return deadLetter(
+                    request.key(),
+                    null,
+                    Classification.of(
+                            FailureClass.PERMANENT,
+                            "PayloadMismatch",
+                            "idempotency key " + key + " was first claimed with payload "
+                                    + abbreviate(mismatch.existing().payloadHash()) + " but this delivery carries "
+                                    + abbreviate(request.payloadHash())
+                                    + "; the producer reused a key for different content"),
+                    message,
+                    now());
         }
         throw new IllegalStateException("not a rejection: " + outcome);
     }
 
-    private MessageOutcome failedUnderClaim(IdempotentConsumer<?> consumer, ClaimRecord claim,
-            IncomingMessage message, Throwable error) {
+    private MessageOutcome failedUnderClaim(
+            IdempotentConsumer<?> consumer, ClaimRecord claim, IncomingMessage message, Throwable error) {
         Instant now = now();
         Classification c = consumer.classifier().classify(error);
-        FailureRecord failure = FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now,
-                message.sourceQueue());
+        FailureRecord failure =
+                FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
         try {
             if (!claims.release(claim.key(), claim.fencingToken(), failure, now).applied()) {
                 listener.releaseFenced(claim.key(), claim.fencingToken());
@@ -188,8 +214,13 @@ public final class MessageProcessor {
         return routeFailure(claim.key(), failure, message);
     }
 
-    private MessageOutcome failedWithoutClaim(IdempotentConsumer<?> consumer, ClaimRequest request,
-            IncomingMessage message, Throwable error, boolean record, String dependency) {
+    private MessageOutcome failedWithoutClaim(
+            IdempotentConsumer<?> consumer,
+            ClaimRequest request,
+            IncomingMessage message,
+            Throwable error,
+            boolean record,
+            String dependency) {
         Instant now = now();
         Classification c = consumer.classifier().classify(error);
         if (dependency != null) {
@@ -208,14 +239,14 @@ public final class MessageProcessor {
 
     private MessageOutcome routeFailure(IdempotencyKey key, FailureRecord failure, IncomingMessage message) {
         if (failure.failureClass().retryable()) {
-            return new MessageOutcome.RetryLater(key.value(), failure.classification(),
-                    backoff.delaySeconds(message.receiveCount(), random));
+            return new MessageOutcome.RetryLater(
+                    key.value(), failure.classification(), backoff.delaySeconds(message.receiveCount(), random));
         }
         return new MessageOutcome.DeadLettered(key.value(), failure);
     }
 
-    private MessageOutcome deadLetter(IdempotencyKey key, FailureRecord previous, Classification c,
-            IncomingMessage message, Instant now) {
+    private MessageOutcome deadLetter(
+            IdempotencyKey key, FailureRecord previous, Classification c, IncomingMessage message, Instant now) {
         FailureRecord failure = FailureRecord.next(previous, c, message.receiveCount(), now, message.sourceQueue());
         return new MessageOutcome.DeadLettered(key == null ? null : key.value(), failure);
     }

@@ -9,21 +9,16 @@ import java.time.Duration;
  */
 public interface ProcessingListener {
 
-    ProcessingListener NONE = new ProcessingListener() {
-    };
+    ProcessingListener NONE = new ProcessingListener() {};
 
-    default void effectFinished(String consumer, Duration latency, boolean succeeded) {
-    }
+    default void effectFinished(String consumer, Duration latency, boolean succeeded) {}
 
     /** The effect ran but its completion could not be written. */
-    default void completionFailed(IdempotencyKey key, RuntimeException error) {
-    }
+    default void completionFailed(IdempotencyKey key, RuntimeException error) {}
 
     /** Releasing a failed claim threw; the lease will expire on its own. */
-    default void releaseFailed(IdempotencyKey key, RuntimeException error) {
-    }
+    default void releaseFailed(IdempotencyKey key, RuntimeException error) {}
 
     /** Releasing was refused: the claim had been taken over by a newer token. */
-    default void releaseFenced(IdempotencyKey key, long fencingToken) {
-    }
+    default void releaseFenced(IdempotencyKey key, long fencingToken) {}
 }

@@ -25,8 +25,7 @@ public interface QueueGateway {
     Set<String> deadLetter(String sourceQueue, List<DeadLetter> letters);
 
     /** A visibility change for one received message. */
-    record VisibilityChange(String messageId, String receiptHandle, int timeoutSeconds) {
-    }
+    record VisibilityChange(String messageId, String receiptHandle, int timeoutSeconds) {}
 
     /**
      * A message on its way to the dead-letter queue.
@@ -36,6 +35,5 @@ public interface QueueGateway {
      * @param idempotencyKey its claim key, or null when it had none (unreadable message)
      * @param failure        why
      */
-    record DeadLetter(IncomingMessage message, String consumer, String idempotencyKey, FailureRecord failure) {
-    }
+    record DeadLetter(IncomingMessage message, String consumer, String idempotencyKey, FailureRecord failure) {}
 }

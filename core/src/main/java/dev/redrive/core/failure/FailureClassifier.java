@@ -27,8 +27,12 @@ import java.util.concurrent.TimeoutException;
 public final class FailureClassifier {
 
     private static final Set<Class<? extends Throwable>> JDK_TRANSIENT = Set.of(
-            SocketTimeoutException.class, ConnectException.class, NoRouteToHostException.class,
-            UnknownHostException.class, TimeoutException.class, java.net.http.HttpTimeoutException.class,
+            SocketTimeoutException.class,
+            ConnectException.class,
+            NoRouteToHostException.class,
+            UnknownHostException.class,
+            TimeoutException.class,
+            java.net.http.HttpTimeoutException.class,
             java.net.http.HttpConnectTimeoutException.class);
 
     private final List<ClassificationRule> rules;
@@ -56,8 +60,8 @@ public final class FailureClassifier {
                 }
             }
         }
-        return Classification.of(FailureClass.TRANSIENT, "Unclassified:" + failure.getClass().getSimpleName(),
-                describe(failure));
+        return Classification.of(
+                FailureClass.TRANSIENT, "Unclassified:" + failure.getClass().getSimpleName(), describe(failure));
     }
 
     static List<Throwable> causeChain(Throwable failure) {
@@ -84,8 +88,8 @@ public final class FailureClassifier {
     static Optional<Classification> jdkTransient(Throwable t) {
         for (Class<? extends Throwable> type : JDK_TRANSIENT) {
             if (type.isInstance(t)) {
-                return Optional.of(Classification.of(FailureClass.TRANSIENT, t.getClass().getSimpleName(),
-                        describe(t)));
+                return Optional.of(
+                        Classification.of(FailureClass.TRANSIENT, t.getClass().getSimpleName(), describe(t)));
             }
         }
         return Optional.empty();

@@ -54,8 +54,8 @@ public final class LedgerOperator implements OperatorPort {
     }
 
     @Override
-    public Map<String, ReplayOutcome> approveReplay(List<String> quarantineIds, Actor person, String reason,
-            boolean dryRun) {
+    public Map<String, ReplayOutcome> approveReplay(
+            List<String> quarantineIds, Actor person, String reason, boolean dryRun) {
         requirePerson(person);
         if (!dryRun) {
             return replays.replayAll(quarantineIds, person, reason, Optional.empty());
@@ -66,8 +66,8 @@ public final class LedgerOperator implements OperatorPort {
     }
 
     @Override
-    public Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note,
-            boolean dryRun) {
+    public Map<String, ArchiveDecision.Outcome> archive(
+            List<String> quarantineIds, Actor person, String note, boolean dryRun) {
         requirePerson(person);
         Map<String, ArchiveDecision.Outcome> outcomes = new LinkedHashMap<>();
         quarantineIds.forEach(id -> outcomes.put(id, archives.archive(id, person, note, dryRun)));

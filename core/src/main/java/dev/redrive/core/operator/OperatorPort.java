@@ -26,8 +26,7 @@ public interface OperatorPort {
     Map<String, ReplayOutcome> approveReplay(List<String> quarantineIds, Actor person, String reason, boolean dryRun);
 
     /** Archives these dead letters with a note instead of replaying them. */
-    Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note,
-            boolean dryRun);
+    Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note, boolean dryRun);
 
     /** Opens a maintenance window, approved by {@code person}. */
     MaintenanceWindow addWindow(MaintenanceWindow window);

@@ -19,8 +19,13 @@ import java.util.Set;
  * @param errorType   only this error type, if given
  * @param limit       at most this many
  */
-public record QuarantineQuery(Optional<String> sourceQueue, Set<QuarantineState> states, Set<FailureClass> classes,
-        Optional<Duration> olderThan, Optional<String> errorType, int limit) {
+public record QuarantineQuery(
+        Optional<String> sourceQueue,
+        Set<QuarantineState> states,
+        Set<FailureClass> classes,
+        Optional<Duration> olderThan,
+        Optional<String> errorType,
+        int limit) {
 
     public QuarantineQuery {
         states = states == null || states.isEmpty() ? unresolved() : Set.copyOf(states);
@@ -32,8 +37,7 @@ public record QuarantineQuery(Optional<String> sourceQueue, Set<QuarantineState>
 
     /** Everything unresolved, up to {@code limit}. */
     public static QuarantineQuery waiting(int limit) {
-        return new QuarantineQuery(Optional.empty(), unresolved(), Set.of(), Optional.empty(), Optional.empty(),
-                limit);
+        return new QuarantineQuery(Optional.empty(), unresolved(), Set.of(), Optional.empty(), Optional.empty(), limit);
     }
 
     public static Set<QuarantineState> unresolved() {

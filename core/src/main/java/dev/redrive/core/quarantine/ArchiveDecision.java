@@ -15,8 +15,8 @@ import java.util.Set;
 public final class ArchiveDecision {
 
     /** The states a person may archive from. */
-    public static final Set<QuarantineState> ARCHIVABLE = EnumSet.of(QuarantineState.QUARANTINED,
-            QuarantineState.UNDER_REVIEW);
+    public static final Set<QuarantineState> ARCHIVABLE =
+            EnumSet.of(QuarantineState.QUARANTINED, QuarantineState.UNDER_REVIEW);
 
     private final QuarantineLedger ledger;
     private final Clock clock;
@@ -46,20 +46,29 @@ public final class ArchiveDecision {
         }
         QuarantineRecord r = found.get();
         if (!ARCHIVABLE.contains(r.state())) {
-            return new Refused(quarantineId, r.state(), "it is " + r.state() + "; only " + ARCHIVABLE
-                    + " dead letters can be archived by a person" + (r.state() == QuarantineState.ARCHIVED
-                            ? " (it is archived already)" : r.state().resolved() ? "" : " (a replay is under way: "
-                            + "let it finish, or resume it with a replay)"));
+            return new Refused(
+                    quarantineId,
+                    r.state(),
+                    "it is " + r.state() + "; only " + ARCHIVABLE
+                            + " dead letters can be archived by a person"
+                            + (r.state() == QuarantineState.ARCHIVED
+                                    ? " (it is archived already)"
+                                    : r.state().resolved()
+                                            ? ""
+                                            : " (a replay is under way: "
+                                                    + "let it finish, or resume it with a replay)"));
         }
         String reason = "archived by decision: " + note.strip();
         if (dryRun) {
             return new Archived(quarantineId, r.state(), reason, true);
         }
-        Optional<QuarantineRecord> saved = ledger.save(r.moveTo(QuarantineState.ARCHIVED, person, reason,
-                clock.instant()), Optional.empty());
+        Optional<QuarantineRecord> saved =
+                ledger.save(r.moveTo(QuarantineState.ARCHIVED, person, reason, clock.instant()), Optional.empty());
         if (saved.isEmpty()) {
-            return new Conflict(quarantineId, "dead letter " + quarantineId + " changed while it was being archived; "
-                    + "look at it again and decide");
+            return new Conflict(
+                    quarantineId,
+                    "dead letter " + quarantineId + " changed while it was being archived; "
+                            + "look at it again and decide");
         }
         return new Archived(quarantineId, r.state(), reason, false);
     }

@@ -19,42 +19,66 @@ import java.util.Optional;
  */
 public record DeadLetterEvidence(Classification classification, Instant firstFailedAt, Instant lastFailedAt) {
 
-    public static DeadLetterEvidence classify(Optional<FailureRecord> attached, Optional<ClaimRecord> claim,
-            int receiveCount, Instant now) {
+    public static DeadLetterEvidence classify(
+            Optional<FailureRecord> attached, Optional<ClaimRecord> claim, int receiveCount, Instant now) {
         if (attached.isPresent()) {
             FailureRecord f = attached.get();
             return new DeadLetterEvidence(f.classification(), f.firstFailedAt(), f.lastFailedAt());
         }
         if (claim.isEmpty()) {
-            return new DeadLetterEvidence(Classification.of(FailureClass.POISON, "NoFailureRecorded",
-                    "moved to the DLQ by the redrive policy after " + receiveCount
-                            + " receives, and no attempt recorded a claim or a failure: the consumer crashed or "
-                            + "timed out before it could"), null, null);
+            return new DeadLetterEvidence(
+                    Classification.of(
+                            FailureClass.POISON,
+                            "NoFailureRecorded",
+                            "moved to the DLQ by the redrive policy after " + receiveCount
+                                    + " receives, and no attempt recorded a claim or a failure: the consumer crashed or "
+                                    + "timed out before it could"),
+                    null,
+                    null);
         }
         ClaimRecord c = claim.get();
         FailureRecord last = c.lastFailure();
         long vanished = c.fencingToken() - c.failureCount() - (c.status() == ClaimStatus.COMPLETED ? 1 : 0);
         boolean inFlightNow = c.status() == ClaimStatus.IN_PROGRESS && !c.isLeaseExpired(now);
         if (vanished > (inFlightNow ? 1 : 0)) {
-            String lastWords = last == null ? "" : "; the last recorded failure was " + last.failureClass() + " "
-                    + last.classification().errorType();
-            return new DeadLetterEvidence(Classification.of(FailureClass.POISON, "VanishedMidFlight",
-                    vanished + " of " + c.fencingToken() + " attempts neither completed nor recorded a failure: "
-                            + "the consumer crashed or timed out mid-flight" + lastWords),
-                    last == null ? null : last.firstFailedAt(), last == null ? null : last.lastFailedAt());
+            String lastWords = last == null
+                    ? ""
+                    : "; the last recorded failure was " + last.failureClass() + " "
+                            + last.classification().errorType();
+            return new DeadLetterEvidence(
+                    Classification.of(
+                            FailureClass.POISON,
+                            "VanishedMidFlight",
+                            vanished + " of " + c.fencingToken()
+                                    + " attempts neither completed nor recorded a failure: "
+                                    + "the consumer crashed or timed out mid-flight" + lastWords),
+                    last == null ? null : last.firstFailedAt(),
+                    last == null ? null : last.lastFailedAt());
         }
         if (last != null) {
             Classification lc = last.classification();
-            return new DeadLetterEvidence(new Classification(lc.failureClass(), lc.errorType(),
-                    "failed " + c.failureCount() + " time(s) with " + lc.errorType() + ": " + lc.reason(),
-                    lc.dependency()), last.firstFailedAt(), last.lastFailedAt());
+            return new DeadLetterEvidence(
+                    new Classification(
+                            lc.failureClass(),
+                            lc.errorType(),
+                            "failed " + c.failureCount() + " time(s) with " + lc.errorType() + ": " + lc.reason(),
+                            lc.dependency()),
+                    last.firstFailedAt(),
+                    last.lastFailedAt());
         }
         if (c.status() == ClaimStatus.COMPLETED) {
-            return new DeadLetterEvidence(Classification.of(FailureClass.TRANSIENT, "AppliedBeforeDeadLetter",
-                    "the effect completed under token " + c.fencingToken() + " but the message was not deleted "
-                            + "in time; a replay will find it already applied"), null, null);
+            return new DeadLetterEvidence(
+                    Classification.of(
+                            FailureClass.TRANSIENT,
+                            "AppliedBeforeDeadLetter",
+                            "the effect completed under token " + c.fencingToken() + " but the message was not deleted "
+                                    + "in time; a replay will find it already applied"),
+                    null,
+                    null);
         }
-        return new DeadLetterEvidence(Classification.of(FailureClass.POISON, "NoFailureRecorded",
-                "claimed but no failure recorded"), null, null);
+        return new DeadLetterEvidence(
+                Classification.of(FailureClass.POISON, "NoFailureRecorded", "claimed but no failure recorded"),
+                null,
+                null);
     }
 }

@@ -49,8 +49,7 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
     }
 
     @Override
-    public synchronized List<QuarantineRecord> inState(QuarantineState state, Optional<String> sourceQueue,
-            int limit) {
+    public synchronized List<QuarantineRecord> inState(QuarantineState state, Optional<String> sourceQueue, int limit) {
         return records.values().stream()
                 .filter(r -> r.state() == state && !r.archivedToStore())
                 .filter(r -> sourceQueue.map(q -> q.equals(r.sourceQueue())).orElse(true))
@@ -62,7 +61,9 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
     @Override
     public synchronized List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit) {
         return records.values().stream()
-                .filter(r -> r.state() == state && !r.archivedToStore() && r.arrivedAt().isBefore(cutoff))
+                .filter(r -> r.state() == state
+                        && !r.archivedToStore()
+                        && r.arrivedAt().isBefore(cutoff))
                 .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
                 .limit(limit)
                 .toList();

@@ -91,46 +91,172 @@ public record QuarantineRecord(
         }
         List<AuditEntry> trail = new ArrayList<>(audit);
         trail.add(new AuditEntry(state, to, at, actor, reason));
-        return new QuarantineRecord(id, to, consumer, sourceQueue, deadLetterQueue, idempotencyKey, classification,
-                firstFailedAt, lastFailedAt, arrivedAt, receiveCount, sourceMessageId, body, bodyRef, attributes,
-                replayCount, reason, archiveRef, trail, version);
+        return new QuarantineRecord(
+                id,
+                to,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                idempotencyKey,
+                classification,
+                firstFailedAt,
+                lastFailedAt,
+                arrivedAt,
+                receiveCount,
+                sourceMessageId,
+                body,
+                bodyRef,
+                attributes,
+                replayCount,
+                reason,
+                archiveRef,
+                trail,
+                version);
     }
 
     public QuarantineRecord withBody(String newBody) {
-        return new QuarantineRecord(id, state, consumer, sourceQueue, deadLetterQueue, idempotencyKey, classification,
-                firstFailedAt, lastFailedAt, arrivedAt, receiveCount, sourceMessageId, newBody, bodyRef, attributes,
-                replayCount, note, archiveRef, audit, version);
+        return new QuarantineRecord(
+                id,
+                state,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                idempotencyKey,
+                classification,
+                firstFailedAt,
+                lastFailedAt,
+                arrivedAt,
+                receiveCount,
+                sourceMessageId,
+                newBody,
+                bodyRef,
+                attributes,
+                replayCount,
+                note,
+                archiveRef,
+                audit,
+                version);
     }
 
     public QuarantineRecord withKey(String key) {
-        return new QuarantineRecord(id, state, consumer, sourceQueue, deadLetterQueue, key, classification,
-                firstFailedAt, lastFailedAt, arrivedAt, receiveCount, sourceMessageId, body, bodyRef, attributes,
-                replayCount, note, archiveRef, audit, version);
+        return new QuarantineRecord(
+                id,
+                state,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                key,
+                classification,
+                firstFailedAt,
+                lastFailedAt,
+                arrivedAt,
+                receiveCount,
+                sourceMessageId,
+                body,
+                bodyRef,
+                attributes,
+                replayCount,
+                note,
+                archiveRef,
+                audit,
+                version);
     }
 
     public QuarantineRecord withReplayCount(int count) {
-        return new QuarantineRecord(id, state, consumer, sourceQueue, deadLetterQueue, idempotencyKey, classification,
-                firstFailedAt, lastFailedAt, arrivedAt, receiveCount, sourceMessageId, body, bodyRef, attributes,
-                count, note, archiveRef, audit, version);
+        return new QuarantineRecord(
+                id,
+                state,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                idempotencyKey,
+                classification,
+                firstFailedAt,
+                lastFailedAt,
+                arrivedAt,
+                receiveCount,
+                sourceMessageId,
+                body,
+                bodyRef,
+                attributes,
+                count,
+                note,
+                archiveRef,
+                audit,
+                version);
     }
 
     /** After a failed replay came back: the new evidence replaces the old. */
     public QuarantineRecord withEvidence(Classification c, Instant first, Instant last, int receives) {
-        return new QuarantineRecord(id, state, consumer, sourceQueue, deadLetterQueue, idempotencyKey, c, first, last,
-                arrivedAt, receives, sourceMessageId, body, bodyRef, attributes, replayCount, note, archiveRef, audit,
+        return new QuarantineRecord(
+                id,
+                state,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                idempotencyKey,
+                c,
+                first,
+                last,
+                arrivedAt,
+                receives,
+                sourceMessageId,
+                body,
+                bodyRef,
+                attributes,
+                replayCount,
+                note,
+                archiveRef,
+                audit,
                 version);
     }
 
     /** The tombstone left in the ledger once the record is in the archive: no payload, no attributes. */
     public QuarantineRecord tombstone(String ref) {
-        return new QuarantineRecord(id, state, consumer, sourceQueue, deadLetterQueue, idempotencyKey, classification,
-                firstFailedAt, lastFailedAt, arrivedAt, receiveCount, sourceMessageId, null, null, Map.of(),
-                replayCount, note, ref, audit, version);
+        return new QuarantineRecord(
+                id,
+                state,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                idempotencyKey,
+                classification,
+                firstFailedAt,
+                lastFailedAt,
+                arrivedAt,
+                receiveCount,
+                sourceMessageId,
+                null,
+                null,
+                Map.of(),
+                replayCount,
+                note,
+                ref,
+                audit,
+                version);
     }
 
     public QuarantineRecord withVersion(long v) {
-        return new QuarantineRecord(id, state, consumer, sourceQueue, deadLetterQueue, idempotencyKey, classification,
-                firstFailedAt, lastFailedAt, arrivedAt, receiveCount, sourceMessageId, body, bodyRef, attributes,
-                replayCount, note, archiveRef, audit, v);
+        return new QuarantineRecord(
+                id,
+                state,
+                consumer,
+                sourceQueue,
+                deadLetterQueue,
+                idempotencyKey,
+                classification,
+                firstFailedAt,
+                lastFailedAt,
+                arrivedAt,
+                receiveCount,
+                sourceMessageId,
+                body,
+                bodyRef,
+                attributes,
+                replayCount,
+                note,
+                archiveRef,
+                audit,
+                v);
     }
 }

@@ -12,12 +12,11 @@ import java.util.Optional;
  */
 public final class AutoReplayPolicy {
 
-    private AutoReplayPolicy() {
-    }
+    private AutoReplayPolicy() {}
 
     /** The window that pre-approves replaying {@code record}, if any. */
-    public static Optional<MaintenanceWindow> approvingWindow(QuarantineRecord record,
-            List<MaintenanceWindow> windows, java.time.Instant now) {
+    public static Optional<MaintenanceWindow> approvingWindow(
+            QuarantineRecord record, List<MaintenanceWindow> windows, java.time.Instant now) {
         if (record.classification().failureClass() != FailureClass.TRANSIENT) {
             return Optional.empty();
         }

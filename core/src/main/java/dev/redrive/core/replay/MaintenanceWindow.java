@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param approvedBy who approved it
  * @param reason     why (the change ticket, the vendor notice)
  */
-public record MaintenanceWindow(String id, String dependency, Instant start, Instant end, String approvedBy,
-        String reason) {
+public record MaintenanceWindow(
+        String id, String dependency, Instant start, Instant end, String approvedBy, String reason) {
 
     public MaintenanceWindow {
         Objects.requireNonNull(id, "id");

@@ -8,8 +8,7 @@ import java.util.Map;
 public final class RecordingReplaySender implements ReplaySender {
 
     /** One message sent. */
-    public record Sent(String queue, String body, Map<String, String> attributes, String messageId) {
-    }
+    public record Sent(String queue, String body, Map<String, String> attributes, String messageId) {}
 
     private final List<Sent> sent = new ArrayList<>();
 

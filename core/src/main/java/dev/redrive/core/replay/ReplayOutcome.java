@@ -11,11 +11,13 @@ public sealed interface ReplayOutcome {
     String describe();
 
     /** Sent back to its source queue (or, in a dry run, would be). */
-    record Sent(String quarantineId, String sourceQueue, String messageId, int replayCount, String upcast,
-            boolean dryRun) implements ReplayOutcome {
+    record Sent(
+            String quarantineId, String sourceQueue, String messageId, int replayCount, String upcast, boolean dryRun)
+            implements ReplayOutcome {
         public String describe() {
-            return (dryRun ? "would send" : "sent") + " to " + sourceQueue + (upcast.isEmpty() ? "" : " (" + upcast
-                    + ")") + (dryRun ? "" : " as message " + messageId + ", replay #" + replayCount);
+            return (dryRun ? "would send" : "sent") + " to " + sourceQueue
+                    + (upcast.isEmpty() ? "" : " (" + upcast + ")")
+                    + (dryRun ? "" : " as message " + messageId + ", replay #" + replayCount);
         }
     }
 

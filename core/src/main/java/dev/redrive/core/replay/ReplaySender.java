@@ -28,6 +28,5 @@ public interface ReplaySender {
     }
 
     /** One message to send. */
-    record Outgoing(String body, Map<String, String> attributes) {
-    }
+    record Outgoing(String body, Map<String, String> attributes) {}
 }

@@ -29,8 +29,13 @@ public final class ReplayService {
     private final PayloadStore payloads;
     private final Clock clock;
 
-    public ReplayService(QuarantineLedger ledger, SchemaGate schemas, IdempotencyGate idempotency,
-            ReplaySender sender, PayloadStore payloads, Clock clock) {
+    public ReplayService(
+            QuarantineLedger ledger,
+            SchemaGate schemas,
+            IdempotencyGate idempotency,
+            ReplaySender sender,
+            PayloadStore payloads,
+            Clock clock) {
         this.ledger = ledger;
         this.schemas = schemas;
         this.idempotency = idempotency;
@@ -40,8 +45,8 @@ public final class ReplayService {
     }
 
     /** Replays {@code quarantineId} on behalf of {@code actor}; with {@code dryRun}, only reports what would happen. */
-    public ReplayOutcome replay(String quarantineId, Actor actor, String why, Optional<LeaseToken> fence,
-            boolean dryRun) {
+    public ReplayOutcome replay(
+            String quarantineId, Actor actor, String why, Optional<LeaseToken> fence, boolean dryRun) {
         if (dryRun) {
             return ledger.find(quarantineId).map(this::dryRun).orElse(new ReplayOutcome.NotFound(quarantineId));
         }
@@ -53,8 +58,8 @@ public final class ReplayService {
      *
      * @return the outcome of each, by id, in the order given
      */
-    public Map<String, ReplayOutcome> replayAll(List<String> quarantineIds, Actor actor, String why,
-            Optional<LeaseToken> fence) {
+    public Map<String, ReplayOutcome> replayAll(
+            List<String> quarantineIds, Actor actor, String why, Optional<LeaseToken> fence) {
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
         Map<String, List<Ready>> readyByQueue = new LinkedHashMap<>();
         for (String id : quarantineIds) {
@@ -65,7 +70,9 @@ public final class ReplayService {
             }
             Checked checked = check(found.get(), actor, why, fence);
             if (checked instanceof Ready ready) {
-                readyByQueue.computeIfAbsent(ready.record().sourceQueue(), q -> new ArrayList<>()).add(ready);
+                readyByQueue
+                        .computeIfAbsent(ready.record().sourceQueue(), q -> new ArrayList<>())
+                        .add(ready);
                 outcomes.put(id, null); // filled once sent
             } else if (checked instanceof Settled settled) {
                 outcomes.put(id, settled.outcome());
@@ -76,22 +83,19 @@ public final class ReplayService {
     }
 
     /** What the checks decided about one record. */
-    private sealed interface Checked permits Ready, Settled {
-    }
+    private sealed interface Checked permits Ready, Settled {}
 
     /** A record that passed both checks, saved in IDEMPOTENCY_CHECK, with the body and marker to send. */
-    private record Ready(QuarantineRecord record, String body, String upcast, int replayCount) implements Checked {
-    }
+    private record Ready(QuarantineRecord record, String body, String upcast, int replayCount) implements Checked {}
 
     /** The replay ends here, with this outcome. */
-    private record Settled(ReplayOutcome outcome) implements Checked {
-    }
+    private record Settled(ReplayOutcome outcome) implements Checked {}
 
     /** Runs the checks; returns a {@link Ready} or the outcome that ends the replay here. */
     private Checked check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
         if (r.state().resolved() || r.archivedToStore()) {
-            return new Settled(new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state()
-                    + (r.note().isEmpty() ? "" : " (" + r.note() + ")")));
+            return new Settled(new ReplayOutcome.NotReplayable(
+                    r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")")));
         }
         String body = bodyOf(r);
         QuarantineRecord moved = r;
@@ -100,34 +104,65 @@ public final class ReplayService {
             moved = moved.moveTo(QuarantineState.UNDER_REVIEW, actor, why, clock.instant());
         }
         if (moved.state() == QuarantineState.UNDER_REVIEW) {
-            moved = moved.moveTo(QuarantineState.SCHEMA_CHECK, actor,
-                    "checking against the consumer's current schema", clock.instant());
+            moved = moved.moveTo(
+                    QuarantineState.SCHEMA_CHECK,
+                    actor,
+                    "checking against the consumer's current schema",
+                    clock.instant());
         }
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
             SchemaGate.Verdict schema = schemas.check(moved.consumer(), body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
-                return settle(save(moved.moveTo(QuarantineState.ARCHIVED, actor, "incompatible: "
-                        + incompatible.reason(), clock.instant()), fence).map(saved -> new ReplayOutcome.Refused(
-                                r.id(), incompatible.reason(), false)), r, fence);
+                return settle(
+                        save(
+                                        moved.moveTo(
+                                                QuarantineState.ARCHIVED,
+                                                actor,
+                                                "incompatible: " + incompatible.reason(),
+                                                clock.instant()),
+                                        fence)
+                                .map(saved -> new ReplayOutcome.Refused(r.id(), incompatible.reason(), false)),
+                        r,
+                        fence);
             }
             if (schema instanceof SchemaGate.Upcast u) {
                 upcast = upcastNote(u);
                 body = u.body();
                 moved = moved.body() != null ? moved.withBody(body) : moved;
             }
-            moved = moved.moveTo(QuarantineState.IDEMPOTENCY_CHECK, actor, upcast.isEmpty() ? "schema is current"
-                    : upcast, clock.instant());
+            moved = moved.moveTo(
+                    QuarantineState.IDEMPOTENCY_CHECK,
+                    actor,
+                    upcast.isEmpty() ? "schema is current" : upcast,
+                    clock.instant());
         }
         IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
-            return settle(save(moved.moveTo(QuarantineState.REPLAYED, actor, "already applied under "
-                    + applied.key() + " (token " + applied.fencingToken() + "); nothing sent", clock.instant()), fence)
-                    .map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)), r, fence);
+            return settle(
+                    save(
+                                    moved.moveTo(
+                                            QuarantineState.REPLAYED,
+                                            actor,
+                                            "already applied under " + applied.key() + " (token "
+                                                    + applied.fencingToken() + "); nothing sent",
+                                            clock.instant()),
+                                    fence)
+                            .map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)),
+                    r,
+                    fence);
         }
         if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
-            return settle(save(moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: "
-                    + unsafe.reason(), clock.instant()), fence).map(saved -> new ReplayOutcome.Refused(r.id(),
-                            unsafe.reason(), false)), r, fence);
+            return settle(
+                    save(
+                                    moved.moveTo(
+                                            QuarantineState.ARCHIVED,
+                                            actor,
+                                            "unsafe to replay: " + unsafe.reason(),
+                                            clock.instant()),
+                                    fence)
+                            .map(saved -> new ReplayOutcome.Refused(r.id(), unsafe.reason(), false)),
+                    r,
+                    fence);
         }
         Optional<QuarantineRecord> saved = moved == r ? Optional.of(r) : save(moved, fence);
         if (saved.isEmpty()) {
@@ -139,14 +174,19 @@ public final class ReplayService {
         return new Ready(saved.get(), body, upcast, saved.get().replayCount() + 1);
     }
 
-    private void send(String queue, List<Ready> ready, Actor actor, Optional<LeaseToken> fence,
+    private void send(
+            String queue,
+            List<Ready> ready,
+            Actor actor,
+            Optional<LeaseToken> fence,
             Map<String, ReplayOutcome> outcomes) {
         for (int from = 0; from < ready.size(); from += 10) {
             List<Ready> chunk = ready.subList(from, Math.min(ready.size(), from + 10));
             List<ReplaySender.Outgoing> messages = new ArrayList<>();
             for (Ready r : chunk) {
                 Map<String, String> attributes = new HashMap<>(r.record().attributes());
-                attributes.put(ReplayMarker.ATTRIBUTE, new ReplayMarker(r.record().id(), r.replayCount()).encode());
+                attributes.put(
+                        ReplayMarker.ATTRIBUTE, new ReplayMarker(r.record().id(), r.replayCount()).encode());
                 messages.add(new ReplaySender.Outgoing(r.body(), attributes));
             }
             List<String> ids = sender.sendAll(queue, messages);
@@ -154,16 +194,30 @@ public final class ReplayService {
                 Ready r = chunk.get(i);
                 String messageId = ids.get(i);
                 if (messageId == null) {
-                    outcomes.put(r.record().id(), new ReplayOutcome.Conflict(r.record().id(),
-                            "the send to " + queue + " failed; it stays in IDEMPOTENCY_CHECK for the next attempt"));
+                    outcomes.put(
+                            r.record().id(),
+                            new ReplayOutcome.Conflict(
+                                    r.record().id(),
+                                    "the send to " + queue
+                                            + " failed; it stays in IDEMPOTENCY_CHECK for the next attempt"));
                     continue;
                 }
-                Optional<QuarantineRecord> done = save(r.record().withReplayCount(r.replayCount())
-                        .moveTo(QuarantineState.REPLAYED, actor, "sent to " + queue + " as " + messageId
-                                + (r.upcast().isEmpty() ? "" : " after " + r.upcast()), clock.instant()), fence);
-                outcomes.put(r.record().id(), done.isPresent()
-                        ? new ReplayOutcome.Sent(r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
-                        : conflict(r.record(), fence));
+                Optional<QuarantineRecord> done = save(
+                        r.record()
+                                .withReplayCount(r.replayCount())
+                                .moveTo(
+                                        QuarantineState.REPLAYED,
+                                        actor,
+                                        "sent to " + queue + " as " + messageId
+                                                + (r.upcast().isEmpty() ? "" : " after " + r.upcast()),
+                                        clock.instant()),
+                        fence);
+                outcomes.put(
+                        r.record().id(),
+                        done.isPresent()
+                                ? new ReplayOutcome.Sent(
+                                        r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
+                                : conflict(r.record(), fence));
             }
         }
     }
@@ -208,8 +262,9 @@ public final class ReplayService {
 
     /** Every record that is not yet archived keeps its payload, inline or aside. */
     private String bodyOf(QuarantineRecord r) {
-        return payloads.bodyOf(r).orElseThrow(() -> new IllegalStateException("dead letter " + r.id()
-                + " keeps no payload (neither inline nor a reference); nothing can be replayed"));
+        return payloads.bodyOf(r)
+                .orElseThrow(() -> new IllegalStateException("dead letter " + r.id()
+                        + " keeps no payload (neither inline nor a reference); nothing can be replayed"));
     }
 
     private Optional<QuarantineRecord> save(QuarantineRecord r, Optional<LeaseToken> fence) {
@@ -217,7 +272,9 @@ public final class ReplayService {
     }
 
     private static ReplayOutcome conflict(QuarantineRecord r, Optional<LeaseToken> fence) {
-        return new ReplayOutcome.Conflict(r.id(), "dead letter " + r.id() + " changed meanwhile"
-                + (fence.isPresent() ? " (or the sweeper's lease was taken over)" : "") + "; nothing was done");
+        return new ReplayOutcome.Conflict(
+                r.id(),
+                "dead letter " + r.id() + " changed meanwhile"
+                        + (fence.isPresent() ? " (or the sweeper's lease was taken over)" : "") + "; nothing was done");
     }
 }

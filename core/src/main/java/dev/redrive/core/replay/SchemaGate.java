@@ -9,18 +9,14 @@ public interface SchemaGate {
     Verdict check(String consumer, String body);
 
     /** What the schema check found. */
-    sealed interface Verdict {
-    }
+    sealed interface Verdict {}
 
     /** Already in the current version. */
-    record Current() implements Verdict {
-    }
+    record Current() implements Verdict {}
 
     /** An older version, transformed by registered upcasters into {@code body} of the current version. */
-    record Upcast(String body, int fromVersion, int toVersion) implements Verdict {
-    }
+    record Upcast(String body, int fromVersion, int toVersion) implements Verdict {}
 
     /** Cannot be made current; {@code reason} names the incompatibility. */
-    record Incompatible(String reason) implements Verdict {
-    }
+    record Incompatible(String reason) implements Verdict {}
 }

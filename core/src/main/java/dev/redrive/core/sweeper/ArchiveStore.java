@@ -18,6 +18,5 @@ public interface ArchiveStore {
     String write(String sourceQueue, LocalDate day, List<Entry> entries);
 
     /** One archived dead letter: the full record, its payload, and why it was archived. */
-    record Entry(QuarantineRecord record, String body, String archiveReason) {
-    }
+    record Entry(QuarantineRecord record, String body, String archiveReason) {}
 }

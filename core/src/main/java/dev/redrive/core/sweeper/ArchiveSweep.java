@@ -12,10 +12,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -35,8 +35,13 @@ public final class ArchiveSweep {
     private final LeaseStore leases;
     private final Clock clock;
 
-    public ArchiveSweep(QuarantineLedger ledger, ArchiveStore store, PayloadStore payloads, SweeperSettings settings,
-            LeaseStore leases, Clock clock) {
+    public ArchiveSweep(
+            QuarantineLedger ledger,
+            ArchiveStore store,
+            PayloadStore payloads,
+            SweeperSettings settings,
+            LeaseStore leases,
+            Clock clock) {
         this.ledger = ledger;
         this.store = store;
         this.payloads = payloads;
@@ -65,10 +70,10 @@ public final class ArchiveSweep {
                 QuarantineRecord toArchive = r;
                 String reason;
                 if (!state.resolved()) {
-                    reason = "retention of " + settings.retention() + " expired before it was resolved (it was "
-                            + state + ")";
-                    Optional<QuarantineRecord> saved = ledger.save(r.moveTo(QuarantineState.ARCHIVED,
-                            Actor.AUTOMATION, reason, now), fence);
+                    reason = "retention of " + settings.retention() + " expired before it was resolved (it was " + state
+                            + ")";
+                    Optional<QuarantineRecord> saved =
+                            ledger.save(r.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, reason, now), fence);
                     if (saved.isEmpty()) {
                         continue; // changed meanwhile; the next run looks again (or the lease is gone: caught below)
                     }

@@ -45,12 +45,13 @@ public record ArrivedDeadLetter(
      * @param sourceMessageId the message's id in the source queue
      * @param failure         the failure
      */
-    public record AttachedFailure(String consumer, String idempotencyKey, String sourceMessageId,
-            FailureRecord failure) {
-    }
+    public record AttachedFailure(
+            String consumer, String idempotencyKey, String sourceMessageId, FailureRecord failure) {}
 
     /** The source message id: stable across a re-sent dead letter (SQS redrive keeps the id; Redrive records it). */
     public String sourceMessageId() {
-        return attached.map(AttachedFailure::sourceMessageId).filter(s -> !s.isBlank()).orElse(messageId);
+        return attached.map(AttachedFailure::sourceMessageId)
+                .filter(s -> !s.isBlank())
+                .orElse(messageId);
     }
 }

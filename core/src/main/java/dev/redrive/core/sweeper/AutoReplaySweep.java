@@ -1,5 +1,6 @@
 package dev.redrive.core.sweeper;
 
+import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.quarantine.Actor;
@@ -12,7 +13,6 @@ import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
 import java.time.Clock;
-import dev.redrive.core.failure.FailureClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,8 +37,14 @@ public final class AutoReplaySweep {
     /** Replays checked and sent together: a multiple of ten, the SQS batch. */
     private static final int CHUNK = 50;
 
-    public AutoReplaySweep(QuarantineLedger ledger, MaintenanceWindows windows, ReplayService replays,
-            ReplayStats stats, LeaseStore leases, Clock clock, int batch) {
+    public AutoReplaySweep(
+            QuarantineLedger ledger,
+            MaintenanceWindows windows,
+            ReplayService replays,
+            ReplayStats stats,
+            LeaseStore leases,
+            Clock clock,
+            int batch) {
         this.ledger = ledger;
         this.windows = windows;
         this.replays = replays;
@@ -53,11 +59,12 @@ public final class AutoReplaySweep {
         Optional<String> queue = Optional.of(route.sourceQueue());
         Map<String, FailureClass> classes = new HashMap<>();
         Map<String, List<String>> byReason = new LinkedHashMap<>();
-        for (QuarantineState started : List.of(QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK,
-                QuarantineState.IDEMPOTENCY_CHECK)) {
+        for (QuarantineState started : List.of(
+                QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK, QuarantineState.IDEMPOTENCY_CHECK)) {
             for (QuarantineRecord r : ledger.inState(started, queue, batch)) {
                 classes.put(r.id(), r.classification().failureClass());
-                byReason.computeIfAbsent("resuming a replay started earlier", k -> new ArrayList<>()).add(r.id());
+                byReason.computeIfAbsent("resuming a replay started earlier", k -> new ArrayList<>())
+                        .add(r.id());
             }
         }
         List<MaintenanceWindow> approved = windows.list();
@@ -67,9 +74,12 @@ public final class AutoReplaySweep {
                 if (window.isPresent()) {
                     MaintenanceWindow w = window.get();
                     classes.put(r.id(), r.classification().failureClass());
-                    byReason.computeIfAbsent("auto-replay: " + w.dependency() + " failed inside maintenance window "
-                            + w.id() + " (" + w.start() + " to " + w.end() + ", approved by " + w.approvedBy() + ")",
-                            k -> new ArrayList<>()).add(r.id());
+                    byReason.computeIfAbsent(
+                                    "auto-replay: " + w.dependency() + " failed inside maintenance window " + w.id()
+                                            + " (" + w.start() + " to " + w.end() + ", approved by " + w.approvedBy()
+                                            + ")",
+                                    k -> new ArrayList<>())
+                            .add(r.id());
                 }
             }
         }
@@ -81,8 +91,12 @@ public final class AutoReplaySweep {
         }
     }
 
-    private boolean replay(Map<String, List<String>> byReason, Map<String, FailureClass> classes,
-            Map<FailureClass, Integer> sent, Optional<LeaseToken> fence, BooleanSupplier timeLeft,
+    private boolean replay(
+            Map<String, List<String>> byReason,
+            Map<String, FailureClass> classes,
+            Map<FailureClass, Integer> sent,
+            Optional<LeaseToken> fence,
+            BooleanSupplier timeLeft,
             SweepReport report) {
         for (Map.Entry<String, List<String>> group : byReason.entrySet()) {
             List<String> ids = group.getValue();
@@ -90,8 +104,8 @@ public final class AutoReplaySweep {
                 if (!timeLeft.getAsBoolean()) {
                     return true;
                 }
-                Map<String, ReplayOutcome> outcomes = replays.replayAll(ids.subList(from, Math.min(ids.size(),
-                        from + CHUNK)), Actor.AUTOMATION, group.getKey(), fence);
+                Map<String, ReplayOutcome> outcomes = replays.replayAll(
+                        ids.subList(from, Math.min(ids.size(), from + CHUNK)), Actor.AUTOMATION, group.getKey(), fence);
                 boolean conflicted = false;
                 for (Map.Entry<String, ReplayOutcome> o : outcomes.entrySet()) {
                     FailureClass c = classes.get(o.getKey());

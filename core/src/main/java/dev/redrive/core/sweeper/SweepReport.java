@@ -129,9 +129,12 @@ public final class SweepReport {
 
     @Override
     public String toString() {
-        return route.deadLetterQueue() + ": " + (leaseHeldElsewhere ? "skipped (lease held elsewhere)"
-                : "quarantined " + quarantined + ", seen again " + alreadyQuarantined + ", replays returned "
-                        + replaysReturned + ", replay outcomes " + replayOutcomes + ", archived " + archivedToStore
-                        + " in " + archiveObjects.size() + " object(s)" + (fencedOut ? ", FENCED OUT" : ""));
+        return route.deadLetterQueue() + ": "
+                + (leaseHeldElsewhere
+                        ? "skipped (lease held elsewhere)"
+                        : "quarantined " + quarantined + ", seen again " + alreadyQuarantined + ", replays returned "
+                                + replaysReturned + ", replay outcomes " + replayOutcomes + ", archived "
+                                + archivedToStore
+                                + " in " + archiveObjects.size() + " object(s)" + (fencedOut ? ", FENCED OUT" : ""));
     }
 }

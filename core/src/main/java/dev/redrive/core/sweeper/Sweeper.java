@@ -15,7 +15,6 @@ import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.PayloadStore;
-import dev.redrive.core.replay.ReplayMarker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,9 +49,18 @@ public final class Sweeper {
     private final SweeperSettings settings;
     private final Clock clock;
 
-    public Sweeper(DeadLetterSource source, QuarantineLedger ledger, LeaseStore leases, ClaimStore claims,
-            Map<String, ? extends IdempotentConsumer<?>> consumers, PayloadStore payloads, AutoReplaySweep autoReplay,
-            ArchiveSweep archive, ReplayStats stats, SweeperSettings settings, Clock clock) {
+    public Sweeper(
+            DeadLetterSource source,
+            QuarantineLedger ledger,
+            LeaseStore leases,
+            ClaimStore claims,
+            Map<String, ? extends IdempotentConsumer<?>> consumers,
+            PayloadStore payloads,
+            AutoReplaySweep autoReplay,
+            ArchiveSweep archive,
+            ReplayStats stats,
+            SweeperSettings settings,
+            Clock clock) {
         this.source = source;
         this.ledger = ledger;
         this.leases = leases;
@@ -95,8 +103,8 @@ public final class Sweeper {
         return report;
     }
 
-    private boolean quarantineArrivals(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft,
-            SweepReport report) {
+    private boolean quarantineArrivals(
+            Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
         int seen = 0;
         while (seen < settings.maxArrivalsPerRun() && timeLeft.getAsBoolean()) {
             List<ArrivedDeadLetter> batch = source.receive(route.deadLetterQueue());
@@ -119,33 +127,52 @@ public final class Sweeper {
     }
 
     /** Records {@code letter}; false only when the lease was lost. */
-    private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence,
-            SweepReport report) {
+    private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
         Instant now = clock.instant();
         if (letter.replay().isPresent()) {
-            Optional<QuarantineRecord> replayed = ledger.find(letter.replay().get().quarantineId());
+            Optional<QuarantineRecord> replayed =
+                    ledger.find(letter.replay().get().quarantineId());
             if (replayed.isPresent()) {
                 return reopen(replayed.get(), letter, fence, report, now);
             }
         }
-        String consumer = letter.attached().map(ArrivedDeadLetter.AttachedFailure::consumer)
-                .filter(consumers::containsKey).orElse(route.consumer());
-        String key = letter.attached().map(ArrivedDeadLetter.AttachedFailure::idempotencyKey)
+        String consumer = letter.attached()
+                .map(ArrivedDeadLetter.AttachedFailure::consumer)
+                .filter(consumers::containsKey)
+                .orElse(route.consumer());
+        String key = letter.attached()
+                .map(ArrivedDeadLetter.AttachedFailure::idempotencyKey)
                 .orElseGet(() -> keyOf(consumer, letter));
-        Optional<ClaimRecord> claim = key == null ? Optional.empty()
-                : claims.find(IdempotencyKey.parse(key), now);
+        Optional<ClaimRecord> claim = key == null ? Optional.empty() : claims.find(IdempotencyKey.parse(key), now);
         DeadLetterEvidence evidence = DeadLetterEvidence.classify(
                 letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
         String id = QuarantineIds.of(route.deadLetterQueue(), letter.sourceMessageId());
         boolean large = letter.body().length() > settings.inlineBodyLimit();
-        String reason = "arrived in " + route.deadLetterQueue() + ": " + evidence.classification().failureClass()
-                + " " + evidence.classification().errorType() + " — " + evidence.classification().reason();
-        QuarantineRecord record = new QuarantineRecord(id, QuarantineState.QUARANTINED, consumer,
-                route.sourceQueue(), route.deadLetterQueue(), key, evidence.classification(),
-                evidence.firstFailedAt(), evidence.lastFailedAt(), now, letter.receiveCount(),
-                letter.sourceMessageId(), large ? null : letter.body(),
-                large ? payloads.put(id, letter.body()) : null, letter.attributes(), 0, reason, null,
-                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, now, Actor.AUTOMATION, reason)), 0);
+        String reason = "arrived in " + route.deadLetterQueue() + ": "
+                + evidence.classification().failureClass() + " "
+                + evidence.classification().errorType() + " — "
+                + evidence.classification().reason();
+        QuarantineRecord record = new QuarantineRecord(
+                id,
+                QuarantineState.QUARANTINED,
+                consumer,
+                route.sourceQueue(),
+                route.deadLetterQueue(),
+                key,
+                evidence.classification(),
+                evidence.firstFailedAt(),
+                evidence.lastFailedAt(),
+                now,
+                letter.receiveCount(),
+                letter.sourceMessageId(),
+                large ? null : letter.body(),
+                large ? payloads.put(id, letter.body()) : null,
+                letter.attributes(),
+                0,
+                reason,
+                null,
+                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, now, Actor.AUTOMATION, reason)),
+                0);
         if (ledger.insertIfAbsent(record, fence)) {
             report.quarantined(evidence.classification().failureClass());
             return true;
@@ -157,8 +184,12 @@ public final class Sweeper {
         return true;
     }
 
-    private boolean reopen(QuarantineRecord replayed, ArrivedDeadLetter letter, Optional<LeaseToken> fence,
-            SweepReport report, Instant now) {
+    private boolean reopen(
+            QuarantineRecord replayed,
+            ArrivedDeadLetter letter,
+            Optional<LeaseToken> fence,
+            SweepReport report,
+            Instant now) {
         if (replayed.state() != QuarantineState.REPLAYED) {
             report.alreadyQuarantined(); // this return was seen already
             return true;
@@ -167,10 +198,14 @@ public final class Sweeper {
         DeadLetterEvidence evidence = DeadLetterEvidence.classify(
                 letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
         String reason = "replay #" + replayed.replayCount() + " dead-lettered again: "
-                + evidence.classification().failureClass() + " " + evidence.classification().errorType();
-        QuarantineRecord reopened = replayed.withEvidence(evidence.classification(), evidence.firstFailedAt(),
-                evidence.lastFailedAt(), letter.receiveCount()).moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION,
-                        reason, now);
+                + evidence.classification().failureClass() + " "
+                + evidence.classification().errorType();
+        QuarantineRecord reopened = replayed.withEvidence(
+                        evidence.classification(),
+                        evidence.firstFailedAt(),
+                        evidence.lastFailedAt(),
+                        letter.receiveCount())
+                .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
         if (ledger.save(reopened, fence).isEmpty()) {
             if (!leases.holds(fence.orElseThrow(), clock.instant())) {
                 return false;
@@ -188,8 +223,8 @@ public final class Sweeper {
         if (consumer == null) {
             return null;
         }
-        return consumer.producerKey(new IncomingMessage(letter.messageId(), null, letter.body(),
-                letter.attributes(), letter.receiveCount(), "", null))
+        return consumer.producerKey(new IncomingMessage(
+                        letter.messageId(), null, letter.body(), letter.attributes(), letter.receiveCount(), "", null))
                 .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
                 .orElse(null); // no key: the evidence says so
     }

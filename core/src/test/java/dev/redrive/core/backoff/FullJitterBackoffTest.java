@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class FullJitterBackoffTest {
 
-    private final FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 2.0,
-            Duration.ofSeconds(60));
+    private final FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 2.0, Duration.ofSeconds(60));
 
     @Test
     void theCapGrowsExponentiallyUntilMaxDelay() {
@@ -27,7 +26,9 @@ class FullJitterBackoffTest {
         for (int attempt = 1; attempt <= 10; attempt++) {
             double r = sameDraws.nextDouble();
             long expected = Math.round(Math.min(60.0, 2.0 * Math.pow(2.0, attempt - 1)) * r);
-            assertThat(backoff.delaySeconds(attempt, draws)).as("attempt %d", attempt).isEqualTo(expected);
+            assertThat(backoff.delaySeconds(attempt, draws))
+                    .as("attempt %d", attempt)
+                    .isEqualTo(expected);
         }
     }
 

@@ -116,7 +116,8 @@ public abstract class ClaimStoreContract<W> {
         ClaimOutcome second = store.claim(request(key, "h1", T0.plusSeconds(10)), T0.plusSeconds(10));
 
         assertThat(second).isInstanceOf(ClaimOutcome.HeldByAnother.class);
-        assertThat(((ClaimOutcome.HeldByAnother) second).existing().leaseExpiresAt()).isEqualTo(T0.plus(LEASE));
+        assertThat(((ClaimOutcome.HeldByAnother) second).existing().leaseExpiresAt())
+                .isEqualTo(T0.plus(LEASE));
     }
 
     @Test
@@ -182,8 +183,11 @@ public abstract class ClaimStoreContract<W> {
         IdempotencyKey key = newKey();
         store.claim(request(key, "h1", T0), T0);
         FailureRecord first = new FailureRecord(
-                new Classification(FailureClass.TRANSIENT, "SocketTimeoutException", "payments timed out",
-                        "payments"), 1, T0.plusSeconds(1), T0.plusSeconds(1), "orders");
+                new Classification(FailureClass.TRANSIENT, "SocketTimeoutException", "payments timed out", "payments"),
+                1,
+                T0.plusSeconds(1),
+                T0.plusSeconds(1),
+                "orders");
         assertThat(store.release(key, 1, first, T0.plusSeconds(1))).isEqualTo(FencedWrite.APPLIED);
 
         ClaimRecord released = store.find(key, T0.plusSeconds(1)).orElseThrow();
@@ -197,7 +201,8 @@ public abstract class ClaimStoreContract<W> {
         assertThat(reclaimed.fencingToken()).isEqualTo(2);
         assertThat(reclaimed.lastFailure()).isEqualTo(first);
         assertThat(reclaimed.failureCount()).isEqualTo(1);
-        assertThat(store.find(key, T0.plusSeconds(2)).orElseThrow().lastFailure()).isEqualTo(first);
+        assertThat(store.find(key, T0.plusSeconds(2)).orElseThrow().lastFailure())
+                .isEqualTo(first);
     }
 
     @Test
@@ -212,7 +217,9 @@ public abstract class ClaimStoreContract<W> {
 
         assertThat(outcome).isInstanceOf(ClaimOutcome.Acquired.class);
         ClaimRecord claimed = ((ClaimOutcome.Acquired) outcome).claim();
-        assertThat(claimed.fencingToken()).as("tokens never go back, even across expiry").isEqualTo(2);
+        assertThat(claimed.fencingToken())
+                .as("tokens never go back, even across expiry")
+                .isEqualTo(2);
         assertThat(claimed.lastFailure()).isNull();
         assertThat(claimed.failureCount()).isZero();
         assertThat(claimed.payloadHash()).isEqualTo("other-payload");
@@ -332,8 +339,8 @@ public abstract class ClaimStoreContract<W> {
         IdempotencyKey key = newKey();
         String counter = "revenue-" + UUID.randomUUID();
 
-        ClaimOutcome outcome = store.claimAndCommit(request(key, "h1", T0), token -> List.of(increment(counter, 42)),
-                "counted", T0);
+        ClaimOutcome outcome =
+                store.claimAndCommit(request(key, "h1", T0), token -> List.of(increment(counter, 42)), "counted", T0);
 
         assertThat(outcome).isInstanceOf(ClaimOutcome.Acquired.class);
         assertThat(counter(counter)).isEqualTo(42);
@@ -349,8 +356,11 @@ public abstract class ClaimStoreContract<W> {
         String counter = "revenue-" + UUID.randomUUID();
         store.claimAndCommit(request(key, "h1", T0), token -> List.of(increment(counter, 42)), null, T0);
 
-        ClaimOutcome again = store.claimAndCommit(request(key, "h1", T0.plusSeconds(1)),
-                token -> List.of(increment(counter, 42)), null, T0.plusSeconds(1));
+        ClaimOutcome again = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> List.of(increment(counter, 42)),
+                null,
+                T0.plusSeconds(1));
 
         assertThat(again).isInstanceOf(ClaimOutcome.AlreadyCompleted.class);
         assertThat(counter(counter)).isEqualTo(42);
@@ -362,8 +372,11 @@ public abstract class ClaimStoreContract<W> {
         String counter = "revenue-" + UUID.randomUUID();
         store.claim(request(key, "h1", T0), T0);
 
-        ClaimOutcome outcome = store.claimAndCommit(request(key, "h1", T0.plusSeconds(1)),
-                token -> List.of(increment(counter, 5)), null, T0.plusSeconds(1));
+        ClaimOutcome outcome = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> List.of(increment(counter, 5)),
+                null,
+                T0.plusSeconds(1));
 
         assertThat(outcome).isInstanceOf(ClaimOutcome.HeldByAnother.class);
         assertThat(counter(counter)).isZero();
@@ -376,10 +389,14 @@ public abstract class ClaimStoreContract<W> {
         store.recordFailure(request(key, "h1", T0), failure(FailureClass.TRANSIENT, T0), T0);
         List<Long> tokensSeen = new ArrayList<>();
 
-        ClaimOutcome outcome = store.claimAndCommit(request(key, "h1", T0.plusSeconds(1)), token -> {
-            tokensSeen.add(token);
-            return List.of(increment(counter, 7));
-        }, null, T0.plusSeconds(1));
+        ClaimOutcome outcome = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> {
+                    tokensSeen.add(token);
+                    return List.of(increment(counter, 7));
+                },
+                null,
+                T0.plusSeconds(1));
 
         assertThat(outcome).isInstanceOf(ClaimOutcome.Acquired.class);
         assertThat(((ClaimOutcome.Acquired) outcome).fencingToken()).isEqualTo(2);
@@ -395,9 +412,13 @@ public abstract class ClaimStoreContract<W> {
         IdempotencyKey key = newKey();
         String counter = "revenue-" + UUID.randomUUID();
 
-        assertThatThrownBy(() -> store.claimAndCommit(request(key, "h1", T0),
-                token -> List.of(increment(counter, 1), writeWhoseConditionFails(counter)), null, T0))
-                .isInstanceOfSatisfying(EffectConflict.class,
+        assertThatThrownBy(() -> store.claimAndCommit(
+                        request(key, "h1", T0),
+                        token -> List.of(increment(counter, 1), writeWhoseConditionFails(counter)),
+                        null,
+                        T0))
+                .isInstanceOfSatisfying(
+                        EffectConflict.class,
                         e -> assertThat(e.kind()).isEqualTo(EffectConflict.Kind.CONDITION_FAILED));
         assertThat(store.find(key, T0)).isEmpty();
         assertThat(counter(counter)).isZero();

@@ -26,9 +26,16 @@ class BatchProcessorTest {
     final ExecutorService executor = Executors.newFixedThreadPool(10);
     final InMemoryQueueGateway queues = new InMemoryQueueGateway();
     final ScriptedConsumer consumer = new ScriptedConsumer();
-    final BatchProcessor batches = new BatchProcessor(new MessageProcessor(new InMemoryClaimStore(),
-            LeasePolicy.DEFAULT, new FullJitterBackoff(Duration.ofSeconds(2), 2, Duration.ofMinutes(5)),
-            new Mulberry32(3), Clock.systemUTC(), ProcessingListener.NONE), executor, queues);
+    final BatchProcessor batches = new BatchProcessor(
+            new MessageProcessor(
+                    new InMemoryClaimStore(),
+                    LeasePolicy.DEFAULT,
+                    new FullJitterBackoff(Duration.ofSeconds(2), 2, Duration.ofMinutes(5)),
+                    new Mulberry32(3),
+                    Clock.systemUTC(),
+                    ProcessingListener.NONE),
+            executor,
+            queues);
 
     @AfterEach
     void stop() {
@@ -56,27 +63,41 @@ class BatchProcessorTest {
         BatchReport report = process(batch, Duration.ofSeconds(25));
 
         assertThat(report.failedMessageIds()).isEmpty();
-        assertThat(report.outcomes()).allSatisfy(o -> assertThat(o)
-                .isInstanceOfSatisfying(MessageOutcome.Applied.class, a -> assertThat(a.result()).isEqualTo("ok")));
+        assertThat(report.outcomes())
+                .allSatisfy(o -> assertThat(o)
+                        .isInstanceOfSatisfying(
+                                MessageOutcome.Applied.class,
+                                a -> assertThat(a.result()).isEqualTo("ok")));
         assertThat(consumer.maxInFlight()).isEqualTo(5);
     }
 
     @Test
     void aFifoFailureHoldsBackOnlyTheRestOfItsGroup() {
         consumer.failing("a1", (k, c) -> new TransientFailure("down", "payments"));
-        List<IncomingMessage> batch = List.of(message("a1", 1, "A"), message("b1", 1, "B"), message("a2", 1, "A"),
-                message("b2", 1, "B"), message("a3", 1, "A"), message("b3", 1, "B"));
+        List<IncomingMessage> batch = List.of(
+                message("a1", 1, "A"),
+                message("b1", 1, "B"),
+                message("a2", 1, "A"),
+                message("b2", 1, "B"),
+                message("a3", 1, "A"),
+                message("b3", 1, "B"));
 
         BatchReport report = process(batch, Duration.ofSeconds(10));
 
         assertThat(report.outcomes().get(0)).isInstanceOf(MessageOutcome.RetryLater.class);
         assertThat(report.outcomes().get(2)).isEqualTo(new MessageOutcome.SkippedAfterGroupFailure("A"));
         assertThat(report.outcomes().get(4)).isEqualTo(new MessageOutcome.SkippedAfterGroupFailure("A"));
-        assertThat(List.of(report.outcomes().get(1), report.outcomes().get(3), report.outcomes().get(5)))
+        assertThat(List.of(
+                        report.outcomes().get(1),
+                        report.outcomes().get(3),
+                        report.outcomes().get(5)))
                 .allSatisfy(o -> assertThat(o).isInstanceOf(MessageOutcome.Applied.class));
         assertThat(consumer.order()).containsSubsequence("b1", "b2", "b3").doesNotContain("a2", "a3");
-        assertThat(report.failedMessageIds()).containsExactly(batch.get(0).messageId(), batch.get(2).messageId(),
-                batch.get(4).messageId());
+        assertThat(report.failedMessageIds())
+                .containsExactly(
+                        batch.get(0).messageId(),
+                        batch.get(2).messageId(),
+                        batch.get(4).messageId());
     }
 
     @Test
@@ -95,7 +116,8 @@ class BatchProcessorTest {
         assertThat(report.failedMessageIds()).containsExactly(batch.get(1).messageId());
         assertThat(List.of(report.outcomes().get(0), report.outcomes().get(2)))
                 .allSatisfy(o -> assertThat(o).isInstanceOf(MessageOutcome.Applied.class));
-        assertThat(queues.visibilityCalls()).as("a timed-out record keeps its visibility: its claim expires")
+        assertThat(queues.visibilityCalls())
+                .as("a timed-out record keeps its visibility: its claim expires")
                 .isEmpty();
     }
 
@@ -120,8 +142,9 @@ class BatchProcessorTest {
             assertThat(d.consumer()).isEqualTo("scripted");
             assertThat(d.failure().classification().errorType()).isEqualTo("CardDeclined");
         });
-        assertThat(report.failedMessageIds()).hasSize(12).doesNotContain(batch.get(12).messageId(),
-                batch.get(13).messageId());
+        assertThat(report.failedMessageIds())
+                .hasSize(12)
+                .doesNotContain(batch.get(12).messageId(), batch.get(13).messageId());
     }
 
     @Test
@@ -141,9 +164,16 @@ class BatchProcessorTest {
         ExecutorService oneAtATime = Executors.newSingleThreadExecutor();
         try {
             FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 3.0, Duration.ofSeconds(100));
-            BatchProcessor seeded = new BatchProcessor(new MessageProcessor(new InMemoryClaimStore(),
-                    LeasePolicy.DEFAULT, backoff, new Mulberry32(20261129), Clock.systemUTC(),
-                    ProcessingListener.NONE), oneAtATime, queues);
+            BatchProcessor seeded = new BatchProcessor(
+                    new MessageProcessor(
+                            new InMemoryClaimStore(),
+                            LeasePolicy.DEFAULT,
+                            backoff,
+                            new Mulberry32(20261129),
+                            Clock.systemUTC(),
+                            ProcessingListener.NONE),
+                    oneAtATime,
+                    queues);
             List<IncomingMessage> batch = new ArrayList<>();
             for (int attempt = 1; attempt <= 6; attempt++) {
                 String key = "down-" + attempt;
@@ -159,8 +189,11 @@ class BatchProcessorTest {
                 double capped = Math.min(100.0, 2.0 * Math.pow(3.0, attempt - 1));
                 expected.add((int) Math.round(capped * same.nextDouble()));
             }
-            assertThat(queues.visibilityCalls()).singleElement().satisfies(call -> assertThat(call)
-                    .extracting(QueueGateway.VisibilityChange::timeoutSeconds).containsExactlyElementsOf(expected));
+            assertThat(queues.visibilityCalls())
+                    .singleElement()
+                    .satisfies(call -> assertThat(call)
+                            .extracting(QueueGateway.VisibilityChange::timeoutSeconds)
+                            .containsExactlyElementsOf(expected));
         } finally {
             oneAtATime.shutdownNow();
         }

@@ -101,10 +101,12 @@ class MessageProcessorTest {
         clock.advance(Duration.ofMinutes(3));
         process(p, message("order-3", 2, null));
 
-        FailureRecord f = store.find(key("order-3"), clock.instant()).orElseThrow().lastFailure();
+        FailureRecord f =
+                store.find(key("order-3"), clock.instant()).orElseThrow().lastFailure();
         assertThat(f.firstFailedAt()).isEqualTo(T0);
         assertThat(f.lastFailedAt()).isEqualTo(T0.plus(Duration.ofMinutes(3)));
-        assertThat(store.find(key("order-3"), clock.instant()).orElseThrow().failureCount()).isEqualTo(2);
+        assertThat(store.find(key("order-3"), clock.instant()).orElseThrow().failureCount())
+                .isEqualTo(2);
     }
 
     @Test
@@ -138,8 +140,14 @@ class MessageProcessorTest {
 
     @Test
     void aDeliveryWhileAnotherHoldsTheLeaseIsDeferredNoLaterThanTheLease() {
-        store.claim(leases.request(key("order-6"), fingerprint("order-6|"), dev.redrive.core.claim.MessageOrigin
-                .UNKNOWN, T0, Duration.ofSeconds(3)), T0);
+        store.claim(
+                leases.request(
+                        key("order-6"),
+                        fingerprint("order-6|"),
+                        dev.redrive.core.claim.MessageOrigin.UNKNOWN,
+                        T0,
+                        Duration.ofSeconds(3)),
+                T0);
 
         MessageOutcome outcome = process(processor(1), message("order-6", 6, null));
 
@@ -176,8 +184,8 @@ class MessageProcessorTest {
     @Test
     void aClaimStoreOutageRetriesAsTransientAgainstTheClaimStore() {
         TransactionalClaimStore<InMemoryClaimStore.Write> down = new DownClaimStore();
-        MessageProcessor p = new MessageProcessor(down, leases, backoff, new Mulberry32(1), clock,
-                ProcessingListener.NONE);
+        MessageProcessor p =
+                new MessageProcessor(down, leases, backoff, new Mulberry32(1), clock, ProcessingListener.NONE);
 
         MessageOutcome outcome = p.process(consumer, message("order-8"), () -> REMAINING);
 
@@ -191,23 +199,22 @@ class MessageProcessorTest {
     @Test
     void aTransactionalEffectCommitsWithItsClaimExactlyOnce() {
         AtomicLong revenue = new AtomicLong();
-        TransactionalEffectConsumer<String[], InMemoryClaimStore.Write> counting =
-                new TransactionalEffectConsumer<>() {
-                    @Override
-                    public String name() {
-                        return "revenue";
-                    }
+        TransactionalEffectConsumer<String[], InMemoryClaimStore.Write> counting = new TransactionalEffectConsumer<>() {
+            @Override
+            public String name() {
+                return "revenue";
+            }
 
-                    @Override
-                    public dev.redrive.core.consumer.ParsedMessage<String[]> parse(IncomingMessage m) {
-                        return consumer.parse(m);
-                    }
+            @Override
+            public dev.redrive.core.consumer.ParsedMessage<String[]> parse(IncomingMessage m) {
+                return consumer.parse(m);
+            }
 
-                    @Override
-                    public List<InMemoryClaimStore.Write> effectWrites(String[] event, EffectContext c) {
-                        return List.of(() -> revenue.addAndGet(Long.parseLong(event[1])));
-                    }
-                };
+            @Override
+            public List<InMemoryClaimStore.Write> effectWrites(String[] event, EffectContext c) {
+                return List.of(() -> revenue.addAndGet(Long.parseLong(event[1])));
+            }
+        };
         MessageProcessor p = processor(1);
 
         MessageOutcome first = p.process(counting, message("order-9|250"), () -> REMAINING);
@@ -229,8 +236,7 @@ class MessageProcessorTest {
     /** A claim store whose every call fails like an unreachable database. */
     static final class DownClaimStore implements TransactionalClaimStore<InMemoryClaimStore.Write> {
         private static RuntimeException down() {
-            return new IllegalStateException("connection refused",
-                    new java.net.ConnectException("connection refused"));
+            return new IllegalStateException("connection refused", new java.net.ConnectException("connection refused"));
         }
 
         @Override
@@ -254,8 +260,11 @@ class MessageProcessorTest {
         }
 
         @Override
-        public ClaimOutcome claimAndCommit(ClaimRequest request,
-                LongFunction<List<InMemoryClaimStore.Write>> effectWrites, String result, Instant now) {
+        public ClaimOutcome claimAndCommit(
+                ClaimRequest request,
+                LongFunction<List<InMemoryClaimStore.Write>> effectWrites,
+                String result,
+                Instant now) {
             throw down();
         }
 

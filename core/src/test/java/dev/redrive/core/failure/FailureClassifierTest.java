@@ -21,20 +21,27 @@ class FailureClassifierTest {
     void classifiedExceptionsSayWhatTheyAre() {
         FailureClassifier classifier = FailureClassifier.defaults();
         assertThat(classifier.classify(new TransientFailure("payments down", "payments")))
-                .isEqualTo(new Classification(FailureClass.TRANSIENT, "TransientFailure", "payments down",
-                        "payments"));
-        assertThat(classifier.classify(new PermanentFailure("RuleViolated", "no")).failureClass())
+                .isEqualTo(new Classification(FailureClass.TRANSIENT, "TransientFailure", "payments down", "payments"));
+        assertThat(classifier
+                        .classify(new PermanentFailure("RuleViolated", "no"))
+                        .failureClass())
                 .isEqualTo(FailureClass.PERMANENT);
-        assertThat(classifier.classify(new SchemaViolation("NotJson", "not json")).errorType()).isEqualTo("NotJson");
+        assertThat(classifier
+                        .classify(new SchemaViolation("NotJson", "not json"))
+                        .errorType())
+                .isEqualTo("NotJson");
     }
 
     @Test
     void networkTimeoutsAnywhereInTheCauseChainAreTransient() {
-        Classification c = FailureClassifier.defaults().classify(
-                new IllegalStateException("wrapped", new UncheckedIOException(new SocketTimeoutException("read"))));
+        Classification c = FailureClassifier.defaults()
+                .classify(new IllegalStateException(
+                        "wrapped", new UncheckedIOException(new SocketTimeoutException("read"))));
         assertThat(c.failureClass()).isEqualTo(FailureClass.TRANSIENT);
         assertThat(c.errorType()).isEqualTo("SocketTimeoutException");
-        assertThat(FailureClassifier.defaults().classify(new ConnectException("refused")).failureClass())
+        assertThat(FailureClassifier.defaults()
+                        .classify(new ConnectException("refused"))
+                        .failureClass())
                 .isEqualTo(FailureClass.TRANSIENT);
     }
 
@@ -46,17 +53,21 @@ class FailureClassifierTest {
                 .build();
         assertThat(classifier.classify(new RuntimeException(new InsufficientFunds())))
                 .isEqualTo(Classification.of(FailureClass.PERMANENT, "InsufficientFunds", "card declined"));
-        assertThat(classifier.classify(new SocketTimeoutException("t")).dependency()).isEqualTo("legacy-gateway");
+        assertThat(classifier.classify(new SocketTimeoutException("t")).dependency())
+                .isEqualTo("legacy-gateway");
     }
 
     @Test
     void adapterRulesComeAfterClassifiedExceptionsAndBeforeTheJdkRules() {
         FailureClassifier classifier = FailureClassifier.builder()
                 .rule(t -> t instanceof SocketTimeoutException
-                        ? Optional.of(Classification.of(FailureClass.PERMANENT, "Adapter", "x")) : Optional.empty())
+                        ? Optional.of(Classification.of(FailureClass.PERMANENT, "Adapter", "x"))
+                        : Optional.empty())
                 .build();
-        assertThat(classifier.classify(new SocketTimeoutException()).errorType()).isEqualTo("Adapter");
-        assertThat(classifier.classify(new TransientFailure("t", null)).errorType()).isEqualTo("TransientFailure");
+        assertThat(classifier.classify(new SocketTimeoutException()).errorType())
+                .isEqualTo("Adapter");
+        assertThat(classifier.classify(new TransientFailure("t", null)).errorType())
+                .isEqualTo("TransientFailure");
     }
 
     @Test
@@ -75,8 +86,10 @@ class FailureClassifierTest {
     @Test
     void reasonsAreOneShortLine() {
         Classification c = Classification.of(FailureClass.PERMANENT, "X", "line one\nline two\t" + "y".repeat(500));
-        assertThat(c.reason()).doesNotContain("\n").hasSize(Classification.MAX_REASON_LENGTH).startsWith(
-                "line one line two");
+        assertThat(c.reason())
+                .doesNotContain("\n")
+                .hasSize(Classification.MAX_REASON_LENGTH)
+                .startsWith("line one line two");
     }
 
     @Test

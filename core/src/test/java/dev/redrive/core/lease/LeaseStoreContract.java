@@ -41,7 +41,8 @@ public abstract class LeaseStoreContract {
     void aHeldLeaseIsRefusedToOthers() {
         String name = name();
         store().acquire(name, "a", Duration.ofMinutes(5), T0);
-        assertThat(store().acquire(name, "b", Duration.ofMinutes(5), T0.plusSeconds(60))).isEmpty();
+        assertThat(store().acquire(name, "b", Duration.ofMinutes(5), T0.plusSeconds(60)))
+                .isEmpty();
     }
 
     @Test

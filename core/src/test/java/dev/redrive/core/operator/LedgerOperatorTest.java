@@ -47,13 +47,21 @@ class LedgerOperatorTest {
 
         assertThat(waiting).hasSize(4);
         assertThat(f.sender.sent()).isEmpty();
-        assertThat(operator.list(new QuarantineQuery(Optional.empty(), Set.of(), Set.of(FailureClass.POISON),
-                Optional.empty(), Optional.empty(), 10))).singleElement().satisfies(r ->
-                        assertThat(r.classification().errorType()).isEqualTo("NoFailureRecorded"));
-        assertThat(operator.list(new QuarantineQuery(Optional.of("elsewhere"), Set.of(), Set.of(), Optional.empty(),
-                Optional.empty(), 10))).isEmpty();
-        assertThat(operator.list(new QuarantineQuery(Optional.empty(), Set.of(), Set.of(), Optional.of(
-                Duration.ofDays(1)), Optional.empty(), 10))).isEmpty();
+        assertThat(operator.list(new QuarantineQuery(
+                        Optional.empty(),
+                        Set.of(),
+                        Set.of(FailureClass.POISON),
+                        Optional.empty(),
+                        Optional.empty(),
+                        10)))
+                .singleElement()
+                .satisfies(r -> assertThat(r.classification().errorType()).isEqualTo("NoFailureRecorded"));
+        assertThat(operator.list(new QuarantineQuery(
+                        Optional.of("elsewhere"), Set.of(), Set.of(), Optional.empty(), Optional.empty(), 10)))
+                .isEmpty();
+        assertThat(operator.list(new QuarantineQuery(
+                        Optional.empty(), Set.of(), Set.of(), Optional.of(Duration.ofDays(1)), Optional.empty(), 10)))
+                .isEmpty();
     }
 
     @Test
@@ -66,23 +74,27 @@ class LedgerOperatorTest {
         assertThat(dry.get(old.id())).isInstanceOf(ReplayOutcome.Sent.class);
         assertThat(dry.get(v1.id())).isInstanceOf(ReplayOutcome.Refused.class);
 
-        Map<String, ReplayOutcome> done = operator.approveReplay(List.of(old.id(), v1.id()), ada, "upcaster shipped",
-                false);
+        Map<String, ReplayOutcome> done =
+                operator.approveReplay(List.of(old.id(), v1.id()), ada, "upcaster shipped", false);
 
-        assertThat(done.get(old.id())).isInstanceOfSatisfying(ReplayOutcome.Sent.class,
-                s -> assertThat(s.upcast()).isEqualTo("upcast v1 to v2"));
+        assertThat(done.get(old.id()))
+                .isInstanceOfSatisfying(
+                        ReplayOutcome.Sent.class, s -> assertThat(s.upcast()).isEqualTo("upcast v1 to v2"));
         assertThat(done.get(v1.id())).isInstanceOf(ReplayOutcome.Refused.class);
-        assertThat(operator.show(old.id()).orElseThrow().audit()).extracting(AuditEntry::actor).contains(ada);
+        assertThat(operator.show(old.id()).orElseThrow().audit())
+                .extracting(AuditEntry::actor)
+                .contains(ada);
         assertThat(operator.show(v1.id()).orElseThrow().state()).isEqualTo(QuarantineState.ARCHIVED);
     }
 
     @Test
     void aPersonArchivesWithANoteAndTheAutomationCannot() {
-        QuarantineRecord crash = operator.list(new QuarantineQuery(Optional.empty(), Set.of(),
-                Set.of(FailureClass.POISON), Optional.empty(), Optional.empty(), 1)).get(0);
+        QuarantineRecord crash = operator.list(new QuarantineQuery(
+                        Optional.empty(), Set.of(), Set.of(FailureClass.POISON), Optional.empty(), Optional.empty(), 1))
+                .get(0);
 
-        Map<String, ArchiveDecision.Outcome> outcome = operator.archive(List.of(crash.id()), ada,
-                "crashes the consumer; BUG-1", false);
+        Map<String, ArchiveDecision.Outcome> outcome =
+                operator.archive(List.of(crash.id()), ada, "crashes the consumer; BUG-1", false);
 
         assertThat(outcome.get(crash.id())).isInstanceOf(ArchiveDecision.Archived.class);
         QuarantineRecord archived = operator.show(crash.id()).orElseThrow();
@@ -95,8 +107,8 @@ class LedgerOperatorTest {
 
     @Test
     void windowsAreAddedListedAndRemoved() {
-        MaintenanceWindow w = new MaintenanceWindow("chg-9", "email-provider", T0, T0.plusSeconds(600), "ada",
-                "vendor notice");
+        MaintenanceWindow w =
+                new MaintenanceWindow("chg-9", "email-provider", T0, T0.plusSeconds(600), "ada", "vendor notice");
         operator.addWindow(w);
         assertThat(operator.windows()).contains(w);
         assertThat(operator.removeWindow("chg-9")).isTrue();
@@ -104,8 +116,12 @@ class LedgerOperatorTest {
     }
 
     private QuarantineRecord only(String errorType, boolean upcastable) {
-        return operator.list(new QuarantineQuery(Optional.empty(), Set.of(), Set.of(), Optional.empty(),
-                Optional.of(errorType), 10)).stream().filter(r -> upcastable == r.body().startsWith("v1:"))
-                .findFirst().orElseThrow();
+        return operator
+                .list(new QuarantineQuery(
+                        Optional.empty(), Set.of(), Set.of(), Optional.empty(), Optional.of(errorType), 10))
+                .stream()
+                .filter(r -> upcastable == r.body().startsWith("v1:"))
+                .findFirst()
+                .orElseThrow();
     }
 }

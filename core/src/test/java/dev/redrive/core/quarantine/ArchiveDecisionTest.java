@@ -24,16 +24,24 @@ class ArchiveDecisionTest {
         assertThat(outcome).isInstanceOf(ArchiveDecision.Archived.class);
         QuarantineRecord r = ledger.find("q-1").orElseThrow();
         assertThat(r.state()).isEqualTo(QuarantineState.ARCHIVED);
-        assertThat(r.audit()).last().isEqualTo(new AuditEntry(QuarantineState.QUARANTINED, QuarantineState.ARCHIVED,
-                clock.instant(), ada, "archived by decision: duplicate of order o-1, refunded"));
+        assertThat(r.audit())
+                .last()
+                .isEqualTo(new AuditEntry(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.ARCHIVED,
+                        clock.instant(),
+                        ada,
+                        "archived by decision: duplicate of order o-1, refunded"));
     }
 
     @Test
     void aDryRunWritesNothing() {
         ledger.insertIfAbsent(QuarantineStateMachineTest.record(), Optional.empty());
 
-        assertThat(decision.archive("q-1", ada, "junk", true)).isInstanceOfSatisfying(ArchiveDecision.Archived.class,
-                a -> assertThat(a.dryRun()).isTrue());
+        assertThat(decision.archive("q-1", ada, "junk", true))
+                .isInstanceOfSatisfying(
+                        ArchiveDecision.Archived.class,
+                        a -> assertThat(a.dryRun()).isTrue());
         assertThat(ledger.find("q-1").orElseThrow().state()).isEqualTo(QuarantineState.QUARANTINED);
     }
 
@@ -57,8 +65,10 @@ class ArchiveDecisionTest {
     void unknownIdsAreNotFoundAndTheAutomationOrABlankNoteCannotDecide() {
         assertThat(decision.archive("q-none", ada, "junk", false)).isInstanceOf(ArchiveDecision.NotFound.class);
         assertThatThrownBy(() -> decision.archive("q-1", Actor.AUTOMATION, "junk", false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a person's call");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a person's call");
         assertThatThrownBy(() -> decision.archive("q-1", ada, " ", false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a note");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs a note");
     }
 }

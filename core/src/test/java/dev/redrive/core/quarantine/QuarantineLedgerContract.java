@@ -41,10 +41,25 @@ public abstract class QuarantineLedgerContract {
     }
 
     protected QuarantineRecord record(String id, Instant arrivedAt) {
-        return new QuarantineRecord(id, QuarantineState.QUARANTINED, "email", queue, queue + "-dlq", "email#k-" + id,
+        return new QuarantineRecord(
+                id,
+                QuarantineState.QUARANTINED,
+                "email",
+                queue,
+                queue + "-dlq",
+                "email#k-" + id,
                 new Classification(FailureClass.TRANSIENT, "Timeout", "slow \"quoted\" reason", "payments"),
-                arrivedAt.minusSeconds(60), arrivedAt.minusSeconds(30), arrivedAt, 3, "m-" + id,
-                "{\"orderId\":\"o-1\"}", null, Map.of("trace", "t-1"), 0, "arrived", null,
+                arrivedAt.minusSeconds(60),
+                arrivedAt.minusSeconds(30),
+                arrivedAt,
+                3,
+                "m-" + id,
+                "{\"orderId\":\"o-1\"}",
+                null,
+                Map.of("trace", "t-1"),
+                0,
+                "arrived",
+                null,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrivedAt, Actor.AUTOMATION, "arrived")),
                 0);
     }
@@ -68,7 +83,8 @@ public abstract class QuarantineLedgerContract {
     void theSameDeadLetterIsInsertedOnce() {
         QuarantineRecord r = record(id(), clock.instant());
         assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
-        assertThat(ledger.insertIfAbsent(r.withBody("changed"), Optional.empty())).isFalse();
+        assertThat(ledger.insertIfAbsent(r.withBody("changed"), Optional.empty()))
+                .isFalse();
         assertThat(ledger.find(r.id()).orElseThrow().body()).isEqualTo("{\"orderId\":\"o-1\"}");
     }
 
@@ -77,12 +93,12 @@ public abstract class QuarantineLedgerContract {
         QuarantineRecord r = record(id(), clock.instant());
         ledger.insertIfAbsent(r, Optional.empty());
         QuarantineRecord read = ledger.find(r.id()).orElseThrow();
-        QuarantineRecord moved = read.moveTo(QuarantineState.UNDER_REVIEW, Actor.person("ada"), "look",
-                clock.instant());
+        QuarantineRecord moved =
+                read.moveTo(QuarantineState.UNDER_REVIEW, Actor.person("ada"), "look", clock.instant());
 
         Optional<QuarantineRecord> saved = ledger.save(moved, Optional.empty());
-        Optional<QuarantineRecord> stale = ledger.save(read.moveTo(QuarantineState.ARCHIVED, Actor.person("bo"),
-                "junk", clock.instant()), Optional.empty());
+        Optional<QuarantineRecord> stale = ledger.save(
+                read.moveTo(QuarantineState.ARCHIVED, Actor.person("bo"), "junk", clock.instant()), Optional.empty());
 
         assertThat(saved).map(QuarantineRecord::version).contains(2L);
         assertThat(stale).isEmpty();
@@ -96,36 +112,49 @@ public abstract class QuarantineLedgerContract {
     void writesUnderALeaseAreRejectedOnceTheLeaseIsTakenOver() {
         String leaseName = "sweeper#" + queue;
         Instant now = clock.instant();
-        Lease mine = leases.acquire(leaseName, "me", Duration.ofMillis(300), now).orElseThrow();
+        Lease mine =
+                leases.acquire(leaseName, "me", Duration.ofMillis(300), now).orElseThrow();
         QuarantineRecord a = record(id(), now);
         assertThat(ledger.insertIfAbsent(a, Optional.of(mine.fence()))).isTrue();
 
         // My lease lapses; another sweeper takes it over.
         clock.advance(Duration.ofSeconds(1));
         Instant later = clock.instant();
-        Lease theirs = leases.acquire(leaseName, "them", Duration.ofMinutes(5), later).orElseThrow();
+        Lease theirs =
+                leases.acquire(leaseName, "them", Duration.ofMinutes(5), later).orElseThrow();
         QuarantineRecord b = record(id(), later);
 
         assertThat(ledger.insertIfAbsent(b, Optional.of(mine.fence()))).isFalse();
         assertThat(ledger.find(b.id())).isEmpty();
         QuarantineRecord stored = ledger.find(a.id()).orElseThrow();
-        assertThat(ledger.save(stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "late", later),
-                Optional.of(mine.fence()))).isEmpty();
-        assertThat(ledger.save(stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "on time", later),
-                Optional.of(theirs.fence()))).isPresent();
+        assertThat(ledger.save(
+                        stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "late", later),
+                        Optional.of(mine.fence())))
+                .isEmpty();
+        assertThat(ledger.save(
+                        stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "on time", later),
+                        Optional.of(theirs.fence())))
+                .isPresent();
     }
 
     @Test
     void aTombstoneLeavesTheActiveStatesButIsStillFoundById() {
         QuarantineRecord r = record(id(), clock.instant().minus(Duration.ofDays(9)));
         ledger.insertIfAbsent(r, Optional.empty());
-        QuarantineRecord archived = ledger.save(ledger.find(r.id()).orElseThrow().moveTo(QuarantineState.ARCHIVED,
-                Actor.AUTOMATION, "expired", clock.instant()), Optional.empty()).orElseThrow();
-        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.of(queue), 10)).hasSize(1);
+        QuarantineRecord archived = ledger.save(
+                        ledger.find(r.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "expired", clock.instant()),
+                        Optional.empty())
+                .orElseThrow();
+        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.of(queue), 10))
+                .hasSize(1);
 
-        ledger.save(archived.tombstone("archive/queue=q/date=d/1.jsonl.gz"), Optional.empty()).orElseThrow();
+        ledger.save(archived.tombstone("archive/queue=q/date=d/1.jsonl.gz"), Optional.empty())
+                .orElseThrow();
 
-        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.of(queue), 10)).isEmpty();
+        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.of(queue), 10))
+                .isEmpty();
         assertThat(ledger.arrivedBefore(QuarantineState.ARCHIVED, clock.instant(), 10))
                 .noneMatch(x -> x.id().equals(r.id()));
         QuarantineRecord tombstone = ledger.find(r.id()).orElseThrow();
@@ -139,9 +168,27 @@ public abstract class QuarantineLedgerContract {
         Instant t = clock.instant().minus(Duration.ofHours(3));
         QuarantineRecord older = record(id(), t);
         QuarantineRecord newer = record(id(), t.plusSeconds(60));
-        QuarantineRecord elsewhere = new QuarantineRecord(id(), QuarantineState.QUARANTINED, "email", "other-queue",
-                "other-dlq", null, older.classification(), null, null, t.plusSeconds(30), 1, "m", "b", null, Map.of(),
-                0, "", null, List.of(), 0);
+        QuarantineRecord elsewhere = new QuarantineRecord(
+                id(),
+                QuarantineState.QUARANTINED,
+                "email",
+                "other-queue",
+                "other-dlq",
+                null,
+                older.classification(),
+                null,
+                null,
+                t.plusSeconds(30),
+                1,
+                "m",
+                "b",
+                null,
+                Map.of(),
+                0,
+                "",
+                null,
+                List.of(),
+                0);
         ledger.insertIfAbsent(newer, Optional.empty());
         ledger.insertIfAbsent(older, Optional.empty());
         ledger.insertIfAbsent(elsewhere, Optional.empty());
@@ -150,8 +197,11 @@ public abstract class QuarantineLedgerContract {
         List<QuarantineRecord> before = ledger.arrivedBefore(QuarantineState.QUARANTINED, t.plusSeconds(45), 100);
 
         assertThat(mine).extracting(QuarantineRecord::id).containsExactly(older.id(), newer.id());
-        assertThat(before).extracting(QuarantineRecord::id).contains(older.id(), elsewhere.id())
+        assertThat(before)
+                .extracting(QuarantineRecord::id)
+                .contains(older.id(), elsewhere.id())
                 .doesNotContain(newer.id());
-        assertThat(ledger.inState(QuarantineState.REPLAYED, Optional.of(queue), 10)).isEmpty();
+        assertThat(ledger.inState(QuarantineState.REPLAYED, Optional.of(queue), 10))
+                .isEmpty();
     }
 }

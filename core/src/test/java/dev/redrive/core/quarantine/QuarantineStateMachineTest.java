@@ -16,26 +16,53 @@ class QuarantineStateMachineTest {
     static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
 
     static QuarantineRecord record() {
-        return new QuarantineRecord("q-1", QuarantineState.QUARANTINED, "email", "orders", "orders-dlq", "email#k",
-                Classification.of(FailureClass.TRANSIENT, "Timeout", "slow"), T0, T0, T0, 3, "m-1", "{}", null,
-                Map.of(), 0, "", null, List.of(), 1);
+        return new QuarantineRecord(
+                "q-1",
+                QuarantineState.QUARANTINED,
+                "email",
+                "orders",
+                "orders-dlq",
+                "email#k",
+                Classification.of(FailureClass.TRANSIENT, "Timeout", "slow"),
+                T0,
+                T0,
+                T0,
+                3,
+                "m-1",
+                "{}",
+                null,
+                Map.of(),
+                0,
+                "",
+                null,
+                List.of(),
+                1);
     }
 
     @Test
     void theHappyPathOfAReplayIsAllowedAndEveryStepIsAudited() {
         Actor ada = Actor.person("ada");
-        QuarantineRecord r = record()
-                .moveTo(QuarantineState.UNDER_REVIEW, ada, "looking", T0.plusSeconds(1))
+        QuarantineRecord r = record().moveTo(QuarantineState.UNDER_REVIEW, ada, "looking", T0.plusSeconds(1))
                 .moveTo(QuarantineState.SCHEMA_CHECK, ada, "schema", T0.plusSeconds(2))
                 .moveTo(QuarantineState.IDEMPOTENCY_CHECK, ada, "idem", T0.plusSeconds(3))
                 .moveTo(QuarantineState.REPLAYED, Actor.AUTOMATION, "sent", T0.plusSeconds(4));
 
         assertThat(r.state()).isEqualTo(QuarantineState.REPLAYED);
-        assertThat(r.audit()).extracting(AuditEntry::from).containsExactly(QuarantineState.QUARANTINED,
-                QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK, QuarantineState.IDEMPOTENCY_CHECK);
+        assertThat(r.audit())
+                .extracting(AuditEntry::from)
+                .containsExactly(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.UNDER_REVIEW,
+                        QuarantineState.SCHEMA_CHECK,
+                        QuarantineState.IDEMPOTENCY_CHECK);
         assertThat(r.audit()).extracting(AuditEntry::actor).containsExactly(ada, ada, ada, Actor.AUTOMATION);
-        assertThat(r.audit().get(3)).isEqualTo(new AuditEntry(QuarantineState.IDEMPOTENCY_CHECK,
-                QuarantineState.REPLAYED, T0.plusSeconds(4), Actor.AUTOMATION, "sent"));
+        assertThat(r.audit().get(3))
+                .isEqualTo(new AuditEntry(
+                        QuarantineState.IDEMPOTENCY_CHECK,
+                        QuarantineState.REPLAYED,
+                        T0.plusSeconds(4),
+                        Actor.AUTOMATION,
+                        "sent"));
         assertThat(r.note()).isEqualTo("sent");
     }
 
@@ -61,12 +88,12 @@ class QuarantineStateMachineTest {
 
     @Test
     void theGraphIsExactlyTheDesignedOne() {
-        assertThat(QuarantineState.QUARANTINED.next()).isEqualTo(EnumSet.of(QuarantineState.UNDER_REVIEW,
-                QuarantineState.ARCHIVED));
-        assertThat(QuarantineState.SCHEMA_CHECK.next()).isEqualTo(EnumSet.of(QuarantineState.IDEMPOTENCY_CHECK,
-                QuarantineState.ARCHIVED));
-        assertThat(QuarantineState.IDEMPOTENCY_CHECK.next()).isEqualTo(EnumSet.of(QuarantineState.REPLAYED,
-                QuarantineState.ARCHIVED, QuarantineState.QUARANTINED));
+        assertThat(QuarantineState.QUARANTINED.next())
+                .isEqualTo(EnumSet.of(QuarantineState.UNDER_REVIEW, QuarantineState.ARCHIVED));
+        assertThat(QuarantineState.SCHEMA_CHECK.next())
+                .isEqualTo(EnumSet.of(QuarantineState.IDEMPOTENCY_CHECK, QuarantineState.ARCHIVED));
+        assertThat(QuarantineState.IDEMPOTENCY_CHECK.next())
+                .isEqualTo(EnumSet.of(QuarantineState.REPLAYED, QuarantineState.ARCHIVED, QuarantineState.QUARANTINED));
         assertThat(QuarantineState.REPLAYED.next()).isEqualTo(EnumSet.of(QuarantineState.QUARANTINED));
     }
 

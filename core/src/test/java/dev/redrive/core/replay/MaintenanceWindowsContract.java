@@ -22,8 +22,8 @@ public abstract class MaintenanceWindowsContract {
         w.add(new MaintenanceWindow(early, "email-provider", t, t.plusSeconds(3600), "bo", ""));
 
         assertThat(w.list()).extracting(MaintenanceWindow::id).containsSubsequence(early, late);
-        assertThat(w.find(early).orElseThrow()).isEqualTo(new MaintenanceWindow(early, "email-provider", t,
-                t.plusSeconds(3600), "bo", ""));
+        assertThat(w.find(early).orElseThrow())
+                .isEqualTo(new MaintenanceWindow(early, "email-provider", t, t.plusSeconds(3600), "bo", ""));
         assertThat(w.remove(early)).isTrue();
         assertThat(w.remove(early)).isFalse();
         assertThat(w.find(early)).isEmpty();
@@ -38,6 +38,7 @@ public abstract class MaintenanceWindowsContract {
         assertThat(w.covers("payments", t.plusSeconds(60))).isFalse();
         assertThat(w.covers("email-provider", t)).isFalse();
         assertThatThrownBy(() -> new MaintenanceWindow("w", "payments", t, t.minusSeconds(1), "ada", ""))
-                .hasMessageContaining("ends").hasMessageContaining("before it starts");
+                .hasMessageContaining("ends")
+                .hasMessageContaining("before it starts");
     }
 }

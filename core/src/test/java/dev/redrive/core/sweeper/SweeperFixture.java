@@ -43,35 +43,66 @@ public class SweeperFixture {
     public final ScriptedConsumer consumer = new ScriptedConsumer();
     public final SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100, 1_000, 100);
 
-    public final SchemaGate schemas = (c, body) -> body.startsWith("v1:") ? new SchemaGate.Upcast(body.substring(3), 1, 2)
-            : body.startsWith("v0:") ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
-            : new SchemaGate.Current();
-    public final ReplayService replays = new ReplayService(ledger, schemas,
-            new ClaimLookupIdempotencyGate(Map.of("scripted", consumer), claims), sender, payloads, clock);
-    public final Sweeper sweeper = new Sweeper(dlq, ledger, leases, claims, Map.of("scripted", consumer), payloads,
+    public final SchemaGate schemas = (c, body) -> body.startsWith("v1:")
+            ? new SchemaGate.Upcast(body.substring(3), 1, 2)
+            : body.startsWith("v0:")
+                    ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
+                    : new SchemaGate.Current();
+    public final ReplayService replays = new ReplayService(
+            ledger,
+            schemas,
+            new ClaimLookupIdempotencyGate(Map.of("scripted", consumer), claims),
+            sender,
+            payloads,
+            clock);
+    public final Sweeper sweeper = new Sweeper(
+            dlq,
+            ledger,
+            leases,
+            claims,
+            Map.of("scripted", consumer),
+            payloads,
             new AutoReplaySweep(ledger, windows, replays, stats, leases, clock, 100),
-            new ArchiveSweep(ledger, archive, payloads, settings, leases, clock), stats, settings, clock);
+            new ArchiveSweep(ledger, archive, payloads, settings, leases, clock),
+            stats,
+            settings,
+            clock);
 
     public SweepReport sweep() {
         return sweeper.sweep(ROUTE, "test", Duration.ofMinutes(5), () -> true);
     }
 
     public static ArrivedDeadLetter redriven(String body, int receives) {
-        return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of("trace", "t"), receives, T0,
-                Optional.empty(), Optional.empty());
+        return new ArrivedDeadLetter(
+                UUID.randomUUID().toString(),
+                "rh",
+                body,
+                Map.of("trace", "t"),
+                receives,
+                T0,
+                Optional.empty(),
+                Optional.empty());
     }
 
-    public static ArrivedDeadLetter attached(String body, FailureClass c, String type, String dependency, Instant failedAt) {
+    public static ArrivedDeadLetter attached(
+            String body, FailureClass c, String type, String dependency, Instant failedAt) {
         String sourceId = UUID.randomUUID().toString();
-        FailureRecord f = new FailureRecord(new Classification(c, type, type + " happened", dependency), 2, failedAt,
-                failedAt, "orders");
-        return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of(), 2, failedAt,
-                Optional.of(new ArrivedDeadLetter.AttachedFailure("scripted", "scripted#" + body.split("\\|")[0]
-                        .replaceFirst("^v[01]:", ""), sourceId, f)), Optional.empty());
+        FailureRecord f = new FailureRecord(
+                new Classification(c, type, type + " happened", dependency), 2, failedAt, failedAt, "orders");
+        return new ArrivedDeadLetter(
+                UUID.randomUUID().toString(),
+                "rh",
+                body,
+                Map.of(),
+                2,
+                failedAt,
+                Optional.of(new ArrivedDeadLetter.AttachedFailure(
+                        "scripted", "scripted#" + body.split("\\|")[0].replaceFirst("^v[01]:", ""), sourceId, f)),
+                Optional.empty());
     }
 
     public static ArrivedDeadLetter returned(String body, ReplayMarker marker) {
-        return new ArrivedDeadLetter(UUID.randomUUID().toString(), "rh", body, Map.of(), 5, T0, Optional.empty(),
-                Optional.of(marker));
+        return new ArrivedDeadLetter(
+                UUID.randomUUID().toString(), "rh", body, Map.of(), 5, T0, Optional.empty(), Optional.of(marker));
     }
 }

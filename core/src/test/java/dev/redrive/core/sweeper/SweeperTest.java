@@ -43,7 +43,8 @@ class SweeperTest {
 
         SweepReport report = f.sweep();
 
-        assertThat(report.quarantinedByClass()).containsEntry(FailureClass.SCHEMA, 1)
+        assertThat(report.quarantinedByClass())
+                .containsEntry(FailureClass.SCHEMA, 1)
                 .containsEntry(FailureClass.PERMANENT, 1);
         assertThat(f.dlq.depth(ROUTE.deadLetterQueue())).isZero();
         assertThat(f.ledger.all()).allSatisfy(r -> {
@@ -70,8 +71,14 @@ class SweeperTest {
 
     @Test
     void aClaimLeftInProgressWithAnExpiredLeaseIsEvidenceOfPoison() {
-        f.claims.claim(LeasePolicy.DEFAULT.request(new IdempotencyKey("scripted", "o-4"), "h", MessageOrigin.UNKNOWN,
-                T0.minus(Duration.ofHours(1)), Duration.ofSeconds(30)), T0.minus(Duration.ofHours(1)));
+        f.claims.claim(
+                LeasePolicy.DEFAULT.request(
+                        new IdempotencyKey("scripted", "o-4"),
+                        "h",
+                        MessageOrigin.UNKNOWN,
+                        T0.minus(Duration.ofHours(1)),
+                        Duration.ofSeconds(30)),
+                T0.minus(Duration.ofHours(1)));
         f.dlq.add(ROUTE.deadLetterQueue(), redriven("o-4|x", 5));
 
         f.sweep();
@@ -117,29 +124,32 @@ class SweeperTest {
         SweepReport report = f.sweeper.sweep(ROUTE, "late", Duration.ofMinutes(5), () -> {
             if (f.dlq.receiveCalls() == 1) {
                 f.clock.advance(Duration.ofMinutes(6));
-                assertThat(f.leases.acquire(ROUTE.leaseName(), "rescuer", Duration.ofMinutes(5),
-                        f.clock.instant())).isPresent();
+                assertThat(f.leases.acquire(ROUTE.leaseName(), "rescuer", Duration.ofMinutes(5), f.clock.instant()))
+                        .isPresent();
             }
             return true;
         });
 
         assertThat(report.wasFencedOut()).isTrue();
         assertThat(f.ledger.all()).as("only the first batch of 10 was written").hasSize(10);
-        assertThat(f.dlq.depth(ROUTE.deadLetterQueue())).as("the rest stays for the rescuer").isEqualTo(5);
+        assertThat(f.dlq.depth(ROUTE.deadLetterQueue()))
+                .as("the rest stays for the rescuer")
+                .isEqualTo(5);
     }
 
     @Test
     void transientFailuresInsideAnApprovedWindowAreReplayedAndOthersWait() {
         Instant during = T0.minus(Duration.ofMinutes(30));
-        f.windows.add(new MaintenanceWindow("w-1", "payments", T0.minus(Duration.ofHours(1)), T0, "ops-lead",
-                "card network maintenance CHG-42"));
+        f.windows.add(new MaintenanceWindow(
+                "w-1", "payments", T0.minus(Duration.ofHours(1)), T0, "ops-lead", "card network maintenance CHG-42"));
         f.dlq.add(ROUTE.deadLetterQueue(), attached("in|x", FailureClass.TRANSIENT, "Timeout", "payments", during));
-        f.dlq.add(ROUTE.deadLetterQueue(), attached("other-dep|x", FailureClass.TRANSIENT, "Timeout", "email",
-                during));
-        f.dlq.add(ROUTE.deadLetterQueue(), attached("after|x", FailureClass.TRANSIENT, "Timeout", "payments",
-                T0.plusSeconds(1)));
-        f.dlq.add(ROUTE.deadLetterQueue(), attached("perm|x", FailureClass.PERMANENT, "CardDeclined", "payments",
-                during));
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("other-dep|x", FailureClass.TRANSIENT, "Timeout", "email", during));
+        f.dlq.add(
+                ROUTE.deadLetterQueue(),
+                attached("after|x", FailureClass.TRANSIENT, "Timeout", "payments", T0.plusSeconds(1)));
+        f.dlq.add(
+                ROUTE.deadLetterQueue(),
+                attached("perm|x", FailureClass.PERMANENT, "CardDeclined", "payments", during));
 
         SweepReport report = f.sweep();
 
@@ -147,16 +157,27 @@ class SweeperTest {
         assertThat(f.sender.sent()).singleElement().satisfies(s -> {
             assertThat(s.queue()).isEqualTo("orders");
             assertThat(s.body()).isEqualTo("in|x");
-            assertThat(ReplayMarker.decode(s.attributes().get(ReplayMarker.ATTRIBUTE)).orElseThrow().replayCount())
+            assertThat(ReplayMarker.decode(s.attributes().get(ReplayMarker.ATTRIBUTE))
+                            .orElseThrow()
+                            .replayCount())
                     .isEqualTo(1);
         });
-        assertThat(f.ledger.countByState()).containsEntry(QuarantineState.REPLAYED, 1)
+        assertThat(f.ledger.countByState())
+                .containsEntry(QuarantineState.REPLAYED, 1)
                 .containsEntry(QuarantineState.QUARANTINED, 3);
-        QuarantineRecord replayed = f.ledger.inState(QuarantineState.REPLAYED, Optional.empty(), 1).get(0);
-        assertThat(replayed.audit()).extracting(AuditEntry::to).containsExactly(QuarantineState.QUARANTINED,
-                QuarantineState.UNDER_REVIEW, QuarantineState.SCHEMA_CHECK, QuarantineState.IDEMPOTENCY_CHECK,
-                QuarantineState.REPLAYED);
-        assertThat(replayed.audit().get(1).reason()).contains("maintenance window w-1").contains("ops-lead");
+        QuarantineRecord replayed =
+                f.ledger.inState(QuarantineState.REPLAYED, Optional.empty(), 1).get(0);
+        assertThat(replayed.audit())
+                .extracting(AuditEntry::to)
+                .containsExactly(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.UNDER_REVIEW,
+                        QuarantineState.SCHEMA_CHECK,
+                        QuarantineState.IDEMPOTENCY_CHECK,
+                        QuarantineState.REPLAYED);
+        assertThat(replayed.audit().get(1).reason())
+                .contains("maintenance window w-1")
+                .contains("ops-lead");
         assertThat(f.stats.totals().get(FailureClass.TRANSIENT).sent()).isEqualTo(1);
     }
 
@@ -176,8 +197,10 @@ class SweeperTest {
     @Test
     void aDeadLetterWhoseEffectWasAlreadyAppliedIsMarkedAndNothingIsSent() {
         IdempotencyKey key = new IdempotencyKey("scripted", "done");
-        f.claims.claim(LeasePolicy.DEFAULT.request(key, PayloadFingerprint.of("done|x"), MessageOrigin.UNKNOWN, T0,
-                Duration.ofSeconds(30)), T0);
+        f.claims.claim(
+                LeasePolicy.DEFAULT.request(
+                        key, PayloadFingerprint.of("done|x"), MessageOrigin.UNKNOWN, T0, Duration.ofSeconds(30)),
+                T0);
         f.claims.complete(key, 1, "ok", T0);
         f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
         f.clock.advance(Duration.ofSeconds(2)); // the window is over
@@ -197,8 +220,10 @@ class SweeperTest {
         f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
         f.clock.advance(Duration.ofSeconds(2)); // the window is over
         f.dlq.add(ROUTE.deadLetterQueue(), attached("busy|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
-        f.claims.claim(LeasePolicy.DEFAULT.request(key, PayloadFingerprint.of("busy|x"), MessageOrigin.UNKNOWN, T0,
-                Duration.ofSeconds(60)), T0);
+        f.claims.claim(
+                LeasePolicy.DEFAULT.request(
+                        key, PayloadFingerprint.of("busy|x"), MessageOrigin.UNKNOWN, T0, Duration.ofSeconds(60)),
+                T0);
 
         assertThat(f.sweep().replayOutcomes()).containsEntry("Deferred", 1);
         assertThat(only().state()).isEqualTo(QuarantineState.IDEMPOTENCY_CHECK);
@@ -213,21 +238,24 @@ class SweeperTest {
     void anOlderPayloadIsUpcastAndAnIncompatibleOneArchivedWithTheReason() {
         Actor ada = Actor.person("ada");
         f.dlq.add(ROUTE.deadLetterQueue(), attached("v1:old|x", FailureClass.SCHEMA, "OutdatedVersion", null, T0));
-        f.dlq.add(ROUTE.deadLetterQueue(), attached("v0:ancient|x", FailureClass.SCHEMA, "UnknownVersion", null,
-                T0));
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("v0:ancient|x", FailureClass.SCHEMA, "UnknownVersion", null, T0));
         f.sweep();
         List<QuarantineRecord> waiting = f.ledger.inState(QuarantineState.QUARANTINED, Optional.empty(), 10);
         assertThat(waiting).as("SCHEMA waits for a person").hasSize(2);
 
-        ReplayOutcome upcast = f.replays.replay(byBody("v1:old|x").id(), ada, "fixed by upcaster", Optional.empty(),
-                false);
+        ReplayOutcome upcast =
+                f.replays.replay(byBody("v1:old|x").id(), ada, "fixed by upcaster", Optional.empty(), false);
         ReplayOutcome refused = f.replays.replay(byBody("v0:ancient|x").id(), ada, "try", Optional.empty(), false);
 
-        assertThat(upcast).isInstanceOfSatisfying(ReplayOutcome.Sent.class,
-                s -> assertThat(s.upcast()).isEqualTo("upcast v1 to v2"));
-        assertThat(f.sender.sent()).singleElement().satisfies(s -> assertThat(s.body()).isEqualTo("old|x"));
-        assertThat(refused).isInstanceOfSatisfying(ReplayOutcome.Refused.class,
-                r -> assertThat(r.reason()).contains("no upcaster"));
+        assertThat(upcast)
+                .isInstanceOfSatisfying(
+                        ReplayOutcome.Sent.class, s -> assertThat(s.upcast()).isEqualTo("upcast v1 to v2"));
+        assertThat(f.sender.sent())
+                .singleElement()
+                .satisfies(s -> assertThat(s.body()).isEqualTo("old|x"));
+        assertThat(refused)
+                .isInstanceOfSatisfying(
+                        ReplayOutcome.Refused.class, r -> assertThat(r.reason()).contains("no upcaster"));
         QuarantineRecord archived = byBody("v0:ancient|x");
         assertThat(archived.state()).isEqualTo(QuarantineState.ARCHIVED);
         assertThat(archived.note()).contains("incompatible").contains("no upcaster");
@@ -239,8 +267,9 @@ class SweeperTest {
         f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));
         f.clock.advance(Duration.ofSeconds(2));
         for (int i = 0; i < 12; i++) {
-            f.dlq.add(ROUTE.deadLetterQueue(), attached("ok-" + i + "|x", FailureClass.TRANSIENT, "Timeout",
-                    "payments", T0));
+            f.dlq.add(
+                    ROUTE.deadLetterQueue(),
+                    attached("ok-" + i + "|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
         }
         f.dlq.add(ROUTE.deadLetterQueue(), attached("v0:old|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
 
@@ -249,7 +278,8 @@ class SweeperTest {
         assertThat(report.replayOutcomes()).containsEntry("Sent", 12).containsEntry("Refused", 1);
         assertThat(f.sender.batches()).as("12 replays in batches of 10").isEqualTo(2);
         assertThat(report.archivedToStoreCount()).isEqualTo(1);
-        ArchiveStore.Entry archived = f.archive.objects().values().iterator().next().get(0);
+        ArchiveStore.Entry archived =
+                f.archive.objects().values().iterator().next().get(0);
         assertThat(archived.archiveReason()).contains("incompatible").contains("no upcaster");
         assertThat(archived.body()).isEqualTo("v0:old|x");
     }
@@ -278,8 +308,7 @@ class SweeperTest {
     @Test
     void deadLettersPastRetentionAreArchivedInBatchesAndLeaveTombstones() {
         for (int i = 0; i < 3; i++) {
-            f.dlq.add(ROUTE.deadLetterQueue(), attached("old-" + i + "|x", FailureClass.PERMANENT, "Rule", null,
-                    T0));
+            f.dlq.add(ROUTE.deadLetterQueue(), attached("old-" + i + "|x", FailureClass.PERMANENT, "Rule", null, T0));
         }
         f.sweep();
         f.replays.replay(f.ledger.all().get(0).id(), Actor.person("ada"), "fix", Optional.empty(), false);
@@ -288,17 +317,23 @@ class SweeperTest {
         SweepReport report = f.sweep();
 
         assertThat(report.archivedToStoreCount()).isEqualTo(3);
-        assertThat(f.archive.objects()).as("one object per queue and arrival day").hasSize(1);
-        List<dev.redrive.core.sweeper.ArchiveStore.Entry> entries = f.archive.objects().values().iterator().next();
+        assertThat(f.archive.objects())
+                .as("one object per queue and arrival day")
+                .hasSize(1);
+        List<dev.redrive.core.sweeper.ArchiveStore.Entry> entries =
+                f.archive.objects().values().iterator().next();
         assertThat(entries).hasSize(3).allSatisfy(e -> assertThat(e.body()).startsWith("old-"));
-        assertThat(entries).extracting(ArchiveStore.Entry::archiveReason).anySatisfy(r ->
-                assertThat(r).contains("expired before it was resolved"));
+        assertThat(entries)
+                .extracting(ArchiveStore.Entry::archiveReason)
+                .anySatisfy(r -> assertThat(r).contains("expired before it was resolved"));
         assertThat(f.ledger.all()).allSatisfy(r -> {
             assertThat(r.archiveRef()).isEqualTo(report.archiveObjects().get(0));
             assertThat(r.body()).isNull();
             assertThat(r.state()).isIn(QuarantineState.ARCHIVED, QuarantineState.REPLAYED);
         });
-        assertThat(f.sweep().archivedToStoreCount()).as("tombstones are not archived twice").isZero();
+        assertThat(f.sweep().archivedToStoreCount())
+                .as("tombstones are not archived twice")
+                .isZero();
     }
 
     @Test
@@ -311,13 +346,18 @@ class SweeperTest {
 
         f.replays.replay(only().id(), Actor.person("ada"), "fixed", Optional.empty(), false);
 
-        assertThat(f.sender.sent()).singleElement().satisfies(s -> assertThat(s.body()).isEqualTo(big));
+        assertThat(f.sender.sent())
+                .singleElement()
+                .satisfies(s -> assertThat(s.body()).isEqualTo(big));
         assertThat(f.claims.find(new IdempotencyKey("scripted", "big"), T0)).isEmpty();
         assertThat(ClaimStatus.values()).isNotEmpty();
     }
 
     private QuarantineRecord byBody(String body) {
-        return f.ledger.all().stream().filter(r -> body.equals(r.body())
-                || (r.body() != null && r.body().equals(body.replaceFirst("^v1:", "")))).findFirst().orElseThrow();
+        return f.ledger.all().stream()
+                .filter(r ->
+                        body.equals(r.body()) || (r.body() != null && r.body().equals(body.replaceFirst("^v1:", ""))))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -6,8 +6,7 @@ import java.util.UUID;
 
 /** Builds incoming messages for core tests. */
 public final class Messages {
-    private Messages() {
-    }
+    private Messages() {}
 
     public static IncomingMessage message(String body) {
         return message(body, 1, null);
@@ -15,7 +14,7 @@ public final class Messages {
 
     public static IncomingMessage message(String body, int receiveCount, String group) {
         String id = UUID.randomUUID().toString();
-        return new IncomingMessage(id, "rh-" + id, body, Map.of(), receiveCount, "arn:aws:sqs:us-east-1:1:orders",
-                group);
+        return new IncomingMessage(
+                id, "rh-" + id, body, Map.of(), receiveCount, "arn:aws:sqs:us-east-1:1:orders", group);
     }
 }

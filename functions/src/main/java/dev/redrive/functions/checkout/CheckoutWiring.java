@@ -1,12 +1,12 @@
 package dev.redrive.functions.checkout;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
+import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.OrderPlacedReader;
-import dev.redrive.checkout.EmailOutbox;
-import dev.redrive.checkout.S3EmailOutbox;
-import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.functions.config.RedriveConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;

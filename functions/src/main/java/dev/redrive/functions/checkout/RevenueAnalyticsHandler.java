@@ -13,8 +13,8 @@ import jakarta.inject.Singleton;
 @Singleton
 public class RevenueAnalyticsHandler extends IdempotentSqsHandler {
 
-    public RevenueAnalyticsHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics,
-            RevenueAnalyticsConsumer consumer) {
+    public RevenueAnalyticsHandler(
+            BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics, RevenueAnalyticsConsumer consumer) {
         super(consumer, batches, config, metrics);
     }
 }

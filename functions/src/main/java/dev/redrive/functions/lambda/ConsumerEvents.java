@@ -29,19 +29,21 @@ public class ConsumerEvents implements ProcessingListener {
 
     @Override
     public void completionFailed(IdempotencyKey key, RuntimeException error) {
-        LOG.warnf("effect of %s ran but its completion was not recorded (%s); the next delivery re-claims after the "
-                + "lease and the downstream idempotency key absorbs the repeat", key, error.getClass().getSimpleName());
+        LOG.warnf(
+                "effect of %s ran but its completion was not recorded (%s); the next delivery re-claims after the "
+                        + "lease and the downstream idempotency key absorbs the repeat",
+                key, error.getClass().getSimpleName());
     }
 
     @Override
     public void releaseFailed(IdempotencyKey key, RuntimeException error) {
-        LOG.warnf("could not record the failure of %s (%s); its lease will expire on its own", key,
-                error.getClass().getSimpleName());
+        LOG.warnf(
+                "could not record the failure of %s (%s); its lease will expire on its own",
+                key, error.getClass().getSimpleName());
     }
 
     @Override
     public void releaseFenced(IdempotencyKey key, long fencingToken) {
-        LOG.infof("release of %s with token %d was fenced out: another worker took the claim over", key,
-                fencingToken);
+        LOG.infof("release of %s with token %d was fenced out: another worker took the claim over", key, fencingToken);
     }
 }

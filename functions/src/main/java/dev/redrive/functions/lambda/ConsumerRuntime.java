@@ -1,5 +1,8 @@
 package dev.redrive.functions.lambda;
 
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsQueueGateway;
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
 import dev.redrive.core.backoff.RandomSource;
@@ -8,12 +11,9 @@ import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
-import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.metrics.EmfOutput;
-import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.aws.queues.SqsQueueGateway;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -54,14 +54,17 @@ public class ConsumerRuntime {
     @Produces
     @Singleton
     RandomSource randomSource(RedriveConfig config) {
-        return config.backoff().seed().<RandomSource>map(seed -> {
-            Mulberry32 generator = new Mulberry32(seed);
-            return () -> {
-                synchronized (generator) {
-                    return generator.nextDouble();
-                }
-            };
-        }).orElseGet(SecureRandomSource::new);
+        return config.backoff()
+                .seed()
+                .<RandomSource>map(seed -> {
+                    Mulberry32 generator = new Mulberry32(seed);
+                    return () -> {
+                        synchronized (generator) {
+                            return generator.nextDouble();
+                        }
+                    };
+                })
+                .orElseGet(SecureRandomSource::new);
     }
 
     @Produces
@@ -85,21 +88,31 @@ public class ConsumerRuntime {
     @Produces
     @Singleton
     FullJitterBackoff backoff(RedriveConfig config) {
-        return new FullJitterBackoff(config.backoff().base(), config.backoff().multiplier(),
+        return new FullJitterBackoff(
+                config.backoff().base(),
+                config.backoff().multiplier(),
                 config.backoff().maxDelay());
     }
 
     @Produces
     @Singleton
     LeasePolicy leasePolicy(RedriveConfig config) {
-        return new LeasePolicy(config.claims().clockSkewMargin(), config.claims().minimumLease(),
+        return new LeasePolicy(
+                config.claims().clockSkewMargin(),
+                config.claims().minimumLease(),
                 config.claims().recordTtl());
     }
 
     @Produces
     @Singleton
-    BatchProcessor batchProcessor(DynamoDbClaimStore claims, LeasePolicy leases, FullJitterBackoff backoff,
-            RandomSource random, Clock clock, SqsQueueGateway queues, ProcessingListener listener) {
+    BatchProcessor batchProcessor(
+            DynamoDbClaimStore claims,
+            LeasePolicy leases,
+            FullJitterBackoff backoff,
+            RandomSource random,
+            Clock clock,
+            SqsQueueGateway queues,
+            ProcessingListener listener) {
         MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener);
         return new BatchProcessor(processor, executor, queues);
     }

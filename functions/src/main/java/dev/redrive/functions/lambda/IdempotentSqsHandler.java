@@ -38,8 +38,8 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
     private final ConsumerMetrics metrics;
 
     /** A handler running {@code consumer}. */
-    protected IdempotentSqsHandler(IdempotentConsumer<?> consumer, BatchProcessor batches, RedriveConfig config,
-            ConsumerMetrics metrics) {
+    protected IdempotentSqsHandler(
+            IdempotentConsumer<?> consumer, BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
         this.consumer = consumer;
         this.batches = batches;
         this.config = config;
@@ -60,7 +60,9 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         metrics.flush(consumer.name());
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         for (String id : report.failedMessageIds()) {
-            failures.add(SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build());
+            failures.add(SQSBatchResponse.BatchItemFailure.builder()
+                    .withItemIdentifier(id)
+                    .build());
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
     }
@@ -84,18 +86,32 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
     }
 
     private void log(BatchReport report) {
-        LOG.infof("%s: batch of %d -> %s; %d reported failed", consumer.name(), report.entries().size(),
-                report.countsByOutcome(), report.failedMessageIds().size());
+        LOG.infof(
+                "%s: batch of %d -> %s; %d reported failed",
+                consumer.name(),
+                report.entries().size(),
+                report.countsByOutcome(),
+                report.failedMessageIds().size());
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.DeadLettered d) {
-                LOG.warnf("%s: message %s dead-lettered: %s %s (%s), key %s", consumer.name(),
-                        e.message().messageId(), d.failure().failureClass(), d.failure().classification().errorType(),
-                        d.failure().classification().reason(), d.key());
+                LOG.warnf(
+                        "%s: message %s dead-lettered: %s %s (%s), key %s",
+                        consumer.name(),
+                        e.message().messageId(),
+                        d.failure().failureClass(),
+                        d.failure().classification().errorType(),
+                        d.failure().classification().reason(),
+                        d.key());
             } else if (o instanceof MessageOutcome.RetryLater r) {
-                LOG.infof("%s: message %s retries in %ds after %s %s, attempt %d", consumer.name(),
-                        e.message().messageId(), r.delaySeconds(), r.classification().failureClass(),
-                        r.classification().errorType(), e.message().receiveCount());
+                LOG.infof(
+                        "%s: message %s retries in %ds after %s %s, attempt %d",
+                        consumer.name(),
+                        e.message().messageId(),
+                        r.delaySeconds(),
+                        r.classification().failureClass(),
+                        r.classification().errorType(),
+                        e.message().receiveCount());
             }
         }
     }

@@ -1,6 +1,5 @@
 package dev.redrive.functions.lambda;
 
-import dev.redrive.checkout.OrderPlaced;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -10,6 +9,5 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  */
 @RegisterForReflection(targets = {DeadLetterMetadata.class, dev.redrive.checkout.OrderPlaced.class})
 public final class NativeReflection {
-    private NativeReflection() {
-    }
+    private NativeReflection() {}
 }

@@ -10,8 +10,7 @@ import java.util.Map;
 /** Turns Lambda's SQS event into the core's messages, tolerating whatever a record lacks. */
 final class SqsRecords {
 
-    private SqsRecords() {
-    }
+    private SqsRecords() {}
 
     static List<IncomingMessage> messages(SQSEvent event) {
         List<IncomingMessage> messages = new ArrayList<>();
@@ -23,8 +22,13 @@ final class SqsRecords {
                 continue; // nothing to report it under; Lambda never sends one
             }
             Map<String, String> system = r.getAttributes() == null ? Map.of() : r.getAttributes();
-            messages.add(new IncomingMessage(r.getMessageId(), r.getReceiptHandle(), r.getBody(),
-                    stringAttributes(r), receiveCount(system.get("ApproximateReceiveCount")), r.getEventSourceArn(),
+            messages.add(new IncomingMessage(
+                    r.getMessageId(),
+                    r.getReceiptHandle(),
+                    r.getBody(),
+                    stringAttributes(r),
+                    receiveCount(system.get("ApproximateReceiveCount")),
+                    r.getEventSourceArn(),
                     blankToNull(system.get("MessageGroupId"))));
         }
         return messages;

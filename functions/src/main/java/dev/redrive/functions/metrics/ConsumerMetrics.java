@@ -42,7 +42,9 @@ public final class ConsumerMetrics {
 
     /** Times one effect of {@code consumer}; called concurrently by the records of a batch. */
     public void effectLatency(String consumer, Duration latency) {
-        Timer.builder("EffectLatency").tag("Consumer", consumer).register(registry)
+        Timer.builder("EffectLatency")
+                .tag("Consumer", consumer)
+                .register(registry)
                 .record(latency.toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -82,7 +84,9 @@ public final class ConsumerMetrics {
         MetricsLogger plain = logger(DimensionSet.of("Consumer", consumer));
         boolean anyPlain = false;
         for (String name : new String[] {"Processed", "Duplicates", "Deferred", "TimedOut", "Superseded"}) {
-            double delta = delta(consumer + "/" + name, registry.find(name).tag("Consumer", consumer).counter());
+            double delta = delta(
+                    consumer + "/" + name,
+                    registry.find(name).tag("Consumer", consumer).counter());
             if (delta > 0 || "Processed".equals(name)) {
                 plain.putMetric(name, delta, Unit.COUNT);
                 anyPlain = true;
@@ -105,12 +109,15 @@ public final class ConsumerMetrics {
         Map<FailureClass, MetricsLogger> byClass = new EnumMap<>(FailureClass.class);
         for (FailureClass c : FailureClass.values()) {
             for (String name : new String[] {"Failures", "DeadLettered"}) {
-                Counter counter = registry.find(name).tag("Consumer", consumer).tag("FailureClass", c.name())
+                Counter counter = registry.find(name)
+                        .tag("Consumer", consumer)
+                        .tag("FailureClass", c.name())
                         .counter();
                 double delta = delta(consumer + "/" + name + "/" + c, counter);
                 if (delta > 0) {
-                    byClass.computeIfAbsent(c, k -> logger(DimensionSet.of("Consumer", consumer, "FailureClass",
-                            k.name()))).putMetric(name, delta, Unit.COUNT);
+                    byClass.computeIfAbsent(
+                                    c, k -> logger(DimensionSet.of("Consumer", consumer, "FailureClass", k.name())))
+                            .putMetric(name, delta, Unit.COUNT);
                 }
             }
         }

@@ -12,14 +12,16 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
  * Where Embedded Metric Format documents go: one JSON line each, synchronously, to stdout in Lambda (CloudWatch Logs
  * turns them into metrics). No agent, no background thread, no socket; tests pass their own line consumer.
  */
-@RegisterForReflection(classNames = {
-    "software.amazon.cloudwatchlogs.emf.model.RootNode",
-    "software.amazon.cloudwatchlogs.emf.model.Metadata",
-    "software.amazon.cloudwatchlogs.emf.model.MetricDirective",
-    "software.amazon.cloudwatchlogs.emf.model.MetricDefinition",
-    "software.amazon.cloudwatchlogs.emf.model.DimensionSet",
-    "software.amazon.cloudwatchlogs.emf.model.Unit",
-    "software.amazon.cloudwatchlogs.emf.model.StorageResolution"})
+@RegisterForReflection(
+        classNames = {
+            "software.amazon.cloudwatchlogs.emf.model.RootNode",
+            "software.amazon.cloudwatchlogs.emf.model.Metadata",
+            "software.amazon.cloudwatchlogs.emf.model.MetricDirective",
+            "software.amazon.cloudwatchlogs.emf.model.MetricDefinition",
+            "software.amazon.cloudwatchlogs.emf.model.DimensionSet",
+            "software.amazon.cloudwatchlogs.emf.model.Unit",
+            "software.amazon.cloudwatchlogs.emf.model.StorageResolution"
+        })
 public final class EmfOutput implements Environment, ISink {
 
     private final Consumer<String> lines;

@@ -52,13 +52,21 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         for (Route route : sweeping.routes()) {
             try {
                 long depth = depth(route.deadLetterQueue());
-                SweepReport report = sweeping.sweeper().sweep(route, owner, remaining.plus(margin),
-                        () -> Duration.ofNanos(System.nanoTime() - started).compareTo(remaining.minus(margin)) < 0);
+                SweepReport report = sweeping.sweeper()
+                        .sweep(
+                                route,
+                                owner,
+                                remaining.plus(margin),
+                                () -> Duration.ofNanos(System.nanoTime() - started)
+                                                .compareTo(remaining.minus(margin))
+                                        < 0);
                 LOG.infof("sweep of %s", report);
                 reports.add(report);
                 figures.add(new SweeperMetrics.QueueFigures(route.deadLetterQueue(), depth, report, byState(route)));
             } catch (RuntimeException e) {
-                LOG.errorf(e, "sweep of %s failed; its dead letters stay in the queue for the next run",
+                LOG.errorf(
+                        e,
+                        "sweep of %s failed; its dead letters stay in the queue for the next run",
                         route.deadLetterQueue());
                 failed.add(route.deadLetterQueue());
             }
@@ -75,8 +83,11 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             s.put("fencedOut", r.wasFencedOut());
             s.put("quarantined", r.quarantinedTotal());
             s.put("replayOutcomes", r.replayOutcomes());
-            s.put("replaysReturned", r.replaysReturnedByClass().values().stream().mapToInt(Integer::intValue)
-                    .sum());
+            s.put(
+                    "replaysReturned",
+                    r.replaysReturnedByClass().values().stream()
+                            .mapToInt(Integer::intValue)
+                            .sum());
             s.put("archived", r.archivedToStoreCount());
             s.put("archiveObjects", r.archiveObjects());
             summary.put(r.route().deadLetterQueue(), s);
@@ -85,9 +96,12 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
     }
 
     private long depth(String deadLetterQueue) {
-        var attributes = sweeping.sqs().getQueueAttributes(b -> b.queueUrl(sweeping.queues().url(deadLetterQueue))
-                .attributeNames(software.amazon.awssdk.services.sqs.model.QueueAttributeName
-                        .APPROXIMATE_NUMBER_OF_MESSAGES)).attributes();
+        var attributes = sweeping.sqs()
+                .getQueueAttributes(b -> b.queueUrl(sweeping.queues().url(deadLetterQueue))
+                        .attributeNames(
+                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
+                                        .APPROXIMATE_NUMBER_OF_MESSAGES))
+                .attributes();
         return attributes.values().stream().mapToLong(Long::parseLong).sum();
     }
 

@@ -36,7 +36,9 @@ public final class SweeperMetrics {
         int deferred = 0;
         int archived = 0;
         for (SweepReport r : reports) {
-            oldest = Math.max(oldest, r.oldestUnresolvedAge().map(java.time.Duration::toSeconds).orElse(0L));
+            oldest = Math.max(
+                    oldest,
+                    r.oldestUnresolvedAge().map(java.time.Duration::toSeconds).orElse(0L));
             replayed += r.replayOutcomes().getOrDefault("Sent", 0);
             alreadyApplied += r.replayOutcomes().getOrDefault("AlreadyApplied", 0);
             refused += r.replayOutcomes().getOrDefault("Refused", 0);
@@ -50,12 +52,17 @@ public final class SweeperMetrics {
         overall.putMetric("ReplayDeferred", deferred, Unit.COUNT);
         overall.putMetric("Archived", archived, Unit.COUNT);
         long sent = totals.values().stream().mapToLong(ReplayStats.Totals::sent).sum();
-        long returned = totals.values().stream().mapToLong(ReplayStats.Totals::returned).sum();
+        long returned =
+                totals.values().stream().mapToLong(ReplayStats.Totals::returned).sum();
         overall.putMetric("ReplaySuccessRate", new ReplayStats.Totals(sent, returned).successRate(), Unit.NONE);
         overall.flush();
         for (FailureClass c : FailureClass.values()) {
-            int quarantined = reports.stream().mapToInt(r -> r.quarantinedByClass().getOrDefault(c, 0)).sum();
-            int failed = reports.stream().mapToInt(r -> r.replaysReturnedByClass().getOrDefault(c, 0)).sum();
+            int quarantined = reports.stream()
+                    .mapToInt(r -> r.quarantinedByClass().getOrDefault(c, 0))
+                    .sum();
+            int failed = reports.stream()
+                    .mapToInt(r -> r.replaysReturnedByClass().getOrDefault(c, 0))
+                    .sum();
             ReplayStats.Totals t = totals.get(c);
             if (quarantined == 0 && failed == 0 && t == null) {
                 continue;
@@ -71,9 +78,8 @@ public final class SweeperMetrics {
     }
 
     /** The per-queue figures of one sweep. */
-    public record QueueFigures(String deadLetterQueue, long depthBefore, SweepReport report,
-            java.util.Map<String, Long> byState) {
-    }
+    public record QueueFigures(
+            String deadLetterQueue, long depthBefore, SweepReport report, java.util.Map<String, Long> byState) {}
 
     public void exportQueues(List<QueueFigures> queues) {
         for (QueueFigures q : queues) {
@@ -81,9 +87,15 @@ public final class SweeperMetrics {
             perQueue.setNamespace(ConsumerMetrics.NAMESPACE);
             perQueue.setDimensions(DimensionSet.of("DeadLetterQueue", q.deadLetterQueue()));
             perQueue.putMetric("DeadLetterQueueDepth", q.depthBefore(), Unit.COUNT);
-            perQueue.putMetric("OldestDeadLetterAgeSeconds", q.report().oldestArrivalAge().toSeconds(), Unit.SECONDS);
-            perQueue.putMetric("Arrivals", q.report().quarantinedTotal() + q.report().replaysReturnedByClass().values()
-                    .stream().mapToInt(Integer::intValue).sum(), Unit.COUNT);
+            perQueue.putMetric(
+                    "OldestDeadLetterAgeSeconds", q.report().oldestArrivalAge().toSeconds(), Unit.SECONDS);
+            perQueue.putMetric(
+                    "Arrivals",
+                    q.report().quarantinedTotal()
+                            + q.report().replaysReturnedByClass().values().stream()
+                                    .mapToInt(Integer::intValue)
+                                    .sum(),
+                    Unit.COUNT);
             perQueue.flush();
             q.byState().forEach((state, count) -> {
                 MetricsLogger byState = new MetricsLogger(output);

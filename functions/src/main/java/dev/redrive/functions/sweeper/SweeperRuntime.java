@@ -40,13 +40,16 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public class SweeperRuntime {
 
     /** The sweeper's view of one run's configuration: what it sweeps and the sweeper that does it. */
-    public record Sweeping(List<Route> routes, Sweeper sweeper, DynamoDbReplayStats stats,
-            DynamoDbQuarantineLedger ledger, QueueDirectory queues, SqsClient sqs) {
-    }
+    public record Sweeping(
+            List<Route> routes,
+            Sweeper sweeper,
+            DynamoDbReplayStats stats,
+            DynamoDbQuarantineLedger ledger,
+            QueueDirectory queues,
+            SqsClient sqs) {}
 
     /** The consumers deployed in this artifact, by name: the sweeper reads keys with their own parsers. */
-    public record DeployedConsumers(Map<String, IdempotentConsumer<?>> byName) {
-    }
+    public record DeployedConsumers(Map<String, IdempotentConsumer<?>> byName) {}
 
     @Produces
     @Singleton
@@ -56,41 +59,80 @@ public class SweeperRuntime {
 
     @Produces
     @Singleton
-    ReplayService replayService(RedriveConfig config, DynamoDbClient dynamoDb, SqsClient sqs, S3Client s3,
-            QueueDirectory directory, ObjectMapper json, EventSchemas schemas, DynamoDbClaimStore claims,
-            DeployedConsumers consumers, Clock clock) {
+    ReplayService replayService(
+            RedriveConfig config,
+            DynamoDbClient dynamoDb,
+            SqsClient sqs,
+            S3Client s3,
+            QueueDirectory directory,
+            ObjectMapper json,
+            EventSchemas schemas,
+            DynamoDbClaimStore claims,
+            DeployedConsumers consumers,
+            Clock clock) {
         RedriveConfig.Sweeper c = config.sweeper();
-        return new ReplayService(ledger(config, dynamoDb, clock),
+        return new ReplayService(
+                ledger(config, dynamoDb, clock),
                 new CheckoutSchemaGate(json, schemas, CheckoutSchemaGate.upcasters()),
-                new ClaimLookupIdempotencyGate(consumers.byName(), claims), new SqsReplaySender(sqs, directory),
-                new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null)), clock);
+                new ClaimLookupIdempotencyGate(consumers.byName(), claims),
+                new SqsReplaySender(sqs, directory),
+                new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null)),
+                clock);
     }
 
     @Produces
     @Singleton
-    Sweeping sweeping(RedriveConfig config, DynamoDbClient dynamoDb, SqsClient sqs, S3Client s3,
-            QueueDirectory directory, ObjectMapper json, DynamoDbClaimStore claims,
-            DeployedConsumers consumers, ReplayService replays, Clock clock) {
+    Sweeping sweeping(
+            RedriveConfig config,
+            DynamoDbClient dynamoDb,
+            SqsClient sqs,
+            S3Client s3,
+            QueueDirectory directory,
+            ObjectMapper json,
+            DynamoDbClaimStore claims,
+            DeployedConsumers consumers,
+            ReplayService replays,
+            Clock clock) {
         RedriveConfig.Sweeper c = config.sweeper();
         List<Route> routes = SweeperRoutes.parse(c.routes(), json, directory);
-        SweeperSettings settings = new SweeperSettings(c.retention(), c.maxArrivalsPerRun(), c.inlineBodyLimit(),
-                c.archiveBatch());
+        SweeperSettings settings =
+                new SweeperSettings(c.retention(), c.maxArrivalsPerRun(), c.inlineBodyLimit(), c.archiveBatch());
         DynamoDbQuarantineLedger ledger = ledger(config, dynamoDb, clock);
         DynamoDbLeaseStore leases = new DynamoDbLeaseStore(dynamoDb, c.controlTable());
         DynamoDbReplayStats stats = new DynamoDbReplayStats(dynamoDb, c.controlTable());
-        S3PayloadStore payloads = new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null));
-        Sweeper sweeper = new Sweeper(new SqsDeadLetterSource(sqs, directory, c.receiveVisibilitySeconds()), ledger,
-                leases, claims, consumers.byName(), payloads,
-                new AutoReplaySweep(ledger, new DynamoDbMaintenanceWindows(dynamoDb, c.controlTable()), replays,
-                        stats, leases, clock, c.archiveBatch()),
-                new ArchiveSweep(ledger, new S3ArchiveStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null),
-                        clock), payloads, settings, leases, clock),
-                stats, settings, clock);
+        S3PayloadStore payloads =
+                new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null));
+        Sweeper sweeper = new Sweeper(
+                new SqsDeadLetterSource(sqs, directory, c.receiveVisibilitySeconds()),
+                ledger,
+                leases,
+                claims,
+                consumers.byName(),
+                payloads,
+                new AutoReplaySweep(
+                        ledger,
+                        new DynamoDbMaintenanceWindows(dynamoDb, c.controlTable()),
+                        replays,
+                        stats,
+                        leases,
+                        clock,
+                        c.archiveBatch()),
+                new ArchiveSweep(
+                        ledger,
+                        new S3ArchiveStore(
+                                s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null), clock),
+                        payloads,
+                        settings,
+                        leases,
+                        clock),
+                stats,
+                settings,
+                clock);
         return new Sweeping(routes, sweeper, stats, ledger, directory, sqs);
     }
 
     private static DynamoDbQuarantineLedger ledger(RedriveConfig config, DynamoDbClient dynamoDb, Clock clock) {
-        return new DynamoDbQuarantineLedger(dynamoDb, config.sweeper().quarantineTable(),
-                config.sweeper().controlTable(), clock);
+        return new DynamoDbQuarantineLedger(
+                dynamoDb, config.sweeper().quarantineTable(), config.sweeper().controlTable(), clock);
     }
 }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-
 import java.util.UUID;
 
 /**
@@ -20,8 +19,7 @@ import java.util.UUID;
  */
 public final class ConsumerBenchmark {
 
-    private ConsumerBenchmark() {
-    }
+    private ConsumerBenchmark() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
@@ -47,8 +45,9 @@ public final class ConsumerBenchmark {
             rig.process(external, List.of(rig.message(body)));
             row("completed duplicate", rig);
             rig.clients.reset();
-            rig.process(rig.revenueConsumer(), List.of(rig.message(OrderEvents.v2("evt-" + UUID.randomUUID(), "o",
-                    10, "EUR"))));
+            rig.process(
+                    rig.revenueConsumer(),
+                    List.of(rig.message(OrderEvents.v2("evt-" + UUID.randomUUID(), "o", 10, "EUR"))));
             row("new message, DynamoDB effect (transaction)", rig);
             List<IncomingMessage> ten = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
@@ -63,10 +62,13 @@ public final class ConsumerBenchmark {
                 String key = (i % 3 == 0 ? "always-fail-" : "ok-") + UUID.randomUUID();
                 rig.aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.url()).messageBody("{\"key\":\"" + key + "\"}"));
             }
-            for (var m : rig.aws.sqs().receiveMessage(b -> b.queueUrl(rig.queue.url()).maxNumberOfMessages(10)
-                    .waitTimeSeconds(1)).messages()) {
-                mixed.add(new IncomingMessage(m.messageId(), m.receiptHandle(), m.body(), java.util.Map.of(), 1,
-                        rig.queue.arn(), null));
+            for (var m : rig.aws
+                    .sqs()
+                    .receiveMessage(b ->
+                            b.queueUrl(rig.queue.url()).maxNumberOfMessages(10).waitTimeSeconds(1))
+                    .messages()) {
+                mixed.add(new IncomingMessage(
+                        m.messageId(), m.receiptHandle(), m.body(), java.util.Map.of(), 1, rig.queue.arn(), null));
             }
             rig.clients.reset();
             rig.process(external, mixed);
@@ -75,15 +77,21 @@ public final class ConsumerBenchmark {
     }
 
     private static void row(String path, ConsumerRig rig) {
-        System.out.println(String.format(Locale.ROOT, "  %-46s %-40s %s", path, rig.clients.dynamoDbCalls()
-                .snapshot(), rig.clients.sqsCalls().snapshot().isEmpty() ? "{} (none)"
+        System.out.println(String.format(
+                Locale.ROOT,
+                "  %-46s %-40s %s",
+                path,
+                rig.clients.dynamoDbCalls().snapshot(),
+                rig.clients.sqsCalls().snapshot().isEmpty()
+                        ? "{} (none)"
                         : rig.clients.sqsCalls().snapshot()));
     }
 
     static void wallTime(LocalAws aws, int rounds) {
         System.out.println("Wall time of a batch of 10 records, 50 ms effect each (" + rounds
                 + " interleaved rounds after 2 warm-ups)");
-        try (ConsumerRig concurrent = new ConsumerRig(aws, 10); ConsumerRig sequential = new ConsumerRig(aws, 1)) {
+        try (ConsumerRig concurrent = new ConsumerRig(aws, 10);
+                ConsumerRig sequential = new ConsumerRig(aws, 1)) {
             CountingConsumer slow = new CountingConsumer();
             slow.effectDuration(Duration.ofMillis(50));
             long[] c = new long[rounds];
@@ -100,12 +108,24 @@ public final class ConsumerBenchmark {
             Arrays.sort(s);
             double medianC = c[rounds / 2] / 1e6;
             double medianS = s[rounds / 2] / 1e6;
-            System.out.println(String.format(Locale.ROOT, "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
-                    "concurrent (10 threads)", medianC, c[0] / 1e6, c[rounds - 1] / 1e6));
-            System.out.println(String.format(Locale.ROOT, "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
-                    "one at a time", medianS, s[0] / 1e6, s[rounds - 1] / 1e6));
-            System.out.println(String.format(Locale.ROOT, "  speed-up (median one-at-a-time / median concurrent): "
-                    + "%.1fx", medianS / medianC));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
+                    "concurrent (10 threads)",
+                    medianC,
+                    c[0] / 1e6,
+                    c[rounds - 1] / 1e6));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
+                    "one at a time",
+                    medianS,
+                    s[0] / 1e6,
+                    s[rounds - 1] / 1e6));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "  speed-up (median one-at-a-time / median concurrent): " + "%.1fx",
+                    medianS / medianC));
         }
     }
 
@@ -122,5 +142,4 @@ public final class ConsumerBenchmark {
         }
         return elapsed;
     }
-
 }

@@ -20,8 +20,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
  */
 public final class SweeperBenchmark {
 
-    private SweeperBenchmark() {
-    }
+    private SweeperBenchmark() {}
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
@@ -39,14 +38,16 @@ public final class SweeperBenchmark {
         Map<String, Integer> ddb = rig.clients.dynamoDbCalls().snapshot();
 
         CountedClients baseline = CountedClients.on(aws);
-        LocalResources.QueuePair pair = LocalResources.createQueuePair(aws, "bench-baseline-" + System.nanoTime(),
-                4, 30);
+        LocalResources.QueuePair pair =
+                LocalResources.createQueuePair(aws, "bench-baseline-" + System.nanoTime(), 4, 30);
         fill(aws, pair.dlqUrl(), n);
         long t1 = System.nanoTime();
         int moved = 0;
         while (true) {
-            List<Message> one = baseline.sqs().receiveMessage(b -> b.queueUrl(pair.dlqUrl()).maxNumberOfMessages(1)
-                    .waitTimeSeconds(0)).messages();
+            List<Message> one = baseline.sqs()
+                    .receiveMessage(b ->
+                            b.queueUrl(pair.dlqUrl()).maxNumberOfMessages(1).waitTimeSeconds(0))
+                    .messages();
             if (one.isEmpty()) {
                 break;
             }
@@ -59,25 +60,39 @@ public final class SweeperBenchmark {
         int baselineCalls = baseline.sqsCalls().total();
 
         System.out.println();
-        System.out.println(String.format(Locale.ROOT, "sweeper: quarantined %d, replay outcomes %s, in %.1f s",
-                report.quarantinedTotal(), report.replayOutcomes(), sweepSeconds));
+        System.out.println(String.format(
+                Locale.ROOT,
+                "sweeper: quarantined %d, replay outcomes %s, in %.1f s",
+                report.quarantinedTotal(),
+                report.replayOutcomes(),
+                sweepSeconds));
         System.out.println("  SQS calls      " + rig.clients.sqsCalls().total() + "  " + sqs);
         System.out.println("  DynamoDB calls " + rig.clients.dynamoDbCalls().total() + "  " + ddb);
-        System.out.println(String.format(Locale.ROOT, "baseline: moved %d one message at a time in %.1f s", moved,
-                baselineSeconds));
-        System.out.println("  SQS calls      " + baselineCalls + "  " + baseline.sqsCalls().snapshot());
-        System.out.println(String.format(Locale.ROOT, "SQS calls per %d dead letters: sweeper %d vs one-at-a-time %d"
-                + " = %.3f of the baseline", n, rig.clients.sqsCalls().total(), baselineCalls,
+        System.out.println(String.format(
+                Locale.ROOT, "baseline: moved %d one message at a time in %.1f s", moved, baselineSeconds));
+        System.out.println(
+                "  SQS calls      " + baselineCalls + "  " + baseline.sqsCalls().snapshot());
+        System.out.println(String.format(
+                Locale.ROOT,
+                "SQS calls per %d dead letters: sweeper %d vs one-at-a-time %d" + " = %.3f of the baseline",
+                n,
+                rig.clients.sqsCalls().total(),
+                baselineCalls,
                 (double) rig.clients.sqsCalls().total() / baselineCalls));
-        System.out.println(String.format(Locale.ROOT, "SQS calls per dead letter: sweeper %.3f, baseline %.3f",
-                (double) rig.clients.sqsCalls().total() / n, (double) baselineCalls / n));
+        System.out.println(String.format(
+                Locale.ROOT,
+                "SQS calls per dead letter: sweeper %.3f, baseline %.3f",
+                (double) rig.clients.sqsCalls().total() / n,
+                (double) baselineCalls / n));
         System.exit(0);
     }
 
     private static void fill(LocalAws aws, String url, int n) {
         List<SendMessageBatchRequestEntry> batch = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            batch.add(SendMessageBatchRequestEntry.builder().id("m" + batch.size()).messageBody("{\"n\":" + i + "}")
+            batch.add(SendMessageBatchRequestEntry.builder()
+                    .id("m" + batch.size())
+                    .messageBody("{\"n\":" + i + "}")
                     .build());
             if (batch.size() == 10 || i == n - 1) {
                 List<SendMessageBatchRequestEntry> entries = List.copyOf(batch);

@@ -1,8 +1,5 @@
 package dev.redrive.functions.checkout;
 
-import dev.redrive.checkout.OrderPlaced;
-import dev.redrive.checkout.EmailOutbox;
-import dev.redrive.checkout.S3EmailOutbox;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,12 +8,14 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.aws.queues.DeadLetterMetadata;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
+import dev.redrive.checkout.EmailOutbox;
+import dev.redrive.checkout.S3EmailOutbox;
+import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTestResource;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -68,12 +67,20 @@ class ConfirmationEmailHandlerTest {
         assertThat(first.getBatchItemFailures()).isEmpty();
         assertThat(second.getBatchItemFailures()).isEmpty();
         String objectKey = S3EmailOutbox.objectKey("confirmation-email#" + eventId);
-        List<ObjectVersion> versions = aws.s3().listObjectVersions(b -> b.bucket(config.checkout()
-                .emailOutboxBucket()).prefix(objectKey)).versions();
-        assertThat(versions).as("one write of the email, however many deliveries").hasSize(1);
-        String email = aws.s3().getObjectAsBytes(b -> b.bucket(config.checkout().emailOutboxBucket())
-                .key(objectKey)).asUtf8String();
-        assertThat(email).contains("\"fencingToken\":1").contains("Your order o-1 is confirmed")
+        List<ObjectVersion> versions = aws.s3()
+                .listObjectVersions(
+                        b -> b.bucket(config.checkout().emailOutboxBucket()).prefix(objectKey))
+                .versions();
+        assertThat(versions)
+                .as("one write of the email, however many deliveries")
+                .hasSize(1);
+        String email = aws.s3()
+                .getObjectAsBytes(
+                        b -> b.bucket(config.checkout().emailOutboxBucket()).key(objectKey))
+                .asUtf8String();
+        assertThat(email)
+                .contains("\"fencingToken\":1")
+                .contains("Your order o-1 is confirmed")
                 .contains("19.99 EUR");
     }
 
@@ -83,22 +90,23 @@ class ConfirmationEmailHandlerTest {
         EmailOutbox.Email email = new EmailOutbox.Email("confirmation-email#evt-x", 1, "ada@example.com", "s", "b");
 
         String first = outbox.send(email);
-        String second = outbox.send(new EmailOutbox.Email("confirmation-email#evt-x", 2, "ada@example.com", "s",
-                "b"));
+        String second = outbox.send(new EmailOutbox.Email("confirmation-email#evt-x", 2, "ada@example.com", "s", "b"));
 
         assertThat(first).startsWith("s3://");
         assertThat(second).startsWith("already sent: ");
-        assertThat(aws.s3().listObjectVersions(b -> b.bucket(config.checkout().emailOutboxBucket())).versions())
-                .singleElement().satisfies(v -> assertThat(v.key()).isEqualTo(
-                        S3EmailOutbox.objectKey("confirmation-email#evt-x")));
+        assertThat(aws.s3()
+                        .listObjectVersions(b -> b.bucket(config.checkout().emailOutboxBucket()))
+                        .versions())
+                .singleElement()
+                .satisfies(v -> assertThat(v.key()).isEqualTo(S3EmailOutbox.objectKey("confirmation-email#evt-x")));
     }
 
     @Test
     void schemaProblemsGoStraightToTheDlqWithAReasonThatNamesThemButNotThePayload() throws Exception {
         SQSEvent event = event(
                 record(OrderEvents.v1("evt-old", "o-2", 500, "EUR")),
-                record(OrderEvents.v2("evt-bad", "o-3", 500, "EUR").replace("\"amountMinor\":500",
-                        "\"amountMinor\":\"five hundred\"")),
+                record(OrderEvents.v2("evt-bad", "o-3", 500, "EUR")
+                        .replace("\"amountMinor\":500", "\"amountMinor\":\"five hundred\"")),
                 record("{\"eventType\":\"OrderPlaced\",\"version\":9,\"eventId\":\"evt-future\"}"),
                 record("{\"eventType\":\"OrderPlaced\",\"eventId\":\"evt-noversion\"}"),
                 record(OrderEvents.v2("evt-good", "o-4", 100, "EUR")));
@@ -106,21 +114,27 @@ class ConfirmationEmailHandlerTest {
         SQSBatchResponse response = handler.handleRequest(event, null);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        List<Message> dead = aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).maxNumberOfMessages(10)
-                .waitTimeSeconds(1).messageAttributeNames("All")).messages();
+        List<Message> dead = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(queue.dlqUrl())
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(1)
+                        .messageAttributeNames("All"))
+                .messages();
         assertThat(dead).hasSize(4);
         Map<String, String> reasons = new java.util.TreeMap<>();
         for (Message m : dead) {
             DeadLetterMetadata meta = DeadLetterMetadata.parse(m.messageAttributes()
-                    .get(DeadLetterMetadata.ATTRIBUTE).stringValue()).orElseThrow();
+                            .get(DeadLetterMetadata.ATTRIBUTE)
+                            .stringValue())
+                    .orElseThrow();
             assertThat(meta.failureClass()).isEqualTo("SCHEMA");
             assertThat(meta.consumer()).isEqualTo("confirmation-email");
             reasons.put(meta.errorType(), meta.reason());
         }
-        assertThat(reasons).containsOnlyKeys("OutdatedVersion", "SchemaValidation", "UnknownVersion",
-                "MissingVersion");
+        assertThat(reasons).containsOnlyKeys("OutdatedVersion", "SchemaValidation", "UnknownVersion", "MissingVersion");
         assertThat(reasons.get("OutdatedVersion")).contains("OrderPlaced v1 is an older version");
-        assertThat(reasons.get("SchemaValidation")).contains("$.total.amountMinor is string, expected integer")
+        assertThat(reasons.get("SchemaValidation"))
+                .contains("$.total.amountMinor is string, expected integer")
                 .doesNotContain("five hundred");
         assertThat(reasons.get("UnknownVersion")).contains("v9 is not a known version");
     }
@@ -131,17 +145,27 @@ class ConfirmationEmailHandlerTest {
         SQSEvent event = event(record(OrderEvents.v2(eventId, "o-9", 4200, "USD")), record("not json"));
         int port = ConfigProvider.getConfig().getValue("quarkus.lambda.mock-event-server.test-port", Integer.class);
 
-        String response = given().baseUri("http://localhost:" + port).contentType("application/json")
+        String response = given().baseUri("http://localhost:" + port)
+                .contentType("application/json")
                 .body(json.writeValueAsString(event))
-                .when().post("/_lambda_")
-                .then().statusCode(200).extract().asString();
+                .when()
+                .post("/_lambda_")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
 
         JsonNode answer = json.readTree(response);
         assertThat(answer.get("batchItemFailures")).isEmpty();
-        assertThat(aws.s3().listObjectsV2(b -> b.bucket(config.checkout().emailOutboxBucket())).contents())
+        assertThat(aws.s3()
+                        .listObjectsV2(b -> b.bucket(config.checkout().emailOutboxBucket()))
+                        .contents())
                 .hasSize(1);
-        assertThat(aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1)).messages())
-                .extracting(Message::body).containsExactly("not json");
+        assertThat(aws.sqs()
+                        .receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1))
+                        .messages())
+                .extracting(Message::body)
+                .containsExactly("not json");
     }
 
     private SQSEvent.SQSMessage record(String body) {

@@ -1,13 +1,14 @@
 package dev.redrive.functions.checkout;
 
-import dev.redrive.checkout.EventSchemas;
-import dev.redrive.checkout.OrderPlacedReader;
-import dev.redrive.checkout.S3EmailOutbox;
-import dev.redrive.checkout.ConfirmationEmailConsumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
+import dev.redrive.checkout.EventSchemas;
+import dev.redrive.checkout.OrderPlacedReader;
+import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
 import dev.redrive.core.claim.ClaimRecord;
@@ -22,10 +23,9 @@ import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.testing.ManualClock;
-import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.localaws.LocalResources;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTest;
+import dev.redrive.localaws.LocalResources;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -71,12 +71,21 @@ class FailureClassesOnLocalAwsTest {
     }
 
     MessageOutcome deliver(S3Client s3, String body, int receiveCount) {
-        ConfirmationEmailConsumer consumer = new ConfirmationEmailConsumer(reader,
-                new S3EmailOutbox(s3, "outbox", new ObjectMapper()));
-        MessageProcessor processor = new MessageProcessor(claims, LeasePolicy.DEFAULT, backoff, new Mulberry32(5),
-                clock, ProcessingListener.NONE);
-        return processor.process(consumer, new IncomingMessage(UUID.randomUUID().toString(), "rh", body, Map.of(),
-                receiveCount, "arn:aws:sqs:us-east-1:000000000000:orders", null), () -> REMAINING);
+        ConfirmationEmailConsumer consumer =
+                new ConfirmationEmailConsumer(reader, new S3EmailOutbox(s3, "outbox", new ObjectMapper()));
+        MessageProcessor processor = new MessageProcessor(
+                claims, LeasePolicy.DEFAULT, backoff, new Mulberry32(5), clock, ProcessingListener.NONE);
+        return processor.process(
+                consumer,
+                new IncomingMessage(
+                        UUID.randomUUID().toString(),
+                        "rh",
+                        body,
+                        Map.of(),
+                        receiveCount,
+                        "arn:aws:sqs:us-east-1:000000000000:orders",
+                        null),
+                () -> REMAINING);
     }
 
     @Test
@@ -103,7 +112,8 @@ class FailureClassesOnLocalAwsTest {
         HttpServer slowDown = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         slowDown.createContext("/", exchange -> {
             byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
-                    + "<Message>Please reduce your request rate.</Message></Error>").getBytes(StandardCharsets.UTF_8);
+                            + "<Message>Please reduce your request rate.</Message></Error>")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/xml");
             exchange.sendResponseHeaders(503, body.length);
             exchange.getResponseBody().write(body);
@@ -111,7 +121,8 @@ class FailureClassesOnLocalAwsTest {
         });
         slowDown.start();
         try {
-            S3Client s3 = s3(URI.create("http://127.0.0.1:" + slowDown.getAddress().getPort()), Duration.ofSeconds(5));
+            S3Client s3 =
+                    s3(URI.create("http://127.0.0.1:" + slowDown.getAddress().getPort()), Duration.ofSeconds(5));
             MessageOutcome outcome = deliver(s3, OrderEvents.v2("evt-throttled", "o-2", 100, "EUR"), 1);
 
             assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
@@ -136,7 +147,8 @@ class FailureClassesOnLocalAwsTest {
         });
         denied.start();
         try {
-            S3Client s3 = s3(URI.create("http://127.0.0.1:" + denied.getAddress().getPort()), Duration.ofSeconds(5));
+            S3Client s3 =
+                    s3(URI.create("http://127.0.0.1:" + denied.getAddress().getPort()), Duration.ofSeconds(5));
             MessageOutcome outcome = deliver(s3, OrderEvents.v2("evt-denied", "o-3", 100, "EUR"), 1);
 
             assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.DeadLettered.class, d -> {
@@ -152,15 +164,17 @@ class FailureClassesOnLocalAwsTest {
     void aWorkerThatCrashedMidEffectLeavesEvidenceAndTheMessageIsAppliedAfterItsLeaseExpires() {
         aws.s3().createBucket(b -> b.bucket("outbox-" + claimsTable));
         String body = OrderEvents.v2("evt-crash", "o-4", 100, "EUR");
-        ConfirmationEmailConsumer consumer = new ConfirmationEmailConsumer(reader,
-                new S3EmailOutbox(aws.s3(), "outbox-" + claimsTable, new ObjectMapper()));
+        ConfirmationEmailConsumer consumer = new ConfirmationEmailConsumer(
+                reader, new S3EmailOutbox(aws.s3(), "outbox-" + claimsTable, new ObjectMapper()));
         // The first worker claimed, started the effect and died: no completion, no failure recorded.
-        String hash = PayloadFingerprint.of(consumer.parse(new IncomingMessage("m-1", "rh", body, Map.of(), 1, "q",
-                null)).canonicalPayload());
-        claims.claim(LeasePolicy.DEFAULT.request(key("evt-crash"), hash, new MessageOrigin("orders", "m-1"), T0,
-                REMAINING), T0);
-        MessageProcessor processor = new MessageProcessor(claims, LeasePolicy.DEFAULT, backoff, new Mulberry32(5),
-                clock, ProcessingListener.NONE);
+        String hash =
+                PayloadFingerprint.of(consumer.parse(new IncomingMessage("m-1", "rh", body, Map.of(), 1, "q", null))
+                        .canonicalPayload());
+        claims.claim(
+                LeasePolicy.DEFAULT.request(key("evt-crash"), hash, new MessageOrigin("orders", "m-1"), T0, REMAINING),
+                T0);
+        MessageProcessor processor = new MessageProcessor(
+                claims, LeasePolicy.DEFAULT, backoff, new Mulberry32(5), clock, ProcessingListener.NONE);
         IncomingMessage redelivery = new IncomingMessage("m-1", "rh2", body, Map.of(), 2, "orders", null);
 
         clock.advance(Duration.ofSeconds(10));
@@ -170,11 +184,18 @@ class FailureClassesOnLocalAwsTest {
         MessageOutcome afterLease = processor.process(consumer, redelivery, () -> REMAINING);
 
         assertThat(whileLeased).isInstanceOf(MessageOutcome.Deferred.class);
-        assertThat(evidence.vanishedMidFlight(clock.instant())).as("in progress, lease over, no failure").isTrue();
+        assertThat(evidence.vanishedMidFlight(clock.instant()))
+                .as("in progress, lease over, no failure")
+                .isTrue();
         assertThat(evidence.failureCount()).isZero();
-        assertThat(afterLease).isInstanceOfSatisfying(MessageOutcome.Applied.class,
-                a -> assertThat(a.fencingToken()).isEqualTo(2));
-        assertThat(aws.s3().listObjectsV2(b -> b.bucket("outbox-" + claimsTable)).contents()).hasSize(1);
+        assertThat(afterLease)
+                .isInstanceOfSatisfying(
+                        MessageOutcome.Applied.class,
+                        a -> assertThat(a.fencingToken()).isEqualTo(2));
+        assertThat(aws.s3()
+                        .listObjectsV2(b -> b.bucket("outbox-" + claimsTable))
+                        .contents())
+                .hasSize(1);
     }
 
     private static IdempotencyKey key(String eventId) {
@@ -182,10 +203,16 @@ class FailureClassesOnLocalAwsTest {
     }
 
     private S3Client s3(URI endpoint, Duration attemptTimeout) {
-        return S3Client.builder().endpointOverride(endpoint).region(aws.region()).credentialsProvider(aws.credentials())
-                .forcePathStyle(true).httpClient(UrlConnectionHttpClient.builder().build())
-                .overrideConfiguration(ClientOverrideConfiguration.builder().retryStrategy(RetryMode.STANDARD)
-                        .apiCallAttemptTimeout(attemptTimeout).apiCallTimeout(attemptTimeout.multipliedBy(4))
+        return S3Client.builder()
+                .endpointOverride(endpoint)
+                .region(aws.region())
+                .credentialsProvider(aws.credentials())
+                .forcePathStyle(true)
+                .httpClient(UrlConnectionHttpClient.builder().build())
+                .overrideConfiguration(ClientOverrideConfiguration.builder()
+                        .retryStrategy(RetryMode.STANDARD)
+                        .apiCallAttemptTimeout(attemptTimeout)
+                        .apiCallTimeout(attemptTimeout.multipliedBy(4))
                         .build())
                 .build();
     }
@@ -197,18 +224,20 @@ class FailureClassesOnLocalAwsTest {
         private final Thread acceptor;
 
         BlackHole() throws IOException {
-            acceptor = new Thread(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket s = server.accept();
-                        synchronized (held) {
-                            held.add(s);
+            acceptor = new Thread(
+                    () -> {
+                        while (!server.isClosed()) {
+                            try {
+                                Socket s = server.accept();
+                                synchronized (held) {
+                                    held.add(s);
+                                }
+                            } catch (IOException closed) {
+                                return;
+                            }
                         }
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            }, "black-hole");
+                    },
+                    "black-hole");
             acceptor.setDaemon(true);
             acceptor.start();
         }

@@ -1,17 +1,17 @@
 package dev.redrive.functions.checkout;
 
-import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.aws.queues.DeadLetterMetadata;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
+import dev.redrive.checkout.RevenueAnalyticsConsumer;
+import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTestResource;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -82,8 +82,10 @@ class RevenueAnalyticsHandlerTest {
             for (List<SQSEvent.SQSMessage> batch : batches) {
                 responses.add(lambdas.submit(() -> {
                     SQSBatchResponse r = handler.handleRequest(event(batch), null);
-                    r.getBatchItemFailures().forEach(f -> batch.stream()
-                            .filter(m -> m.getMessageId().equals(f.getItemIdentifier())).forEach(retried::add));
+                    r.getBatchItemFailures()
+                            .forEach(f -> batch.stream()
+                                    .filter(m -> m.getMessageId().equals(f.getItemIdentifier()))
+                                    .forEach(retried::add));
                     return r;
                 }));
             }
@@ -98,38 +100,57 @@ class RevenueAnalyticsHandlerTest {
             List<SQSEvent.SQSMessage> again = new ArrayList<>(retried);
             retried.clear();
             SQSBatchResponse r = handler.handleRequest(event(again), null);
-            r.getBatchItemFailures().forEach(f -> again.stream()
-                    .filter(m -> m.getMessageId().equals(f.getItemIdentifier())).forEach(retried::add));
+            r.getBatchItemFailures()
+                    .forEach(f -> again.stream()
+                            .filter(m -> m.getMessageId().equals(f.getItemIdentifier()))
+                            .forEach(retried::add));
         }
 
         assertThat(retried).as("every delivery acknowledged in the end").isEmpty();
-        Map<String, AttributeValue> counter = aws.dynamoDb().getItem(b -> b.tableName(config.checkout()
-                .revenueTable()).key(Map.of("pk", AttributeValue.fromS(RevenueAnalyticsConsumer.counterKey(
-                        "2026-11-29", "EUR")))).consistentRead(true)).item();
+        Map<String, AttributeValue> counter = aws.dynamoDb()
+                .getItem(b -> b.tableName(config.checkout().revenueTable())
+                        .key(Map.of(
+                                "pk", AttributeValue.fromS(RevenueAnalyticsConsumer.counterKey("2026-11-29", "EUR"))))
+                        .consistentRead(true))
+                .item();
         assertThat(Long.parseLong(counter.get("orders").n())).isEqualTo(orders);
         assertThat(Long.parseLong(counter.get("amountMinor").n())).isEqualTo(expected);
     }
 
     @Test
     void aBusinessRuleViolationIsDeadLetteredAsPermanentAndCountsNothing() {
-        SQSBatchResponse response = handler.handleRequest(event(List.of(
-                record(OrderEvents.v2("evt-jpy", "o-jpy", 5000, "JPY")),
-                record(OrderEvents.v2("evt-eur", "o-eur", 700, "EUR")))), null);
+        SQSBatchResponse response = handler.handleRequest(
+                event(List.of(
+                        record(OrderEvents.v2("evt-jpy", "o-jpy", 5000, "JPY")),
+                        record(OrderEvents.v2("evt-eur", "o-eur", 700, "EUR")))),
+                null);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        List<Message> dead = aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1)
-                .messageAttributeNames("All")).messages();
+        List<Message> dead = aws.sqs()
+                .receiveMessage(
+                        b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1).messageAttributeNames("All"))
+                .messages();
         assertThat(dead).hasSize(1);
-        DeadLetterMetadata meta = DeadLetterMetadata.parse(dead.get(0).messageAttributes()
-                .get(DeadLetterMetadata.ATTRIBUTE).stringValue()).orElseThrow();
+        DeadLetterMetadata meta = DeadLetterMetadata.parse(dead.get(0)
+                        .messageAttributes()
+                        .get(DeadLetterMetadata.ATTRIBUTE)
+                        .stringValue())
+                .orElseThrow();
         assertThat(meta.failureClass()).isEqualTo("PERMANENT");
         assertThat(meta.errorType()).isEqualTo("UnsupportedCurrency");
         assertThat(meta.idempotencyKey()).isEqualTo("revenue-analytics#evt-jpy");
-        assertThat(aws.dynamoDb().getItem(b -> b.tableName(config.checkout().revenueTable())
-                .key(Map.of("pk", AttributeValue.fromS(RevenueAnalyticsConsumer.counterKey("2026-11-29", "JPY")))))
-                .hasItem()).isFalse();
-        var claim = claims.find(new dev.redrive.core.claim.IdempotencyKey("revenue-analytics", "evt-jpy"),
-                java.time.Instant.now()).orElseThrow();
+        assertThat(aws.dynamoDb()
+                        .getItem(b -> b.tableName(config.checkout().revenueTable())
+                                .key(Map.of(
+                                        "pk",
+                                        AttributeValue.fromS(
+                                                RevenueAnalyticsConsumer.counterKey("2026-11-29", "JPY")))))
+                        .hasItem())
+                .isFalse();
+        var claim = claims.find(
+                        new dev.redrive.core.claim.IdempotencyKey("revenue-analytics", "evt-jpy"),
+                        java.time.Instant.now())
+                .orElseThrow();
         assertThat(claim.lastFailure().classification().errorType()).isEqualTo("UnsupportedCurrency");
     }
 

@@ -60,8 +60,9 @@ class ApiCallCountTest {
     @Test
     void aNewMessageWithADynamoDbEffectCostsOneTransaction() {
         rig.clients.reset();
-        rig.process(rig.revenueConsumer(), List.of(rig.message(OrderEvents.v2("evt-" + UUID.randomUUID(), "o", 10,
-                "EUR"))));
+        rig.process(
+                rig.revenueConsumer(),
+                List.of(rig.message(OrderEvents.v2("evt-" + UUID.randomUUID(), "o", 10, "EUR"))));
 
         assertThat(rig.clients.dynamoDbCalls().snapshot()).isEqualTo(Map.of("TransactWriteItems", 1));
     }
@@ -92,7 +93,10 @@ class ApiCallCountTest {
     /** A message really received from the rig's queue, so its visibility can be changed. */
     private IncomingMessage received(String key) {
         rig.aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.url()).messageBody("{\"key\":\"" + key + "\"}"));
-        Message m = rig.aws.sqs().receiveMessage(b -> b.queueUrl(rig.queue.url()).waitTimeSeconds(1)).messages()
+        Message m = rig.aws
+                .sqs()
+                .receiveMessage(b -> b.queueUrl(rig.queue.url()).waitTimeSeconds(1))
+                .messages()
                 .get(0);
         return new IncomingMessage(m.messageId(), m.receiptHandle(), m.body(), Map.of(), 1, rig.queue.arn(), null);
     }

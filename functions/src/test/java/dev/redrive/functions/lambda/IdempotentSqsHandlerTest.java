@@ -4,18 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimStatus;
 import dev.redrive.core.claim.IdempotencyKey;
-import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.functions.testing.CountingConsumer;
 import dev.redrive.functions.testing.CountingHandler;
 import dev.redrive.functions.testing.SqsPollerForTests;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalAwsTestResource;
+import dev.redrive.localaws.LocalResources;
+import dev.redrive.localaws.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -84,19 +84,25 @@ class IdempotentSqsHandlerTest {
         }
 
         assertThat(inFlightOrWaiting(q.url())).as("both copies acknowledged").isZero();
-        assertThat(delivered).as("deliveries, counting a deferred copy's return").isGreaterThanOrEqualTo(2);
+        assertThat(delivered)
+                .as("deliveries, counting a deferred copy's return")
+                .isGreaterThanOrEqualTo(2);
         assertThat(consumer.effectsFor(key)).isEqualTo(1);
         assertThat(consumer.attempts()).isEqualTo(1);
-        assertThat(claims.find(new IdempotencyKey("counting", key), Instant.now()).orElseThrow().status())
+        assertThat(claims.find(new IdempotencyKey("counting", key), Instant.now())
+                        .orElseThrow()
+                        .status())
                 .isEqualTo(ClaimStatus.COMPLETED);
     }
 
     private int inFlightOrWaiting(String queueUrl) {
         Map<software.amazon.awssdk.services.sqs.model.QueueAttributeName, String> a = aws.sqs()
-                .getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(
-                        software.amazon.awssdk.services.sqs.model.QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-                        software.amazon.awssdk.services.sqs.model.QueueAttributeName
-                                .APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+                .getQueueAttributes(b -> b.queueUrl(queueUrl)
+                        .attributeNames(
+                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
+                                        .APPROXIMATE_NUMBER_OF_MESSAGES,
+                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
+                                        .APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
                 .attributes();
         return a.values().stream().mapToInt(Integer::parseInt).sum();
     }
@@ -120,10 +126,14 @@ class IdempotentSqsHandlerTest {
             }
             int acknowledged = 0;
             for (Future<SQSBatchResponse> call : calls) {
-                acknowledged += call.get(60, TimeUnit.SECONDS).getBatchItemFailures().isEmpty() ? 1 : 0;
+                acknowledged +=
+                        call.get(60, TimeUnit.SECONDS).getBatchItemFailures().isEmpty() ? 1 : 0;
             }
-            assertThat(consumer.effectsFor(key)).as("effects in round %d", round).isEqualTo(1);
-            assertThat(acknowledged).as("the applying delivery is acknowledged in round %d", round)
+            assertThat(consumer.effectsFor(key))
+                    .as("effects in round %d", round)
+                    .isEqualTo(1);
+            assertThat(acknowledged)
+                    .as("the applying delivery is acknowledged in round %d", round)
                     .isGreaterThanOrEqualTo(1);
         }
         assertThat(consumer.attempts()).isEqualTo(rounds);
@@ -148,12 +158,17 @@ class IdempotentSqsHandlerTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (dead.isEmpty() && System.nanoTime() < deadline) {
             poller.pollOnce(handler, 1); // long poll: returns as soon as the retry becomes visible
-            dead = aws.sqs().receiveMessage(b -> b.queueUrl(q.dlqUrl()).waitTimeSeconds(0)).messages();
+            dead = aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(q.dlqUrl()).waitTimeSeconds(0))
+                    .messages();
         }
 
         assertThat(dead).extracting(Message::body).containsExactly("{\"key\":\"" + failing + "\"}");
-        assertThat(consumer.attempts()).as("2 good + 3 receives of the failing one").isEqualTo(5);
-        ClaimRecord claim = claims.find(new IdempotencyKey("counting", failing), Instant.now()).orElseThrow();
+        assertThat(consumer.attempts())
+                .as("2 good + 3 receives of the failing one")
+                .isEqualTo(5);
+        ClaimRecord claim = claims.find(new IdempotencyKey("counting", failing), Instant.now())
+                .orElseThrow();
         assertThat(claim.status()).isEqualTo(ClaimStatus.FAILED);
         assertThat(claim.failureCount()).isEqualTo(3);
         assertThat(claim.lastFailure().classification().dependency()).isEqualTo("downstream");
@@ -165,35 +180,58 @@ class IdempotentSqsHandlerTest {
         QueuePair q = LocalResources.createQueuePair(aws, "inbox", 3, 30);
         String good = "ok-" + UUID.randomUUID();
         aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("this is not json"));
-        aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("{\"nokey\":true}")
-                .messageAttributes(Map.of("trace", MessageAttributeValue.builder().dataType("String")
-                        .stringValue("t-1").build())));
+        aws.sqs()
+                .sendMessage(b -> b.queueUrl(q.url())
+                        .messageBody("{\"nokey\":true}")
+                        .messageAttributes(Map.of(
+                                "trace",
+                                MessageAttributeValue.builder()
+                                        .dataType("String")
+                                        .stringValue("t-1")
+                                        .build())));
         aws.sqs().sendMessage(b -> b.queueUrl(q.url()).messageBody("{\"key\":\"" + good + "\"}"));
         SqsPollerForTests poller = new SqsPollerForTests(aws.sqs(), q.url(), q.arn());
-        List<Message> received = aws.sqs().receiveMessage(b -> b.queueUrl(q.url()).maxNumberOfMessages(10)
-                .waitTimeSeconds(1).messageAttributeNames("All").messageSystemAttributeNames(
-                        software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.ALL)).messages();
+        List<Message> received = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(q.url())
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(1)
+                        .messageAttributeNames("All")
+                        .messageSystemAttributeNames(
+                                software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.ALL))
+                .messages();
         assertThat(received).hasSize(3);
 
         SQSBatchResponse response = handler.handleRequest(poller.event(received), null);
 
-        assertThat(response.getBatchItemFailures()).as("dead-lettered, so acknowledged").isEmpty();
+        assertThat(response.getBatchItemFailures())
+                .as("dead-lettered, so acknowledged")
+                .isEmpty();
         assertThat(consumer.effectsFor(good)).isEqualTo(1);
-        List<Message> dead = aws.sqs().receiveMessage(b -> b.queueUrl(q.dlqUrl()).maxNumberOfMessages(10)
-                .waitTimeSeconds(1).messageAttributeNames("All")).messages();
+        List<Message> dead = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(q.dlqUrl())
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(1)
+                        .messageAttributeNames("All"))
+                .messages();
         assertThat(dead).hasSize(2);
         Map<String, DeadLetterMetadata> byBody = new java.util.HashMap<>();
         for (Message m : dead) {
-            byBody.put(m.body(), DeadLetterMetadata.parse(
-                    m.messageAttributes().get(DeadLetterMetadata.ATTRIBUTE).stringValue()).orElseThrow());
+            byBody.put(
+                    m.body(),
+                    DeadLetterMetadata.parse(m.messageAttributes()
+                                    .get(DeadLetterMetadata.ATTRIBUTE)
+                                    .stringValue())
+                            .orElseThrow());
         }
         assertThat(byBody.get("this is not json").errorType()).isEqualTo("NotJson");
         assertThat(byBody.get("this is not json").failureClass()).isEqualTo("SCHEMA");
         assertThat(byBody.get("this is not json").reason()).isEqualTo("the message body is not JSON");
         assertThat(byBody.get("{\"nokey\":true}").errorType()).isEqualTo("MissingKey");
         assertThat(byBody.get("{\"nokey\":true}").sourceQueue()).isEqualTo(q.arn());
-        assertThat(dead).filteredOn(m -> m.body().equals("{\"nokey\":true}"))
-                .allSatisfy(m -> assertThat(m.messageAttributes().get("trace").stringValue()).isEqualTo("t-1"));
+        assertThat(dead)
+                .filteredOn(m -> m.body().equals("{\"nokey\":true}"))
+                .allSatisfy(m -> assertThat(m.messageAttributes().get("trace").stringValue())
+                        .isEqualTo("t-1"));
     }
 
     private static SQSEvent syntheticEvent(String queueArn, String body) {

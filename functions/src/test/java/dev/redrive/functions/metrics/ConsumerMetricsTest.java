@@ -26,16 +26,18 @@ class ConsumerMetricsTest {
     @Test
     void eachInvocationExportsWhatChangedAsEmbeddedMetricFormat() throws Exception {
         Instant now = Instant.parse("2026-11-29T10:00:00Z");
-        FailureRecord schema = new FailureRecord(Classification.of(FailureClass.SCHEMA, "NotJson", "x"), 1, now, now,
-                "q");
+        FailureRecord schema =
+                new FailureRecord(Classification.of(FailureClass.SCHEMA, "NotJson", "x"), 1, now, now, "q");
         metrics.effectLatency("email", Duration.ofMillis(40));
         metrics.effectLatency("email", Duration.ofMillis(60));
-        metrics.record("email", report(
-                new MessageOutcome.Applied("k1", 1, null),
-                new MessageOutcome.Applied("k2", 1, null),
-                new MessageOutcome.Duplicate("k1"),
-                new MessageOutcome.RetryLater("k3", Classification.of(FailureClass.TRANSIENT, "T", "t"), 3),
-                new MessageOutcome.DeadLettered(null, schema)));
+        metrics.record(
+                "email",
+                report(
+                        new MessageOutcome.Applied("k1", 1, null),
+                        new MessageOutcome.Applied("k2", 1, null),
+                        new MessageOutcome.Duplicate("k1"),
+                        new MessageOutcome.RetryLater("k3", Classification.of(FailureClass.TRANSIENT, "T", "t"), 3),
+                        new MessageOutcome.DeadLettered(null, schema)));
 
         metrics.flush("email");
 
@@ -47,11 +49,15 @@ class ConsumerMetricsTest {
         assertThat(plain.get("Consumer").asText()).isEqualTo("email");
         JsonNode cw = plain.get("_aws").get("CloudWatchMetrics").get(0);
         assertThat(cw.get("Namespace").asText()).isEqualTo("Redrive");
-        assertThat(cw.get("Dimensions").get(0)).extracting(JsonNode::asText).asList().containsExactly("Consumer");
+        assertThat(cw.get("Dimensions").get(0))
+                .extracting(JsonNode::asText)
+                .asList()
+                .containsExactly("Consumer");
         JsonNode schemaDoc = documentWith("FailureClass", "SCHEMA");
         assertThat(schemaDoc.get("DeadLettered").asDouble()).isEqualTo(1);
         assertThat(schemaDoc.get("Failures").asDouble()).isEqualTo(1);
-        assertThat(documentWith("FailureClass", "TRANSIENT").has("DeadLettered")).isFalse();
+        assertThat(documentWith("FailureClass", "TRANSIENT").has("DeadLettered"))
+                .isFalse();
 
         lines.clear();
         metrics.record("email", report(new MessageOutcome.Applied("k9", 1, null)));
@@ -85,8 +91,8 @@ class ConsumerMetricsTest {
     private static BatchReport report(MessageOutcome... outcomes) {
         List<BatchReport.Entry> entries = new ArrayList<>();
         for (int i = 0; i < outcomes.length; i++) {
-            entries.add(new BatchReport.Entry(new IncomingMessage("m" + i, "r", "{}", Map.of(), 1, "q", null),
-                    outcomes[i]));
+            entries.add(new BatchReport.Entry(
+                    new IncomingMessage("m" + i, "r", "{}", Map.of(), 1, "q", null), outcomes[i]));
         }
         return new BatchReport(entries, List.of());
     }

@@ -39,7 +39,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,17 +88,27 @@ class SeedIncidentTest {
     void oneSweepResolvesTheIncident(int n, int m, int k) throws Exception {
         Instant now = Instant.now();
         Instant outageStart = now.minus(Duration.ofMinutes(30));
-        new DynamoDbMaintenanceWindows(aws.dynamoDb(), config.sweeper().controlTable()).add(new MaintenanceWindow(
-                "chg-mail-001", ConfirmationEmailConsumer.DEPENDENCY, outageStart, now.minusSeconds(1),
-                "change-board", "planned mail provider maintenance"));
-        DynamoDbClaimStore claims = new DynamoDbClaimStore(aws.dynamoDb(), config.claims().table());
+        new DynamoDbMaintenanceWindows(aws.dynamoDb(), config.sweeper().controlTable())
+                .add(new MaintenanceWindow(
+                        "chg-mail-001",
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        outageStart,
+                        now.minusSeconds(1),
+                        "change-board",
+                        "planned mail provider maintenance"));
+        DynamoDbClaimStore claims =
+                new DynamoDbClaimStore(aws.dynamoDb(), config.claims().table());
         List<SendMessageBatchRequestEntry> deadLetters = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String eventId = "evt-seed-" + i;
-            String body = i < k ? OrderEvents.v2(eventId, "o-" + i, 100 + i, "EUR").replace("\"version\":2",
-                    "\"version\":0") : OrderEvents.v2(eventId, "o-" + i, 100 + i, "EUR");
+            String body = i < k
+                    ? OrderEvents.v2(eventId, "o-" + i, 100 + i, "EUR").replace("\"version\":2", "\"version\":0")
+                    : OrderEvents.v2(eventId, "o-" + i, 100 + i, "EUR");
             failDuringTheOutage(claims, eventId, body, outageStart, i >= k && i < k + m);
-            deadLetters.add(SendMessageBatchRequestEntry.builder().id("d" + (i % 10)).messageBody(body).build());
+            deadLetters.add(SendMessageBatchRequestEntry.builder()
+                    .id("d" + (i % 10))
+                    .messageBody(body)
+                    .build());
             if (deadLetters.size() == 10 || i == n - 1) {
                 List<SendMessageBatchRequestEntry> batch = List.copyOf(deadLetters);
                 aws.sqs().sendMessageBatch(b -> b.queueUrl(queue.dlqUrl()).entries(batch));
@@ -108,23 +117,32 @@ class SeedIncidentTest {
         }
 
         @SuppressWarnings("unchecked")
-        Map<String, Object> run = (Map<String, Object>) sweeper.handleRequest(Map.of("source", "redrive.schedule"),
-                null).get("order-placed-email-dlq");
+        Map<String, Object> run =
+                (Map<String, Object>) sweeper.handleRequest(Map.of("source", "redrive.schedule"), null)
+                        .get("order-placed-email-dlq");
 
         assertThat(run).extractingByKey("quarantined").isEqualTo(n);
-        assertThat(run).extractingByKey("replayOutcomes").isEqualTo(Map.of("Sent", n - m - k, "AlreadyApplied", m,
-                "Refused", k));
+        assertThat(run)
+                .extractingByKey("replayOutcomes")
+                .isEqualTo(Map.of("Sent", n - m - k, "AlreadyApplied", m, "Refused", k));
         assertThat(run).extractingByKey("archived").isEqualTo(k);
-        assertThat(aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(0)).messages())
+        assertThat(aws.sqs()
+                        .receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(0))
+                        .messages())
                 .isEmpty();
         List<QuarantineRecord> ledger = ledger().ofQueue("order-placed-email", 10_000);
         assertThat(ledger).hasSize(n);
-        assertThat(ledger).filteredOn(r -> r.state() == QuarantineState.REPLAYED).hasSize(n - k);
+        assertThat(ledger)
+                .filteredOn(r -> r.state() == QuarantineState.REPLAYED)
+                .hasSize(n - k);
         assertThat(ledger).filteredOn(r -> r.note().contains("already applied")).hasSize(m);
-        assertThat(ledger).filteredOn(r -> r.state() == QuarantineState.ARCHIVED).hasSize(k).allSatisfy(r -> {
-            assertThat(r.archiveRef()).startsWith("archive/queue=order-placed-email/");
-            assertThat(r.note()).contains("no registered upcaster");
-        });
+        assertThat(ledger)
+                .filteredOn(r -> r.state() == QuarantineState.ARCHIVED)
+                .hasSize(k)
+                .allSatisfy(r -> {
+                    assertThat(r.archiveRef()).startsWith("archive/queue=order-placed-email/");
+                    assertThat(r.note()).contains("no registered upcaster");
+                });
         assertThat(ledger).allSatisfy(r -> {
             assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
             assertThat(r.classification().dependency()).isEqualTo(ConfirmationEmailConsumer.DEPENDENCY);
@@ -137,19 +155,23 @@ class SeedIncidentTest {
             delivered += poller.pollOnce(emailHandler, 1);
         }
         assertThat(delivered).as("exactly the replays reach the consumer").isEqualTo(n - m - k);
-        var versions = aws.s3().listObjectVersions(b -> b.bucket(config.checkout().emailOutboxBucket()))
+        var versions = aws.s3()
+                .listObjectVersions(b -> b.bucket(config.checkout().emailOutboxBucket()))
                 .versions();
         assertThat(versions).hasSize(n - m - k);
         assertThat(versions.stream().map(v -> v.key()).distinct().count()).isEqualTo(n - m - k);
         for (int i = k; i < n; i++) {
-            assertThat(claims.find(new IdempotencyKey(email.name(), "evt-seed-" + i), Instant.now()).orElseThrow()
-                    .status().name()).isEqualTo("COMPLETED");
+            assertThat(claims.find(new IdempotencyKey(email.name(), "evt-seed-" + i), Instant.now())
+                            .orElseThrow()
+                            .status()
+                            .name())
+                    .isEqualTo("COMPLETED");
         }
     }
 
     /** What the consumer records on a claim while the provider refuses it: four failed attempts, or a late success. */
-    private void failDuringTheOutage(DynamoDbClaimStore claims, String eventId, String body, Instant outageStart,
-            boolean lateRetrySucceeds) {
+    private void failDuringTheOutage(
+            DynamoDbClaimStore claims, String eventId, String body, Instant outageStart, boolean lateRetrySucceeds) {
         IdempotencyKey key = new IdempotencyKey(email.name(), eventId);
         String hash;
         try {
@@ -161,31 +183,49 @@ class SeedIncidentTest {
         FailureRecord previous = null;
         for (int attempt = 1; attempt <= 4; attempt++) {
             Instant at = outageStart.plus(Duration.ofMinutes(attempt));
-            ClaimOutcome.Acquired claim = (ClaimOutcome.Acquired) claims.claim(LeasePolicy.DEFAULT.request(key, hash,
-                    new MessageOrigin(queue.arn(), "m-" + eventId), at, Duration.ofSeconds(30)), at);
-            previous = FailureRecord.next(previous, new Classification(FailureClass.TRANSIENT, "SlowDown",
-                    "SlowDown (HTTP 503) from email-provider", ConfirmationEmailConsumer.DEPENDENCY), attempt, at,
+            ClaimOutcome.Acquired claim = (ClaimOutcome.Acquired) claims.claim(
+                    LeasePolicy.DEFAULT.request(
+                            key, hash, new MessageOrigin(queue.arn(), "m-" + eventId), at, Duration.ofSeconds(30)),
+                    at);
+            previous = FailureRecord.next(
+                    previous,
+                    new Classification(
+                            FailureClass.TRANSIENT,
+                            "SlowDown",
+                            "SlowDown (HTTP 503) from email-provider",
+                            ConfirmationEmailConsumer.DEPENDENCY),
+                    attempt,
+                    at,
                     queue.arn());
             claims.release(key, claim.fencingToken(), previous, at);
         }
         if (lateRetrySucceeds) {
             Instant late = outageStart.plus(Duration.ofMinutes(20));
-            ClaimOutcome.Acquired claim = (ClaimOutcome.Acquired) claims.claim(LeasePolicy.DEFAULT.request(key, hash,
-                    new MessageOrigin(queue.arn(), "m2-" + eventId), late, Duration.ofSeconds(30)), late);
+            ClaimOutcome.Acquired claim = (ClaimOutcome.Acquired) claims.claim(
+                    LeasePolicy.DEFAULT.request(
+                            key, hash, new MessageOrigin(queue.arn(), "m2-" + eventId), late, Duration.ofSeconds(30)),
+                    late);
             claims.complete(key, claim.fencingToken(), "late retry", late);
         }
     }
 
     private void assertArchiveReadableWithReasons(List<QuarantineRecord> ledger, int k) throws Exception {
-        List<String> keys = aws.s3().listObjectsV2(b -> b.bucket(config.sweeper().archiveBucket())
-                .prefix("archive/")).contents().stream().map(o -> o.key()).toList();
+        List<String> keys = aws
+                .s3()
+                .listObjectsV2(b -> b.bucket(config.sweeper().archiveBucket()).prefix("archive/"))
+                .contents()
+                .stream()
+                .map(o -> o.key())
+                .toList();
         List<JsonNode> lines = new ArrayList<>();
         for (String objectKey : keys) {
-            var object = aws.s3().getObject(b -> b.bucket(config.sweeper().archiveBucket()).key(objectKey));
+            var object = aws.s3()
+                    .getObject(b -> b.bucket(config.sweeper().archiveBucket()).key(objectKey));
             assertThat(object.response().serverSideEncryptionAsString()).isEqualTo("aws:kms");
-            assertThat(object.response().ssekmsKeyId()).isEqualTo(config.sweeper().archiveKmsKeyId().orElseThrow());
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(object),
-                    StandardCharsets.UTF_8))) {
+            assertThat(object.response().ssekmsKeyId())
+                    .isEqualTo(config.sweeper().archiveKmsKeyId().orElseThrow());
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(new GZIPInputStream(object), StandardCharsets.UTF_8))) {
                 in.lines().forEach(line -> {
                     try {
                         lines.add(json.readTree(line));
@@ -200,13 +240,18 @@ class SeedIncidentTest {
             assertThat(l.get("payload").asText()).contains("\"version\":0");
             assertThat(l.get("audit").size()).isGreaterThanOrEqualTo(4);
         });
-        assertThat(lines.stream().map(l -> l.get("quarantineId").asText()).toList()).containsExactlyInAnyOrderElementsOf(
-                ledger.stream().filter(r -> r.state() == QuarantineState.ARCHIVED).map(QuarantineRecord::id)
+        assertThat(lines.stream().map(l -> l.get("quarantineId").asText()).toList())
+                .containsExactlyInAnyOrderElementsOf(ledger.stream()
+                        .filter(r -> r.state() == QuarantineState.ARCHIVED)
+                        .map(QuarantineRecord::id)
                         .toList());
     }
 
     private DynamoDbQuarantineLedger ledger() {
-        return new DynamoDbQuarantineLedger(aws.dynamoDb(), config.sweeper().quarantineTable(),
-                config.sweeper().controlTable(), java.time.Clock.systemUTC());
+        return new DynamoDbQuarantineLedger(
+                aws.dynamoDb(),
+                config.sweeper().quarantineTable(),
+                config.sweeper().controlTable(),
+                java.time.Clock.systemUTC());
     }
 }

@@ -72,17 +72,19 @@ class SweeperConcurrencyTest {
         SweeperRig rig = new SweeperRig(LocalAws.shared());
         rig.approveFinishedWindow();
         rig.deadLetter(25, "crash");
-        Sweeper dying = rig.sweeper(real -> new DeadLetterSource() {
-            @Override
-            public List<ArrivedDeadLetter> receive(String queue) {
-                return real.receive(queue);
-            }
+        Sweeper dying = rig.sweeper(
+                real -> new DeadLetterSource() {
+                    @Override
+                    public List<ArrivedDeadLetter> receive(String queue) {
+                        return real.receive(queue);
+                    }
 
-            @Override
-            public void delete(String queue, List<ArrivedDeadLetter> letters) {
-                throw new IllegalStateException("killed after the records were written, before the delete");
-            }
-        }, 2);
+                    @Override
+                    public void delete(String queue, List<ArrivedDeadLetter> letters) {
+                        throw new IllegalStateException("killed after the records were written, before the delete");
+                    }
+                },
+                2);
 
         assertThatThrownBy(() -> dying.sweep(rig.route, "doomed", Duration.ofMinutes(1), () -> true))
                 .hasMessageContaining("killed");
@@ -90,20 +92,40 @@ class SweeperConcurrencyTest {
         Sweeper next = rig.sweeper(s -> s, 2);
         int seenAgain = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline && (rig.aws.sqs().getQueueAttributes(b -> b.queueUrl(rig.queue.dlqUrl())
-                .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"))
-                .attributesAsStrings().values().stream().mapToInt(Integer::parseInt).sum() > 0)) {
-            seenAgain += next.sweep(rig.route, "next", Duration.ofMinutes(1), () -> true).alreadyQuarantinedCount();
+        while (System.nanoTime() < deadline
+                && (rig
+                                .aws
+                                .sqs()
+                                .getQueueAttributes(b -> b.queueUrl(rig.queue.dlqUrl())
+                                        .attributeNamesWithStrings(
+                                                "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"))
+                                .attributesAsStrings()
+                                .values()
+                                .stream()
+                                .mapToInt(Integer::parseInt)
+                                .sum()
+                        > 0)) {
+            seenAgain += next.sweep(rig.route, "next", Duration.ofMinutes(1), () -> true)
+                    .alreadyQuarantinedCount();
         }
 
-        assertThat(seenAgain).as("the dead letters the killed sweeper had recorded are recognised").isEqualTo(10);
-        var ledger = new dev.redrive.aws.ledger.DynamoDbQuarantineLedger(rig.aws.dynamoDb(), rig.quarantine,
-                rig.control, java.time.Clock.systemUTC()).ofQueue(rig.route.sourceQueue(), 1_000);
+        assertThat(seenAgain)
+                .as("the dead letters the killed sweeper had recorded are recognised")
+                .isEqualTo(10);
+        var ledger = new dev.redrive.aws.ledger.DynamoDbQuarantineLedger(
+                        rig.aws.dynamoDb(), rig.quarantine, rig.control, java.time.Clock.systemUTC())
+                .ofQueue(rig.route.sourceQueue(), 1_000);
         assertThat(ledger).as("every dead letter recorded exactly once").hasSize(25);
         Map<String, Integer> sends = new HashMap<>();
         for (Message m : drain(rig, rig.queue.url())) {
-            sends.merge(ReplayMarker.decode(m.messageAttributes().get(ReplayMarker.ATTRIBUTE).stringValue())
-                    .orElseThrow().quarantineId(), 1, Integer::sum);
+            sends.merge(
+                    ReplayMarker.decode(m.messageAttributes()
+                                    .get(ReplayMarker.ATTRIBUTE)
+                                    .stringValue())
+                            .orElseThrow()
+                            .quarantineId(),
+                    1,
+                    Integer::sum);
         }
         assertThat(sends).as("every dead letter replayed exactly once").hasSize(25);
         assertThat(sends.values()).allMatch(n -> n == 1);
@@ -113,8 +135,14 @@ class SweeperConcurrencyTest {
         List<Message> all = new ArrayList<>();
         List<Message> batch;
         do {
-            batch = rig.aws.sqs().receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
-                    .visibilityTimeout(60).messageAttributeNames("All")).messages();
+            batch = rig.aws
+                    .sqs()
+                    .receiveMessage(b -> b.queueUrl(url)
+                            .maxNumberOfMessages(10)
+                            .waitTimeSeconds(1)
+                            .visibilityTimeout(60)
+                            .messageAttributeNames("All"))
+                    .messages();
             all.addAll(batch);
         } while (!batch.isEmpty());
         return all;

@@ -93,8 +93,11 @@ class SweeperHandlerTest {
         aws.s3().createBucket(b -> b.bucket(config.sweeper().archiveBucket()));
         aws.s3().createBucket(b -> b.bucket(config.checkout().emailOutboxBucket()));
         queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
-        ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), config.sweeper().quarantineTable(),
-                config.sweeper().controlTable(), clock);
+        ledger = new DynamoDbQuarantineLedger(
+                aws.dynamoDb(),
+                config.sweeper().quarantineTable(),
+                config.sweeper().controlTable(),
+                clock);
     }
 
     @AfterEach
@@ -105,79 +108,137 @@ class SweeperHandlerTest {
     @Test
     void theAutomationReplaysOnlyWhatAWindowApprovesAndMarksWhatWasAlreadyApplied() {
         Instant now = clock.instant();
-        windows().add(new MaintenanceWindow("chg-42", ConfirmationEmailConsumer.DEPENDENCY, now.minusSeconds(3600),
-                now.minusSeconds(1), "oncall-lead", "mail provider maintenance (over)"));
+        windows()
+                .add(new MaintenanceWindow(
+                        "chg-42",
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        now.minusSeconds(3600),
+                        now.minusSeconds(1),
+                        "oncall-lead",
+                        "mail provider maintenance (over)"));
         for (int i = 1; i <= 3; i++) {
-            deadLetter(OrderEvents.v2("evt-out-" + i, "o-" + i, 100, "EUR"), FailureClass.TRANSIENT, "Timeout",
-                    ConfirmationEmailConsumer.DEPENDENCY, now.minusSeconds(600));
+            deadLetter(
+                    OrderEvents.v2("evt-out-" + i, "o-" + i, 100, "EUR"),
+                    FailureClass.TRANSIENT,
+                    "Timeout",
+                    ConfirmationEmailConsumer.DEPENDENCY,
+                    now.minusSeconds(600));
         }
         String applied = OrderEvents.v2("evt-applied", "o-4", 100, "EUR");
-        assertThat(emailHandler.handleRequest(new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn())
-                .event(List.of(Message.builder().messageId("m-4").receiptHandle("r").body(applied).build())), null)
-                .getBatchItemFailures()).isEmpty();
-        deadLetter(applied, FailureClass.TRANSIENT, "Timeout", ConfirmationEmailConsumer.DEPENDENCY,
+        assertThat(emailHandler
+                        .handleRequest(
+                                new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn())
+                                        .event(List.of(Message.builder()
+                                                .messageId("m-4")
+                                                .receiptHandle("r")
+                                                .body(applied)
+                                                .build())),
+                                null)
+                        .getBatchItemFailures())
+                .isEmpty();
+        deadLetter(
+                applied,
+                FailureClass.TRANSIENT,
+                "Timeout",
+                ConfirmationEmailConsumer.DEPENDENCY,
                 now.minusSeconds(600));
-        deadLetter(OrderEvents.v1("evt-v1", "o-5", 100, "EUR"), FailureClass.SCHEMA, "OutdatedVersion", null,
+        deadLetter(
+                OrderEvents.v1("evt-v1", "o-5", 100, "EUR"),
+                FailureClass.SCHEMA,
+                "OutdatedVersion",
+                null,
                 now.minusSeconds(600));
-        aws.sqs().sendMessage(b -> b.queueUrl(queue.dlqUrl()).messageBody(OrderEvents.v2("evt-crash", "o-6", 100,
-                "EUR")));
-        deadLetter(OrderEvents.v2("evt-other", "o-7", 100, "EUR"), FailureClass.TRANSIENT, "Timeout", "payments",
+        aws.sqs()
+                .sendMessage(
+                        b -> b.queueUrl(queue.dlqUrl()).messageBody(OrderEvents.v2("evt-crash", "o-6", 100, "EUR")));
+        deadLetter(
+                OrderEvents.v2("evt-other", "o-7", 100, "EUR"),
+                FailureClass.TRANSIENT,
+                "Timeout",
+                "payments",
                 now.minusSeconds(600));
 
         Map<String, Object> summary = sweep();
 
         assertThat(summary).extractingByKey("quarantined").isEqualTo(7);
         assertThat(summary).extractingByKey("replayOutcomes").isEqualTo(Map.of("Sent", 3, "AlreadyApplied", 1));
-        assertThat(aws.sqs().receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(0)).messages())
-                .as("every dead letter left the queue once durable").isEmpty();
+        assertThat(aws.sqs()
+                        .receiveMessage(b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(0))
+                        .messages())
+                .as("every dead letter left the queue once durable")
+                .isEmpty();
         List<Message> replayed = drain(queue.url());
-        assertThat(replayed).hasSize(3).allSatisfy(m -> assertThat(m.messageAttributes())
-                .containsKey(ReplayMarker.ATTRIBUTE));
+        assertThat(replayed)
+                .hasSize(3)
+                .allSatisfy(m -> assertThat(m.messageAttributes()).containsKey(ReplayMarker.ATTRIBUTE));
         Map<QuarantineState, List<QuarantineRecord>> byState = new HashMap<>();
         for (QuarantineState s : QuarantineState.values()) {
             byState.put(s, ledger.inState(s, Optional.of("order-placed-email"), 50));
         }
         assertThat(byState.get(QuarantineState.REPLAYED)).hasSize(4);
-        assertThat(byState.get(QuarantineState.REPLAYED)).filteredOn(r -> r.note().contains("already applied"))
-                .singleElement().satisfies(r -> assertThat(r.idempotencyKey()).isEqualTo(
-                        "confirmation-email#evt-applied"));
-        assertThat(byState.get(QuarantineState.QUARANTINED)).extracting(r -> r.classification().failureClass())
+        assertThat(byState.get(QuarantineState.REPLAYED))
+                .filteredOn(r -> r.note().contains("already applied"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.idempotencyKey()).isEqualTo("confirmation-email#evt-applied"));
+        assertThat(byState.get(QuarantineState.QUARANTINED))
+                .extracting(r -> r.classification().failureClass())
                 .containsExactlyInAnyOrder(FailureClass.SCHEMA, FailureClass.POISON, FailureClass.TRANSIENT);
-        assertThat(byState.get(QuarantineState.REPLAYED)).allSatisfy(r -> assertThat(r.audit())
-                .extracting(AuditEntry::actor).containsOnly(Actor.AUTOMATION));
+        assertThat(byState.get(QuarantineState.REPLAYED))
+                .allSatisfy(
+                        r -> assertThat(r.audit()).extracting(AuditEntry::actor).containsOnly(Actor.AUTOMATION));
     }
 
     @Test
     void aPersonReplaysAnOlderPayloadThroughTheUpcasterAndTheConsumerAppliesItOnce() {
-        deadLetter(OrderEvents.v1("evt-v1", "o-8", 2500, "EUR"), FailureClass.SCHEMA, "OutdatedVersion", null,
+        deadLetter(
+                OrderEvents.v1("evt-v1", "o-8", 2500, "EUR"),
+                FailureClass.SCHEMA,
+                "OutdatedVersion",
+                null,
                 clock.instant());
         sweep();
-        QuarantineRecord waiting = ledger.inState(QuarantineState.QUARANTINED, Optional.empty(), 1).get(0);
+        QuarantineRecord waiting =
+                ledger.inState(QuarantineState.QUARANTINED, Optional.empty(), 1).get(0);
 
-        ReplayOutcome outcome = replays.replay(waiting.id(), Actor.person("ada"), "v1 upcaster shipped",
-                Optional.empty(), false);
+        ReplayOutcome outcome =
+                replays.replay(waiting.id(), Actor.person("ada"), "v1 upcaster shipped", Optional.empty(), false);
         new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn()).pollOnce(emailHandler, 1);
         ReplayOutcome again = replays.replay(waiting.id(), Actor.person("ada"), "twice?", Optional.empty(), false);
 
-        assertThat(outcome).isInstanceOfSatisfying(ReplayOutcome.Sent.class,
-                s -> assertThat(s.upcast()).isEqualTo("upcast v1 to v2"));
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        ReplayOutcome.Sent.class, s -> assertThat(s.upcast()).isEqualTo("upcast v1 to v2"));
         assertThat(again).isInstanceOf(ReplayOutcome.NotReplayable.class);
-        assertThat(aws.s3().listObjectsV2(b -> b.bucket(config.checkout().emailOutboxBucket())).contents())
-                .singleElement().satisfies(o -> assertThat(o.key()).contains("evt-v1"));
+        assertThat(aws.s3()
+                        .listObjectsV2(b -> b.bucket(config.checkout().emailOutboxBucket()))
+                        .contents())
+                .singleElement()
+                .satisfies(o -> assertThat(o.key()).contains("evt-v1"));
         QuarantineRecord done = ledger.find(waiting.id()).orElseThrow();
         assertThat(done.state()).isEqualTo(QuarantineState.REPLAYED);
         assertThat(done.audit()).extracting(AuditEntry::actor).contains(Actor.person("ada"));
-        assertThat(done.audit()).extracting(AuditEntry::reason).anySatisfy(r ->
-                assertThat(r).contains("upcast v1 to v2"));
+        assertThat(done.audit())
+                .extracting(AuditEntry::reason)
+                .anySatisfy(r -> assertThat(r).contains("upcast v1 to v2"));
     }
 
     @Test
     void aReplayThatDeadLettersAgainReopensItsRecordAndCountsAsAFailedReplay() {
         Instant now = clock.instant();
-        windows().add(new MaintenanceWindow("chg-7", ConfirmationEmailConsumer.DEPENDENCY, now.minusSeconds(3600),
-                now.minusSeconds(1), "oncall-lead", ""));
+        windows()
+                .add(new MaintenanceWindow(
+                        "chg-7",
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        now.minusSeconds(3600),
+                        now.minusSeconds(1),
+                        "oncall-lead",
+                        ""));
         String undeliverable = OrderEvents.v2("evt-nobody", "o-9", 100, "EUR").replace("ada@example.com", "nobody");
-        deadLetter(undeliverable, FailureClass.TRANSIENT, "Timeout", ConfirmationEmailConsumer.DEPENDENCY,
+        deadLetter(
+                undeliverable,
+                FailureClass.TRANSIENT,
+                "Timeout",
+                ConfirmationEmailConsumer.DEPENDENCY,
                 now.minusSeconds(60));
         sweep();
         new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn()).pollOnce(emailHandler, 1);
@@ -192,14 +253,21 @@ class SweeperHandlerTest {
             assertThat(r.classification().errorType()).isEqualTo("InvalidRecipient");
             assertThat(r.note()).contains("replay #1 dead-lettered again");
         });
-        assertThat(new DynamoDbReplayStats(aws.dynamoDb(), config.sweeper().controlTable()).totals()
-                .get(FailureClass.TRANSIENT).successRate()).isEqualTo(0.0);
+        assertThat(new DynamoDbReplayStats(aws.dynamoDb(), config.sweeper().controlTable())
+                        .totals()
+                        .get(FailureClass.TRANSIENT)
+                        .successRate())
+                .isEqualTo(0.0);
     }
 
     @Test
     void twoSweepersAtOnceQuarantineEveryDeadLetterExactlyOnce() throws Exception {
         for (int i = 0; i < 40; i++) {
-            deadLetter(OrderEvents.v2("evt-c-" + i, "o", 100, "EUR"), FailureClass.PERMANENT, "Rule", null,
+            deadLetter(
+                    OrderEvents.v2("evt-c-" + i, "o", 100, "EUR"),
+                    FailureClass.PERMANENT,
+                    "Rule",
+                    null,
                     clock.instant());
         }
         ExecutorService two = Executors.newFixedThreadPool(2);
@@ -221,8 +289,10 @@ class SweeperHandlerTest {
         two.shutdown();
 
         assertThat(quarantined).isEqualTo(40);
-        assertThat(ledger.inState(QuarantineState.QUARANTINED, Optional.empty(), 100)).hasSize(40);
-        assertThat(skipped).as("the second found the lease held, or came after the first had finished")
+        assertThat(ledger.inState(QuarantineState.QUARANTINED, Optional.empty(), 100))
+                .hasSize(40);
+        assertThat(skipped)
+                .as("the second found the lease held, or came after the first had finished")
                 .isBetween(0, 1);
         assertThat(drain(queue.dlqUrl())).isEmpty();
     }
@@ -230,7 +300,11 @@ class SweeperHandlerTest {
     @Test
     void deadLettersPastRetentionAreArchivedToS3AsEncryptedGzipJsonLinesAndLeaveTombstones() throws Exception {
         for (int i = 0; i < 3; i++) {
-            deadLetter(OrderEvents.v2("evt-old-" + i, "o", 100, "EUR"), FailureClass.PERMANENT, "Rule", null,
+            deadLetter(
+                    OrderEvents.v2("evt-old-" + i, "o", 100, "EUR"),
+                    FailureClass.PERMANENT,
+                    "Rule",
+                    null,
                     clock.instant());
         }
         sweep();
@@ -239,15 +313,21 @@ class SweeperHandlerTest {
         Map<String, Object> summary = sweep();
 
         assertThat(summary).extractingByKey("archived").isEqualTo(3);
-        List<S3Object> objects = aws.s3().listObjectsV2(b -> b.bucket(config.sweeper().archiveBucket())
-                .prefix("archive/")).contents();
-        assertThat(objects).singleElement().satisfies(o -> assertThat(o.key())
-                .startsWith("archive/queue=order-placed-email/date=").endsWith(".jsonl.gz"));
-        var object = aws.s3().getObject(b -> b.bucket(config.sweeper().archiveBucket()).key(objects.get(0).key()));
+        List<S3Object> objects = aws.s3()
+                .listObjectsV2(b -> b.bucket(config.sweeper().archiveBucket()).prefix("archive/"))
+                .contents();
+        assertThat(objects)
+                .singleElement()
+                .satisfies(o -> assertThat(o.key())
+                        .startsWith("archive/queue=order-placed-email/date=")
+                        .endsWith(".jsonl.gz"));
+        var object = aws.s3()
+                .getObject(b -> b.bucket(config.sweeper().archiveBucket())
+                        .key(objects.get(0).key()));
         assertThat(object.response().serverSideEncryptionAsString()).isEqualTo("aws:kms");
         List<JsonNode> lines = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(object),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(new GZIPInputStream(object), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 lines.add(json.readTree(line));
             }
@@ -258,8 +338,9 @@ class SweeperHandlerTest {
             assertThat(l.get("archiveReason").asText()).contains("expired before it was resolved");
             assertThat(l.get("audit")).hasSize(2);
         });
-        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.empty(), 10)).as("tombstones leave the active "
-                + "ledger").isEmpty();
+        assertThat(ledger.inState(QuarantineState.ARCHIVED, Optional.empty(), 10))
+                .as("tombstones leave the active " + "ledger")
+                .isEmpty();
         assertThat(ledger.ofQueue("order-placed-email", 10)).hasSize(3).allSatisfy(r -> {
             assertThat(r.state()).isEqualTo(QuarantineState.ARCHIVED);
             assertThat(r.archiveRef()).isEqualTo(objects.get(0).key());
@@ -281,12 +362,27 @@ class SweeperHandlerTest {
     /** Puts a message in the DLQ the way the consumer dead-letters it, with its failure metadata. */
     private void deadLetter(String body, FailureClass c, String type, String dependency, Instant failedAt) {
         String eventId = extractEventId(body);
-        DeadLetterMetadata meta = new DeadLetterMetadata("confirmation-email", "confirmation-email#" + eventId,
-                queue.arn(), UUID.randomUUID().toString(), c.name(), type, type + " from " + dependency, dependency, 2,
-                failedAt.toEpochMilli(), failedAt.toEpochMilli());
-        aws.sqs().sendMessage(b -> b.queueUrl(queue.dlqUrl()).messageBody(body).messageAttributes(Map.of(
-                DeadLetterMetadata.ATTRIBUTE, MessageAttributeValue.builder().dataType("String")
-                        .stringValue(meta.toJson()).build())));
+        DeadLetterMetadata meta = new DeadLetterMetadata(
+                "confirmation-email",
+                "confirmation-email#" + eventId,
+                queue.arn(),
+                UUID.randomUUID().toString(),
+                c.name(),
+                type,
+                type + " from " + dependency,
+                dependency,
+                2,
+                failedAt.toEpochMilli(),
+                failedAt.toEpochMilli());
+        aws.sqs()
+                .sendMessage(b -> b.queueUrl(queue.dlqUrl())
+                        .messageBody(body)
+                        .messageAttributes(Map.of(
+                                DeadLetterMetadata.ATTRIBUTE,
+                                MessageAttributeValue.builder()
+                                        .dataType("String")
+                                        .stringValue(meta.toJson())
+                                        .build())));
     }
 
     private String extractEventId(String body) {
@@ -301,8 +397,12 @@ class SweeperHandlerTest {
         List<Message> all = new ArrayList<>();
         List<Message> batch;
         do {
-            batch = aws.sqs().receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
-                    .messageAttributeNames("All")).messages();
+            batch = aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(url)
+                            .maxNumberOfMessages(10)
+                            .waitTimeSeconds(1)
+                            .messageAttributeNames("All"))
+                    .messages();
             all.addAll(batch);
         } while (!batch.isEmpty());
         return all;

@@ -33,13 +33,21 @@ class SweeperMetricsTest {
 
         JsonNode overall = doc("ReplaySuccessRate", null);
         assertThat(overall.get("ReplaySuccessRate").asDouble()).isEqualTo(0.9);
-        assertThat(overall.get("_aws").get("CloudWatchMetrics").get(0).get("Dimensions").get(0)).isEmpty();
+        assertThat(overall.get("_aws")
+                        .get("CloudWatchMetrics")
+                        .get(0)
+                        .get("Dimensions")
+                        .get(0))
+                .isEmpty();
         assertThat(doc("OldestUnresolvedQuarantineAgeSeconds", null)).isNotNull();
         JsonNode queue = doc("DeadLetterQueueDepth", "DeadLetterQueue");
         assertThat(queue.get("DeadLetterQueueDepth").asDouble()).isEqualTo(7);
         assertThat(queue.get("DeadLetterQueue").asText()).isEqualTo("orders-dlq");
-        assertThat(lines).filteredOn(l -> l.contains("\"Quarantine\"")).hasSize(2)
-                .anySatisfy(l -> assertThat(l).contains("\"State\":\"REPLAYED\"").contains("\"Quarantine\":9.0"));
+        assertThat(lines)
+                .filteredOn(l -> l.contains("\"Quarantine\""))
+                .hasSize(2)
+                .anySatisfy(
+                        l -> assertThat(l).contains("\"State\":\"REPLAYED\"").contains("\"Quarantine\":9.0"));
     }
 
     private JsonNode doc(String metric, String dimension) throws Exception {

@@ -1,6 +1,12 @@
 package dev.redrive.functions.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsQueueGateway;
+import dev.redrive.checkout.EventSchemas;
+import dev.redrive.checkout.OrderPlacedReader;
+import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
 import dev.redrive.core.claim.LeasePolicy;
@@ -10,12 +16,6 @@ import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
-import dev.redrive.checkout.EventSchemas;
-import dev.redrive.checkout.OrderPlacedReader;
-import dev.redrive.checkout.RevenueAnalyticsConsumer;
-import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.aws.queues.SqsQueueGateway;
 import dev.redrive.localaws.LocalAws;
 import dev.redrive.localaws.LocalResources;
 import java.time.Clock;
@@ -53,15 +53,19 @@ public final class ConsumerRig implements AutoCloseable {
         this.queue = LocalResources.createQueuePair(aws, "rig-" + suffix, 5, 30);
         this.directory = new QueueDirectory(clients.sqs(), Optional.of(queue.dlqUrl()));
         this.executor = Executors.newFixedThreadPool(concurrency);
-        MessageProcessor processor = new MessageProcessor(new DynamoDbClaimStore(clients.dynamoDb(), claimsTable),
-                LeasePolicy.DEFAULT, new FullJitterBackoff(Duration.ofSeconds(2), 2, Duration.ofMinutes(15)),
-                new Mulberry32(11), Clock.systemUTC(), ProcessingListener.NONE);
+        MessageProcessor processor = new MessageProcessor(
+                new DynamoDbClaimStore(clients.dynamoDb(), claimsTable),
+                LeasePolicy.DEFAULT,
+                new FullJitterBackoff(Duration.ofSeconds(2), 2, Duration.ofMinutes(15)),
+                new Mulberry32(11),
+                Clock.systemUTC(),
+                ProcessingListener.NONE);
         this.batches = new BatchProcessor(processor, executor, new SqsQueueGateway(clients.sqs(), directory));
     }
 
     public RevenueAnalyticsConsumer revenueConsumer() {
-        return new RevenueAnalyticsConsumer(new OrderPlacedReader(new ObjectMapper(), new EventSchemas()),
-                revenueTable);
+        return new RevenueAnalyticsConsumer(
+                new OrderPlacedReader(new ObjectMapper(), new EventSchemas()), revenueTable);
     }
 
     public BatchReport process(IdempotentConsumer<?> consumer, List<IncomingMessage> batch) {

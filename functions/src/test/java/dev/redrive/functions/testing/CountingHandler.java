@@ -2,8 +2,8 @@ package dev.redrive.functions.testing;
 
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
+import dev.redrive.functions.metrics.ConsumerMetrics;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -20,8 +20,8 @@ public class CountingHandler extends IdempotentSqsHandler {
         this(new CountingConsumer(), batches, config, metrics);
     }
 
-    private CountingHandler(CountingConsumer consumer, BatchProcessor batches, RedriveConfig config,
-            ConsumerMetrics metrics) {
+    private CountingHandler(
+            CountingConsumer consumer, BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
         super(consumer, batches, config, metrics);
         this.consumer = consumer;
     }

@@ -32,9 +32,12 @@ public final class SqsPollerForTests {
 
     /** Polls once (long poll up to {@code waitSeconds}); returns how many messages were handed over. */
     public int pollOnce(RequestHandler<SQSEvent, SQSBatchResponse> handler, int waitSeconds) {
-        List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10)
-                .waitTimeSeconds(waitSeconds).messageAttributeNames("All")
-                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+        List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl)
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(waitSeconds)
+                        .messageAttributeNames("All")
+                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+                .messages();
         if (received.isEmpty()) {
             return 0;
         }
@@ -44,8 +47,10 @@ public final class SqsPollerForTests {
         List<DeleteMessageBatchRequestEntry> deletes = new ArrayList<>();
         for (Message m : received) {
             if (!failed.contains(m.messageId())) {
-                deletes.add(DeleteMessageBatchRequestEntry.builder().id("d" + deletes.size())
-                        .receiptHandle(m.receiptHandle()).build());
+                deletes.add(DeleteMessageBatchRequestEntry.builder()
+                        .id("d" + deletes.size())
+                        .receiptHandle(m.receiptHandle())
+                        .build());
             }
         }
         if (!deletes.isEmpty()) {

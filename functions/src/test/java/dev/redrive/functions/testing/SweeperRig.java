@@ -69,7 +69,9 @@ public final class SweeperRig {
         LocalResources.createKeyValueTable(aws.dynamoDb(), control);
         aws.s3().createBucket(b -> b.bucket(archive));
         queue = LocalResources.createQueuePair(aws, "rig-email-" + s, 4, 30);
-        route = new Route(ConfirmationEmailConsumer.NAME, queue.url().substring(queue.url().lastIndexOf('/') + 1),
+        route = new Route(
+                ConfirmationEmailConsumer.NAME,
+                queue.url().substring(queue.url().lastIndexOf('/') + 1),
                 queue.dlqUrl().substring(queue.dlqUrl().lastIndexOf('/') + 1));
     }
 
@@ -96,27 +98,47 @@ public final class SweeperRig {
         DynamoDbLeaseStore leases = new DynamoDbLeaseStore(clients.dynamoDb(), control);
         DynamoDbReplayStats stats = new DynamoDbReplayStats(clients.dynamoDb(), control);
         S3PayloadStore payloads = new S3PayloadStore(aws.s3(), archive, null);
-        ReplayService replays = new ReplayService(ledger, new CheckoutSchemaGate(new ObjectMapper(),
-                new EventSchemas(), CheckoutSchemaGate.upcasters()), new ClaimLookupIdempotencyGate(
-                        Map.of(email.name(), email), claimStore), new SqsReplaySender(clients.sqs(), directory),
-                payloads, clock);
+        ReplayService replays = new ReplayService(
+                ledger,
+                new CheckoutSchemaGate(new ObjectMapper(), new EventSchemas(), CheckoutSchemaGate.upcasters()),
+                new ClaimLookupIdempotencyGate(Map.of(email.name(), email), claimStore),
+                new SqsReplaySender(clients.sqs(), directory),
+                payloads,
+                clock);
         SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100_000, 64 * 1024, 10_000);
-        return new Sweeper(source.apply(new SqsDeadLetterSource(clients.sqs(), directory, receiveVisibilitySeconds)),
-                ledger, leases,
-                claimStore, Map.of(email.name(), email), payloads,
-                new AutoReplaySweep(ledger, new DynamoDbMaintenanceWindows(clients.dynamoDb(), control), replays,
-                        stats, leases, clock, 10_000),
-                new ArchiveSweep(ledger, new S3ArchiveStore(aws.s3(), archive, null, clock), payloads, settings, leases,
-                        clock),
-                stats, settings, clock);
+        return new Sweeper(
+                source.apply(new SqsDeadLetterSource(clients.sqs(), directory, receiveVisibilitySeconds)),
+                ledger,
+                leases,
+                claimStore,
+                Map.of(email.name(), email),
+                payloads,
+                new AutoReplaySweep(
+                        ledger,
+                        new DynamoDbMaintenanceWindows(clients.dynamoDb(), control),
+                        replays,
+                        stats,
+                        leases,
+                        clock,
+                        10_000),
+                new ArchiveSweep(
+                        ledger, new S3ArchiveStore(aws.s3(), archive, null, clock), payloads, settings, leases, clock),
+                stats,
+                settings,
+                clock);
     }
 
     /** An approved window for the email provider that is over, covering the last hour. */
     public void approveFinishedWindow() {
         Instant now = Instant.now();
-        new DynamoDbMaintenanceWindows(aws.dynamoDb(), control).add(new MaintenanceWindow("w-" + UUID.randomUUID(),
-                ConfirmationEmailConsumer.DEPENDENCY, now.minus(Duration.ofHours(1)), now.minusSeconds(1),
-                "change-board", "test"));
+        new DynamoDbMaintenanceWindows(aws.dynamoDb(), control)
+                .add(new MaintenanceWindow(
+                        "w-" + UUID.randomUUID(),
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        now.minus(Duration.ofHours(1)),
+                        now.minusSeconds(1),
+                        "change-board",
+                        "test"));
     }
 
     /** {@code count} dead letters as the email consumer sends them during an outage; returns their event ids. */
@@ -127,14 +149,28 @@ public final class SweeperRig {
         for (int i = 0; i < count; i++) {
             String eventId = "evt-" + label + "-" + i;
             ids.add(eventId);
-            DeadLetterMetadata meta = new DeadLetterMetadata(ConfirmationEmailConsumer.NAME,
-                    ConfirmationEmailConsumer.NAME + "#" + eventId, queue.arn(), UUID.randomUUID().toString(),
-                    FailureClass.TRANSIENT.name(), "SlowDown", "SlowDown (HTTP 503) from email-provider",
-                    ConfirmationEmailConsumer.DEPENDENCY, 4, failedAt.toEpochMilli(), failedAt.toEpochMilli());
-            batch.add(SendMessageBatchRequestEntry.builder().id("d" + batch.size())
+            DeadLetterMetadata meta = new DeadLetterMetadata(
+                    ConfirmationEmailConsumer.NAME,
+                    ConfirmationEmailConsumer.NAME + "#" + eventId,
+                    queue.arn(),
+                    UUID.randomUUID().toString(),
+                    FailureClass.TRANSIENT.name(),
+                    "SlowDown",
+                    "SlowDown (HTTP 503) from email-provider",
+                    ConfirmationEmailConsumer.DEPENDENCY,
+                    4,
+                    failedAt.toEpochMilli(),
+                    failedAt.toEpochMilli());
+            batch.add(SendMessageBatchRequestEntry.builder()
+                    .id("d" + batch.size())
                     .messageBody(OrderEvents.v2(eventId, "o-" + i, 100, "EUR"))
-                    .messageAttributes(Map.of(DeadLetterMetadata.ATTRIBUTE, MessageAttributeValue.builder()
-                            .dataType("String").stringValue(meta.toJson()).build())).build());
+                    .messageAttributes(Map.of(
+                            DeadLetterMetadata.ATTRIBUTE,
+                            MessageAttributeValue.builder()
+                                    .dataType("String")
+                                    .stringValue(meta.toJson())
+                                    .build()))
+                    .build());
             if (batch.size() == 10 || i == count - 1) {
                 List<SendMessageBatchRequestEntry> entries = List.copyOf(batch);
                 aws.sqs().sendMessageBatch(b -> b.queueUrl(queue.dlqUrl()).entries(entries));

@@ -17,8 +17,7 @@ public final class CfnLint {
 
     private static final int FATAL_OR_ERROR = 0b11;
 
-    private CfnLint() {
-    }
+    private CfnLint() {}
 
     /** {@code args[0]}: the template. Throws (failing the Maven execution) on lint errors or a missing cfn-lint. */
     public static void main(String[] args) throws IOException, InterruptedException {
@@ -27,18 +26,19 @@ public final class CfnLint {
         }
         Path template = Path.of(args[0]);
         if (!Files.isRegularFile(template)) {
-            throw new IllegalStateException("no template at " + template + ": synthesize it first (./mvnw -pl infra "
-                    + "package)");
+            throw new IllegalStateException(
+                    "no template at " + template + ": synthesize it first (./mvnw -pl infra " + "package)");
         }
-        List<String> command = new ArrayList<>(findCfnLint().orElseThrow(() -> new IllegalStateException(
-                "cfn-lint is not installed (neither 'cfn-lint' on the PATH nor 'python3 -m cfnlint' works): "
-                        + "pip install cfn-lint, or skip the template lint with -Dcfn-lint.skip")));
+        List<String> command = new ArrayList<>(findCfnLint()
+                .orElseThrow(() -> new IllegalStateException(
+                        "cfn-lint is not installed (neither 'cfn-lint' on the PATH nor 'python3 -m cfnlint' works): "
+                                + "pip install cfn-lint, or skip the template lint with -Dcfn-lint.skip")));
         command.add(template.toString());
         Process process = new ProcessBuilder(command).inheritIO().start();
         int exit = process.waitFor();
         if ((exit & FATAL_OR_ERROR) != 0) {
-            throw new IllegalStateException("cfn-lint found errors in " + template + " (exit " + exit
-                    + "); see its output above");
+            throw new IllegalStateException(
+                    "cfn-lint found errors in " + template + " (exit " + exit + "); see its output above");
         }
         System.out.println("[cfn-lint] " + template.getFileName() + ": no errors"
                 + ((exit & 0b100) != 0 ? " (warnings above)" : ""));
@@ -50,8 +50,10 @@ public final class CfnLint {
             List<String> probe = new ArrayList<>(candidate);
             probe.add("--version");
             try {
-                Process process = new ProcessBuilder(probe).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                Process process = new ProcessBuilder(probe)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 if (process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0) {
                     return Optional.of(candidate);
                 }

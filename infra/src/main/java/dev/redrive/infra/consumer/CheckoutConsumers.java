@@ -18,26 +18,57 @@ import software.constructs.Construct;
 public record CheckoutConsumers(IdempotentConsumer confirmationEmail, IdempotentConsumer revenueAnalytics) {
 
     /** Creates both consumers in {@code scope} with the grants of their own side effects. */
-    public static CheckoutConsumers create(Construct scope, ConsumerPlatform platform, FunctionRuntime runtime,
-            ConsumerTuning tuning, IBucket emailOutbox, ITable revenueTable) {
-        IdempotentConsumer email = consumer(scope, "ConfirmationEmail", "confirmation-email", platform, runtime, tuning,
-                ConsumerEnvironment.CHECKOUT_EMAIL_OUTBOX_BUCKET, emailOutbox.getBucketName(),
-                PolicyStatement.Builder.create().sid("EmailOutboxPut")
+    public static CheckoutConsumers create(
+            Construct scope,
+            ConsumerPlatform platform,
+            FunctionRuntime runtime,
+            ConsumerTuning tuning,
+            IBucket emailOutbox,
+            ITable revenueTable) {
+        IdempotentConsumer email = consumer(
+                scope,
+                "ConfirmationEmail",
+                "confirmation-email",
+                platform,
+                runtime,
+                tuning,
+                ConsumerEnvironment.CHECKOUT_EMAIL_OUTBOX_BUCKET,
+                emailOutbox.getBucketName(),
+                PolicyStatement.Builder.create()
+                        .sid("EmailOutboxPut")
                         .actions(List.of("s3:PutObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
-        IdempotentConsumer revenue = consumer(scope, "RevenueAnalytics", "revenue-analytics", platform, runtime, tuning,
-                ConsumerEnvironment.CHECKOUT_REVENUE_TABLE, revenueTable.getTableName(),
-                PolicyStatement.Builder.create().sid("RevenueCounters")
+        IdempotentConsumer revenue = consumer(
+                scope,
+                "RevenueAnalytics",
+                "revenue-analytics",
+                platform,
+                runtime,
+                tuning,
+                ConsumerEnvironment.CHECKOUT_REVENUE_TABLE,
+                revenueTable.getTableName(),
+                PolicyStatement.Builder.create()
+                        .sid("RevenueCounters")
                         .actions(List.of("dynamodb:UpdateItem"))
                         .resources(List.of(revenueTable.getTableArn())));
         return new CheckoutConsumers(email, revenue);
     }
 
     /** A consumer whose handler has its name, told where its side effect goes and allowed only that. */
-    private static IdempotentConsumer consumer(Construct scope, String id, String name, ConsumerPlatform platform,
-            FunctionRuntime runtime, ConsumerTuning tuning, String targetVariable, String target,
+    private static IdempotentConsumer consumer(
+            Construct scope,
+            String id,
+            String name,
+            ConsumerPlatform platform,
+            FunctionRuntime runtime,
+            ConsumerTuning tuning,
+            String targetVariable,
+            String target,
             PolicyStatement.Builder effect) {
-        IdempotentConsumer consumer = new IdempotentConsumer(scope, id, platform,
+        IdempotentConsumer consumer = new IdempotentConsumer(
+                scope,
+                id,
+                platform,
                 tuning.applyTo(IdempotentConsumerProps.builder(name, name))
                         .runtime(runtime)
                         .environment(targetVariable, target)

@@ -23,6 +23,5 @@ public final class ConsumerEnvironment {
     /** The revenue-analytics consumer's counters table. */
     public static final String CHECKOUT_REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
 
-    private ConsumerEnvironment() {
-    }
+    private ConsumerEnvironment() {}
 }

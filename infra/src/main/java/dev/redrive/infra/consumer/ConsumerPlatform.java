@@ -12,5 +12,4 @@ import software.amazon.awscdk.services.kms.IKey;
  * @param claimsTable the idempotency claims table
  * @param functions   makes the functions from the one artifact
  */
-public record ConsumerPlatform(String prefix, IKey key, ITable claimsTable, FunctionFactory functions) {
-}
+public record ConsumerPlatform(String prefix, IKey key, ITable claimsTable, FunctionFactory functions) {}

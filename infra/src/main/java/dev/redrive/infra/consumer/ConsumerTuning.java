@@ -14,8 +14,7 @@ import java.util.Objects;
  */
 public record ConsumerTuning(Duration timeout, int maxReceiveCount, BackoffSettings backoff) {
 
-    public static final ConsumerTuning DEFAULT = new ConsumerTuning(Duration.ofSeconds(30), 5,
-            BackoffSettings.DEFAULT);
+    public static final ConsumerTuning DEFAULT = new ConsumerTuning(Duration.ofSeconds(30), 5, BackoffSettings.DEFAULT);
 
     public ConsumerTuning {
         Objects.requireNonNull(timeout, "timeout");

@@ -37,8 +37,8 @@ import software.constructs.Construct;
 public final class IdempotentConsumer extends Construct {
 
     /** The claims-table actions a consumer needs: claim, complete, read a claim back. No scan, no delete. */
-    public static final List<String> CLAIMS_ACTIONS = List.of(
-            "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem");
+    public static final List<String> CLAIMS_ACTIONS =
+            List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem");
 
     /** Appended to the source queue's name to name its dead-letter queue. */
     public static final String DEAD_LETTER_SUFFIX = "-dlq";
@@ -77,9 +77,17 @@ public final class IdempotentConsumer extends Construct {
                         .maxReceiveCount(props.maxReceiveCount())
                         .build())
                 .build();
-        this.function = platform.functions().create(this, "Function", new FunctionSpec(props.handler(),
-                props.runtime(), props.timeout(), props.effectiveMemoryMb(), environment(platform),
-                "Redrive idempotent consumer " + props.name() + " of " + sourceName));
+        this.function = platform.functions()
+                .create(
+                        this,
+                        "Function",
+                        new FunctionSpec(
+                                props.handler(),
+                                props.runtime(),
+                                props.timeout(),
+                                props.effectiveMemoryMb(),
+                                environment(platform),
+                                "Redrive idempotent consumer " + props.name() + " of " + sourceName));
         grant(platform);
         function.addEventSource(SqsEventSource.Builder.create(sourceQueue)
                 .reportBatchItemFailures(true)
@@ -94,8 +102,12 @@ public final class IdempotentConsumer extends Construct {
      * the source's redrive policy names the DLQ, so a reference both ways would be a dependency cycle.
      */
     private IQueue sourceQueueByArn(String sourceName) {
-        String arn = Stack.of(this).formatArn(ArnComponents.builder()
-                .service("sqs").resource(sourceName).arnFormat(ArnFormat.NO_RESOURCE_NAME).build());
+        String arn = Stack.of(this)
+                .formatArn(ArnComponents.builder()
+                        .service("sqs")
+                        .resource(sourceName)
+                        .arnFormat(ArnFormat.NO_RESOURCE_NAME)
+                        .build());
         return Queue.fromQueueArn(this, "SourceQueueArn", arn);
     }
 
@@ -103,9 +115,13 @@ public final class IdempotentConsumer extends Construct {
         Map<String, String> env = new TreeMap<>(props.environment());
         env.put(ConsumerEnvironment.CLAIMS_TABLE, platform.claimsTable().getTableName());
         env.put(ConsumerEnvironment.DEAD_LETTERS_QUEUE_URL, deadLetterQueue.getQueueUrl());
-        env.put(ConsumerEnvironment.BACKOFF_BASE, IsoDurations.format(props.backoff().base()));
+        env.put(
+                ConsumerEnvironment.BACKOFF_BASE,
+                IsoDurations.format(props.backoff().base()));
         env.put(ConsumerEnvironment.BACKOFF_MULTIPLIER, props.backoff().multiplierText());
-        env.put(ConsumerEnvironment.BACKOFF_MAX_DELAY, IsoDurations.format(props.backoff().maxDelay()));
+        env.put(
+                ConsumerEnvironment.BACKOFF_MAX_DELAY,
+                IsoDurations.format(props.backoff().maxDelay()));
         env.put(ConsumerEnvironment.BATCH_CONCURRENCY, Integer.toString(props.batchConcurrency()));
         return env;
     }

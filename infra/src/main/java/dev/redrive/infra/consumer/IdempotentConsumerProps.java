@@ -30,10 +30,22 @@ import java.util.regex.Pattern;
  * @param backoff            the retry backoff for TRANSIENT failures
  * @param environment        extra environment variables of the function
  */
-public record IdempotentConsumerProps(String name, String handler, FunctionRuntime runtime, int maxReceiveCount,
-        Duration timeout, Optional<Integer> memoryMb, Duration visibilityTimeout, Duration sourceRetention,
-        Duration deadLetterRetention, int batchSize, Duration maxBatchingWindow, int maxConcurrency,
-        int batchConcurrency, BackoffSettings backoff, Map<String, String> environment) {
+public record IdempotentConsumerProps(
+        String name,
+        String handler,
+        FunctionRuntime runtime,
+        int maxReceiveCount,
+        Duration timeout,
+        Optional<Integer> memoryMb,
+        Duration visibilityTimeout,
+        Duration sourceRetention,
+        Duration deadLetterRetention,
+        int batchSize,
+        Duration maxBatchingWindow,
+        int maxConcurrency,
+        int batchConcurrency,
+        BackoffSettings backoff,
+        Map<String, String> environment) {
 
     /** How many function timeouts the visibility timeout must cover at least (the AWS recommendation). */
     public static final int VISIBILITY_TIMEOUT_FACTOR = 6;
@@ -62,8 +74,8 @@ public record IdempotentConsumerProps(String name, String handler, FunctionRunti
         between("batchConcurrency", batchConcurrency, 1, 10_000);
         checkQueueTimes(name, timeout, visibilityTimeout, sourceRetention, deadLetterRetention);
         if (maxBatchingWindow.isNegative() || maxBatchingWindow.compareTo(Duration.ofMinutes(5)) > 0) {
-            throw new IllegalArgumentException("maxBatchingWindow of " + name + " must be 0 to 300 s, was "
-                    + maxBatchingWindow);
+            throw new IllegalArgumentException(
+                    "maxBatchingWindow of " + name + " must be 0 to 300 s, was " + maxBatchingWindow);
         }
         if (batchSize > 10 && maxBatchingWindow.isZero()) {
             throw new IllegalArgumentException("batchSize " + batchSize + " of " + name
@@ -71,8 +83,8 @@ public record IdempotentConsumerProps(String name, String handler, FunctionRunti
         }
     }
 
-    private static void checkQueueTimes(String name, Duration timeout, Duration visibility, Duration source,
-            Duration deadLetter) {
+    private static void checkQueueTimes(
+            String name, Duration timeout, Duration visibility, Duration source, Duration deadLetter) {
         Duration minimum = timeout.multipliedBy(VISIBILITY_TIMEOUT_FACTOR);
         if (visibility.compareTo(minimum) < 0) {
             throw new IllegalArgumentException("visibility timeout " + visibility + " of " + name + " is shorter than "
@@ -201,11 +213,24 @@ public record IdempotentConsumerProps(String name, String handler, FunctionRunti
 
         /** The props; throws {@link IllegalArgumentException} naming the setting that breaks a limit or a rule. */
         public IdempotentConsumerProps build() {
-            Duration visibility = visibilityTimeout != null
-                    ? visibilityTimeout : timeout.multipliedBy(VISIBILITY_TIMEOUT_FACTOR);
-            return new IdempotentConsumerProps(name, handler, runtime, maxReceiveCount, timeout,
-                    Optional.ofNullable(memoryMb), visibility, sourceRetention, deadLetterRetention, batchSize,
-                    maxBatchingWindow, maxConcurrency, batchConcurrency, backoff, environment);
+            Duration visibility =
+                    visibilityTimeout != null ? visibilityTimeout : timeout.multipliedBy(VISIBILITY_TIMEOUT_FACTOR);
+            return new IdempotentConsumerProps(
+                    name,
+                    handler,
+                    runtime,
+                    maxReceiveCount,
+                    timeout,
+                    Optional.ofNullable(memoryMb),
+                    visibility,
+                    sourceRetention,
+                    deadLetterRetention,
+                    batchSize,
+                    maxBatchingWindow,
+                    maxConcurrency,
+                    batchConcurrency,
+                    backoff,
+                    environment);
         }
     }
 }

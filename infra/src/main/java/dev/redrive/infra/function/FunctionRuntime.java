@@ -15,9 +15,11 @@ public enum FunctionRuntime {
     NATIVE("not.used.in.provided.runtime", Map.of("DISABLE_SIGNAL_HANDLERS", "true"), 256),
 
     /** The Quarkus JVM jar on the managed {@code java21} runtime. */
-    JVM("io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
+    JVM(
+            "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
             // C1 only: the usual cold-start trade for short-lived Lambda JVMs.
-            Map.of("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"), 1024);
+            Map.of("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"),
+            1024);
 
     private final String handler;
     private final Map<String, String> environment;
@@ -54,8 +56,10 @@ public enum FunctionRuntime {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown function runtime '" + value
-                    + "': use -c runtime=native (a native bootstrap zip) or -c runtime=jvm (the JVM function.zip)", e);
+            throw new IllegalArgumentException(
+                    "unknown function runtime '" + value
+                            + "': use -c runtime=native (a native bootstrap zip) or -c runtime=jvm (the JVM function.zip)",
+                    e);
         }
     }
 }

@@ -14,8 +14,13 @@ import java.util.Objects;
  * @param environment  environment variables besides the handler and the runtime's own
  * @param description  the function's description
  */
-public record FunctionSpec(String handlerName, FunctionRuntime runtime, Duration timeout, int memoryMb,
-        Map<String, String> environment, String description) {
+public record FunctionSpec(
+        String handlerName,
+        FunctionRuntime runtime,
+        Duration timeout,
+        int memoryMb,
+        Map<String, String> environment,
+        String description) {
 
     /** Checks the limits Lambda enforces, so a mistake fails the synthesis rather than the deployment. */
     public FunctionSpec {
@@ -24,16 +29,16 @@ public record FunctionSpec(String handlerName, FunctionRuntime runtime, Duration
         Objects.requireNonNull(timeout, "timeout");
         environment = Map.copyOf(environment);
         if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofMinutes(15)) > 0) {
-            throw new IllegalArgumentException("function timeout " + timeout + " of " + handlerName
-                    + " is outside Lambda's 1 s to 15 min");
+            throw new IllegalArgumentException(
+                    "function timeout " + timeout + " of " + handlerName + " is outside Lambda's 1 s to 15 min");
         }
         if (timeout.toMillis() % 1000 != 0) {
-            throw new IllegalArgumentException("function timeout " + timeout + " of " + handlerName
-                    + " must be whole seconds");
+            throw new IllegalArgumentException(
+                    "function timeout " + timeout + " of " + handlerName + " must be whole seconds");
         }
         if (memoryMb < 128 || memoryMb > 10240) {
-            throw new IllegalArgumentException("memory " + memoryMb + " MB of " + handlerName
-                    + " is outside Lambda's 128 to 10240 MB");
+            throw new IllegalArgumentException(
+                    "memory " + memoryMb + " MB of " + handlerName + " is outside Lambda's 128 to 10240 MB");
         }
     }
 }

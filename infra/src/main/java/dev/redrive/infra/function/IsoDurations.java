@@ -5,8 +5,7 @@ import java.time.Duration;
 /** Durations as the functions read them from the environment: ISO-8601, whole days as {@code P7D}. */
 public final class IsoDurations {
 
-    private IsoDurations() {
-    }
+    private IsoDurations() {}
 
     /** {@code P7D} for whole days (where {@link Duration#toString()} says {@code PT168H}), else {@code PT2S} etc. */
     public static String format(Duration duration) {

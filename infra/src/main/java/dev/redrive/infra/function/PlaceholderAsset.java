@@ -20,8 +20,7 @@ public final class PlaceholderAsset {
             exit 1
             """;
 
-    private PlaceholderAsset() {
-    }
+    private PlaceholderAsset() {}
 
     /** Writes the placeholder into {@code directory} (created if needed) and returns the directory. */
     public static Path write(Path directory) {
@@ -34,8 +33,10 @@ public final class PlaceholderAsset {
             bootstrap.toFile().setExecutable(true, false);
             return directory;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not write the placeholder function asset to " + directory
-                    + "; check that the directory is writable", e);
+            throw new UncheckedIOException(
+                    "could not write the placeholder function asset to " + directory
+                            + "; check that the directory is writable",
+                    e);
         }
     }
 }

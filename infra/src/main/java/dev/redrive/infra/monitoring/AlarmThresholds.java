@@ -17,13 +17,19 @@ import java.util.Objects;
  * @param period                      the period every alarm evaluates (default 5 min)
  * @param evaluationPeriods           periods in breach before an age or depth alarm fires (default 3)
  */
-public record AlarmThresholds(Duration sourceOldestMessageAge, int sourceVisibleMessages,
-        Duration deadLetterOldestMessageAge, int deadLetterVisibleMessages, Duration oldestUnresolvedQuarantine,
-        double replaySuccessRate, Duration period, int evaluationPeriods) {
+public record AlarmThresholds(
+        Duration sourceOldestMessageAge,
+        int sourceVisibleMessages,
+        Duration deadLetterOldestMessageAge,
+        int deadLetterVisibleMessages,
+        Duration oldestUnresolvedQuarantine,
+        double replaySuccessRate,
+        Duration period,
+        int evaluationPeriods) {
 
     /** The defaults. */
-    public static final AlarmThresholds DEFAULT = new AlarmThresholds(Duration.ofMinutes(15), 1000,
-            Duration.ofHours(1), 100, Duration.ofDays(3), 0.9, Duration.ofMinutes(5), 3);
+    public static final AlarmThresholds DEFAULT = new AlarmThresholds(
+            Duration.ofMinutes(15), 1000, Duration.ofHours(1), 100, Duration.ofDays(3), 0.9, Duration.ofMinutes(5), 3);
 
     /** Checks the values can make alarms. */
     public AlarmThresholds {
@@ -35,8 +41,8 @@ public record AlarmThresholds(Duration sourceOldestMessageAge, int sourceVisible
             throw new IllegalArgumentException("depth thresholds and evaluation periods must be at least 1");
         }
         if (!(replaySuccessRate > 0 && replaySuccessRate <= 1)) {
-            throw new IllegalArgumentException("replay success rate threshold must be in (0, 1], was "
-                    + replaySuccessRate);
+            throw new IllegalArgumentException(
+                    "replay success rate threshold must be in (0, 1], was " + replaySuccessRate);
         }
         if (period.toSeconds() < 60 || period.toSeconds() % 60 != 0) {
             throw new IllegalArgumentException("alarm period must be whole minutes, was " + period);

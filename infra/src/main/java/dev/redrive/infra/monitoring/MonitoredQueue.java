@@ -9,5 +9,4 @@ import software.amazon.awscdk.services.sqs.IQueue;
  * @param queue      the queue
  * @param deadLetter whether it is a dead-letter queue (normally empty: any arrival alarms)
  */
-public record MonitoredQueue(String name, IQueue queue, boolean deadLetter) {
-}
+public record MonitoredQueue(String name, IQueue queue, boolean deadLetter) {}

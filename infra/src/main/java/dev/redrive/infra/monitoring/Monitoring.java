@@ -50,52 +50,87 @@ public final class Monitoring extends Construct {
             queueAlarms(queue);
         }
         sweeperAlarms(props.sweeper());
-        new RedriveDashboard(this, "Dashboard", prefix, props.queues(), props.consumers(), alarms,
-                thresholds.period());
+        new RedriveDashboard(this, "Dashboard", prefix, props.queues(), props.consumers(), alarms, thresholds.period());
     }
 
     private void queueAlarms(MonitoredQueue q) {
-        MetricOptions maximum = MetricOptions.builder().statistic("Maximum").period(period()).build();
-        Duration age = Duration.seconds((q.deadLetter() ? thresholds.deadLetterOldestMessageAge()
-                : thresholds.sourceOldestMessageAge()).toSeconds());
+        MetricOptions maximum =
+                MetricOptions.builder().statistic("Maximum").period(period()).build();
+        Duration age = Duration.seconds(
+                (q.deadLetter() ? thresholds.deadLetterOldestMessageAge() : thresholds.sourceOldestMessageAge())
+                        .toSeconds());
         int depth = q.deadLetter() ? thresholds.deadLetterVisibleMessages() : thresholds.sourceVisibleMessages();
-        alarm(q.name() + "-oldest-message-age", q.queue().metricApproximateAgeOfOldestMessage(maximum),
-                age.toSeconds(), ComparisonOperator.GREATER_THAN_THRESHOLD, thresholds.evaluationPeriods(),
+        alarm(
+                q.name() + "-oldest-message-age",
+                q.queue().metricApproximateAgeOfOldestMessage(maximum),
+                age.toSeconds(),
+                ComparisonOperator.GREATER_THAN_THRESHOLD,
+                thresholds.evaluationPeriods(),
                 "Oldest message of " + q.name() + " is older than " + age.toHumanString());
-        alarm(q.name() + "-depth", q.queue().metricApproximateNumberOfMessagesVisible(maximum), depth,
-                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, thresholds.evaluationPeriods(),
+        alarm(
+                q.name() + "-depth",
+                q.queue().metricApproximateNumberOfMessagesVisible(maximum),
+                depth,
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                thresholds.evaluationPeriods(),
                 "At least " + depth + " messages wait in " + q.name());
         if (q.deadLetter()) {
-            alarm(q.name() + "-arrival", q.queue().metricApproximateNumberOfMessagesVisible(maximum), 1,
-                    ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1,
+            alarm(
+                    q.name() + "-arrival",
+                    q.queue().metricApproximateNumberOfMessagesVisible(maximum),
+                    1,
+                    ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                    1,
                     "A message arrived in the normally empty dead-letter queue " + q.name()
                             + ": the sweeper quarantines it; see the quarantine ledger");
         }
     }
 
     private void sweeperAlarms(IFunction sweeper) {
-        alarm(prefix + "-oldest-unresolved-quarantine",
+        alarm(
+                prefix + "-oldest-unresolved-quarantine",
                 custom(RedriveMetrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum"),
-                thresholds.oldestUnresolvedQuarantine().toSeconds(), ComparisonOperator.GREATER_THAN_THRESHOLD, 1,
+                thresholds.oldestUnresolvedQuarantine().toSeconds(),
+                ComparisonOperator.GREATER_THAN_THRESHOLD,
+                1,
                 "A quarantined dead letter has waited for a decision longer than "
                         + thresholds.oldestUnresolvedQuarantine());
-        alarm(prefix + "-replay-success-rate", custom(RedriveMetrics.REPLAY_SUCCESS_RATE, "Average"),
-                thresholds.replaySuccessRate(), ComparisonOperator.LESS_THAN_THRESHOLD, 1,
-                "Replays keep returning to the dead-letter queue (success rate below "
-                        + thresholds.replaySuccessRate() + ")");
-        alarm(prefix + "-sweeper-errors", sweeper.metricErrors(MetricOptions.builder()
-                        .statistic("Sum").period(period()).build()), 1,
-                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1,
+        alarm(
+                prefix + "-replay-success-rate",
+                custom(RedriveMetrics.REPLAY_SUCCESS_RATE, "Average"),
+                thresholds.replaySuccessRate(),
+                ComparisonOperator.LESS_THAN_THRESHOLD,
+                1,
+                "Replays keep returning to the dead-letter queue (success rate below " + thresholds.replaySuccessRate()
+                        + ")");
+        alarm(
+                prefix + "-sweeper-errors",
+                sweeper.metricErrors(MetricOptions.builder()
+                        .statistic("Sum")
+                        .period(period())
+                        .build()),
+                1,
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                1,
                 "The dead-letter sweeper failed: dead letters are not being quarantined");
     }
 
     private Metric custom(String name, String statistic) {
-        return Metric.Builder.create().namespace(RedriveMetrics.NAMESPACE).metricName(name)
-                .statistic(statistic).period(period()).build();
+        return Metric.Builder.create()
+                .namespace(RedriveMetrics.NAMESPACE)
+                .metricName(name)
+                .statistic(statistic)
+                .period(period())
+                .build();
     }
 
-    private void alarm(String name, IMetric metric, Number threshold, ComparisonOperator comparison,
-            int evaluationPeriods, String description) {
+    private void alarm(
+            String name,
+            IMetric metric,
+            Number threshold,
+            ComparisonOperator comparison,
+            int evaluationPeriods,
+            String description) {
         Alarm alarm = Alarm.Builder.create(this, name)
                 .alarmName(name)
                 .alarmDescription(description)

@@ -14,8 +14,13 @@ import software.amazon.awscdk.services.lambda.IFunction;
  * @param sweeper    the sweeper function, whose errors alarm
  * @param thresholds where the alarms fire
  */
-public record MonitoringProps(String prefix, IKey key, List<MonitoredQueue> queues, List<String> consumers,
-        IFunction sweeper, AlarmThresholds thresholds) {
+public record MonitoringProps(
+        String prefix,
+        IKey key,
+        List<MonitoredQueue> queues,
+        List<String> consumers,
+        IFunction sweeper,
+        AlarmThresholds thresholds) {
 
     /** Copies the lists. */
     public MonitoringProps {

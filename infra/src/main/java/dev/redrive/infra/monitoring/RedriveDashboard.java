@@ -25,8 +25,14 @@ final class RedriveDashboard extends Construct {
 
     private final Duration period;
 
-    RedriveDashboard(Construct scope, String id, String prefix, List<MonitoredQueue> queues, List<String> consumers,
-            List<Alarm> alarms, java.time.Duration period) {
+    RedriveDashboard(
+            Construct scope,
+            String id,
+            String prefix,
+            List<MonitoredQueue> queues,
+            List<String> consumers,
+            List<Alarm> alarms,
+            java.time.Duration period) {
         super(scope, id);
         this.period = Duration.seconds(period.toSeconds());
         List<IMetric> depth = new ArrayList<>();
@@ -41,38 +47,60 @@ final class RedriveDashboard extends Construct {
             processed.add(consumerMetric(RedriveMetrics.DUPLICATES, consumer));
         }
         List<IMetric> outcomes = new ArrayList<>();
-        for (String outcome : List.of(RedriveMetrics.REPLAYED, RedriveMetrics.REPLAY_FAILED,
-                RedriveMetrics.ALREADY_APPLIED, RedriveMetrics.ARCHIVED)) {
-            outcomes.add(search("Namespace=\"" + RedriveMetrics.NAMESPACE
-                    + "\" MetricName=\"" + outcome + "\"", outcome));
+        for (String outcome : List.of(
+                RedriveMetrics.REPLAYED,
+                RedriveMetrics.REPLAY_FAILED,
+                RedriveMetrics.ALREADY_APPLIED,
+                RedriveMetrics.ARCHIVED)) {
+            outcomes.add(
+                    search("Namespace=\"" + RedriveMetrics.NAMESPACE + "\" MetricName=\"" + outcome + "\"", outcome));
         }
-        IMetric deadLettered = search("{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.CONSUMER + ","
-                + RedriveMetrics.FAILURE_CLASS + "} MetricName=\"" + RedriveMetrics.DEAD_LETTERED + "\"", "");
-        IMetric quarantined = search("{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.FAILURE_CLASS
-                + "} MetricName=\"" + RedriveMetrics.QUARANTINED + "\"", "");
+        IMetric deadLettered = search(
+                "{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.CONSUMER + "," + RedriveMetrics.FAILURE_CLASS
+                        + "} MetricName=\"" + RedriveMetrics.DEAD_LETTERED + "\"",
+                "");
+        IMetric quarantined = search(
+                "{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.FAILURE_CLASS + "} MetricName=\""
+                        + RedriveMetrics.QUARANTINED + "\"",
+                "");
         List<IAlarm> alarmList = new ArrayList<>(alarms);
         Dashboard.Builder.create(this, "Resource")
                 .dashboardName(prefix + "-redrive")
                 .widgets(List.of(
-                        List.of(AlarmStatusWidget.Builder.create().title("Alarms").alarms(alarmList).width(24)
+                        List.of(AlarmStatusWidget.Builder.create()
+                                .title("Alarms")
+                                .alarms(alarmList)
+                                .width(24)
                                 .build()),
-                        List.of(graph("Queue depth (visible messages)", depth),
+                        List.of(
+                                graph("Queue depth (visible messages)", depth),
                                 graph("Age of oldest message (s)", age)),
-                        List.of(graph("Dead-lettered by consumer and failure class", List.of(deadLettered)),
+                        List.of(
+                                graph("Dead-lettered by consumer and failure class", List.of(deadLettered)),
                                 graph("Quarantined by failure class", List.of(quarantined))),
-                        List.of(graph("Replay outcomes", outcomes),
+                        List.of(
+                                graph("Replay outcomes", outcomes),
                                 graph("Consumers: processed and duplicates", processed))))
                 .build();
     }
 
     private MetricOptions maximum(String label) {
-        return MetricOptions.builder().statistic("Maximum").period(period).label(label).build();
+        return MetricOptions.builder()
+                .statistic("Maximum")
+                .period(period)
+                .label(label)
+                .build();
     }
 
     private Metric consumerMetric(String name, String consumer) {
-        return Metric.Builder.create().namespace(RedriveMetrics.NAMESPACE).metricName(name)
+        return Metric.Builder.create()
+                .namespace(RedriveMetrics.NAMESPACE)
+                .metricName(name)
                 .dimensionsMap(Map.of(RedriveMetrics.CONSUMER, consumer))
-                .statistic("Sum").period(period).label(consumer + " " + name).build();
+                .statistic("Sum")
+                .period(period)
+                .label(consumer + " " + name)
+                .build();
     }
 
     private MathExpression search(String query, String label) {
@@ -85,6 +113,11 @@ final class RedriveDashboard extends Construct {
     }
 
     private static IWidget graph(String title, List<IMetric> metrics) {
-        return GraphWidget.Builder.create().title(title).left(metrics).width(12).height(6).build();
+        return GraphWidget.Builder.create()
+                .title(title)
+                .left(metrics)
+                .width(12)
+                .height(6)
+                .build();
     }
 }

@@ -31,6 +31,5 @@ public final class RedriveMetrics {
     public static final String OLDEST_UNRESOLVED_QUARANTINE_AGE = "OldestUnresolvedQuarantineAgeSeconds";
     public static final String REPLAY_SUCCESS_RATE = "ReplaySuccessRate";
 
-    private RedriveMetrics() {
-    }
+    private RedriveMetrics() {}
 }

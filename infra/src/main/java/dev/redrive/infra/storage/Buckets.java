@@ -28,8 +28,9 @@ public record Buckets(Bucket archive, Bucket emailOutbox) {
     /** Creates the buckets directly in {@code scope}; names are left to CloudFormation (they are global). */
     public static Buckets create(Construct scope, IKey key, int archiveExpiryDays) {
         if (archiveExpiryDays <= ARCHIVE_TRANSITION_DAYS) {
-            throw new IllegalArgumentException("archive expiry of " + archiveExpiryDays + " days must be after the "
-                    + ARCHIVE_TRANSITION_DAYS + "-day transition to Glacier Instant Retrieval (-c archiveExpiryDays=N)");
+            throw new IllegalArgumentException(
+                    "archive expiry of " + archiveExpiryDays + " days must be after the " + ARCHIVE_TRANSITION_DAYS
+                            + "-day transition to Glacier Instant Retrieval (-c archiveExpiryDays=N)");
         }
         Bucket archive = bucket(scope, "ArchiveBucket", key)
                 .versioned(true)

@@ -31,11 +31,14 @@ public record Tables(Table claims, Table revenue, Table quarantine, Table contro
         Table claims = table(scope, "ClaimsTable", prefix + "-claims", key, false)
                 .timeToLiveAttribute("expiresAt")
                 .build();
-        Table revenue = table(scope, "RevenueTable", prefix + "-revenue", key, false).build();
-        Table quarantine = table(scope, "QuarantineTable", prefix + "-quarantine", key, true).build();
+        Table revenue =
+                table(scope, "RevenueTable", prefix + "-revenue", key, false).build();
+        Table quarantine = table(scope, "QuarantineTable", prefix + "-quarantine", key, true)
+                .build();
         quarantine.addGlobalSecondaryIndex(byArrival(BY_STATE_INDEX, "state"));
         quarantine.addGlobalSecondaryIndex(byArrival(BY_QUEUE_INDEX, "sourceQueue"));
-        Table control = table(scope, "ControlTable", prefix + "-control", key, true).build();
+        Table control =
+                table(scope, "ControlTable", prefix + "-control", key, true).build();
         return new Tables(claims, revenue, quarantine, control);
     }
 
@@ -59,7 +62,10 @@ public record Tables(Table claims, Table revenue, Table quarantine, Table contro
         return GlobalSecondaryIndexProps.builder()
                 .indexName(name)
                 .partitionKey(string(partitionAttribute))
-                .sortKey(Attribute.builder().name("arrivedAt").type(AttributeType.NUMBER).build())
+                .sortKey(Attribute.builder()
+                        .name("arrivedAt")
+                        .type(AttributeType.NUMBER)
+                        .build())
                 .projectionType(ProjectionType.ALL)
                 .build();
     }

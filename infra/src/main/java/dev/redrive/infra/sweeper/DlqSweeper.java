@@ -51,9 +51,17 @@ public final class DlqSweeper extends Construct {
 
     public DlqSweeper(Construct scope, String id, SweeperProps props) {
         super(scope, id);
-        this.function = props.functions().create(this, "Function", new FunctionSpec(HANDLER, props.runtime(),
-                SweeperProps.TIMEOUT, props.runtime().defaultMemoryMb(), environment(props),
-                "Redrive dead-letter sweeper: quarantine, replay, archive"));
+        this.function = props.functions()
+                .create(
+                        this,
+                        "Function",
+                        new FunctionSpec(
+                                HANDLER,
+                                props.runtime(),
+                                SweeperProps.TIMEOUT,
+                                props.runtime().defaultMemoryMb(),
+                                environment(props),
+                                "Redrive dead-letter sweeper: quarantine, replay, archive"));
         grant(props);
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
         this.scheduleDeadLetterQueue = Queue.Builder.create(this, "ScheduleDeadLetterQueue")
@@ -66,22 +74,29 @@ public final class DlqSweeper extends Construct {
         // Our own role (not the target's shared default) so it can also encrypt into the KMS-encrypted DLQ.
         Role scheduleRole = Role.Builder.create(this, "ScheduleRole")
                 .description("EventBridge Scheduler invokes the Redrive sweeper")
-                .assumedBy(new ServicePrincipal("scheduler.amazonaws.com", ServicePrincipalOpts.builder()
-                        .conditions(Map.of("StringEquals",
-                                Map.of("aws:SourceAccount", Stack.of(this).getAccount())))
-                        .build()))
+                .assumedBy(new ServicePrincipal(
+                        "scheduler.amazonaws.com",
+                        ServicePrincipalOpts.builder()
+                                .conditions(Map.of(
+                                        "StringEquals",
+                                        Map.of(
+                                                "aws:SourceAccount",
+                                                Stack.of(this).getAccount())))
+                                .build()))
                 .build();
         props.key().grant(scheduleRole, "kms:Decrypt", "kms:GenerateDataKey*");
         this.schedule = Schedule.Builder.create(this, "Schedule")
                 .description("Runs the Redrive dead-letter sweeper")
                 .schedule(ScheduleExpression.expression(props.scheduleExpression()))
-                .target(new LambdaInvoke(function, ScheduleTargetBaseProps.builder()
-                        .role(scheduleRole)
-                        .input(ScheduleTargetInput.fromObject(SCHEDULE_INPUT))
-                        .retryAttempts(2)
-                        .maxEventAge(Duration.minutes(10))
-                        .deadLetterQueue(scheduleDeadLetterQueue)
-                        .build()))
+                .target(new LambdaInvoke(
+                        function,
+                        ScheduleTargetBaseProps.builder()
+                                .role(scheduleRole)
+                                .input(ScheduleTargetInput.fromObject(SCHEDULE_INPUT))
+                                .retryAttempts(2)
+                                .maxEventAge(Duration.minutes(10))
+                                .deadLetterQueue(scheduleDeadLetterQueue)
+                                .build()))
                 .build();
     }
 
@@ -99,15 +114,17 @@ public final class DlqSweeper extends Construct {
 
     /** One route per consumer: where its dead letters arrive and where a replay goes. */
     private static List<Map<String, String>> routes(List<IdempotentConsumer> consumers) {
-        return consumers.stream().map(c -> {
-            Map<String, String> route = new LinkedHashMap<>();
-            route.put("consumer", c.name());
-            route.put("sourceQueueUrl", c.sourceQueue().getQueueUrl());
-            route.put("sourceQueueArn", c.sourceQueue().getQueueArn());
-            route.put("deadLetterQueueUrl", c.deadLetterQueue().getQueueUrl());
-            route.put("deadLetterQueueArn", c.deadLetterQueue().getQueueArn());
-            return route;
-        }).toList();
+        return consumers.stream()
+                .map(c -> {
+                    Map<String, String> route = new LinkedHashMap<>();
+                    route.put("consumer", c.name());
+                    route.put("sourceQueueUrl", c.sourceQueue().getQueueUrl());
+                    route.put("sourceQueueArn", c.sourceQueue().getQueueArn());
+                    route.put("deadLetterQueueUrl", c.deadLetterQueue().getQueueUrl());
+                    route.put("deadLetterQueueArn", c.deadLetterQueue().getQueueArn());
+                    return route;
+                })
+                .toList();
     }
 
     private void grant(SweeperProps props) {

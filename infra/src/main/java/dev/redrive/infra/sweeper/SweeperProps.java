@@ -23,8 +23,15 @@ import software.amazon.awscdk.services.s3.IBucket;
  * @param retention          how long a dead letter stays in quarantine before it is archived
  * @param scheduleExpression an EventBridge Scheduler expression: {@code rate(5 minutes)}, {@code cron(...)}
  */
-public record SweeperProps(String prefix, FunctionRuntime runtime, FunctionFactory functions, IKey key,
-        Tables tables, IBucket archive, List<IdempotentConsumer> consumers, Duration retention,
+public record SweeperProps(
+        String prefix,
+        FunctionRuntime runtime,
+        FunctionFactory functions,
+        IKey key,
+        Tables tables,
+        IBucket archive,
+        List<IdempotentConsumer> consumers,
+        Duration retention,
         String scheduleExpression) {
 
     /** The sweeper's Lambda timeout: one sweep must finish well inside the 5-minute schedule. */
@@ -45,7 +52,8 @@ public record SweeperProps(String prefix, FunctionRuntime runtime, FunctionFacto
 
     /** {@code 5 minutes} becomes {@code rate(5 minutes)}; {@code rate(...)}, {@code cron(...)}, {@code at(...)} stay. */
     static String normalize(String expression) {
-        String trimmed = Objects.requireNonNull(expression, "scheduleExpression").trim();
+        String trimmed =
+                Objects.requireNonNull(expression, "scheduleExpression").trim();
         if (trimmed.matches("(rate|cron|at)\\(.+\\)")) {
             return trimmed;
         }

@@ -30,15 +30,25 @@ class IdempotentConsumerConstructTest {
 
     @BeforeAll
     static void synthesize() {
-        Stack stack = new Stack(new App(AppProps.builder().outdir("target/test-cdk.out/consumer-only").build()),
+        Stack stack = new Stack(
+                new App(AppProps.builder()
+                        .outdir("target/test-cdk.out/consumer-only")
+                        .build()),
                 "ConsumerOnly");
         Key key = new Key(stack, "Key");
         Table claims = Table.Builder.create(stack, "Claims")
-                .partitionKey(Attribute.builder().name("pk").type(AttributeType.STRING).build()).build();
+                .partitionKey(Attribute.builder()
+                        .name("pk")
+                        .type(AttributeType.STRING)
+                        .build())
+                .build();
         FunctionFactory functions = new FunctionFactory(
                 FunctionArtifact.resolve(Optional.empty(), Path.of("target", "test-function-placeholder")),
                 Architecture.X86_64);
-        new IdempotentConsumer(stack, "Payments", new ConsumerPlatform("shop", key, claims, functions),
+        new IdempotentConsumer(
+                stack,
+                "Payments",
+                new ConsumerPlatform("shop", key, claims, functions),
                 IdempotentConsumerProps.builder("payments", "payments-handler")
                         .runtime(FunctionRuntime.JVM)
                         .maxReceiveCount(3)
@@ -56,43 +66,80 @@ class IdempotentConsumerConstructTest {
 
     @Test
     void queuesCarryTheirSettings() {
-        template.hasResourceProperties("AWS::SQS::Queue", Map.of(
-                "QueueName", "shop-payments",
-                "VisibilityTimeout", 360,
-                "RedrivePolicy", Map.of("maxReceiveCount", 3, "deadLetterTargetArn", Match.anyValue())));
-        template.hasResourceProperties("AWS::SQS::Queue", Map.of("QueueName", "shop-payments-dlq",
-                "MessageRetentionPeriod", 1209600));
+        template.hasResourceProperties(
+                "AWS::SQS::Queue",
+                Map.of(
+                        "QueueName",
+                        "shop-payments",
+                        "VisibilityTimeout",
+                        360,
+                        "RedrivePolicy",
+                        Map.of("maxReceiveCount", 3, "deadLetterTargetArn", Match.anyValue())));
+        template.hasResourceProperties(
+                "AWS::SQS::Queue", Map.of("QueueName", "shop-payments-dlq", "MessageRetentionPeriod", 1209600));
     }
 
     @Test
     void theMappingAndTheFunctionCarryTheirSettings() {
-        template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(
-                "BatchSize", 50,
-                "MaximumBatchingWindowInSeconds", 5,
-                "ScalingConfig", Map.of("MaximumConcurrency", 2),
-                "FunctionResponseTypes", List.of("ReportBatchItemFailures")));
-        template.hasResourceProperties("AWS::Lambda::Function", Map.of(
-                "Runtime", "java21",
-                "Handler", "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
-                "Architectures", List.of("x86_64"),
-                "MemorySize", 2048,
-                "Timeout", 60,
-                "Environment", Map.of("Variables", Match.objectLike(Map.of(
-                        "QUARKUS_LAMBDA_HANDLER", "payments-handler",
-                        "REDRIVE_BACKOFF_BASE", "PT0.5S",
-                        "REDRIVE_BACKOFF_MULTIPLIER", "3.0",
-                        "REDRIVE_BACKOFF_MAX_DELAY", "PT2M",
-                        "REDRIVE_BATCH_CONCURRENCY", "4",
-                        "EXTRA", "yes")))));
-        assertThat(template.findResources("AWS::Lambda::Function", Map.of("Properties", Map.of("Environment",
-                Map.of("Variables", Match.objectLike(Map.of("DISABLE_SIGNAL_HANDLERS", "true"))))))).isEmpty();
+        template.hasResourceProperties(
+                "AWS::Lambda::EventSourceMapping",
+                Map.of(
+                        "BatchSize",
+                        50,
+                        "MaximumBatchingWindowInSeconds",
+                        5,
+                        "ScalingConfig",
+                        Map.of("MaximumConcurrency", 2),
+                        "FunctionResponseTypes",
+                        List.of("ReportBatchItemFailures")));
+        template.hasResourceProperties(
+                "AWS::Lambda::Function",
+                Map.of(
+                        "Runtime",
+                        "java21",
+                        "Handler",
+                        "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
+                        "Architectures",
+                        List.of("x86_64"),
+                        "MemorySize",
+                        2048,
+                        "Timeout",
+                        60,
+                        "Environment",
+                        Map.of(
+                                "Variables",
+                                Match.objectLike(Map.of(
+                                        "QUARKUS_LAMBDA_HANDLER", "payments-handler",
+                                        "REDRIVE_BACKOFF_BASE", "PT0.5S",
+                                        "REDRIVE_BACKOFF_MULTIPLIER", "3.0",
+                                        "REDRIVE_BACKOFF_MAX_DELAY", "PT2M",
+                                        "REDRIVE_BATCH_CONCURRENCY", "4",
+                                        "EXTRA", "yes")))));
+        assertThat(template.findResources(
+                        "AWS::Lambda::Function",
+                        Map.of(
+                                "Properties",
+                                Map.of(
+                                        "Environment",
+                                        Map.of(
+                                                "Variables",
+                                                Match.objectLike(Map.of("DISABLE_SIGNAL_HANDLERS", "true")))))))
+                .isEmpty();
     }
 
     @Test
     void theDeadLetterQueueAdmitsRedrivesOnlyFromTheSourceNamedWithThePrefix() {
-        template.hasResourceProperties("AWS::SQS::Queue", Map.of("QueueName", "shop-payments-dlq",
-                "RedriveAllowPolicy", Map.of("redrivePermission", "byQueue", "sourceQueueArns", List.of(Map.of(
-                        "Fn::Join", List.of("", Match.arrayWith(List.of(":shop-payments"))))))));
+        template.hasResourceProperties(
+                "AWS::SQS::Queue",
+                Map.of(
+                        "QueueName",
+                        "shop-payments-dlq",
+                        "RedriveAllowPolicy",
+                        Map.of(
+                                "redrivePermission",
+                                "byQueue",
+                                "sourceQueueArns",
+                                List.of(Map.of("Fn::Join", List.of("", Match.arrayWith(List.of(":shop-payments"))))))));
         assertThat(template.findResources("AWS::SQS::Queue")).hasSize(2);
     }
 }

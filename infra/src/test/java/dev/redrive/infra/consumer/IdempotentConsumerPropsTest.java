@@ -11,7 +11,8 @@ class IdempotentConsumerPropsTest {
 
     @Test
     void defaultsFollowRedrivesRules() {
-        IdempotentConsumerProps props = IdempotentConsumerProps.builder("orders", "orders-handler").build();
+        IdempotentConsumerProps props =
+                IdempotentConsumerProps.builder("orders", "orders-handler").build();
 
         assertThat(props.maxReceiveCount()).isEqualTo(5);
         assertThat(props.timeout()).isEqualTo(Duration.ofSeconds(30));
@@ -29,7 +30,9 @@ class IdempotentConsumerPropsTest {
     @Test
     void theDefaultVisibilityTimeoutFollowsALongerFunctionTimeout() {
         IdempotentConsumerProps props = IdempotentConsumerProps.builder("orders", "h")
-                .timeout(Duration.ofMinutes(2)).runtime(FunctionRuntime.JVM).build();
+                .timeout(Duration.ofMinutes(2))
+                .runtime(FunctionRuntime.JVM)
+                .build();
 
         assertThat(props.visibilityTimeout()).isEqualTo(Duration.ofMinutes(12));
         assertThat(props.effectiveMemoryMb()).isEqualTo(1024);
@@ -38,36 +41,55 @@ class IdempotentConsumerPropsTest {
     @Test
     void rejectsAVisibilityTimeoutShorterThanSixFunctionTimeouts() {
         var builder = IdempotentConsumerProps.builder("orders", "h")
-                .timeout(Duration.ofSeconds(30)).visibilityTimeout(Duration.ofSeconds(179));
+                .timeout(Duration.ofSeconds(30))
+                .visibilityTimeout(Duration.ofSeconds(179));
 
-        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("visibility timeout PT2M59S of orders is shorter than 6 x the function timeout");
-        assertThat(IdempotentConsumerProps.builder("orders", "h").visibilityTimeout(Duration.ofSeconds(180)).build()
-                .visibilityTimeout()).isEqualTo(Duration.ofSeconds(180));
+        assertThat(IdempotentConsumerProps.builder("orders", "h")
+                        .visibilityTimeout(Duration.ofSeconds(180))
+                        .build()
+                        .visibilityTimeout())
+                .isEqualTo(Duration.ofSeconds(180));
     }
 
     @Test
     void rejectsADeadLetterQueueThatForgetsBeforeItsSource() {
         var builder = IdempotentConsumerProps.builder("orders", "h")
-                .sourceRetention(Duration.ofDays(14)).deadLetterRetention(Duration.ofDays(14));
+                .sourceRetention(Duration.ofDays(14))
+                .deadLetterRetention(Duration.ofDays(14));
 
         assertThatThrownBy(builder::build).hasMessageContaining("must be longer than the source retention");
     }
 
     @Test
     void rejectsSettingsLambdaAndSqsWouldRefuse() {
-        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h").maxConcurrency(1).build())
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .maxConcurrency(1)
+                        .build())
                 .hasMessageContaining("maxConcurrency must be 2 to 1000");
-        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h").batchSize(100).build())
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .batchSize(100)
+                        .build())
                 .hasMessageContaining("needs a maxBatchingWindow");
-        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h").maxReceiveCount(0).build())
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .maxReceiveCount(0)
+                        .build())
                 .hasMessageContaining("maxReceiveCount");
-        assertThatThrownBy(() -> IdempotentConsumerProps.builder("Orders_1", "h").build())
+        assertThatThrownBy(
+                        () -> IdempotentConsumerProps.builder("Orders_1", "h").build())
                 .hasMessageContaining("consumer name 'Orders_1'");
-        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h").timeout(Duration.ofHours(3)).build())
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .timeout(Duration.ofHours(3))
+                        .build())
                 .hasMessageContaining("exceeds the SQS maximum of 12 h");
-        assertThat(IdempotentConsumerProps.builder("orders", "h").batchSize(100)
-                .maxBatchingWindow(Duration.ofSeconds(1)).build().batchSize()).isEqualTo(100);
+        assertThat(IdempotentConsumerProps.builder("orders", "h")
+                        .batchSize(100)
+                        .maxBatchingWindow(Duration.ofSeconds(1))
+                        .build()
+                        .batchSize())
+                .isEqualTo(100);
     }
 
     @Test

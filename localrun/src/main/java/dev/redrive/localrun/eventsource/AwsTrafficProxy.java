@@ -28,14 +28,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AwsTrafficProxy implements AutoCloseable {
 
-    private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "transfer-encoding",
-            "expect", "upgrade", "keep-alive");
+    private static final Set<String> HOP_BY_HOP =
+            Set.of("host", "connection", "content-length", "transfer-encoding", "expect", "upgrade", "keep-alive");
     private static final byte[] SLOW_DOWN = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
-            + "<Message>Please reduce your request rate.</Message></Error>").getBytes(StandardCharsets.UTF_8);
+                    + "<Message>Please reduce your request rate.</Message></Error>")
+            .getBytes(StandardCharsets.UTF_8);
 
     private final URI target;
     private final HttpServer server;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicBoolean outage = new AtomicBoolean();
     private final AtomicLong refused = new AtomicLong();
     private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
@@ -77,9 +79,10 @@ public final class AwsTrafficProxy implements AutoCloseable {
 
     private void count(HttpExchange exchange, int status) {
         String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-        String operation = target != null ? target.substring(target.indexOf('.') + 1)
-                : "S3:" + exchange.getRequestMethod();
-        calls.computeIfAbsent(status >= 400 ? operation + "!" : operation, k -> new AtomicLong()).incrementAndGet();
+        String operation =
+                target != null ? target.substring(target.indexOf('.') + 1) : "S3:" + exchange.getRequestMethod();
+        calls.computeIfAbsent(status >= 400 ? operation + "!" : operation, k -> new AtomicLong())
+                .incrementAndGet();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -94,12 +97,17 @@ public final class AwsTrafficProxy implements AutoCloseable {
                 exchange.getResponseBody().write(SLOW_DOWN);
                 return;
             }
-            HttpRequest.Builder forward = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI()
-                    .getRawPath() + (exchange.getRequestURI().getRawQuery() == null ? ""
-                            : "?" + exchange.getRequestURI().getRawQuery())))
+            HttpRequest.Builder forward = HttpRequest.newBuilder(
+                            target.resolve(exchange.getRequestURI().getRawPath()
+                                    + (exchange.getRequestURI().getRawQuery() == null
+                                            ? ""
+                                            : "?" + exchange.getRequestURI().getRawQuery())))
                     .timeout(Duration.ofSeconds(60))
-                    .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofByteArray(body));
+                    .method(
+                            exchange.getRequestMethod(),
+                            body.length == 0
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofByteArray(body));
             exchange.getRequestHeaders().forEach((name, values) -> {
                 if (!HOP_BY_HOP.contains(name.toLowerCase())) {
                     values.forEach(v -> forward.header(name, v));

@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  */
 public final class LocalScheduler implements AutoCloseable {
 
-    private static final Pattern RATE = Pattern.compile("rate\\((\\d+)\\s+(second|seconds|minute|minutes|hour|hours|day|"
-            + "days)\\)");
+    private static final Pattern RATE =
+            Pattern.compile("rate\\((\\d+)\\s+(second|seconds|minute|minutes|hour|hours|day|" + "days)\\)");
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "local-scheduler");
@@ -43,19 +43,23 @@ public final class LocalScheduler implements AutoCloseable {
     }
 
     /** Fires {@code function} with {@code input} every {@code period / speed}. */
-    public void schedule(FunctionPool function, String input, Duration period, double speed,
-            Consumer<InvocationResult> onResult) {
+    public void schedule(
+            FunctionPool function, String input, Duration period, double speed, Consumer<InvocationResult> onResult) {
         long every = Math.max(200, (long) (period.toMillis() / Math.max(1.0, speed)));
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                fired.incrementAndGet();
-                onResult.accept(function.invoke(input));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                onResult.accept(new InvocationResult.FunctionError("Scheduler", e.getMessage(), Duration.ZERO));
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        fired.incrementAndGet();
+                        onResult.accept(function.invoke(input));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException e) {
+                        onResult.accept(new InvocationResult.FunctionError("Scheduler", e.getMessage(), Duration.ZERO));
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
     }
 
     public long fired() {

@@ -31,9 +31,13 @@ public final class SqsEventSourcePoller implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SqsEventSourcePoller.class);
 
     /** The mapping's settings. */
-    public record Settings(String queueUrl, String queueArn, int batchSize, Duration batchingWindow,
-            int maximumConcurrency, boolean reportBatchItemFailures) {
-    }
+    public record Settings(
+            String queueUrl,
+            String queueArn,
+            int batchSize,
+            Duration batchingWindow,
+            int maximumConcurrency,
+            boolean reportBatchItemFailures) {}
 
     private final SqsClient sqs;
     private final FunctionPool function;
@@ -90,9 +94,12 @@ public final class SqsEventSourcePoller implements AutoCloseable {
         do {
             int want = Math.min(10, settings.batchSize() - batch.size());
             sqsCalls.incrementAndGet();
-            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(settings.queueUrl()).maxNumberOfMessages(want)
-                    .waitTimeSeconds(batch.isEmpty() ? 2 : 0).messageAttributeNames("All")
-                    .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(settings.queueUrl())
+                            .maxNumberOfMessages(want)
+                            .waitTimeSeconds(batch.isEmpty() ? 2 : 0)
+                            .messageAttributeNames("All")
+                            .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+                    .messages();
             batch.addAll(got);
             if (got.isEmpty() && !batch.isEmpty()) {
                 break;
@@ -113,8 +120,10 @@ public final class SqsEventSourcePoller implements AutoCloseable {
         List<DeleteMessageBatchRequestEntry> deletes = new ArrayList<>();
         for (Message m : batch) {
             if (!failed.contains(m.messageId())) {
-                deletes.add(DeleteMessageBatchRequestEntry.builder().id("d" + deletes.size())
-                        .receiptHandle(m.receiptHandle()).build());
+                deletes.add(DeleteMessageBatchRequestEntry.builder()
+                        .id("d" + deletes.size())
+                        .receiptHandle(m.receiptHandle())
+                        .build());
             }
         }
         for (int from = 0; from < deletes.size(); from += 10) {

@@ -11,8 +11,7 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 /** Builds the SQS event Lambda sends a function, in Lambda's JSON shape. */
 final class SqsEvents {
 
-    private SqsEvents() {
-    }
+    private SqsEvents() {}
 
     static String event(ObjectMapper json, List<Message> messages, String queueArn, String region) {
         ObjectNode event = json.createObjectNode();
@@ -25,7 +24,8 @@ final class SqsEvents {
             ObjectNode attributes = r.putObject("attributes");
             m.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
             ObjectNode messageAttributes = r.putObject("messageAttributes");
-            for (Map.Entry<String, MessageAttributeValue> a : m.messageAttributes().entrySet()) {
+            for (Map.Entry<String, MessageAttributeValue> a :
+                    m.messageAttributes().entrySet()) {
                 ObjectNode value = messageAttributes.putObject(a.getKey());
                 value.put("dataType", a.getValue().dataType());
                 if (a.getValue().stringValue() != null) {

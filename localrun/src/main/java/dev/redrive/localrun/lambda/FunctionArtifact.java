@@ -22,13 +22,18 @@ public record FunctionArtifact(List<String> command, String kind) {
 
     /** Finds the artifact in {@code functionsTarget} (the functions module's {@code target} directory). */
     public static FunctionArtifact find(Path functionsTarget, int memoryMb) {
-        Optional<Path> nativeRunner = list(functionsTarget).filter(p -> p.getFileName().toString()
-                .endsWith("-runner") && Files.isExecutable(p) && Files.isRegularFile(p)).findFirst();
+        Optional<Path> nativeRunner = list(functionsTarget)
+                .filter(p -> p.getFileName().toString().endsWith("-runner")
+                        && Files.isExecutable(p)
+                        && Files.isRegularFile(p))
+                .findFirst();
         if (nativeRunner.isPresent()) {
             return new FunctionArtifact(List.of(nativeRunner.get().toString()), "native");
         }
-        Path jar = list(functionsTarget).filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
-                .findFirst().orElseThrow(() -> new IllegalStateException("no packaged functions in " + functionsTarget
+        Path jar = list(functionsTarget)
+                .filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no packaged functions in " + functionsTarget
                         + ": build them first with  ./mvnw -pl functions -am package -DskipTests"));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -47,10 +52,14 @@ public record FunctionArtifact(List<String> command, String kind) {
      * or the directory the client's jar was loaded from when this program runs as {@code java -jar}).
      */
     static String runtimeInterfaceClientClasspath() {
-        List<String> candidates = new ArrayList<>(List.of(System.getProperty("java.class.path")
-                .split(File.pathSeparator)));
+        List<String> candidates =
+                new ArrayList<>(List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
         try {
-            Path ric = Path.of(Class.forName(RIC_MAIN).getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path ric = Path.of(Class.forName(RIC_MAIN)
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             list(ric.getParent()).forEach(p -> candidates.add(p.toString()));
         } catch (ClassNotFoundException | java.net.URISyntaxException | RuntimeException e) {
             // not loadable: the check below names what is missing
@@ -61,8 +70,10 @@ public record FunctionArtifact(List<String> command, String kind) {
                 continue;
             }
             String name = Path.of(entry).getFileName().toString();
-            if (name.startsWith("aws-lambda-java-runtime-interface-client") || name.startsWith("aws-lambda-java-core")
-                    || name.startsWith("aws-lambda-java-serialization") || name.startsWith("utils-lite")
+            if (name.startsWith("aws-lambda-java-runtime-interface-client")
+                    || name.startsWith("aws-lambda-java-core")
+                    || name.startsWith("aws-lambda-java-serialization")
+                    || name.startsWith("utils-lite")
                     || name.startsWith("annotations-")) {
                 jars.add(entry);
             }
@@ -77,8 +88,10 @@ public record FunctionArtifact(List<String> command, String kind) {
         try {
             return Files.list(dir).sorted();
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + dir + ": build the functions first with  "
-                    + "./mvnw -pl functions -am package -DskipTests", e);
+            throw new IllegalStateException(
+                    "cannot read " + dir + ": build the functions first with  "
+                            + "./mvnw -pl functions -am package -DskipTests",
+                    e);
         }
     }
 }

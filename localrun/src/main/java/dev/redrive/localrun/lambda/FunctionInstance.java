@@ -25,8 +25,12 @@ public final class FunctionInstance implements AutoCloseable {
     private long processStartedNanos;
     private volatile Duration startToFirstResponse;
 
-    public FunctionInstance(String functionName, String functionArn, FunctionArtifact artifact,
-            Map<String, String> environment, Path log) {
+    public FunctionInstance(
+            String functionName,
+            String functionArn,
+            FunctionArtifact artifact,
+            Map<String, String> environment,
+            Path log) {
         this.functionName = functionName;
         this.functionArn = functionArn;
         this.artifact = artifact;
@@ -55,12 +59,16 @@ public final class FunctionInstance implements AutoCloseable {
             throw new IllegalStateException("could not start function " + functionName + ": " + e.getMessage(), e);
         } catch (TimeoutException e) {
             close();
-            throw new IllegalStateException("function " + functionName + " did not poll the Runtime API within "
-                    + initTimeout.toSeconds() + " s; see " + log, e);
+            throw new IllegalStateException(
+                    "function " + functionName + " did not poll the Runtime API within " + initTimeout.toSeconds()
+                            + " s; see " + log,
+                    e);
         } catch (ExecutionException e) {
             close();
-            throw new IllegalStateException("function " + functionName + " failed to initialize: "
-                    + e.getCause().getMessage() + "; see " + log, e);
+            throw new IllegalStateException(
+                    "function " + functionName + " failed to initialize: "
+                            + e.getCause().getMessage() + "; see " + log,
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
@@ -111,7 +119,8 @@ public final class FunctionInstance implements AutoCloseable {
         }
         process.destroyForcibly();
         close();
-        return new InvocationResult.FunctionError("Runtime.ExitError",
+        return new InvocationResult.FunctionError(
+                "Runtime.ExitError",
                 "{\"errorMessage\":\"sandbox exited while handling the batch (out of memory, simulated)\"}",
                 Duration.ofNanos(System.nanoTime() - t0));
     }

@@ -32,8 +32,15 @@ public final class FunctionPool implements AutoCloseable {
     private final AtomicLong timeouts = new AtomicLong();
     private volatile java.util.function.Predicate<String> crashOn = payload -> false;
 
-    public FunctionPool(String name, String arn, FunctionArtifact artifact, Map<String, String> environment,
-            Path logDir, Duration timeout, Duration initTimeout, int maxInstances) {
+    public FunctionPool(
+            String name,
+            String arn,
+            FunctionArtifact artifact,
+            Map<String, String> environment,
+            Path logDir,
+            Duration timeout,
+            Duration initTimeout,
+            int maxInstances) {
         this.name = name;
         this.arn = arn;
         this.artifact = artifact;
@@ -53,7 +60,8 @@ public final class FunctionPool implements AutoCloseable {
     public InvocationResult invoke(String payload) throws InterruptedException {
         FunctionInstance instance = acquire();
         try {
-            InvocationResult r = crashOn.test(payload) ? instance.crashWhileHandling(payload, initTimeout)
+            InvocationResult r = crashOn.test(payload)
+                    ? instance.crashWhileHandling(payload, initTimeout)
                     : instance.invoke(payload, timeout, initTimeout);
             invocations.incrementAndGet();
             if (r instanceof InvocationResult.FunctionError) {
@@ -81,8 +89,8 @@ public final class FunctionPool implements AutoCloseable {
         synchronized (this) {
             if (started.get() < maxInstances) {
                 int n = started.incrementAndGet();
-                FunctionInstance created = new FunctionInstance(name, arn, artifact, environment,
-                        logDir.resolve(name + "-" + n + ".log"));
+                FunctionInstance created =
+                        new FunctionInstance(name, arn, artifact, environment, logDir.resolve(name + "-" + n + ".log"));
                 try {
                     created.start(initTimeout);
                 } catch (RuntimeException e) {
@@ -118,7 +126,8 @@ public final class FunctionPool implements AutoCloseable {
 
     /** The first sandbox's start-up to first response, in milliseconds (-1 until it has answered). */
     public synchronized long firstStartToFirstResponseMillis() {
-        return all.isEmpty() || all.get(0).startToFirstResponse() == null ? -1
+        return all.isEmpty() || all.get(0).startToFirstResponse() == null
+                ? -1
                 : all.get(0).startToFirstResponse().toMillis();
     }
 

@@ -45,9 +45,12 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     private final CompletableFuture<Void> firstPoll = new CompletableFuture<>();
     private final Semaphore dispatched = new Semaphore(0);
 
-    private record Pending(String requestId, String payload, long deadlineMillis, long startedNanos,
-            CompletableFuture<InvocationResult> result) {
-    }
+    private record Pending(
+            String requestId,
+            String payload,
+            long deadlineMillis,
+            long startedNanos,
+            CompletableFuture<InvocationResult> result) {}
 
     public LambdaRuntimeApi(String functionArn) throws IOException {
         this.functionArn = functionArn;
@@ -75,12 +78,17 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     /** Hands {@code payload} to the function; the result completes with its answer, its error, or a timeout. */
     public CompletableFuture<InvocationResult> invoke(String payload, Duration timeout) {
         long now = System.currentTimeMillis();
-        Pending p = new Pending(UUID.randomUUID().toString(), payload, now + timeout.toMillis(), System.nanoTime(),
+        Pending p = new Pending(
+                UUID.randomUUID().toString(),
+                payload,
+                now + timeout.toMillis(),
+                System.nanoTime(),
                 new CompletableFuture<>());
         inFlight.put(p.requestId(), p);
         queued.add(p);
-        return p.result().completeOnTimeout(new InvocationResult.Timeout(timeout), timeout.toMillis(),
-                TimeUnit.MILLISECONDS).whenComplete((r, e) -> inFlight.remove(p.requestId()));
+        return p.result()
+                .completeOnTimeout(new InvocationResult.Timeout(timeout), timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((r, e) -> inFlight.remove(p.requestId()));
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -119,8 +127,10 @@ public final class LambdaRuntimeApi implements AutoCloseable {
         h.add("Lambda-Runtime-Aws-Request-Id", p.requestId());
         h.add("Lambda-Runtime-Deadline-Ms", Long.toString(p.deadlineMillis()));
         h.add("Lambda-Runtime-Invoked-Function-Arn", functionArn);
-        h.add("Lambda-Runtime-Trace-Id", "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-"
-                + p.requestId().replace("-", "").substring(0, 24) + ";Sampled=0");
+        h.add(
+                "Lambda-Runtime-Trace-Id",
+                "Root=1-" + Long.toHexString(System.currentTimeMillis() / 1000) + "-"
+                        + p.requestId().replace("-", "").substring(0, 24) + ";Sampled=0");
         h.add("Content-Type", "application/json");
         respond(exchange, 200, p.payload());
         dispatched.release();

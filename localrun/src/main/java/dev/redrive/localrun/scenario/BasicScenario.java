@@ -31,9 +31,12 @@ final class BasicScenario implements Scenario {
         for (String queue : List.of(s.emailQueue, s.revenueQueue)) {
             system.aws().sqs().sendMessage(b -> b.queueUrl(queue).messageBody("this is not JSON"));
         }
-        s.await("every message to be handled", () -> s.observer.depth(s.emailQueue) == 0
-                && s.observer.depth(s.revenueQueue) == 0 && s.observer.completed(LocalSystem.EMAIL) >= 4
-                && s.observer.completed(LocalSystem.REVENUE) >= 3);
+        s.await(
+                "every message to be handled",
+                () -> s.observer.depth(s.emailQueue) == 0
+                        && s.observer.depth(s.revenueQueue) == 0
+                        && s.observer.completed(LocalSystem.EMAIL) >= 4
+                        && s.observer.completed(LocalSystem.REVENUE) >= 3);
 
         report.phase("sweep the dead letters");
         s.await("the sweeper to quarantine the dead letters", () -> {
@@ -43,7 +46,8 @@ final class BasicScenario implements Scenario {
                 Thread.currentThread().interrupt();
                 return true;
             }
-            return s.observer.depth(s.emailDlq) == 0 && s.observer.depth(s.revenueDlq) == 0
+            return s.observer.depth(s.emailDlq) == 0
+                    && s.observer.depth(s.revenueDlq) == 0
                     && s.observer.ledger().size() >= 3;
         });
 
@@ -55,22 +59,37 @@ final class BasicScenario implements Scenario {
             for (String consumer : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE)) {
                 String key = consumer + "#" + order.eventId();
                 String status = s.observer.claimStatus(key);
-                QuarantineRecord r = ledger.stream().filter(q -> key.equals(q.idempotencyKey())).findFirst()
+                QuarantineRecord r = ledger.stream()
+                        .filter(q -> key.equals(q.idempotencyKey()))
+                        .findFirst()
                         .orElse(null);
-                fate.put(consumer, "COMPLETED".equals(status) ? "applied once"
-                        + (order == orders.get(0) ? "; its duplicate (new message id) was acknowledged without "
-                                + "running the effect" : "")
-                        : r != null ? "dead-lettered: " + r.classification().failureClass() + " "
-                                + r.classification().errorType() + " — " + r.classification().reason()
-                        : "claim " + status);
+                fate.put(
+                        consumer,
+                        "COMPLETED".equals(status)
+                                ? "applied once"
+                                        + (order == orders.get(0)
+                                                ? "; its duplicate (new message id) was acknowledged without "
+                                                        + "running the effect"
+                                                : "")
+                                : r != null
+                                        ? "dead-lettered: " + r.classification().failureClass() + " "
+                                                + r.classification().errorType() + " — "
+                                                + r.classification().reason()
+                                        : "claim " + status);
             }
-            perMessage.put(order.eventId() + (order.version() == 2 ? "" : " (v1)") + " " + order.amountMinor() + " "
-                    + order.currency(), fate);
+            perMessage.put(
+                    order.eventId() + (order.version() == 2 ? "" : " (v1)") + " " + order.amountMinor() + " "
+                            + order.currency(),
+                    fate);
         }
         Map<String, String> malformed = new LinkedHashMap<>();
-        ledger.stream().filter(q -> q.idempotencyKey() == null).forEach(q -> malformed.put(q.consumer(),
-                "dead-lettered at once: " + q.classification().failureClass() + " " + q.classification().errorType()
-                        + " — " + q.classification().reason()));
+        ledger.stream()
+                .filter(q -> q.idempotencyKey() == null)
+                .forEach(q -> malformed.put(
+                        q.consumer(),
+                        "dead-lettered at once: " + q.classification().failureClass() + " "
+                                + q.classification().errorType() + " — "
+                                + q.classification().reason()));
         perMessage.put("\"this is not JSON\"", malformed);
         report.put("what happened to each message", perMessage);
 

@@ -31,22 +31,28 @@ final class DuplicateStormScenario implements Scenario {
             for (int i = p; i < all.size(); i += 4) {
                 share.add(all.get(i));
             }
-            sends.add(producers.submit(() -> s.traffic.send(share, List.of(s.emailQueue, s.revenueQueue),
-                    o.copies())));
+            sends.add(producers.submit(() -> s.traffic.send(share, List.of(s.emailQueue, s.revenueQueue), o.copies())));
         }
         for (Future<?> f : sends) {
             f.get();
         }
         producers.shutdown();
         progress.step(s.traffic.deliveries() + " deliveries of " + orders + " orders sent");
-        s.await("every delivery to be processed", () -> s.observer.depth(s.emailQueue) == 0
-                && s.observer.depth(s.revenueQueue) == 0 && s.observer.completed(LocalSystem.EMAIL) >= orders
-                && s.observer.completed(LocalSystem.REVENUE) >= orders);
+        s.await(
+                "every delivery to be processed",
+                () -> s.observer.depth(s.emailQueue) == 0
+                        && s.observer.depth(s.revenueQueue) == 0
+                        && s.observer.completed(LocalSystem.EMAIL) >= orders
+                        && s.observer.completed(LocalSystem.REVENUE) >= orders);
         report.tell(s.traffic.deliveries() + " deliveries (" + (s.traffic.deliveries() / 2 - orders)
                 + " duplicates per consumer) of " + orders + " orders to each of the two consumers");
 
         report.phase("reconcile");
-        Reconciliation.reconcile(system, s.observer, s.traffic.sent(), new HashSet<>(s.traffic.sent().keySet()),
+        Reconciliation.reconcile(
+                system,
+                s.observer,
+                s.traffic.sent(),
+                new HashSet<>(s.traffic.sent().keySet()),
                 report);
         s.closingFigures();
     }

@@ -45,23 +45,31 @@ final class IncidentScenario implements Scenario {
         report.phase("normal traffic: " + t + " orders");
         progress.step("sending " + t + " orders to both consumers");
         s.traffic.send(s.traffic.newOrders(t, 0, "normal"), List.of(s.emailQueue, s.revenueQueue));
-        s.await("normal traffic to be processed", () -> s.observer.completed(LocalSystem.EMAIL) >= t
-                && s.observer.completed(LocalSystem.REVENUE) >= t);
+        s.await(
+                "normal traffic to be processed",
+                () -> s.observer.completed(LocalSystem.EMAIL) >= t && s.observer.completed(LocalSystem.REVENUE) >= t);
 
         report.phase("outage: the mail provider is down, " + n + " orders dead-letter");
         Instant start = Instant.now();
-        operator.windows().add(new MaintenanceWindow(WINDOW, ConfirmationEmailConsumer.DEPENDENCY,
-                start.minusSeconds(60), start.plus(Duration.ofMinutes(30)), "change-board",
-                "planned mail provider maintenance"));
+        operator.windows()
+                .add(new MaintenanceWindow(
+                        WINDOW,
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        start.minusSeconds(60),
+                        start.plus(Duration.ofMinutes(30)),
+                        "change-board",
+                        "planned mail provider maintenance"));
         progress.step("maintenance window " + WINDOW + " approved for " + ConfirmationEmailConsumer.DEPENDENCY
                 + "; the mail provider goes down");
         system.emailProviderOutage(true);
         List<Order> hit = s.traffic.newOrders(n - k, 0, "outage");
         s.traffic.send(hit, List.of(s.emailQueue, s.revenueQueue));
         List<String> legacy = leftByThePreviousVersion(s, k, start);
-        s.await("the outage's orders to be dead-lettered by the email consumer", () ->
-                s.observer.depth(s.emailQueue) == 0 && s.observer.depth(s.emailDlq) + s.ledgerCount(LocalSystem.EMAIL)
-                        >= n && s.observer.completed(LocalSystem.REVENUE) >= t + n - k);
+        s.await(
+                "the outage's orders to be dead-lettered by the email consumer",
+                () -> s.observer.depth(s.emailQueue) == 0
+                        && s.observer.depth(s.emailDlq) + s.ledgerCount(LocalSystem.EMAIL) >= n
+                        && s.observer.completed(LocalSystem.REVENUE) >= t + n - k);
         report.tell((n - k) + " orders retried with backoff while the provider refused them, then the redrive policy "
                 + "moved them to the email DLQ; " + k + " dead letters the consumer's previous version left in the "
                 + "same outage carry a payload from before a breaking schema change; the revenue consumer applied "
@@ -70,8 +78,14 @@ final class IncidentScenario implements Scenario {
         report.phase("recovery: provider back, " + m + " orders succeed on a late retry");
         system.emailProviderOutage(false);
         MaintenanceWindow opened = operator.windows().find(WINDOW).orElseThrow();
-        operator.windows().add(new MaintenanceWindow(WINDOW, opened.dependency(), opened.start(), Instant.now(),
-                opened.approvedBy(), opened.reason() + " (closed when the provider recovered)"));
+        operator.windows()
+                .add(new MaintenanceWindow(
+                        WINDOW,
+                        opened.dependency(),
+                        opened.start(),
+                        Instant.now(),
+                        opened.approvedBy(),
+                        opened.reason() + " (closed when the provider recovered)"));
         s.traffic.send(hit.subList(0, m), List.of(s.emailQueue, s.revenueQueue));
         s.await("the late retries to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= t + m);
 
@@ -86,39 +100,60 @@ final class IncidentScenario implements Scenario {
                 return true;
             }
             List<QuarantineRecord> email = s.observer.ledger().stream()
-                    .filter(r -> r.consumer().equals(LocalSystem.EMAIL)).toList();
-            return s.observer.depth(s.emailDlq) == 0 && email.size() >= n && email.stream()
-                    .allMatch(r -> r.state().resolved() && (r.state() != QuarantineState.ARCHIVED
-                            || r.archivedToStore()));
+                    .filter(r -> r.consumer().equals(LocalSystem.EMAIL))
+                    .toList();
+            return s.observer.depth(s.emailDlq) == 0
+                    && email.size() >= n
+                    && email.stream()
+                            .allMatch(r -> r.state().resolved()
+                                    && (r.state() != QuarantineState.ARCHIVED || r.archivedToStore()));
         });
         s.await("the replays to be applied downstream", () -> s.observer.completed(LocalSystem.EMAIL) >= t + n - k);
 
         report.phase("reconcile");
         List<QuarantineRecord> email = s.observer.ledger().stream()
-                .filter(r -> r.consumer().equals(LocalSystem.EMAIL)).toList();
-        long replayed = email.stream().filter(r -> r.state() == QuarantineState.REPLAYED
-                && r.note().startsWith("sent")).count();
-        long alreadyApplied = email.stream().filter(r -> r.note().contains("already applied")).count();
-        List<QuarantineRecord> archived = email.stream().filter(r -> r.state() == QuarantineState.ARCHIVED).toList();
+                .filter(r -> r.consumer().equals(LocalSystem.EMAIL))
+                .toList();
+        long replayed = email.stream()
+                .filter(r -> r.state() == QuarantineState.REPLAYED && r.note().startsWith("sent"))
+                .count();
+        long alreadyApplied =
+                email.stream().filter(r -> r.note().contains("already applied")).count();
+        List<QuarantineRecord> archived = email.stream()
+                .filter(r -> r.state() == QuarantineState.ARCHIVED)
+                .toList();
         Map<String, Object> sweep = new LinkedHashMap<>();
         sweep.put("quarantined", email.size());
         sweep.put("replayed (sent, window " + WINDOW + ")", replayed);
         sweep.put("already applied (nothing sent)", alreadyApplied);
-        sweep.put("archived to S3", archived.stream().filter(QuarantineRecord::archivedToStore).count());
+        sweep.put(
+                "archived to S3",
+                archived.stream().filter(QuarantineRecord::archivedToStore).count());
         sweep.put("left in the DLQ", s.observer.depth(s.emailDlq));
-        sweep.put("archive notes", archived.stream().map(QuarantineRecord::note).distinct().toList());
+        sweep.put(
+                "archive notes",
+                archived.stream().map(QuarantineRecord::note).distinct().toList());
         report.put("sweep of the email DLQ", sweep);
         report.tell("the sweeper replayed " + replayed + ", marked " + alreadyApplied + " already applied and "
                 + "archived " + archived.size() + " to S3: " + replayed + " + " + alreadyApplied + " + "
                 + archived.size() + " = " + (replayed + alreadyApplied + archived.size()) + " of " + n);
         report.check("replayed = N - M - K (" + (n - m - k) + ")", replayed == n - m - k);
         report.check("already applied = M (" + m + "), nothing sent for them", alreadyApplied == m);
-        report.check("archived to S3 with a note = K (" + k + ")", archived.size() == k
-                && archived.stream().allMatch(r -> r.archivedToStore() && r.note().contains("incompatible"))
-                && new HashSet<>(legacy).equals(new HashSet<>(archived.stream().map(QuarantineRecord::idempotencyKey)
-                        .toList())));
+        report.check(
+                "archived to S3 with a note = K (" + k + ")",
+                archived.size() == k
+                        && archived.stream()
+                                .allMatch(r -> r.archivedToStore() && r.note().contains("incompatible"))
+                        && new HashSet<>(legacy)
+                                .equals(new HashSet<>(archived.stream()
+                                        .map(QuarantineRecord::idempotencyKey)
+                                        .toList())));
         report.check("the email DLQ is empty", s.observer.depth(s.emailDlq) == 0);
-        Reconciliation.reconcile(system, s.observer, s.traffic.sent(), new HashSet<>(s.traffic.sent().keySet()),
+        Reconciliation.reconcile(
+                system,
+                s.observer,
+                s.traffic.sent(),
+                new HashSet<>(s.traffic.sent().keySet()),
                 report);
         s.closingFigures();
         report.put("last sweep invocation", last.getOrDefault("sweep", ""));
@@ -136,14 +171,31 @@ final class IncidentScenario implements Scenario {
             String key = LocalSystem.EMAIL + "#" + eventId;
             keys.add(key);
             String body = "{\"eventType\":\"OrderPlaced\",\"version\":0,\"eventId\":\"" + eventId + "\",\"order\":"
-                    + "\"o-pre-" + (i + 1) + "\",\"email\":\"pre" + (i + 1) + "@example.com\",\"amount\":\"12.50 EUR\"}";
-            DeadLetterMetadata meta = new DeadLetterMetadata(LocalSystem.EMAIL, key, s.emailQueue,
-                    UUID.randomUUID().toString(), FailureClass.TRANSIENT.name(), "SlowDown",
-                    "SlowDown (HTTP 503) from email-provider", ConfirmationEmailConsumer.DEPENDENCY, 4,
-                    failedAt.toEpochMilli(), failedAt.toEpochMilli());
-            s.system.aws().sqs().sendMessage(b -> b.queueUrl(s.emailDlq).messageBody(body).messageAttributes(Map.of(
-                    DeadLetterMetadata.ATTRIBUTE, MessageAttributeValue.builder().dataType("String")
-                            .stringValue(meta.toJson()).build())));
+                    + "\"o-pre-" + (i + 1) + "\",\"email\":\"pre" + (i + 1)
+                    + "@example.com\",\"amount\":\"12.50 EUR\"}";
+            DeadLetterMetadata meta = new DeadLetterMetadata(
+                    LocalSystem.EMAIL,
+                    key,
+                    s.emailQueue,
+                    UUID.randomUUID().toString(),
+                    FailureClass.TRANSIENT.name(),
+                    "SlowDown",
+                    "SlowDown (HTTP 503) from email-provider",
+                    ConfirmationEmailConsumer.DEPENDENCY,
+                    4,
+                    failedAt.toEpochMilli(),
+                    failedAt.toEpochMilli());
+            s.system
+                    .aws()
+                    .sqs()
+                    .sendMessage(b -> b.queueUrl(s.emailDlq)
+                            .messageBody(body)
+                            .messageAttributes(Map.of(
+                                    DeadLetterMetadata.ATTRIBUTE,
+                                    MessageAttributeValue.builder()
+                                            .dataType("String")
+                                            .stringValue(meta.toJson())
+                                            .build())));
         }
         return keys;
     }

@@ -53,7 +53,8 @@ public final class Observer {
         for (var page : ddb.scanPaginator(b -> b.tableName(claimsTable())
                 .filterExpression("begins_with(pk, :c)")
                 .expressionAttributeValues(Map.of(":c", AttributeValue.fromS(consumer + "#")))
-                .projectionExpression("#s").expressionAttributeNames(Map.of("#s", "status")))) {
+                .projectionExpression("#s")
+                .expressionAttributeNames(Map.of("#s", "status")))) {
             page.items().forEach(i -> byStatus.merge(i.get("status").s(), 1, Integer::sum));
         }
         return byStatus;
@@ -66,16 +67,22 @@ public final class Observer {
     /** The status of one claim key, or "ABSENT". */
     public String claimStatus(String key) {
         Map<String, AttributeValue> item = ddb.getItem(b -> b.tableName(claimsTable())
-                .key(Map.of("pk", AttributeValue.fromS(key))).consistentRead(true)).item();
+                        .key(Map.of("pk", AttributeValue.fromS(key)))
+                        .consistentRead(true))
+                .item();
         return item == null || item.isEmpty() ? "ABSENT" : item.get("status").s();
     }
 
     /** Visible + in-flight messages of a queue. */
     public int depth(String queueUrl) {
-        Map<QueueAttributeName, String> a = system.aws().sqs().getQueueAttributes(b -> b.queueUrl(queueUrl)
-                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)).attributes();
+        Map<QueueAttributeName, String> a = system.aws()
+                .sqs()
+                .getQueueAttributes(b -> b.queueUrl(queueUrl)
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
         return a.values().stream().mapToInt(Integer::parseInt).sum();
     }
 
@@ -114,7 +121,9 @@ public final class Observer {
 
     public List<String> archiveObjects() {
         List<String> keys = new ArrayList<>();
-        for (var page : system.aws().s3().listObjectsV2Paginator(b -> b.bucket(archiveBucket()).prefix("archive/"))) {
+        for (var page : system.aws()
+                .s3()
+                .listObjectsV2Paginator(b -> b.bucket(archiveBucket()).prefix("archive/"))) {
             page.contents().forEach(o -> keys.add(o.key()));
         }
         return keys;

@@ -14,11 +14,11 @@ import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.OrderPlacedReader;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
-import dev.redrive.core.quarantine.Actor;
-import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.operator.LedgerOperator;
 import dev.redrive.core.operator.OperatorPort;
+import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
+import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
@@ -43,8 +43,8 @@ public final class Operator {
         var aws = system.aws();
         QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
         try {
-            for (JsonNode route : json.readTree(system.environmentOf(LocalSystem.SWEEPER)
-                    .get("REDRIVE_SWEEPER_ROUTES"))) {
+            for (JsonNode route :
+                    json.readTree(system.environmentOf(LocalSystem.SWEEPER).get("REDRIVE_SWEEPER_ROUTES"))) {
                 String source = route.get("sourceQueueUrl").asText();
                 directory.register(QueueAddress.nameOf(source), source);
             }
@@ -56,15 +56,22 @@ public final class Operator {
             throw new UnsupportedOperationException("the operator never sends emails");
         });
         RevenueAnalyticsConsumer revenue = new RevenueAnalyticsConsumer(reader, observer.revenueTable());
-        DynamoDbQuarantineLedger ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), observer.quarantineTable(),
-                observer.controlTable(), Clock.systemUTC());
-        ReplayService replays = new ReplayService(ledger, new CheckoutSchemaGate(json, new EventSchemas(),
-                CheckoutSchemaGate.upcasters()), new ClaimLookupIdempotencyGate(Map.of(email.name(), email,
-                        revenue.name(), revenue), new DynamoDbClaimStore(aws.dynamoDb(), observer.claimsTable())),
-                new SqsReplaySender(aws.sqs(), directory), new S3PayloadStore(aws.s3(), observer.archiveBucket(),
-                        null), Clock.systemUTC());
-        this.port = new LedgerOperator(ledger, replays, new DynamoDbMaintenanceWindows(aws.dynamoDb(),
-                observer.controlTable()), Clock.systemUTC());
+        DynamoDbQuarantineLedger ledger = new DynamoDbQuarantineLedger(
+                aws.dynamoDb(), observer.quarantineTable(), observer.controlTable(), Clock.systemUTC());
+        ReplayService replays = new ReplayService(
+                ledger,
+                new CheckoutSchemaGate(json, new EventSchemas(), CheckoutSchemaGate.upcasters()),
+                new ClaimLookupIdempotencyGate(
+                        Map.of(email.name(), email, revenue.name(), revenue),
+                        new DynamoDbClaimStore(aws.dynamoDb(), observer.claimsTable())),
+                new SqsReplaySender(aws.sqs(), directory),
+                new S3PayloadStore(aws.s3(), observer.archiveBucket(), null),
+                Clock.systemUTC());
+        this.port = new LedgerOperator(
+                ledger,
+                replays,
+                new DynamoDbMaintenanceWindows(aws.dynamoDb(), observer.controlTable()),
+                Clock.systemUTC());
     }
 
     /** Maintenance windows, through the operator port. */
@@ -97,7 +104,8 @@ public final class Operator {
     }
 
     public ReplayOutcome replay(QuarantineRecord record, String why) {
-        return port.approveReplay(java.util.List.of(record.id()), actor, why, false).get(record.id());
+        return port.approveReplay(java.util.List.of(record.id()), actor, why, false)
+                .get(record.id());
     }
 
     /** A person's decision to archive a dead letter that waits, with a note. */

@@ -21,15 +21,27 @@ public final class OrderTraffic {
     public record Order(String eventId, String orderId, long amountMinor, String currency, int version) {
         public String body() {
             if (version == 1) {
-                return String.format(Locale.ROOT, "{\"eventType\":\"OrderPlaced\",\"version\":1,\"eventId\":\"%s\","
-                        + "\"orderId\":\"%s\",\"customerEmail\":\"%s@example.com\",\"totalCents\":%d,"
-                        + "\"currency\":\"%s\",\"placedAt\":\"2026-11-29T10:15:30Z\"}", eventId, orderId, orderId,
-                        amountMinor, currency);
+                return String.format(
+                        Locale.ROOT,
+                        "{\"eventType\":\"OrderPlaced\",\"version\":1,\"eventId\":\"%s\","
+                                + "\"orderId\":\"%s\",\"customerEmail\":\"%s@example.com\",\"totalCents\":%d,"
+                                + "\"currency\":\"%s\",\"placedAt\":\"2026-11-29T10:15:30Z\"}",
+                        eventId,
+                        orderId,
+                        orderId,
+                        amountMinor,
+                        currency);
             }
-            return String.format(Locale.ROOT, "{\"eventType\":\"OrderPlaced\",\"version\":2,\"eventId\":\"%s\","
-                    + "\"orderId\":\"%s\",\"customer\":{\"email\":\"%s@example.com\"},\"total\":{\"amountMinor\":%d,"
-                    + "\"currency\":\"%s\"},\"placedAt\":\"2026-11-29T10:15:30Z\",\"channel\":\"web\"}", eventId,
-                    orderId, orderId, amountMinor, currency);
+            return String.format(
+                    Locale.ROOT,
+                    "{\"eventType\":\"OrderPlaced\",\"version\":2,\"eventId\":\"%s\","
+                            + "\"orderId\":\"%s\",\"customer\":{\"email\":\"%s@example.com\"},\"total\":{\"amountMinor\":%d,"
+                            + "\"currency\":\"%s\"},\"placedAt\":\"2026-11-29T10:15:30Z\",\"channel\":\"web\"}",
+                    eventId,
+                    orderId,
+                    orderId,
+                    amountMinor,
+                    currency);
         }
     }
 
@@ -49,8 +61,8 @@ public final class OrderTraffic {
         List<Order> orders = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             long n = sequence.incrementAndGet();
-            orders.add(new Order("evt-" + label + "-" + n, "o-" + n, 500 + random.nextInt(50_000), "EUR",
-                    i < legacy ? 1 : 2));
+            orders.add(new Order(
+                    "evt-" + label + "-" + n, "o-" + n, 500 + random.nextInt(50_000), "EUR", i < legacy ? 1 : 2));
         }
         return orders;
     }
@@ -78,13 +90,16 @@ public final class OrderTraffic {
                 List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
                 List<Order> chunk = deliveriesToMake.subList(from, Math.min(deliveriesToMake.size(), from + 10));
                 for (int i = 0; i < chunk.size(); i++) {
-                    entries.add(SendMessageBatchRequestEntry.builder().id("m" + i).messageBody(chunk.get(i).body())
+                    entries.add(SendMessageBatchRequestEntry.builder()
+                            .id("m" + i)
+                            .messageBody(chunk.get(i).body())
                             .build());
                 }
                 var r = sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entries));
                 if (!r.failed().isEmpty()) {
-                    throw new IllegalStateException("the producer could not send " + r.failed().size()
-                            + " orders: " + r.failed().get(0).message());
+                    throw new IllegalStateException(
+                            "the producer could not send " + r.failed().size() + " orders: "
+                                    + r.failed().get(0).message());
                 }
                 deliveries.addAndGet(chunk.size());
             }

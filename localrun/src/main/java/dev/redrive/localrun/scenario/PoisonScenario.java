@@ -32,12 +32,15 @@ final class PoisonScenario implements Scenario {
         s.await("the poison order's first delivery", () -> s.observer.completed(LocalSystem.REVENUE) >= 1);
         List<Order> good = s.traffic.newOrders(others, 0, "good");
         s.traffic.send(good, List.of(s.emailQueue, s.revenueQueue));
-        s.await("the good orders to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= others
-                && s.observer.completed(LocalSystem.REVENUE) >= others + 1);
+        s.await(
+                "the good orders to be applied",
+                () -> s.observer.completed(LocalSystem.EMAIL) >= others
+                        && s.observer.completed(LocalSystem.REVENUE) >= others + 1);
         report.tell("the " + others + " other orders were applied while the poison order kept crashing its sandbox");
-        s.await("the redrive policy to move the poison order to the DLQ", () ->
-                s.observer.depth(s.emailQueue) == 0 && (s.observer.depth(s.emailDlq) > 0
-                        || s.ledgerCount(LocalSystem.EMAIL) > 0));
+        s.await(
+                "the redrive policy to move the poison order to the DLQ",
+                () -> s.observer.depth(s.emailQueue) == 0
+                        && (s.observer.depth(s.emailDlq) > 0 || s.ledgerCount(LocalSystem.EMAIL) > 0));
 
         report.phase("sweep and decide");
         s.await("the sweeper to quarantine it", () -> {
@@ -50,21 +53,29 @@ final class PoisonScenario implements Scenario {
             return s.ledgerCount(LocalSystem.EMAIL) > 0;
         });
         QuarantineRecord quarantined = s.observer.ledger().stream()
-                .filter(r -> r.consumer().equals(LocalSystem.EMAIL)).findFirst().orElseThrow();
+                .filter(r -> r.consumer().equals(LocalSystem.EMAIL))
+                .findFirst()
+                .orElseThrow();
         report.tell("quarantined as " + quarantined.classification().failureClass() + " "
-                + quarantined.classification().errorType() + ": " + quarantined.classification().reason());
+                + quarantined.classification().errorType() + ": "
+                + quarantined.classification().reason());
         Operator operator = new Operator(system, s.observer, Actor.person("demo-operator"));
-        boolean archived = operator.archive(quarantined, "crashes the email consumer's sandbox on every delivery; "
-                + "handed to the team (BUG-123), archived");
+        boolean archived = operator.archive(
+                quarantined,
+                "crashes the email consumer's sandbox on every delivery; " + "handed to the team (BUG-123), archived");
         report.tell("demo-operator archived it with a note: " + archived);
-        report.check("the poison order was classified POISON from the evidence",
+        report.check(
+                "the poison order was classified POISON from the evidence",
                 quarantined.classification().failureClass() == FailureClass.POISON);
 
         report.phase("reconcile");
         Set<String> revenue = new HashSet<>(s.traffic.sent().keySet());
         Reconciliation.reconcile(system, s.observer, s.traffic.sent(), revenue, report);
         s.closingFigures();
-        report.put("poison record", Optional.of(quarantined).map(r -> r.id() + " " + r.state() + " -> ARCHIVED")
-                .orElse(""));
+        report.put(
+                "poison record",
+                Optional.of(quarantined)
+                        .map(r -> r.id() + " " + r.state() + " -> ARCHIVED")
+                        .orElse(""));
     }
 }

@@ -20,11 +20,14 @@ import java.util.Set;
  */
 public final class Reconciliation {
 
-    private Reconciliation() {
-    }
+    private Reconciliation() {}
 
-    public static void reconcile(LocalSystem system, Observer observer, Map<String, Order> orders,
-            Set<String> revenueExpected, RunReport report) {
+    public static void reconcile(
+            LocalSystem system,
+            Observer observer,
+            Map<String, Order> orders,
+            Set<String> revenueExpected,
+            RunReport report) {
         List<QuarantineRecord> ledger = observer.ledger();
         Map<String, QuarantineRecord> byKey = new HashMap<>();
         ledger.forEach(r -> r.key().ifPresent(k -> byKey.put(k, r)));
@@ -55,21 +58,32 @@ public final class Reconciliation {
         ledgerFigures.put("records", ledger.size());
         ledgerFigures.put("byState", Observer.byState(ledger));
         ledgerFigures.put("byClass", Observer.byClass(ledger));
-        ledgerFigures.put("archivedToS3", ledger.stream().filter(QuarantineRecord::archivedToStore).count());
+        ledgerFigures.put(
+                "archivedToS3",
+                ledger.stream().filter(QuarantineRecord::archivedToStore).count());
         Map<String, Integer> notes = new HashMap<>();
-        ledger.forEach(r -> notes.merge(r.state() + ": " + r.note().replaceAll("\\b(evt|o|q)-[\\w-]+", "<id>")
-                .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "<id>"), 1, Integer::sum));
+        ledger.forEach(r -> notes.merge(
+                r.state() + ": "
+                        + r.note()
+                                .replaceAll("\\b(evt|o|q)-[\\w-]+", "<id>")
+                                .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "<id>"),
+                1,
+                Integer::sum));
         ledgerFigures.put("latestNotes", notes);
         report.put("quarantine ledger", ledgerFigures);
 
         Map<String, Integer> writes = observer.emailWritesPerKey();
-        long emailsExpected = orders.values().stream().filter(o -> "applied".equals(statusWord(observer,
-                LocalSystem.EMAIL, o))).count();
-        int maxWrites = writes.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        long emailsExpected = orders.values().stream()
+                .filter(o -> "applied".equals(statusWord(observer, LocalSystem.EMAIL, o)))
+                .count();
+        int maxWrites =
+                writes.values().stream().mapToInt(Integer::intValue).max().orElse(0);
         long keysWrittenTwice = writes.values().stream().filter(n -> n > 1).count();
         long[] revenue = observer.revenue();
-        long expectedAmount = orders.values().stream().filter(o -> revenueExpected.contains(o.eventId()))
-                .mapToLong(Order::amountMinor).sum();
+        long expectedAmount = orders.values().stream()
+                .filter(o -> revenueExpected.contains(o.eventId()))
+                .mapToLong(Order::amountMinor)
+                .sum();
         Map<String, Object> effects = new LinkedHashMap<>();
         effects.put("emailsWritten", writes.size());
         effects.put("emailsExpected (orders applied by the email consumer)", emailsExpected);
@@ -85,10 +99,11 @@ public final class Reconciliation {
         // Every email of an applied order was written (the bucket may hold emails of earlier runs on this system).
         boolean emailKeysMatch = writes.keySet().containsAll(expectedEmailObjects(orders, observer));
         report.check("every email written exactly once per idempotency key", maxWrites <= 1 && emailKeysMatch);
-        report.check("revenue counted each order exactly once", revenue[0] == expectedAmount
-                && revenue[1] == revenueExpected.size());
-        report.check("no order unaccounted for (applied, or visible in the ledger with its state)",
-                unaccounted.isEmpty());
+        report.check(
+                "revenue counted each order exactly once",
+                revenue[0] == expectedAmount && revenue[1] == revenueExpected.size());
+        report.check(
+                "no order unaccounted for (applied, or visible in the ledger with its state)", unaccounted.isEmpty());
     }
 
     private static Set<String> expectedEmailObjects(Map<String, Order> orders, Observer observer) {

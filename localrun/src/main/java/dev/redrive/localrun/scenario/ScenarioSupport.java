@@ -42,11 +42,19 @@ class ScenarioSupport {
     String status() {
         List<QuarantineRecord> ledger = observer.ledger();
         Map<String, Integer> states = Observer.byState(ledger);
-        long archived = ledger.stream().filter(QuarantineRecord::archivedToStore).count();
-        return String.format(Locale.ROOT, "sent %d | processed email %d, revenue %d | in DLQ %d | quarantined %d "
-                + "| replayed %d | archived %d%s", traffic.deliveries(), observer.completed(LocalSystem.EMAIL),
-                observer.completed(LocalSystem.REVENUE), observer.depth(emailDlq) + observer.depth(revenueDlq),
-                ledger.size(), states.getOrDefault("REPLAYED", 0), archived,
+        long archived =
+                ledger.stream().filter(QuarantineRecord::archivedToStore).count();
+        return String.format(
+                Locale.ROOT,
+                "sent %d | processed email %d, revenue %d | in DLQ %d | quarantined %d "
+                        + "| replayed %d | archived %d%s",
+                traffic.deliveries(),
+                observer.completed(LocalSystem.EMAIL),
+                observer.completed(LocalSystem.REVENUE),
+                observer.depth(emailDlq) + observer.depth(revenueDlq),
+                ledger.size(),
+                states.getOrDefault("REPLAYED", 0),
+                archived,
                 system.mailProviderRefusals() > 0 ? " | provider refusals " + system.mailProviderRefusals() : "");
     }
 
@@ -64,7 +72,9 @@ class ScenarioSupport {
     }
 
     long ledgerCount(String consumer) {
-        return observer.ledger().stream().filter(r -> r.consumer().equals(consumer)).count();
+        return observer.ledger().stream()
+                .filter(r -> r.consumer().equals(consumer))
+                .count();
     }
 
     /** The closing figures every scenario reports. */

@@ -38,40 +38,51 @@ final class BucketProvisioner {
         } catch (BucketAlreadyOwnedByYouException exists) {
             // provisioned before: configure it again below
         }
-        if ("Enabled".equals(props.path("VersioningConfiguration").path("Status").asText())) {
-            s3.putBucketVersioning(b -> b.bucket(name)
-                    .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+        if ("Enabled"
+                .equals(props.path("VersioningConfiguration").path("Status").asText())) {
+            s3.putBucketVersioning(
+                    b -> b.bucket(name).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
         }
         JsonNode block = props.path("PublicAccessBlockConfiguration");
         if (block.isObject()) {
-            s3.putPublicAccessBlock(b -> b.bucket(name).publicAccessBlockConfiguration(c -> c
-                    .blockPublicAcls(block.path("BlockPublicAcls").asBoolean(false))
-                    .blockPublicPolicy(block.path("BlockPublicPolicy").asBoolean(false))
-                    .ignorePublicAcls(block.path("IgnorePublicAcls").asBoolean(false))
-                    .restrictPublicBuckets(block.path("RestrictPublicBuckets").asBoolean(false))));
+            s3.putPublicAccessBlock(b -> b.bucket(name)
+                    .publicAccessBlockConfiguration(c -> c.blockPublicAcls(
+                                    block.path("BlockPublicAcls").asBoolean(false))
+                            .blockPublicPolicy(block.path("BlockPublicPolicy").asBoolean(false))
+                            .ignorePublicAcls(block.path("IgnorePublicAcls").asBoolean(false))
+                            .restrictPublicBuckets(
+                                    block.path("RestrictPublicBuckets").asBoolean(false))));
         }
-        JsonNode encryption = props.path("BucketEncryption").path("ServerSideEncryptionConfiguration").path(0);
+        JsonNode encryption = props.path("BucketEncryption")
+                .path("ServerSideEncryptionConfiguration")
+                .path(0);
         if (encryption.isObject()) {
             JsonNode byDefault = encryption.path("ServerSideEncryptionByDefault");
             ServerSideEncryptionRule rule = ServerSideEncryptionRule.builder()
                     .bucketKeyEnabled(encryption.path("BucketKeyEnabled").asBoolean(false))
-                    .applyServerSideEncryptionByDefault(d -> d
-                            .sseAlgorithm(byDefault.path("SSEAlgorithm").asText("AES256"))
-                            .kmsMasterKeyID(byDefault.path("KMSMasterKeyID").isMissingNode() ? null
-                                    : byDefault.path("KMSMasterKeyID").asText()))
+                    .applyServerSideEncryptionByDefault(d -> d.sseAlgorithm(
+                                    byDefault.path("SSEAlgorithm").asText("AES256"))
+                            .kmsMasterKeyID(
+                                    byDefault.path("KMSMasterKeyID").isMissingNode()
+                                            ? null
+                                            : byDefault.path("KMSMasterKeyID").asText()))
                     .build();
             s3.putBucketEncryption(b -> b.bucket(name).serverSideEncryptionConfiguration(c -> c.rules(rule)));
         }
-        List<LifecycleRule> rules = lifecycleRules(props.path("LifecycleConfiguration").path("Rules"));
+        List<LifecycleRule> rules =
+                lifecycleRules(props.path("LifecycleConfiguration").path("Rules"));
         if (!rules.isEmpty()) {
             s3.putBucketLifecycleConfiguration(b -> b.bucket(name).lifecycleConfiguration(c -> c.rules(rules)));
         }
-        registry.register(resource.logicalId(), name, Map.of(
-                "Arn", "arn:aws:s3:::" + name,
-                "DomainName", name + ".s3.amazonaws.com",
-                "RegionalDomainName", name + ".s3." + LocalAws.REGION + ".amazonaws.com",
-                "DualStackDomainName", name + ".s3.dualstack." + LocalAws.REGION + ".amazonaws.com",
-                "WebsiteURL", "http://" + name + ".s3-website-" + LocalAws.REGION + ".amazonaws.com"));
+        registry.register(
+                resource.logicalId(),
+                name,
+                Map.of(
+                        "Arn", "arn:aws:s3:::" + name,
+                        "DomainName", name + ".s3.amazonaws.com",
+                        "RegionalDomainName", name + ".s3." + LocalAws.REGION + ".amazonaws.com",
+                        "DualStackDomainName", name + ".s3.dualstack." + LocalAws.REGION + ".amazonaws.com",
+                        "WebsiteURL", "http://" + name + ".s3-website-" + LocalAws.REGION + ".amazonaws.com"));
         return new LocalBucket(resource.logicalId(), name);
     }
 
@@ -86,18 +97,23 @@ final class BucketProvisioner {
                 b.expiration(e -> e.days(rule.path("ExpirationInDays").asInt()));
             }
             List<Transition> transitions = new ArrayList<>();
-            rule.path("Transitions").forEach(t -> transitions.add(Transition.builder()
-                    .storageClass(t.path("StorageClass").asText()).days(t.path("TransitionInDays").asInt()).build()));
+            rule.path("Transitions")
+                    .forEach(t -> transitions.add(Transition.builder()
+                            .storageClass(t.path("StorageClass").asText())
+                            .days(t.path("TransitionInDays").asInt())
+                            .build()));
             if (!transitions.isEmpty()) {
                 b.transitions(transitions);
             }
             JsonNode noncurrent = rule.path("NoncurrentVersionExpiration");
             if (noncurrent.has("NoncurrentDays")) {
-                b.noncurrentVersionExpiration(n -> n.noncurrentDays(noncurrent.path("NoncurrentDays").asInt()));
+                b.noncurrentVersionExpiration(
+                        n -> n.noncurrentDays(noncurrent.path("NoncurrentDays").asInt()));
             }
             JsonNode abort = rule.path("AbortIncompleteMultipartUpload");
             if (abort.has("DaysAfterInitiation")) {
-                b.abortIncompleteMultipartUpload(a -> a.daysAfterInitiation(abort.path("DaysAfterInitiation").asInt()));
+                b.abortIncompleteMultipartUpload(a ->
+                        a.daysAfterInitiation(abort.path("DaysAfterInitiation").asInt()));
             }
             out.add(b.build());
         }

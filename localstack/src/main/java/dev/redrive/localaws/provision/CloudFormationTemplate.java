@@ -37,8 +37,14 @@ public final class CloudFormationTemplate {
         if (!section.isObject() || section.isEmpty()) {
             throw new TemplateException("the template has no Resources section");
         }
-        section.properties().forEach(e -> resources.put(e.getKey(), new Resource(e.getKey(),
-                e.getValue().path("Type").asText(), e.getValue().path("Properties"), e.getValue())));
+        section.properties()
+                .forEach(e -> resources.put(
+                        e.getKey(),
+                        new Resource(
+                                e.getKey(),
+                                e.getValue().path("Type").asText(),
+                                e.getValue().path("Properties"),
+                                e.getValue())));
     }
 
     /** Reads a template file. */
@@ -72,8 +78,9 @@ public final class CloudFormationTemplate {
     /** The default of a parameter, for a {@code Ref} to it. */
     JsonNode parameterDefault(String name) {
         JsonNode parameter = root.path("Parameters").path(name);
-        return parameter.isMissingNode() ? null : parameter.path("Default").isMissingNode()
-                ? NullNode.getInstance() : parameter.path("Default");
+        return parameter.isMissingNode()
+                ? null
+                : parameter.path("Default").isMissingNode() ? NullNode.getInstance() : parameter.path("Default");
     }
 
     /** The resources, each after every resource it refers to ({@code Ref}, {@code Fn::GetAtt}, {@code Fn::Sub}, DependsOn). */
@@ -88,7 +95,11 @@ public final class CloudFormationTemplate {
         return order;
     }
 
-    private void visit(String id, Map<String, Set<String>> dependencies, Set<String> done, Deque<String> path,
+    private void visit(
+            String id,
+            Map<String, Set<String>> dependencies,
+            Set<String> done,
+            Deque<String> path,
             List<Resource> order) {
         if (done.contains(id)) {
             return;
@@ -138,7 +149,7 @@ public final class CloudFormationTemplate {
                 }
                 return;
             }
-            for (Iterator<JsonNode> it = node.elements(); it.hasNext();) {
+            for (Iterator<JsonNode> it = node.elements(); it.hasNext(); ) {
                 collectReferences(it.next(), out);
             }
         } else if (node.isArray()) {
@@ -154,6 +165,5 @@ public final class CloudFormationTemplate {
      * @param properties its Properties (a missing node when it has none)
      * @param definition the whole resource entry (Type, Properties, DependsOn, ...)
      */
-    public record Resource(String logicalId, String type, JsonNode properties, JsonNode definition) {
-    }
+    public record Resource(String logicalId, String type, JsonNode properties, JsonNode definition) {}
 }

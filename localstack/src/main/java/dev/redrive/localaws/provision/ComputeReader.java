@@ -27,11 +27,18 @@ final class ComputeReader {
     LocalFunction function(Resource resource) {
         JsonNode props = resolver.resolve(resource.properties());
         Map<String, String> environment = new TreeMap<>();
-        props.path("Environment").path("Variables").properties().forEach(e -> environment.put(e.getKey(),
-                e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+        props.path("Environment")
+                .path("Variables")
+                .properties()
+                .forEach(e -> environment.put(
+                        e.getKey(),
+                        e.getValue().isValueNode()
+                                ? e.getValue().asText()
+                                : e.getValue().toString()));
         List<String> architectures = new ArrayList<>();
         props.path("Architectures").forEach(a -> architectures.add(a.asText()));
-        return new LocalFunction(resource.logicalId(),
+        return new LocalFunction(
+                resource.logicalId(),
                 registry.ref(resource.logicalId()).asText(),
                 registry.getAtt(resource.logicalId(), "Arn").asText(),
                 Optional.ofNullable(environment.get(LocalFunction.QUARKUS_HANDLER_VARIABLE)),
@@ -44,23 +51,30 @@ final class ComputeReader {
     }
 
     /** The mapping, if its source is one of the template's queues (other sources are not run locally). */
-    Optional<LocalEventSourceMapping> eventSourceMapping(Resource resource, Map<String, LocalFunction> functions,
-            Map<String, LocalQueue> queues) {
+    Optional<LocalEventSourceMapping> eventSourceMapping(
+            Resource resource, Map<String, LocalFunction> functions, Map<String, LocalQueue> queues) {
         JsonNode props = resolver.resolve(resource.properties());
         String functionRef = props.path("FunctionName").asText();
         String function = functions.values().stream()
-                .filter(f -> f.name().equals(functionRef) || f.arn().equals(functionRef)
+                .filter(f -> f.name().equals(functionRef)
+                        || f.arn().equals(functionRef)
                         || functionRef.startsWith(f.arn() + ":"))
-                .map(LocalFunction::logicalId).findFirst()
-                .orElseThrow(() -> new TemplateException("event source mapping " + resource.logicalId()
-                        + " invokes " + functionRef + ", which is not a function of the template"));
+                .map(LocalFunction::logicalId)
+                .findFirst()
+                .orElseThrow(() -> new TemplateException("event source mapping " + resource.logicalId() + " invokes "
+                        + functionRef + ", which is not a function of the template"));
         String sourceArn = props.path("EventSourceArn").asText();
-        Optional<String> queue = queues.values().stream().filter(q -> q.arn().equals(sourceArn))
-                .map(LocalQueue::logicalId).findFirst();
+        Optional<String> queue = queues.values().stream()
+                .filter(q -> q.arn().equals(sourceArn))
+                .map(LocalQueue::logicalId)
+                .findFirst();
         List<String> responseTypes = new ArrayList<>();
         props.path("FunctionResponseTypes").forEach(t -> responseTypes.add(t.asText()));
         JsonNode concurrency = props.path("ScalingConfig").path("MaximumConcurrency");
-        return queue.map(q -> new LocalEventSourceMapping(resource.logicalId(), function, q,
+        return queue.map(q -> new LocalEventSourceMapping(
+                resource.logicalId(),
+                function,
+                q,
                 props.path("BatchSize").asInt(10),
                 Duration.ofSeconds(props.path("MaximumBatchingWindowInSeconds").asLong(0)),
                 concurrency.isMissingNode() ? Optional.empty() : Optional.of(concurrency.asInt()),
@@ -74,8 +88,10 @@ final class ComputeReader {
         String targetArn = target.path("Arn").asText();
         Optional<String> function = functions.values().stream()
                 .filter(f -> f.arn().equals(targetArn) || targetArn.startsWith(f.arn() + ":"))
-                .map(LocalFunction::logicalId).findFirst();
-        return new LocalSchedule(resource.logicalId(),
+                .map(LocalFunction::logicalId)
+                .findFirst();
+        return new LocalSchedule(
+                resource.logicalId(),
                 props.path("ScheduleExpression").asText(),
                 props.path("ScheduleExpressionTimezone").asText("Etc/UTC"),
                 function,
@@ -86,7 +102,8 @@ final class ComputeReader {
     /** Functions of the template by logical id, in template order. */
     Map<String, LocalFunction> functions(List<Resource> resources) {
         Map<String, LocalFunction> out = new LinkedHashMap<>();
-        resources.stream().filter(r -> r.type().equals("AWS::Lambda::Function"))
+        resources.stream()
+                .filter(r -> r.type().equals("AWS::Lambda::Function"))
                 .forEach(r -> out.put(r.logicalId(), function(r)));
         return out;
     }

@@ -92,10 +92,13 @@ final class IntrinsicResolver {
             case "Fn::Select" -> select(args);
             case "Fn::Split" -> split(args);
             case "Fn::FindInMap" -> findInMap(args);
-            case "Fn::Base64" -> TextNode.valueOf(Base64.getEncoder()
-                    .encodeToString(resolveText(args).getBytes(StandardCharsets.UTF_8)));
-            default -> throw new TemplateException("the intrinsic function " + name + " is not supported locally "
-                    + "(supported: Ref, Fn::GetAtt, Fn::Join, Fn::Sub, Fn::Select, Fn::Split, Fn::FindInMap, Fn::Base64)");
+            case "Fn::Base64" ->
+                TextNode.valueOf(
+                        Base64.getEncoder().encodeToString(resolveText(args).getBytes(StandardCharsets.UTF_8)));
+            default ->
+                throw new TemplateException(
+                        "the intrinsic function " + name + " is not supported locally "
+                                + "(supported: Ref, Fn::GetAtt, Fn::Join, Fn::Sub, Fn::Select, Fn::Split, Fn::FindInMap, Fn::Base64)");
         };
     }
 
@@ -194,7 +197,8 @@ final class IntrinsicResolver {
     }
 
     private JsonNode findInMap(JsonNode args) {
-        JsonNode value = mappings.path(resolveText(args.path(0))).path(resolveText(args.path(1)))
+        JsonNode value = mappings.path(resolveText(args.path(0)))
+                .path(resolveText(args.path(1)))
                 .path(resolveText(args.path(2)));
         if (value.isMissingNode()) {
             throw new TemplateException("Fn::FindInMap " + args + " finds nothing in the Mappings section");

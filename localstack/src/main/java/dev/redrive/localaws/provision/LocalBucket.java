@@ -6,5 +6,4 @@ package dev.redrive.localaws.provision;
  * @param logicalId its logical id in the template
  * @param name      its bucket name
  */
-public record LocalBucket(String logicalId, String name) {
-}
+public record LocalBucket(String logicalId, String name) {}

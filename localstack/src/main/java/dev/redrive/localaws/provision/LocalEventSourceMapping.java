@@ -16,9 +16,15 @@ import java.util.Optional;
  * @param functionResponseTypes e.g. {@code ReportBatchItemFailures}
  * @param enabled              whether the mapping is enabled
  */
-public record LocalEventSourceMapping(String logicalId, String functionLogicalId, String queueLogicalId,
-        int batchSize, Duration maximumBatchingWindow, Optional<Integer> maximumConcurrency,
-        List<String> functionResponseTypes, boolean enabled) {
+public record LocalEventSourceMapping(
+        String logicalId,
+        String functionLogicalId,
+        String queueLogicalId,
+        int batchSize,
+        Duration maximumBatchingWindow,
+        Optional<Integer> maximumConcurrency,
+        List<String> functionResponseTypes,
+        boolean enabled) {
 
     /** Whether the function answers with partial batch responses. */
     public boolean reportsBatchItemFailures() {

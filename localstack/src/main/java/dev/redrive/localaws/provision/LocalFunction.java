@@ -19,8 +19,16 @@ import java.util.Optional;
  * @param handler      the Lambda {@code Handler} property
  * @param architectures the architectures (x86_64 when the template sets none)
  */
-public record LocalFunction(String logicalId, String name, String arn, Optional<String> quarkusHandler,
-        Map<String, String> environment, Duration timeout, int memoryMb, String runtime, String handler,
+public record LocalFunction(
+        String logicalId,
+        String name,
+        String arn,
+        Optional<String> quarkusHandler,
+        Map<String, String> environment,
+        Duration timeout,
+        int memoryMb,
+        String runtime,
+        String handler,
         List<String> architectures) {
 
     /** The environment variable that picks the Quarkus handler. */

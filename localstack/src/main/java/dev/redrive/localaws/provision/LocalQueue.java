@@ -8,5 +8,4 @@ package dev.redrive.localaws.provision;
  * @param url       its local URL
  * @param arn       its local ARN
  */
-public record LocalQueue(String logicalId, String name, String url, String arn) {
-}
+public record LocalQueue(String logicalId, String name, String url, String arn) {}

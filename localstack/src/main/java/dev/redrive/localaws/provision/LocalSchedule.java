@@ -12,6 +12,10 @@ import java.util.Optional;
  * @param input             the input it sends (the target's {@code Input}, empty when none)
  * @param enabled           whether the schedule is enabled
  */
-public record LocalSchedule(String logicalId, String expression, String timezone,
-        Optional<String> targetFunctionLogicalId, String input, boolean enabled) {
-}
+public record LocalSchedule(
+        String logicalId,
+        String expression,
+        String timezone,
+        Optional<String> targetFunctionLogicalId,
+        String input,
+        boolean enabled) {}

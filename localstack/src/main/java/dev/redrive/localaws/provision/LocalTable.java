@@ -10,5 +10,4 @@ import java.util.Optional;
  * @param arn       its local ARN
  * @param streamArn its stream's ARN, when the template enables one
  */
-public record LocalTable(String logicalId, String name, String arn, Optional<String> streamArn) {
-}
+public record LocalTable(String logicalId, String name, String arn, Optional<String> streamArn) {}

@@ -10,15 +10,25 @@ import java.util.Map;
 final class PhysicalNames {
 
     private static final Map<String, Integer> MAX_LENGTH = Map.of(
-            "AWS::S3::Bucket", 63, "AWS::SQS::Queue", 80, "AWS::DynamoDB::Table", 255,
-            "AWS::Lambda::Function", 64, "AWS::IAM::Role", 64);
+            "AWS::S3::Bucket",
+            63,
+            "AWS::SQS::Queue",
+            80,
+            "AWS::DynamoDB::Table",
+            255,
+            "AWS::Lambda::Function",
+            64,
+            "AWS::IAM::Role",
+            64);
 
-    private PhysicalNames() {
-    }
+    private PhysicalNames() {}
 
     static String generate(String stackName, String logicalId, String type) {
-        String name = (stackName + "-" + logicalId).toLowerCase(Locale.ROOT)
-                .replaceAll("[^a-z0-9-]", "-").replaceAll("-{2,}", "-").replaceAll("^-|-$", "");
+        String name = (stackName + "-" + logicalId)
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9-]", "-")
+                .replaceAll("-{2,}", "-")
+                .replaceAll("^-|-$", "");
         int max = MAX_LENGTH.getOrDefault(type, 64);
         return name.length() <= max ? name : name.substring(0, max).replaceAll("-$", "");
     }

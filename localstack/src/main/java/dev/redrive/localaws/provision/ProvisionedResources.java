@@ -19,9 +19,14 @@ import java.util.Optional;
  * @param eventSourceMappings SQS event source mappings
  * @param schedules           EventBridge Scheduler schedules
  */
-public record ProvisionedResources(String stackName, Map<String, LocalQueue> queues, Map<String, LocalTable> tables,
-        Map<String, LocalBucket> buckets, Map<String, LocalFunction> functions,
-        List<LocalEventSourceMapping> eventSourceMappings, List<LocalSchedule> schedules) {
+public record ProvisionedResources(
+        String stackName,
+        Map<String, LocalQueue> queues,
+        Map<String, LocalTable> tables,
+        Map<String, LocalBucket> buckets,
+        Map<String, LocalFunction> functions,
+        List<LocalEventSourceMapping> eventSourceMappings,
+        List<LocalSchedule> schedules) {
 
     /** Copies the collections. */
     public ProvisionedResources {
@@ -45,11 +50,15 @@ public record ProvisionedResources(String stackName, Map<String, LocalQueue> que
 
     /** The function whose {@code QUARKUS_LAMBDA_HANDLER} is {@code handler}. */
     public Optional<LocalFunction> functionWithHandler(String handler) {
-        return functions.values().stream().filter(f -> f.quarkusHandler().equals(Optional.of(handler))).findFirst();
+        return functions.values().stream()
+                .filter(f -> f.quarkusHandler().equals(Optional.of(handler)))
+                .findFirst();
     }
 
     /** The event source mappings that invoke the function {@code functionLogicalId}. */
     public List<LocalEventSourceMapping> mappingsOf(String functionLogicalId) {
-        return eventSourceMappings.stream().filter(m -> m.functionLogicalId().equals(functionLogicalId)).toList();
+        return eventSourceMappings.stream()
+                .filter(m -> m.functionLogicalId().equals(functionLogicalId))
+                .toList();
     }
 }

@@ -54,7 +54,8 @@ final class QueueProvisioner {
         String queueName = name;
         String url;
         try {
-            url = sqs.createQueue(b -> b.queueName(queueName).attributes(attributes)).queueUrl();
+            url = sqs.createQueue(b -> b.queueName(queueName).attributes(attributes))
+                    .queueUrl();
         } catch (QueueNameExistsException e) {
             url = sqs.getQueueUrl(b -> b.queueName(queueName)).queueUrl();
             String existing = url;
@@ -64,7 +65,8 @@ final class QueueProvisioner {
         }
         String queueUrl = url;
         String arn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-                .attributes().get(QueueAttributeName.QUEUE_ARN);
+                .attributes()
+                .get(QueueAttributeName.QUEUE_ARN);
         registry.register(resource.logicalId(), url, Map.of("Arn", arn, "QueueName", name, "QueueUrl", url));
         return new LocalQueue(resource.logicalId(), name, url, arn);
     }

@@ -18,9 +18,20 @@ import java.util.UUID;
 final class ResourceRegistry implements IntrinsicResolver.References {
 
     private static final Map<String, String> NAME_PROPERTY = Map.of(
-            "AWS::Lambda::Function", "FunctionName", "AWS::IAM::Role", "RoleName", "AWS::SNS::Topic", "TopicName",
-            "AWS::Logs::LogGroup", "LogGroupName", "AWS::CloudWatch::Alarm", "AlarmName",
-            "AWS::Scheduler::Schedule", "Name", "AWS::CloudWatch::Dashboard", "DashboardName");
+            "AWS::Lambda::Function",
+            "FunctionName",
+            "AWS::IAM::Role",
+            "RoleName",
+            "AWS::SNS::Topic",
+            "TopicName",
+            "AWS::Logs::LogGroup",
+            "LogGroupName",
+            "AWS::CloudWatch::Alarm",
+            "AlarmName",
+            "AWS::Scheduler::Schedule",
+            "Name",
+            "AWS::CloudWatch::Dashboard",
+            "DashboardName");
 
     private final CloudFormationTemplate template;
     private final String stackName;
@@ -82,8 +93,8 @@ final class ResourceRegistry implements IntrinsicResolver.References {
         }
         Resource resource = template.resources().get(logicalId);
         if (resource == null) {
-            throw new TemplateException("the template refers to " + logicalId + ", which is neither a resource nor a "
-                    + "parameter of it");
+            throw new TemplateException(
+                    "the template refers to " + logicalId + ", which is neither a resource nor a " + "parameter of it");
         }
         values = madeUp(resource);
         registered.put(logicalId, values);
@@ -96,22 +107,28 @@ final class ResourceRegistry implements IntrinsicResolver.References {
         String prefix = "arn:aws:" + service + ":" + region + ":" + account + ":";
         return switch (resource.type()) {
             case "AWS::KMS::Key" -> {
-                String id = UUID.nameUUIDFromBytes((stackName + "/" + resource.logicalId())
-                        .getBytes(StandardCharsets.UTF_8)).toString();
+                String id = UUID.nameUUIDFromBytes(
+                                (stackName + "/" + resource.logicalId()).getBytes(StandardCharsets.UTF_8))
+                        .toString();
                 String arn = prefix + "key/" + id;
                 yield new Registered(id, Map.of("Arn", arn, "KeyId", id));
             }
-            case "AWS::IAM::Role" -> new Registered(name, Map.of("Arn", "arn:aws:iam::" + account + ":role/" + name,
-                    "RoleId", "AROA" + Integer.toHexString(name.hashCode()).toUpperCase(Locale.ROOT)));
+            case "AWS::IAM::Role" ->
+                new Registered(
+                        name,
+                        Map.of(
+                                "Arn",
+                                "arn:aws:iam::" + account + ":role/" + name,
+                                "RoleId",
+                                "AROA" + Integer.toHexString(name.hashCode()).toUpperCase(Locale.ROOT)));
             case "AWS::Lambda::Function" -> new Registered(name, Map.of("Arn", prefix + "function:" + name));
-            case "AWS::SNS::Topic" -> new Registered(prefix + name,
-                    Map.of("TopicArn", prefix + name, "TopicName", name));
+            case "AWS::SNS::Topic" ->
+                new Registered(prefix + name, Map.of("TopicArn", prefix + name, "TopicName", name));
             case "AWS::Logs::LogGroup" -> new Registered(name, Map.of("Arn", prefix + "log-group:" + name + ":*"));
             case "AWS::Scheduler::Schedule" -> new Registered(name, Map.of("Arn", prefix + "schedule/default/" + name));
             default -> new Registered(name, Map.of("Arn", prefix + name));
         };
     }
 
-    private record Registered(String ref, Map<String, String> attributes) {
-    }
+    private record Registered(String ref, Map<String, String> attributes) {}
 }

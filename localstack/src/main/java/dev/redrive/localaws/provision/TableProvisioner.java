@@ -43,8 +43,10 @@ final class TableProvisioner {
             table = dynamoDb.createTable(request(name, props)).tableDescription();
             JsonNode ttl = props.path("TimeToLiveSpecification");
             if (ttl.path("Enabled").asBoolean(false)) {
-                dynamoDb.updateTimeToLive(b -> b.tableName(name).timeToLiveSpecification(s -> s
-                        .attributeName(ttl.path("AttributeName").asText()).enabled(true)));
+                dynamoDb.updateTimeToLive(b -> b.tableName(name)
+                        .timeToLiveSpecification(
+                                s -> s.attributeName(ttl.path("AttributeName").asText())
+                                        .enabled(true)));
             }
         } catch (ResourceInUseException exists) {
             table = dynamoDb.describeTable(b -> b.tableName(name)).table();
@@ -63,20 +65,22 @@ final class TableProvisioner {
                 .keySchema(keySchema(props.path("KeySchema")))
                 .attributeDefinitions(attributeDefinitions(props.path("AttributeDefinitions")));
         List<GlobalSecondaryIndex> globals = new ArrayList<>();
-        props.path("GlobalSecondaryIndexes").forEach(i -> globals.add(GlobalSecondaryIndex.builder()
-                .indexName(i.path("IndexName").asText())
-                .keySchema(keySchema(i.path("KeySchema")))
-                .projection(projection(i.path("Projection")))
-                .build()));
+        props.path("GlobalSecondaryIndexes")
+                .forEach(i -> globals.add(GlobalSecondaryIndex.builder()
+                        .indexName(i.path("IndexName").asText())
+                        .keySchema(keySchema(i.path("KeySchema")))
+                        .projection(projection(i.path("Projection")))
+                        .build()));
         if (!globals.isEmpty()) {
             request.globalSecondaryIndexes(globals);
         }
         List<LocalSecondaryIndex> locals = new ArrayList<>();
-        props.path("LocalSecondaryIndexes").forEach(i -> locals.add(LocalSecondaryIndex.builder()
-                .indexName(i.path("IndexName").asText())
-                .keySchema(keySchema(i.path("KeySchema")))
-                .projection(projection(i.path("Projection")))
-                .build()));
+        props.path("LocalSecondaryIndexes")
+                .forEach(i -> locals.add(LocalSecondaryIndex.builder()
+                        .indexName(i.path("IndexName").asText())
+                        .keySchema(keySchema(i.path("KeySchema")))
+                        .projection(projection(i.path("Projection")))
+                        .build()));
         if (!locals.isEmpty()) {
             request.localSecondaryIndexes(locals);
         }
@@ -90,8 +94,10 @@ final class TableProvisioner {
 
     private static List<KeySchemaElement> keySchema(JsonNode schema) {
         List<KeySchemaElement> out = new ArrayList<>();
-        schema.forEach(k -> out.add(KeySchemaElement.builder().attributeName(k.path("AttributeName").asText())
-                .keyType(k.path("KeyType").asText()).build()));
+        schema.forEach(k -> out.add(KeySchemaElement.builder()
+                .attributeName(k.path("AttributeName").asText())
+                .keyType(k.path("KeyType").asText())
+                .build()));
         return out;
     }
 
@@ -99,7 +105,8 @@ final class TableProvisioner {
         List<AttributeDefinition> out = new ArrayList<>();
         definitions.forEach(d -> out.add(AttributeDefinition.builder()
                 .attributeName(d.path("AttributeName").asText())
-                .attributeType(d.path("AttributeType").asText()).build()));
+                .attributeType(d.path("AttributeType").asText())
+                .build()));
         return out;
     }
 

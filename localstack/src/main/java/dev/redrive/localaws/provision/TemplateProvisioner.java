@@ -41,7 +41,8 @@ public final class TemplateProvisioner {
                     + ": synthesize it first (./mvnw -pl infra package)");
         }
         String file = templateFile.getFileName().toString();
-        String stack = file.endsWith(".template.json") ? file.substring(0, file.length() - ".template.json".length())
+        String stack = file.endsWith(".template.json")
+                ? file.substring(0, file.length() - ".template.json".length())
                 : file.replaceFirst("\\.json$", "");
         return provision(CloudFormationTemplate.read(templateFile), stack);
     }
@@ -70,8 +71,10 @@ public final class TemplateProvisioner {
                     }
                 }
             } catch (RuntimeException e) {
-                throw new TemplateException("could not provision " + resource.type() + " " + resource.logicalId()
-                        + " locally: " + e.getMessage(), e);
+                throw new TemplateException(
+                        "could not provision " + resource.type() + " " + resource.logicalId() + " locally: "
+                                + e.getMessage(),
+                        e);
             }
         }
 
@@ -87,20 +90,31 @@ public final class TemplateProvisioner {
                 schedules.add(compute.schedule(resource, functions));
             }
         }
-        return new ProvisionedResources(stackName, inTemplateOrder(template, createdQueues),
-                inTemplateOrder(template, createdTables), inTemplateOrder(template, createdBuckets), functions,
-                mappings, schedules);
+        return new ProvisionedResources(
+                stackName,
+                inTemplateOrder(template, createdQueues),
+                inTemplateOrder(template, createdTables),
+                inTemplateOrder(template, createdBuckets),
+                functions,
+                mappings,
+                schedules);
     }
 
     private static Map<String, String> pseudoParameters(String stackName) {
         return Map.of(
-                "AWS::Region", LocalAws.REGION,
-                "AWS::AccountId", LocalAws.ACCOUNT_ID,
-                "AWS::Partition", "aws",
-                "AWS::URLSuffix", "amazonaws.com",
-                "AWS::StackName", stackName,
-                "AWS::StackId", "arn:aws:cloudformation:" + LocalAws.REGION + ":" + LocalAws.ACCOUNT_ID + ":stack/"
-                        + stackName + "/00000000-0000-0000-0000-000000000000");
+                "AWS::Region",
+                LocalAws.REGION,
+                "AWS::AccountId",
+                LocalAws.ACCOUNT_ID,
+                "AWS::Partition",
+                "aws",
+                "AWS::URLSuffix",
+                "amazonaws.com",
+                "AWS::StackName",
+                stackName,
+                "AWS::StackId",
+                "arn:aws:cloudformation:" + LocalAws.REGION + ":" + LocalAws.ACCOUNT_ID + ":stack/" + stackName
+                        + "/00000000-0000-0000-0000-000000000000");
     }
 
     private static <V> Map<String, V> inTemplateOrder(CloudFormationTemplate template, Map<String, V> values) {

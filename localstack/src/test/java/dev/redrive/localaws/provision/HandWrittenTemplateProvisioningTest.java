@@ -48,31 +48,38 @@ class HandWrittenTemplateProvisioningTest {
 
     @Test
     void generatesNamesCreatesFifoQueuesStreamsAndLocalIndexes(LocalAws aws) {
-        ProvisionedResources resources = new TemplateProvisioner(aws)
-                .provision(CloudFormationTemplate.parse(TEMPLATE), "Shop-Stack");
+        ProvisionedResources resources =
+                new TemplateProvisioner(aws).provision(CloudFormationTemplate.parse(TEMPLATE), "Shop-Stack");
 
         LocalQueue orders = resources.queues().get("Orders");
         assertThat(orders.name()).isEqualTo("shop-stack-orders.fifo");
-        assertThat(aws.sqs().getQueueAttributes(b -> b.queueUrl(orders.url()).attributeNames(QueueAttributeName.ALL))
-                .attributes()).containsEntry(QueueAttributeName.FIFO_QUEUE, "true")
+        assertThat(aws.sqs()
+                        .getQueueAttributes(b -> b.queueUrl(orders.url()).attributeNames(QueueAttributeName.ALL))
+                        .attributes())
+                .containsEntry(QueueAttributeName.FIFO_QUEUE, "true")
                 .containsEntry(QueueAttributeName.DELAY_SECONDS, "2");
 
-        TableDescription ledger = aws.dynamoDb().describeTable(b -> b.tableName("shop-stack-ledger")).table();
+        TableDescription ledger = aws.dynamoDb()
+                .describeTable(b -> b.tableName("shop-stack-ledger"))
+                .table();
         assertThat(ledger.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
-        assertThat(ledger.localSecondaryIndexes()).singleElement()
+        assertThat(ledger.localSecondaryIndexes())
+                .singleElement()
                 .satisfies(i -> assertThat(i.indexName()).isEqualTo("byTime"));
         assertThat(resources.tables().get("Ledger").streamArn()).contains(ledger.latestStreamArn());
 
         assertThat(resources.buckets().get("Files").name()).isEqualTo("shop-stack-files");
-        assertThat(aws.s3().listBuckets().buckets()).singleElement()
+        assertThat(aws.s3().listBuckets().buckets())
+                .singleElement()
                 .satisfies(b -> assertThat(b.name()).isEqualTo("shop-stack-files"));
 
         LocalFunction relay = resources.functions().get("Relay");
         assertThat(relay.name()).isEqualTo("shop-stack-relay");
         assertThat(relay.quarkusHandler()).isEmpty();
-        assertThat(relay.environment()).isEqualTo(Map.of(
-                "STREAM", ledger.latestStreamArn(),
-                "QUEUE", "shop-stack-orders.fifo",
-                "BUCKET_ARN", "arn:aws:s3:::shop-stack-files"));
+        assertThat(relay.environment())
+                .isEqualTo(Map.of(
+                        "STREAM", ledger.latestStreamArn(),
+                        "QUEUE", "shop-stack-orders.fifo",
+                        "BUCKET_ARN", "arn:aws:s3:::shop-stack-files"));
     }
 }

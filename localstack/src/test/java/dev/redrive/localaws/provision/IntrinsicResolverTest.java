@@ -45,15 +45,30 @@ class IntrinsicResolverTest {
 
     private final CloudFormationTemplate template = CloudFormationTemplate.parse(TEMPLATE);
     private final ResourceRegistry registry = new ResourceRegistry(template, "Shop", "us-east-1", "000000000000");
-    private final IntrinsicResolver resolver = new IntrinsicResolver(registry, Map.of(
-            "AWS::Region", "us-east-1", "AWS::AccountId", "000000000000", "AWS::Partition", "aws",
-            "AWS::URLSuffix", "amazonaws.com", "AWS::StackName", "Shop"), template.mappings());
+    private final IntrinsicResolver resolver = new IntrinsicResolver(
+            registry,
+            Map.of(
+                    "AWS::Region",
+                    "us-east-1",
+                    "AWS::AccountId",
+                    "000000000000",
+                    "AWS::Partition",
+                    "aws",
+                    "AWS::URLSuffix",
+                    "amazonaws.com",
+                    "AWS::StackName",
+                    "Shop"),
+            template.mappings());
 
     IntrinsicResolverTest() {
         registry.resolver(resolver);
-        registry.register("Source", "http://local/000000000000/Shop-orders-dev", Map.of(
-                "Arn", "arn:aws:sqs:us-east-1:000000000000:Shop-orders-dev", "QueueName", "Shop-orders-dev"));
-        registry.register("Dlq", "http://local/000000000000/orders-dlq",
+        registry.register(
+                "Source",
+                "http://local/000000000000/Shop-orders-dev",
+                Map.of("Arn", "arn:aws:sqs:us-east-1:000000000000:Shop-orders-dev", "QueueName", "Shop-orders-dev"));
+        registry.register(
+                "Dlq",
+                "http://local/000000000000/orders-dlq",
                 Map.of("Arn", "arn:aws:sqs:us-east-1:000000000000:orders-dlq", "QueueName", "orders-dlq"));
     }
 
@@ -68,9 +83,14 @@ class IntrinsicResolverTest {
 
     @Test
     void resolvesGetAttInsideObjectsAndJoinsPseudoParameters() {
-        assertThat(properties("Source").path("RedrivePolicy").toString()).isEqualTo(
-                "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:orders-dlq\",\"maxReceiveCount\":3}");
-        assertThat(properties("Dlq").path("RedriveAllowPolicy").path("sourceQueueArns").path(0).asText())
+        assertThat(properties("Source").path("RedrivePolicy").toString())
+                .isEqualTo(
+                        "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:orders-dlq\",\"maxReceiveCount\":3}");
+        assertThat(properties("Dlq")
+                        .path("RedriveAllowPolicy")
+                        .path("sourceQueueArns")
+                        .path(0)
+                        .asText())
                 .isEqualTo("arn:aws:sqs:us-east-1:000000000000:orders");
     }
 
@@ -90,10 +110,19 @@ class IntrinsicResolverTest {
 
     @Test
     void resourcesNotCreatedLocallyGetStableMadeUpValues() {
-        String key = properties("Fn").path("Environment").path("Variables").path("KEY").asText();
+        String key = properties("Fn")
+                .path("Environment")
+                .path("Variables")
+                .path("KEY")
+                .asText();
 
         assertThat(key).matches("arn:aws:kms:us-east-1:000000000000:key/[0-9a-f-]{36}");
-        assertThat(properties("Fn").path("Environment").path("Variables").path("KEY").asText()).isEqualTo(key);
+        assertThat(properties("Fn")
+                        .path("Environment")
+                        .path("Variables")
+                        .path("KEY")
+                        .asText())
+                .isEqualTo(key);
         assertThat(properties("Fn").path("Role").asText()).isEqualTo("arn:aws:iam::000000000000:role/shop-role");
         assertThat(registry.ref("Fn").asText()).isEqualTo("shop-fn");
     }
@@ -111,12 +140,17 @@ class IntrinsicResolverTest {
     @Test
     void unknownReferencesAndUnsupportedFunctionsSayWhat() {
         assertThatThrownBy(() -> resolver.resolve(CloudFormationTemplate.parse(
-                "{\"Resources\":{\"A\":{\"Type\":\"X::Y::Z\",\"Properties\":{\"P\":{\"Ref\":\"Nope\"}}}}}")
-                .resources().get("A").properties()))
-                .isInstanceOf(TemplateException.class).hasMessageContaining("Nope");
+                                "{\"Resources\":{\"A\":{\"Type\":\"X::Y::Z\",\"Properties\":{\"P\":{\"Ref\":\"Nope\"}}}}}")
+                        .resources()
+                        .get("A")
+                        .properties()))
+                .isInstanceOf(TemplateException.class)
+                .hasMessageContaining("Nope");
         assertThatThrownBy(() -> resolver.resolve(CloudFormationTemplate.parse(
-                "{\"Resources\":{\"A\":{\"Type\":\"X::Y::Z\",\"Properties\":{\"P\":{\"Fn::ImportValue\":\"x\"}}}}}")
-                .resources().get("A").properties()))
+                                "{\"Resources\":{\"A\":{\"Type\":\"X::Y::Z\",\"Properties\":{\"P\":{\"Fn::ImportValue\":\"x\"}}}}}")
+                        .resources()
+                        .get("A")
+                        .properties()))
                 .hasMessageContaining("Fn::ImportValue is not supported locally");
         assertThatThrownBy(() -> CloudFormationTemplate.parse("""
                 {"Resources":{"A":{"Type":"T","Properties":{"P":{"Ref":"B"}}},

@@ -10,8 +10,7 @@ final class RedriveTemplate {
 
     static final Path PATH = Path.of("..", "infra", "target", "cdk.out", "Redrive.template.json");
 
-    private RedriveTemplate() {
-    }
+    private RedriveTemplate() {}
 
     /** The template file; fails the test with the command that makes it when it is missing. */
     static Path path() {

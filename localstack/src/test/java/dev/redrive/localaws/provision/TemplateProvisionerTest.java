@@ -30,7 +30,8 @@ class TemplateProvisionerTest {
     }
 
     private static Map<QueueAttributeName, String> attributes(LocalAws aws, LocalQueue queue) {
-        return aws.sqs().getQueueAttributes(b -> b.queueUrl(queue.url()).attributeNames(QueueAttributeName.ALL))
+        return aws.sqs()
+                .getQueueAttributes(b -> b.queueUrl(queue.url()).attributeNames(QueueAttributeName.ALL))
                 .attributes();
     }
 
@@ -38,13 +39,19 @@ class TemplateProvisionerTest {
     void createsEveryQueueWithItsRedrivePolicyVisibilityAndRetention(LocalAws aws) throws Exception {
         ProvisionedResources resources = provision(aws);
 
-        assertThat(resources.queues().values()).extracting(LocalQueue::name).containsExactlyInAnyOrder(
-                "redrive-confirmation-email", "redrive-confirmation-email-dlq", "redrive-revenue-analytics",
-                "redrive-revenue-analytics-dlq", "redrive-sweeper-schedule-dlq");
+        assertThat(resources.queues().values())
+                .extracting(LocalQueue::name)
+                .containsExactlyInAnyOrder(
+                        "redrive-confirmation-email",
+                        "redrive-confirmation-email-dlq",
+                        "redrive-revenue-analytics",
+                        "redrive-revenue-analytics-dlq",
+                        "redrive-sweeper-schedule-dlq");
         assertThat(aws.sqs().listQueues().queueUrls()).hasSize(5);
         for (String consumer : CONSUMERS) {
             LocalQueue source = resources.queueNamed("redrive-" + consumer).orElseThrow();
-            LocalQueue dlq = resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
+            LocalQueue dlq =
+                    resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
             Map<QueueAttributeName, String> attributes = attributes(aws, source);
             JsonNode redrive = JSON.readTree(attributes.get(QueueAttributeName.REDRIVE_POLICY));
             assertThat(redrive.path("deadLetterTargetArn").asText()).isEqualTo(dlq.arn());
@@ -68,13 +75,21 @@ class TemplateProvisionerTest {
         int[] receives = {0};
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             // Visibility 0 for this receive: the message is visible again at once, as after a crash.
-            receives[0] += aws.sqs().receiveMessage(b -> b.queueUrl(source.url()).visibilityTimeout(0)
-                    .waitTimeSeconds(0)).messages().size();
-            return !aws.sqs().receiveMessage(b -> b.queueUrl(dlq.url()).waitTimeSeconds(0)).messages().isEmpty();
+            receives[0] += aws.sqs()
+                    .receiveMessage(
+                            b -> b.queueUrl(source.url()).visibilityTimeout(0).waitTimeSeconds(0))
+                    .messages()
+                    .size();
+            return !aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(dlq.url()).waitTimeSeconds(0))
+                    .messages()
+                    .isEmpty();
         });
 
         assertThat(receives[0]).isEqualTo(5);
-        List<Message> left = aws.sqs().receiveMessage(b -> b.queueUrl(source.url()).waitTimeSeconds(0)).messages();
+        List<Message> left = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(source.url()).waitTimeSeconds(0))
+                .messages();
         assertThat(left).isEmpty();
     }
 
@@ -82,24 +97,37 @@ class TemplateProvisionerTest {
     void createsTheTablesWithTheirKeysIndexesAndTtl(LocalAws aws) {
         ProvisionedResources resources = provision(aws);
 
-        assertThat(resources.tables().values()).extracting(LocalTable::name).containsExactlyInAnyOrder(
-                "redrive-claims", "redrive-revenue", "redrive-quarantine", "redrive-control");
-        TableDescription claims = aws.dynamoDb().describeTable(b -> b.tableName("redrive-claims")).table();
-        assertThat(claims.keySchema()).extracting(KeySchemaElement::attributeName).containsExactly("pk");
-        assertThat(aws.dynamoDb().describeTimeToLive(b -> b.tableName("redrive-claims")).timeToLiveDescription())
+        assertThat(resources.tables().values())
+                .extracting(LocalTable::name)
+                .containsExactlyInAnyOrder(
+                        "redrive-claims", "redrive-revenue", "redrive-quarantine", "redrive-control");
+        TableDescription claims =
+                aws.dynamoDb().describeTable(b -> b.tableName("redrive-claims")).table();
+        assertThat(claims.keySchema())
+                .extracting(KeySchemaElement::attributeName)
+                .containsExactly("pk");
+        assertThat(aws.dynamoDb()
+                        .describeTimeToLive(b -> b.tableName("redrive-claims"))
+                        .timeToLiveDescription())
                 .satisfies(ttl -> {
                     assertThat(ttl.attributeName()).isEqualTo("expiresAt");
                     assertThat(ttl.timeToLiveStatus()).isEqualTo(TimeToLiveStatus.ENABLED);
                 });
-        TableDescription quarantine = aws.dynamoDb().describeTable(b -> b.tableName("redrive-quarantine")).table();
-        assertThat(quarantine.keySchema()).extracting(KeySchemaElement::attributeName).containsExactly("pk", "sk");
+        TableDescription quarantine = aws.dynamoDb()
+                .describeTable(b -> b.tableName("redrive-quarantine"))
+                .table();
+        assertThat(quarantine.keySchema())
+                .extracting(KeySchemaElement::attributeName)
+                .containsExactly("pk", "sk");
         assertThat(quarantine.globalSecondaryIndexes()).hasSize(2).allSatisfy(index -> {
             assertThat(index.indexName()).isIn("byState", "byQueue");
-            assertThat(index.keySchema()).extracting(KeySchemaElement::attributeName)
+            assertThat(index.keySchema())
+                    .extracting(KeySchemaElement::attributeName)
                     .containsExactly(index.indexName().equals("byState") ? "state" : "sourceQueue", "arrivedAt");
             assertThat(index.projection().projectionTypeAsString()).isEqualTo("ALL");
         });
-        assertThat(resources.tableNamed("redrive-quarantine").orElseThrow().arn()).isEqualTo(quarantine.tableArn());
+        assertThat(resources.tableNamed("redrive-quarantine").orElseThrow().arn())
+                .isEqualTo(quarantine.tableArn());
     }
 
     @Test
@@ -108,13 +136,21 @@ class TemplateProvisionerTest {
 
         assertThat(resources.buckets()).hasSize(2);
         LocalBucket archive = resources.buckets().entrySet().stream()
-                .filter(e -> e.getKey().startsWith("ArchiveBucket")).map(Map.Entry::getValue).findFirst().orElseThrow();
+                .filter(e -> e.getKey().startsWith("ArchiveBucket"))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElseThrow();
         assertThat(archive.name()).startsWith("redrive-archivebucket");
         assertThat(aws.s3().getBucketVersioning(b -> b.bucket(archive.name())).status())
                 .isEqualTo(BucketVersioningStatus.ENABLED);
-        resources.buckets().values().forEach(bucket -> assertThat(aws.s3()
-                .getPublicAccessBlock(b -> b.bucket(bucket.name())).publicAccessBlockConfiguration().blockPublicAcls())
-                .isTrue());
+        resources
+                .buckets()
+                .values()
+                .forEach(bucket -> assertThat(aws.s3()
+                                .getPublicAccessBlock(b -> b.bucket(bucket.name()))
+                                .publicAccessBlockConfiguration()
+                                .blockPublicAcls())
+                        .isTrue());
     }
 
     @Test
@@ -122,19 +158,33 @@ class TemplateProvisionerTest {
         ProvisionedResources resources = provision(aws);
 
         assertThat(resources.functions()).hasSize(3);
-        resources.functions().values().forEach(f -> assertThat(f.environment().values())
-                .as(f.logicalId()).noneMatch(v -> v.contains("\"Ref\"") || v.contains("Fn::")));
+        resources
+                .functions()
+                .values()
+                .forEach(f -> assertThat(f.environment().values())
+                        .as(f.logicalId())
+                        .noneMatch(v -> v.contains("\"Ref\"") || v.contains("Fn::")));
         for (String consumer : CONSUMERS) {
             LocalFunction function = resources.functionWithHandler(consumer).orElseThrow();
             assertThat(function.environment())
                     .containsEntry("REDRIVE_CLAIMS_TABLE", "redrive-claims")
-                    .containsEntry("REDRIVE_DEAD_LETTERS_QUEUE_URL",
-                            resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow().url());
+                    .containsEntry(
+                            "REDRIVE_DEAD_LETTERS_QUEUE_URL",
+                            resources
+                                    .queueNamed("redrive-" + consumer + "-dlq")
+                                    .orElseThrow()
+                                    .url());
             assertThat(function.timeout()).isEqualTo(Duration.ofSeconds(30));
         }
-        assertThat(resources.functionWithHandler("revenue-analytics").orElseThrow().environment())
+        assertThat(resources
+                        .functionWithHandler("revenue-analytics")
+                        .orElseThrow()
+                        .environment())
                 .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", "redrive-revenue");
-        String outbox = resources.functionWithHandler("confirmation-email").orElseThrow().environment()
+        String outbox = resources
+                .functionWithHandler("confirmation-email")
+                .orElseThrow()
+                .environment()
                 .get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET");
         assertThat(resources.buckets().values()).extracting(LocalBucket::name).contains(outbox);
 
@@ -147,7 +197,8 @@ class TemplateProvisionerTest {
         for (JsonNode route : routes) {
             String consumer = route.path("consumer").asText();
             LocalQueue source = resources.queueNamed("redrive-" + consumer).orElseThrow();
-            LocalQueue dlq = resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
+            LocalQueue dlq =
+                    resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
             assertThat(route.path("sourceQueueUrl").asText()).isEqualTo(source.url());
             assertThat(route.path("sourceQueueArn").asText()).isEqualTo(source.arn());
             assertThat(route.path("deadLetterQueueUrl").asText()).isEqualTo(dlq.url());
@@ -162,7 +213,8 @@ class TemplateProvisionerTest {
         assertThat(resources.eventSourceMappings()).hasSize(2);
         for (String consumer : CONSUMERS) {
             LocalFunction function = resources.functionWithHandler(consumer).orElseThrow();
-            LocalEventSourceMapping mapping = resources.mappingsOf(function.logicalId()).get(0);
+            LocalEventSourceMapping mapping =
+                    resources.mappingsOf(function.logicalId()).get(0);
             assertThat(resources.queues().get(mapping.queueLogicalId()).name()).isEqualTo("redrive-" + consumer);
             assertThat(mapping.batchSize()).isEqualTo(10);
             assertThat(mapping.maximumBatchingWindow()).isZero();
@@ -173,7 +225,10 @@ class TemplateProvisionerTest {
         assertThat(resources.schedules()).singleElement().satisfies(schedule -> {
             assertThat(schedule.expression()).isEqualTo("rate(5 minutes)");
             assertThat(schedule.targetFunctionLogicalId())
-                    .contains(resources.functionWithHandler("dlq-sweeper").orElseThrow().logicalId());
+                    .contains(resources
+                            .functionWithHandler("dlq-sweeper")
+                            .orElseThrow()
+                            .logicalId());
             assertThat(schedule.input()).isEqualTo("{\"source\":\"redrive.schedule\"}");
             assertThat(schedule.enabled()).isTrue();
         });
