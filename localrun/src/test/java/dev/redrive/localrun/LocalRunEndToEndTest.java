@@ -3,6 +3,9 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.localrun.lambda.FunctionInstance;
+import dev.redrive.localrun.lambda.SandboxExit;
+import dev.redrive.localrun.lambda.SandboxSpec;
 import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.Scenario;
 import java.io.ByteArrayOutputStream;
@@ -11,9 +14,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,6 +95,59 @@ class LocalRunEndToEndTest {
         assertThat(system.apiCalls().get(LocalSystem.EMAIL))
                 .containsKey("dynamodb:PutItem")
                 .containsKey("s3:PUT");
+    }
+
+    /**
+     * Four sandboxes of one function starting at the same moment, twenty times in a row: none may crash. The runtime
+     * interface client, left to itself, unpacks its JNI library to the fixed path {@code /tmp/.libaws-lambda-jni.so}
+     * and maps it from there, so sandboxes starting together map a file another is rewriting (SIGBUS). Every sandbox
+     * must load the library from the run's own folder, and have a {@code /tmp} of its own.
+     */
+    @Test
+    void fourSandboxesOfOneFunctionStartingAtOnceTwentyTimesInARowNeverCrash() throws Exception {
+        SandboxSpec spec = system.sandboxSpec(LocalSystem.EMAIL);
+        Path logs = Files.createTempDirectory(options.workDir(), "concurrent-starts-");
+        List<SandboxExit> exits = new CopyOnWriteArrayList<>();
+        List<String> failures = new CopyOnWriteArrayList<>();
+        ExecutorService starters = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 20; round++) {
+                CyclicBarrier together = new CyclicBarrier(4);
+                List<FunctionInstance> sandboxes = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    sandboxes.add(new FunctionInstance(
+                            spec,
+                            round * 4 + i,
+                            system.javaRuntime(),
+                            logs.resolve("r" + round + "-" + i + ".log"),
+                            exits::add));
+                }
+                List<Future<?>> started = new ArrayList<>();
+                for (FunctionInstance sandbox : sandboxes) {
+                    started.add(starters.submit(() -> {
+                        together.await();
+                        try {
+                            sandbox.start(Duration.ofSeconds(60));
+                        } catch (RuntimeException e) {
+                            failures.add(e.getMessage());
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : started) {
+                    f.get(3, TimeUnit.MINUTES);
+                }
+                sandboxes.forEach(FunctionInstance::close);
+            }
+        } finally {
+            starters.shutdownNow();
+        }
+        assertThat(exits).as("sandboxes that died while starting").isEmpty();
+        assertThat(failures).as("starts that failed").isEmpty();
+        assertThat(system.javaRuntime().jniLibrary())
+                .as("the JNI library every sandbox loads lives in this run's folder")
+                .startsWith(options.workDir())
+                .isRegularFile();
     }
 
     @Test
