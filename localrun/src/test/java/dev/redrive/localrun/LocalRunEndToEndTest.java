@@ -165,12 +165,14 @@ class LocalRunEndToEndTest {
         var orders = traffic.newOrders(8, 0, "kill");
         long errorsBefore = system.runtimeFigures().get(LocalSystem.EMAIL).get("errors");
         traffic.send(orders, List.of(queue));
-        await().atMost(Duration.ofSeconds(60))
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
         system.crashEmailSandboxOn("never-matches-" + firstBatch.getAndSet(false));
 
         var observer = new dev.redrive.localrun.scenario.Observer(system);
-        await().atMost(Duration.ofSeconds(90))
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> orders.stream()
                         .allMatch(

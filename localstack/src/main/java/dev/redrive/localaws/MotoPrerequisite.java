@@ -11,14 +11,23 @@ import java.util.concurrent.TimeUnit;
  */
 final class MotoPrerequisite {
 
-    static final String INSTALL_HINT = "Redrive's local AWS serves DynamoDB and S3 with moto: install Python 3 and "
-            + "run  pip install 'moto[server]'  (or set AWS_ENDPOINT_URL to a running LocalStack; see README).";
+    static final String INSTALL_HINT = "Redrive's local AWS serves DynamoDB and S3 with moto: run "
+            + "bin/check-prerequisites --install (a project-local .venv/ with the pinned moto[server]), or install it "
+            + "into your Python 3 with  pip install 'moto[server]', or set AWS_ENDPOINT_URL to a running LocalStack "
+            + "(see README).";
 
     private MotoPrerequisite() {}
 
-    /** The Python executable to use: {@code REDRIVE_PYTHON} if set, else {@code python3}. */
+    /**
+     * The Python executable to use: {@code REDRIVE_PYTHON} if set, else the system property {@code redrive.python},
+     * else {@code python3}. The build and the {@code bin/} scripts set one of them to what
+     * {@code bin/check-prerequisites --python} chooses (the project's {@code .venv/} when it exists).
+     */
     static String python() {
         String configured = System.getenv("REDRIVE_PYTHON");
+        if (configured == null || configured.isBlank()) {
+            configured = System.getProperty("redrive.python");
+        }
         return configured == null || configured.isBlank() ? "python3" : configured;
     }
 
