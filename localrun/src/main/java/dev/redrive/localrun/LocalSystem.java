@@ -44,6 +44,7 @@ public final class LocalSystem implements AutoCloseable {
     public static final String SWEEPER = "dlq-sweeper";
 
     private final LocalAws aws;
+    private final boolean ownsAws;
     private final ProvisionedResources resources;
     private final FunctionArtifact artifact;
     private final ManagedJavaRuntime javaRuntime;
@@ -56,8 +57,13 @@ public final class LocalSystem implements AutoCloseable {
     private final AtomicLong failedSweeps = new AtomicLong();
 
     private LocalSystem(
-            LocalAws aws, ProvisionedResources resources, FunctionArtifact artifact, ManagedJavaRuntime javaRuntime) {
+            LocalAws aws,
+            boolean ownsAws,
+            ProvisionedResources resources,
+            FunctionArtifact artifact,
+            ManagedJavaRuntime javaRuntime) {
         this.aws = aws;
+        this.ownsAws = ownsAws;
         this.resources = resources;
         this.artifact = artifact;
         this.javaRuntime = javaRuntime;
@@ -69,9 +75,17 @@ public final class LocalSystem implements AutoCloseable {
             throw new IllegalStateException("no synthesized template at " + options.template()
                     + ": bin/redrive-local synthesizes it; or run  ./mvnw -pl infra package");
         }
-        Files.createDirectories(options.workDir());
         progress.step("starting local AWS");
-        LocalAws aws = LocalAws.start(EndpointOverrides.fromEnvironment());
+        return start(options, progress, LocalAws.start(EndpointOverrides.fromEnvironment()), true);
+    }
+
+    /**
+     * Starts on {@code aws} (a test JVM's shared local AWS, say): provisions the template, starts the functions,
+     * pollers and schedules. {@link #close()} closes {@code aws} only when {@code ownsAws}.
+     */
+    public static LocalSystem start(RunOptions options, Progress progress, LocalAws aws, boolean ownsAws)
+            throws IOException, InterruptedException {
+        Files.createDirectories(options.workDir());
         LocalSystem system = null;
         try {
             progress.step("provisioning from " + options.template());
@@ -79,14 +93,14 @@ public final class LocalSystem implements AutoCloseable {
             FunctionArtifact artifact = FunctionArtifact.find(options.functionsTarget());
             ManagedJavaRuntime javaRuntime =
                     ManagedJavaRuntime.unpackInto(Files.createTempDirectory(options.workDir(), "run-"));
-            system = new LocalSystem(aws, resources, artifact, javaRuntime);
+            system = new LocalSystem(aws, ownsAws, resources, artifact, javaRuntime);
             system.instrument();
             system.startFunctions(options, progress);
             return system;
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (system != null) {
                 system.close();
-            } else {
+            } else if (ownsAws) {
                 aws.close();
             }
             throw e;
@@ -300,7 +314,9 @@ public final class LocalSystem implements AutoCloseable {
         pollers.forEach(SqsEventSourcePoller::close);
         pools.values().forEach(FunctionPool::close);
         proxies.values().forEach(m -> m.values().forEach(AwsTrafficProxy::close));
-        aws.close();
+        if (ownsAws) {
+            aws.close();
+        }
     }
 
     /** Where the function logs are. */

@@ -3,6 +3,7 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.localaws.LocalAws;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
@@ -65,8 +66,13 @@ class LocalRunEndToEndTest {
                 2,
                 60,
                 ROOT.resolve("localrun/target/test-run"));
+        LocalAws aws = LocalAws.shared();
+        aws.reset();
         system = LocalSystem.start(
-                options, new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+                options,
+                new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
+                aws,
+                false);
     }
 
     @AfterAll
