@@ -1,19 +1,19 @@
 package dev.redrive.localrun;
 
-import dev.redrive.localaws.EndpointOverrides;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.provision.LocalEventSourceMapping;
-import dev.redrive.localaws.provision.LocalFunction;
-import dev.redrive.localaws.provision.LocalQueue;
-import dev.redrive.localaws.provision.LocalSchedule;
-import dev.redrive.localaws.provision.ProvisionedResources;
-import dev.redrive.localaws.provision.TemplateProvisioner;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
 import dev.redrive.localrun.lambda.FunctionArtifact;
 import dev.redrive.localrun.lambda.FunctionPool;
 import dev.redrive.localrun.lambda.InvocationResult;
+import dev.redrive.localstack.EndpointOverrides;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.provision.LocalEventSourceMapping;
+import dev.redrive.localstack.provision.LocalFunction;
+import dev.redrive.localstack.provision.LocalQueue;
+import dev.redrive.localstack.provision.LocalSchedule;
+import dev.redrive.localstack.provision.ProvisionedResources;
+import dev.redrive.localstack.provision.TemplateProvisioner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.Observer;
+import dev.redrive.localrun.scenario.OrderTraffic;
 import dev.redrive.localrun.scenario.Scenario;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -97,8 +99,7 @@ class LocalRunEndToEndTest {
                         b -> b.queueUrl(queue).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "3")));
         AtomicBoolean firstBatch = new AtomicBoolean(true);
         system.crashEmailSandboxOn("evt-kill-");
-        var traffic =
-                new dev.redrive.localrun.scenario.OrderTraffic(system.aws().sqs(), 7);
+        var traffic = new OrderTraffic(system.aws().sqs(), 7);
         var orders = traffic.newOrders(8, 0, "kill");
         long errorsBefore = system.runtimeFigures().get(LocalSystem.EMAIL).get("errors");
         traffic.send(orders, List.of(queue));
@@ -106,7 +107,7 @@ class LocalRunEndToEndTest {
                 .until(() -> system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
         system.crashEmailSandboxOn("never-matches-" + firstBatch.getAndSet(false));
 
-        var observer = new dev.redrive.localrun.scenario.Observer(system);
+        var observer = new Observer(system);
         await().atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> orders.stream()

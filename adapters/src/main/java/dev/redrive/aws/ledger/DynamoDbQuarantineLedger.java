@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
  * The quarantine ledger on DynamoDB. Every write is conditional on the version read. A fenced write (the sweeper's)
@@ -143,7 +144,7 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 .expressionAttributeNames(Map.of("#state", "state", "#queue", "sourceQueue"))
                 .expressionAttributeValues(
                         Map.of(":state", QuarantineItems.s(state.name()), ":queue", QuarantineItems.s(sourceQueue)))
-                .select(software.amazon.awssdk.services.dynamodb.model.Select.COUNT))) {
+                .select(Select.COUNT))) {
             total += page.count();
         }
         return total;

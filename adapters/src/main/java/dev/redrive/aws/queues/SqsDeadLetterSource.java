@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -92,7 +93,7 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                     b -> b.queueUrl(queues.url(deadLetterQueue)).entries(entries));
             if (!response.failed().isEmpty()) {
                 // Not deleted: it comes back after its visibility timeout and is recognised as already quarantined.
-                org.jboss.logging.Logger.getLogger(SqsDeadLetterSource.class)
+                Logger.getLogger(SqsDeadLetterSource.class)
                         .warnf(
                                 "%d dead letters of %s were quarantined but not deleted: %s",
                                 response.failed().size(),

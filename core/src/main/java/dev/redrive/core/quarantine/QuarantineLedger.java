@@ -1,6 +1,5 @@
 package dev.redrive.core.quarantine;
 
-import dev.redrive.core.claim.FencedWrite;
 import dev.redrive.core.lease.LeaseToken;
 import java.time.Instant;
 import java.util.List;
@@ -38,9 +37,4 @@ public interface QuarantineLedger {
 
     /** Active records in {@code state} that arrived before {@code cutoff}, oldest first. */
     List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit);
-
-    /** Result of a conditional write on the ledger. */
-    static FencedWrite of(boolean applied) {
-        return applied ? FencedWrite.APPLIED : FencedWrite.FENCED_OUT;
-    }
 }

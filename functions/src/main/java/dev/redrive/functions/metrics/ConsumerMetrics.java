@@ -36,10 +36,6 @@ public final class ConsumerMetrics {
         this.output = output;
     }
 
-    public MeterRegistry registry() {
-        return registry;
-    }
-
     /** Times one effect of {@code consumer}; called concurrently by the records of a batch. */
     public void effectLatency(String consumer, Duration latency) {
         Timer.builder("EffectLatency")

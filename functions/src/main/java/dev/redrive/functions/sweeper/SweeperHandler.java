@@ -2,6 +2,7 @@ package dev.redrive.functions.sweeper;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
 import dev.redrive.functions.config.RedriveConfig;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Lambda handler {@code dlq-sweeper}, invoked by the EventBridge schedule (at least once, like everything else: the
@@ -98,16 +100,14 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
     private long depth(String deadLetterQueue) {
         var attributes = sweeping.sqs()
                 .getQueueAttributes(b -> b.queueUrl(sweeping.queues().url(deadLetterQueue))
-                        .attributeNames(
-                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
-                                        .APPROXIMATE_NUMBER_OF_MESSAGES))
+                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
                 .attributes();
         return attributes.values().stream().mapToLong(Long::parseLong).sum();
     }
 
     private Map<String, Long> byState(Route route) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (dev.redrive.core.quarantine.QuarantineState state : dev.redrive.core.quarantine.QuarantineState.values()) {
+        for (QuarantineState state : QuarantineState.values()) {
             counts.put(state.name(), sweeping.ledger().count(state, route.sourceQueue()));
         }
         return counts;

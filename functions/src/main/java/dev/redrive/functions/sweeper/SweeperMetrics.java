@@ -5,6 +5,7 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.SweepReport;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.metrics.EmfOutput;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import software.amazon.cloudwatchlogs.emf.logger.MetricsLogger;
@@ -37,8 +38,7 @@ public final class SweeperMetrics {
         int archived = 0;
         for (SweepReport r : reports) {
             oldest = Math.max(
-                    oldest,
-                    r.oldestUnresolvedAge().map(java.time.Duration::toSeconds).orElse(0L));
+                    oldest, r.oldestUnresolvedAge().map(Duration::toSeconds).orElse(0L));
             replayed += r.replayOutcomes().getOrDefault("Sent", 0);
             alreadyApplied += r.replayOutcomes().getOrDefault("AlreadyApplied", 0);
             refused += r.replayOutcomes().getOrDefault("Refused", 0);
@@ -79,7 +79,7 @@ public final class SweeperMetrics {
 
     /** The per-queue figures of one sweep. */
     public record QueueFigures(
-            String deadLetterQueue, long depthBefore, SweepReport report, java.util.Map<String, Long> byState) {}
+            String deadLetterQueue, long depthBefore, SweepReport report, Map<String, Long> byState) {}
 
     public void exportQueues(List<QueueFigures> queues) {
         for (QueueFigures q : queues) {
