@@ -1,5 +1,6 @@
 package dev.redrive.localrun;
 
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
@@ -35,9 +36,9 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
  */
 public final class LocalSystem implements AutoCloseable {
 
-    public static final String EMAIL = "confirmation-email";
-    public static final String REVENUE = "revenue-analytics";
-    public static final String SWEEPER = "dlq-sweeper";
+    public static final String EMAIL = Handlers.CONFIRMATION_EMAIL;
+    public static final String REVENUE = Handlers.REVENUE_ANALYTICS;
+    public static final String SWEEPER = Handlers.DLQ_SWEEPER;
 
     private final LocalAws aws;
     private final ProvisionedResources resources;

@@ -2,6 +2,7 @@ package dev.redrive.functions.sweeper;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
@@ -26,7 +27,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * <p>The schedule event is read as a plain map: Quarkus' Lambda JSON mapper drops {@code detail-type} from
  * {@code ScheduledEvent}, and nothing in it is needed.
  */
-@Named("dlq-sweeper")
+@Named(Handlers.DLQ_SWEEPER)
 @Singleton
 public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
 
