@@ -134,7 +134,8 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 limit);
     }
 
-    /** How many active records of {@code sourceQueue} are in {@code state} (a count query, no items read back). */
+    /** A count query on {@code byState}, filtered by queue: no items are read back. */
+    @Override
     public long count(QuarantineState state, String sourceQueue) {
         long total = 0;
         for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
@@ -150,7 +151,8 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         return total;
     }
 
-    /** Records of one source queue (any state), oldest first: for operators' listings. */
+    /** A query on {@code byQueue}, which keeps tombstones. */
+    @Override
     public List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
         return query(
                 QueryRequest.builder()

@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Dead letters from SQS, with Redrive's attributes decoded ({@value DeadLetterMetadata#ATTRIBUTE},
@@ -76,6 +77,25 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                 metadata.map(md -> new ArrivedDeadLetter.AttachedFailure(
                         md.consumer(), md.idempotencyKey(), md.sourceMessageId(), md.failure())),
                 marker);
+    }
+
+    @Override
+    public QueueDepth approximateDepth(String queue) {
+        Map<QueueAttributeName, String> a = sqs.getQueueAttributes(b -> b.queueUrl(queues.url(queue))
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
+        return new QueueDepth(
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE),
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
+    }
+
+    private static long number(Map<QueueAttributeName, String> attributes, QueueAttributeName name) {
+        String v = attributes.get(name);
+        return v == null ? 0 : Long.parseLong(v);
     }
 
     @Override

@@ -37,4 +37,13 @@ public interface QuarantineLedger {
 
     /** Active records in {@code state} that arrived before {@code cutoff}, oldest first. */
     List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit);
+
+    /**
+     * Every record of {@code sourceQueue}, in any state and tombstones included (they stay findable by queue), oldest
+     * arrival first: for operators' listings over many states.
+     */
+    List<QuarantineRecord> ofQueue(String sourceQueue, int limit);
+
+    /** How many active records of {@code sourceQueue} are in {@code state} (tombstones excluded). */
+    long count(QuarantineState state, String sourceQueue);
 }

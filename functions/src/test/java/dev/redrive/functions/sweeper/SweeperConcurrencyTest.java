@@ -83,6 +83,11 @@ class SweeperConcurrencyTest {
                     public void delete(String queue, List<ArrivedDeadLetter> letters) {
                         throw new IllegalStateException("killed after the records were written, before the delete");
                     }
+
+                    @Override
+                    public QueueDepth approximateDepth(String queue) {
+                        return real.approximateDepth(queue);
+                    }
                 },
                 2);
 
