@@ -3,6 +3,7 @@ package dev.redrive.checkout;
 import dev.redrive.core.consumer.EffectContext;
 import dev.redrive.core.consumer.ExternalEffectConsumer;
 import dev.redrive.core.failure.PermanentFailure;
+import dev.redrive.core.names.RedriveNames.Handlers;
 import java.util.Locale;
 
 /**
@@ -11,7 +12,7 @@ import java.util.Locale;
 public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
         implements ExternalEffectConsumer<OrderPlaced> {
 
-    public static final String NAME = "confirmation-email";
+    public static final String NAME = Handlers.CONFIRMATION_EMAIL;
     /** The dependency name failures of the mail provider are recorded under (matched by maintenance windows). */
     public static final String DEPENDENCY = "email-provider";
 

@@ -2,6 +2,7 @@ package dev.redrive.checkout;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +32,7 @@ public final class S3EmailOutbox implements EmailOutbox {
 
     /** The object key an idempotency key maps to: URL-safe, one per key. */
     public static String objectKey(String idempotencyKey) {
-        return PREFIX + java.net.URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8) + ".json";
+        return PREFIX + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8) + ".json";
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.checkout.CheckoutSchemaGate;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
@@ -15,9 +16,11 @@ import dev.redrive.checkout.OrderPlacedReader;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.quarantine.ArchiveDecision;
+import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
 import dev.redrive.core.replay.PayloadStore;
 import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.Route;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +38,7 @@ final class Backend implements AutoCloseable {
     private final AwsClients aws;
     private final ObjectMapper json = new ObjectMapper();
     private final EventSchemas schemas = new EventSchemas();
-    private DynamoDbQuarantineLedger ledger;
+    private QuarantineLedger ledger;
     private QueueDirectory directory;
     private List<Route> routes;
 
@@ -57,12 +60,17 @@ final class Backend implements AutoCloseable {
         return schemas;
     }
 
-    synchronized DynamoDbQuarantineLedger ledger() {
+    synchronized QuarantineLedger ledger() {
         if (ledger == null) {
             ledger = new DynamoDbQuarantineLedger(
                     aws.dynamoDb(), settings.quarantineTable(), settings.controlTable(), context.clock());
         }
         return ledger;
+    }
+
+    /** The queues' depths, read the way the sweeper reads them. */
+    DeadLetterSource queues() {
+        return new SqsDeadLetterSource(aws.sqs(), directory(), 30);
     }
 
     DynamoDbMaintenanceWindows windows() {

@@ -1,6 +1,6 @@
 package dev.redrive.cli;
 
-import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Instant;
@@ -21,7 +21,7 @@ final class RecordSelection {
     private RecordSelection() {}
 
     /** Every record matching {@code filter}, oldest first. */
-    static List<QuarantineRecord> select(DynamoDbQuarantineLedger ledger, RecordFilter filter, Instant now) {
+    static List<QuarantineRecord> select(QuarantineLedger ledger, RecordFilter filter, Instant now) {
         Map<String, QuarantineRecord> found = new LinkedHashMap<>();
         boolean byQueue = filter.queue().isPresent()
                 && filter.states().size() > 2
@@ -48,7 +48,7 @@ final class RecordSelection {
     }
 
     /** The record with {@code id}, or a usage error naming the table. */
-    static QuarantineRecord require(DynamoDbQuarantineLedger ledger, String id, Settings settings) {
+    static QuarantineRecord require(QuarantineLedger ledger, String id, Settings settings) {
         Optional<QuarantineRecord> r = ledger.find(id);
         return r.orElseThrow(() -> CliException.usage("no dead letter '" + id + "' in quarantine table '"
                 + settings.quarantineTable() + "' (see redrive list)"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.sweeper.DeadLetterSource.QueueDepth;
 import dev.redrive.core.sweeper.Route;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -12,29 +13,20 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** What {@code redrive stats} measures for one route. */
 record RouteStats(
         Route route,
-        Depth source,
-        Depth deadLetters,
+        QueueDepth source,
+        QueueDepth deadLetters,
         QuarantineRecord oldestUnresolved,
         Duration oldestAge,
         Map<FailureClass, Integer> arrivals,
         Map<QuarantineState, Integer> states) {
 
-    /** A queue's approximate depth. */
-    record Depth(long visible, long inFlight, long delayed) {
-        @Override
-        public String toString() {
-            return visible + " visible, " + inFlight + " in flight, " + delayed + " delayed";
-        }
-    }
-
     static RouteStats measure(Backend backend, Route route, Instant now, Duration since) {
-        Depth source = depth(backend, route.sourceQueue());
-        Depth dlq = depth(backend, route.deadLetterQueue());
+        QueueDepth source = backend.queues().approximateDepth(route.sourceQueue());
+        QueueDepth dlq = backend.queues().approximateDepth(route.deadLetterQueue());
         List<QuarantineRecord> records = backend.ledger().ofQueue(route.sourceQueue(), Integer.MAX_VALUE);
         Map<FailureClass, Integer> arrivals = new EnumMap<>(FailureClass.class);
         Map<QuarantineState, Integer> states = new EnumMap<>(QuarantineState.class);
@@ -53,26 +45,6 @@ record RouteStats(
             }
         }
         return new RouteStats(route, source, dlq, oldest, oldest == null ? null : oldest.age(now), arrivals, states);
-    }
-
-    private static Depth depth(Backend backend, String queue) {
-        Map<QueueAttributeName, String> a = backend.aws()
-                .sqs()
-                .getQueueAttributes(b -> b.queueUrl(backend.directory().url(queue))
-                        .attributeNames(
-                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
-                .attributes();
-        return new Depth(
-                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
-                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE),
-                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
-    }
-
-    private static long num(Map<QueueAttributeName, String> attributes, QueueAttributeName name) {
-        String v = attributes.get(name);
-        return v == null ? 0 : Long.parseLong(v);
     }
 
     void print(PrintWriter out, Duration since) {
@@ -111,7 +83,7 @@ record RouteStats(
         return n;
     }
 
-    private static ObjectNode depthJson(Depth d) {
+    private static ObjectNode depthJson(QueueDepth d) {
         ObjectNode n = Json.object();
         n.put("visible", d.visible());
         n.put("inFlight", d.inFlight());

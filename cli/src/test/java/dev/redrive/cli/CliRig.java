@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.redrive.aws.archive.S3PayloadStore;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
@@ -19,9 +20,9 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.LocalResources.QueuePair;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -232,7 +233,7 @@ final class CliRig {
         try {
             var node = Json.MAPPER.readTree(body);
             return node.hasNonNull("eventId") ? Optional.of(node.get("eventId").asText()) : Optional.empty();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return Optional.empty();
         }
     }

@@ -1,13 +1,6 @@
 package dev.redrive.localrun;
 
-import dev.redrive.localaws.EndpointOverrides;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.provision.LocalEventSourceMapping;
-import dev.redrive.localaws.provision.LocalFunction;
-import dev.redrive.localaws.provision.LocalQueue;
-import dev.redrive.localaws.provision.LocalSchedule;
-import dev.redrive.localaws.provision.ProvisionedResources;
-import dev.redrive.localaws.provision.TemplateProvisioner;
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
@@ -17,6 +10,14 @@ import dev.redrive.localrun.lambda.InvocationResult;
 import dev.redrive.localrun.lambda.ManagedJavaRuntime;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
+import dev.redrive.localstack.EndpointOverrides;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.provision.LocalEventSourceMapping;
+import dev.redrive.localstack.provision.LocalFunction;
+import dev.redrive.localstack.provision.LocalQueue;
+import dev.redrive.localstack.provision.LocalSchedule;
+import dev.redrive.localstack.provision.ProvisionedResources;
+import dev.redrive.localstack.provision.TemplateProvisioner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,9 +40,9 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
  */
 public final class LocalSystem implements AutoCloseable {
 
-    public static final String EMAIL = "confirmation-email";
-    public static final String REVENUE = "revenue-analytics";
-    public static final String SWEEPER = "dlq-sweeper";
+    public static final String EMAIL = Handlers.CONFIRMATION_EMAIL;
+    public static final String REVENUE = Handlers.REVENUE_ANALYTICS;
+    public static final String SWEEPER = Handlers.DLQ_SWEEPER;
 
     private final LocalAws aws;
     private final boolean ownsAws;

@@ -3,12 +3,14 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.redrive.localaws.LocalAws;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
 import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.Observer;
+import dev.redrive.localrun.scenario.OrderTraffic;
 import dev.redrive.localrun.scenario.Scenario;
+import dev.redrive.localstack.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -166,8 +168,7 @@ class LocalRunEndToEndTest {
                         b -> b.queueUrl(queue).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "3")));
         AtomicBoolean firstBatch = new AtomicBoolean(true);
         system.crashEmailSandboxOn("evt-kill-");
-        var traffic =
-                new dev.redrive.localrun.scenario.OrderTraffic(system.aws().sqs(), 7);
+        var traffic = new OrderTraffic(system.aws().sqs(), 7);
         var orders = traffic.newOrders(8, 0, "kill");
         long errorsBefore = system.runtimeFigures().get(LocalSystem.EMAIL).get("errors");
         traffic.send(orders, List.of(queue));
@@ -176,7 +177,7 @@ class LocalRunEndToEndTest {
                 .until(() -> system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
         system.crashEmailSandboxOn("never-matches-" + firstBatch.getAndSet(false));
 
-        var observer = new dev.redrive.localrun.scenario.Observer(system);
+        var observer = new Observer(system);
         await().failFast(system::failIfBroken)
                 .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))

@@ -9,10 +9,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Dead letters from SQS, with Redrive's attributes decoded ({@value DeadLetterMetadata#ATTRIBUTE},
@@ -78,6 +80,25 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
     }
 
     @Override
+    public QueueDepth approximateDepth(String queue) {
+        Map<QueueAttributeName, String> a = sqs.getQueueAttributes(b -> b.queueUrl(queues.url(queue))
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
+        return new QueueDepth(
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE),
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
+    }
+
+    private static long number(Map<QueueAttributeName, String> attributes, QueueAttributeName name) {
+        String v = attributes.get(name);
+        return v == null ? 0 : Long.parseLong(v);
+    }
+
+    @Override
     public void delete(String deadLetterQueue, List<ArrivedDeadLetter> letters) {
         for (int from = 0; from < letters.size(); from += 10) {
             List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
@@ -92,7 +113,7 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                     b -> b.queueUrl(queues.url(deadLetterQueue)).entries(entries));
             if (!response.failed().isEmpty()) {
                 // Not deleted: it comes back after its visibility timeout and is recognised as already quarantined.
-                org.jboss.logging.Logger.getLogger(SqsDeadLetterSource.class)
+                Logger.getLogger(SqsDeadLetterSource.class)
                         .warnf(
                                 "%d dead letters of %s were quarantined but not deleted: %s",
                                 response.failed().size(),

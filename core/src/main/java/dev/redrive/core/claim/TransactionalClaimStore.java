@@ -1,5 +1,6 @@
 package dev.redrive.core.claim;
 
+import dev.redrive.core.failure.FailureRecord;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -27,5 +28,5 @@ public interface TransactionalClaimStore<W> extends ClaimStore {
      * Records a failed attempt on a key that no lease holds (the transaction did not commit). Leaves a completed claim
      * or a live lease untouched.
      */
-    FencedWrite recordFailure(ClaimRequest request, dev.redrive.core.failure.FailureRecord failure, Instant now);
+    FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now);
 }

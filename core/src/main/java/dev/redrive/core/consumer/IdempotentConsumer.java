@@ -2,6 +2,7 @@ package dev.redrive.core.consumer;
 
 import dev.redrive.core.failure.FailureClassifier;
 import dev.redrive.core.failure.SchemaViolation;
+import java.util.Optional;
 
 /**
  * A consumer whose effect must happen exactly once per producer key. Implement {@link ExternalEffectConsumer} when
@@ -25,11 +26,11 @@ public interface IdempotentConsumer<E> {
      * scheme outlives payload versions, and the sweeper needs it to find the claims earlier versions made. The
      * default reads it through {@link #parse}.
      */
-    default java.util.Optional<String> producerKey(IncomingMessage message) {
+    default Optional<String> producerKey(IncomingMessage message) {
         try {
-            return java.util.Optional.of(parse(message).producerKey());
+            return Optional.of(parse(message).producerKey());
         } catch (RuntimeException unreadable) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

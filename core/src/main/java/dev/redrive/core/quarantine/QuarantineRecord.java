@@ -1,6 +1,7 @@
 package dev.redrive.core.quarantine;
 
 import dev.redrive.core.failure.Classification;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,8 +73,8 @@ public record QuarantineRecord(
     }
 
     /** How long it has waited, for "oldest unresolved" metrics and retention. */
-    public java.time.Duration age(Instant now) {
-        return java.time.Duration.between(arrivedAt, now);
+    public Duration age(Instant now) {
+        return Duration.between(arrivedAt, now);
     }
 
     public boolean archivedToStore() {
@@ -129,30 +130,6 @@ public record QuarantineRecord(
                 receiveCount,
                 sourceMessageId,
                 newBody,
-                bodyRef,
-                attributes,
-                replayCount,
-                note,
-                archiveRef,
-                audit,
-                version);
-    }
-
-    public QuarantineRecord withKey(String key) {
-        return new QuarantineRecord(
-                id,
-                state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                key,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                body,
                 bodyRef,
                 attributes,
                 replayCount,

@@ -109,7 +109,7 @@ public final class AutoReplaySweep {
                 boolean conflicted = false;
                 for (Map.Entry<String, ReplayOutcome> o : outcomes.entrySet()) {
                     FailureClass c = classes.get(o.getKey());
-                    report.replayOutcome(o.getValue().getClass().getSimpleName(), c);
+                    report.replayOutcome(o.getValue().getClass().getSimpleName());
                     if (o.getValue() instanceof ReplayOutcome.Sent) {
                         sent.merge(c, 1, Integer::sum);
                     }

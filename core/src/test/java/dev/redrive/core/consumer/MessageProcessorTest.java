@@ -13,6 +13,8 @@ import dev.redrive.core.claim.FencedWrite;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.InMemoryClaimStore;
 import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.claim.MessageOrigin;
+import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.claim.TransactionalClaimStore;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
@@ -20,6 +22,7 @@ import dev.redrive.core.failure.PermanentFailure;
 import dev.redrive.core.failure.TransientFailure;
 import dev.redrive.core.testing.ManualClock;
 import dev.redrive.core.testing.ScriptedConsumer;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -142,11 +145,7 @@ class MessageProcessorTest {
     void aDeliveryWhileAnotherHoldsTheLeaseIsDeferredNoLaterThanTheLease() {
         store.claim(
                 leases.request(
-                        key("order-6"),
-                        fingerprint("order-6|"),
-                        dev.redrive.core.claim.MessageOrigin.UNKNOWN,
-                        T0,
-                        Duration.ofSeconds(3)),
+                        key("order-6"), fingerprint("order-6|"), MessageOrigin.UNKNOWN, T0, Duration.ofSeconds(3)),
                 T0);
 
         MessageOutcome outcome = process(processor(1), message("order-6", 6, null));
@@ -206,7 +205,7 @@ class MessageProcessorTest {
             }
 
             @Override
-            public dev.redrive.core.consumer.ParsedMessage<String[]> parse(IncomingMessage m) {
+            public ParsedMessage<String[]> parse(IncomingMessage m) {
                 return consumer.parse(m);
             }
 
@@ -230,13 +229,13 @@ class MessageProcessorTest {
     }
 
     private static String fingerprint(String canonical) {
-        return dev.redrive.core.claim.PayloadFingerprint.of(canonical);
+        return PayloadFingerprint.of(canonical);
     }
 
     /** A claim store whose every call fails like an unreachable database. */
     static final class DownClaimStore implements TransactionalClaimStore<InMemoryClaimStore.Write> {
         private static RuntimeException down() {
-            return new IllegalStateException("connection refused", new java.net.ConnectException("connection refused"));
+            return new IllegalStateException("connection refused", new ConnectException("connection refused"));
         }
 
         @Override

@@ -204,4 +204,93 @@ public abstract class QuarantineLedgerContract {
         assertThat(ledger.inState(QuarantineState.REPLAYED, Optional.of(queue), 10))
                 .isEmpty();
     }
+
+    @Test
+    void ofQueueListsEveryStateOfOneQueueOldestFirstTombstonesIncluded() {
+        Instant t = clock.instant().minus(Duration.ofHours(3));
+        QuarantineRecord waiting = record(id(), t.plusSeconds(20));
+        QuarantineRecord tombstoned = record(id(), t);
+        QuarantineRecord replayed = record(id(), t.plusSeconds(10));
+        ledger.insertIfAbsent(waiting, Optional.empty());
+        ledger.insertIfAbsent(tombstoned, Optional.empty());
+        ledger.insertIfAbsent(replayed, Optional.empty());
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), t), Optional.empty());
+        QuarantineRecord archived = ledger.save(
+                        ledger.find(tombstoned.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "expired", t),
+                        Optional.empty())
+                .orElseThrow();
+        ledger.save(archived.tombstone("archive/1.jsonl.gz"), Optional.empty()).orElseThrow();
+        QuarantineRecord review = ledger.find(replayed.id())
+                .orElseThrow()
+                .moveTo(QuarantineState.UNDER_REVIEW, Actor.person("ada"), "look", t);
+        ledger.save(review, Optional.empty()).orElseThrow();
+
+        List<QuarantineRecord> all = ledger.ofQueue(queue, 10);
+
+        assertThat(all).extracting(QuarantineRecord::id).containsExactly(tombstoned.id(), replayed.id(), waiting.id());
+        assertThat(all)
+                .extracting(QuarantineRecord::state)
+                .containsExactly(QuarantineState.ARCHIVED, QuarantineState.UNDER_REVIEW, QuarantineState.QUARANTINED);
+        assertThat(all.get(0).archivedToStore()).isTrue();
+        assertThat(ledger.ofQueue(queue, 2))
+                .extracting(QuarantineRecord::id)
+                .containsExactly(tombstoned.id(), replayed.id());
+        assertThat(ledger.ofQueue("no-such-" + queue, 10)).isEmpty();
+    }
+
+    @Test
+    void countCountsTheActiveRecordsOfOneQueueInOneState() {
+        Instant t = clock.instant().minus(Duration.ofHours(1));
+        for (int i = 0; i < 3; i++) {
+            ledger.insertIfAbsent(record(id(), t.plusSeconds(i)), Optional.empty());
+        }
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), t), Optional.empty());
+        QuarantineRecord gone = record(id(), t);
+        ledger.insertIfAbsent(gone, Optional.empty());
+        QuarantineRecord archived = ledger.save(
+                        ledger.find(gone.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "expired", t),
+                        Optional.empty())
+                .orElseThrow();
+
+        assertThat(ledger.count(QuarantineState.QUARANTINED, queue)).isEqualTo(3);
+        assertThat(ledger.count(QuarantineState.ARCHIVED, queue)).isEqualTo(1);
+
+        ledger.save(archived.tombstone("archive/2.jsonl.gz"), Optional.empty()).orElseThrow();
+
+        assertThat(ledger.count(QuarantineState.ARCHIVED, queue))
+                .as("a tombstone is not active")
+                .isZero();
+        assertThat(ledger.count(QuarantineState.REPLAYED, queue)).isZero();
+        assertThat(ledger.count(QuarantineState.QUARANTINED, "other-" + queue)).isEqualTo(1);
+    }
+
+    /** A QUARANTINED record of another source queue. */
+    protected QuarantineRecord recordOf(String sourceQueue, String id, Instant arrivedAt) {
+        QuarantineRecord r = record(id, arrivedAt);
+        return new QuarantineRecord(
+                r.id(),
+                r.state(),
+                r.consumer(),
+                sourceQueue,
+                sourceQueue + "-dlq",
+                r.idempotencyKey(),
+                r.classification(),
+                r.firstFailedAt(),
+                r.lastFailedAt(),
+                r.arrivedAt(),
+                r.receiveCount(),
+                r.sourceMessageId(),
+                r.body(),
+                r.bodyRef(),
+                r.attributes(),
+                r.replayCount(),
+                r.note(),
+                r.archiveRef(),
+                r.audit(),
+                r.version());
+    }
 }

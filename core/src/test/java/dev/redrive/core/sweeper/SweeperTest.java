@@ -320,7 +320,7 @@ class SweeperTest {
         assertThat(f.archive.objects())
                 .as("one object per queue and arrival day")
                 .hasSize(1);
-        List<dev.redrive.core.sweeper.ArchiveStore.Entry> entries =
+        List<ArchiveStore.Entry> entries =
                 f.archive.objects().values().iterator().next();
         assertThat(entries).hasSize(3).allSatisfy(e -> assertThat(e.body()).startsWith("old-"));
         assertThat(entries)

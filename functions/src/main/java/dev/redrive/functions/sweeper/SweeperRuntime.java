@@ -17,10 +17,15 @@ import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
+import dev.redrive.core.replay.PayloadStore;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.ArchiveSweep;
 import dev.redrive.core.sweeper.AutoReplaySweep;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.core.sweeper.SweeperSettings;
@@ -35,18 +40,20 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** Wires the sweeper's core to the AWS adapters, once per container, from the typed configuration. */
+/**
+ * Wires the sweeper's core to the AWS adapters, once per container, from the typed configuration. The handler gets
+ * what it uses, each through its port: the routes, the sweeper, the ledger (counts by state), the dead-letter source
+ * (depths) and the replay statistics.
+ */
 @ApplicationScoped
 public class SweeperRuntime {
 
-    /** The sweeper's view of one run's configuration: what it sweeps and the sweeper that does it. */
-    public record Sweeping(
-            List<Route> routes,
-            Sweeper sweeper,
-            DynamoDbReplayStats stats,
-            DynamoDbQuarantineLedger ledger,
-            QueueDirectory queues,
-            SqsClient sqs) {}
+    /** The routes the sweeper looks after, parsed once at start ({@code redrive.sweeper.routes}). */
+    public record SweptRoutes(List<Route> all) {
+        public SweptRoutes {
+            all = List.copyOf(all);
+        }
+    }
 
     /** The consumers deployed in this artifact, by name: the sweeper reads keys with their own parsers. */
     public record DeployedConsumers(Map<String, IdempotentConsumer<?>> byName) {}
@@ -59,51 +66,77 @@ public class SweeperRuntime {
 
     @Produces
     @Singleton
+    SweptRoutes sweptRoutes(RedriveConfig config, ObjectMapper json, QueueDirectory directory) {
+        return new SweptRoutes(SweeperRoutes.parse(config.sweeper().routes(), json, directory));
+    }
+
+    @Produces
+    @Singleton
+    QuarantineLedger quarantineLedger(RedriveConfig config, DynamoDbClient dynamoDb, Clock clock) {
+        return new DynamoDbQuarantineLedger(
+                dynamoDb, config.sweeper().quarantineTable(), config.sweeper().controlTable(), clock);
+    }
+
+    @Produces
+    @Singleton
+    ReplayStats replayStats(RedriveConfig config, DynamoDbClient dynamoDb) {
+        return new DynamoDbReplayStats(dynamoDb, config.sweeper().controlTable());
+    }
+
+    @Produces
+    @Singleton
+    DeadLetterSource deadLetterSource(RedriveConfig config, SqsClient sqs, QueueDirectory directory) {
+        return new SqsDeadLetterSource(sqs, directory, config.sweeper().receiveVisibilitySeconds());
+    }
+
+    @Produces
+    @Singleton
+    PayloadStore payloadStore(RedriveConfig config, S3Client s3) {
+        RedriveConfig.Sweeper c = config.sweeper();
+        return new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null));
+    }
+
+    @Produces
+    @Singleton
     ReplayService replayService(
-            RedriveConfig config,
-            DynamoDbClient dynamoDb,
+            QuarantineLedger ledger,
             SqsClient sqs,
-            S3Client s3,
             QueueDirectory directory,
             ObjectMapper json,
             EventSchemas schemas,
             DynamoDbClaimStore claims,
             DeployedConsumers consumers,
+            PayloadStore payloads,
             Clock clock) {
-        RedriveConfig.Sweeper c = config.sweeper();
         return new ReplayService(
-                ledger(config, dynamoDb, clock),
+                ledger,
                 new CheckoutSchemaGate(json, schemas, CheckoutSchemaGate.upcasters()),
                 new ClaimLookupIdempotencyGate(consumers.byName(), claims),
                 new SqsReplaySender(sqs, directory),
-                new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null)),
+                payloads,
                 clock);
     }
 
     @Produces
     @Singleton
-    Sweeping sweeping(
+    Sweeper sweeper(
             RedriveConfig config,
             DynamoDbClient dynamoDb,
-            SqsClient sqs,
             S3Client s3,
-            QueueDirectory directory,
-            ObjectMapper json,
+            QuarantineLedger ledger,
+            DeadLetterSource deadLetters,
+            ReplayStats stats,
+            PayloadStore payloads,
             DynamoDbClaimStore claims,
             DeployedConsumers consumers,
             ReplayService replays,
             Clock clock) {
         RedriveConfig.Sweeper c = config.sweeper();
-        List<Route> routes = SweeperRoutes.parse(c.routes(), json, directory);
         SweeperSettings settings =
                 new SweeperSettings(c.retention(), c.maxArrivalsPerRun(), c.inlineBodyLimit(), c.archiveBatch());
-        DynamoDbQuarantineLedger ledger = ledger(config, dynamoDb, clock);
-        DynamoDbLeaseStore leases = new DynamoDbLeaseStore(dynamoDb, c.controlTable());
-        DynamoDbReplayStats stats = new DynamoDbReplayStats(dynamoDb, c.controlTable());
-        S3PayloadStore payloads =
-                new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null));
-        Sweeper sweeper = new Sweeper(
-                new SqsDeadLetterSource(sqs, directory, c.receiveVisibilitySeconds()),
+        LeaseStore leases = new DynamoDbLeaseStore(dynamoDb, c.controlTable());
+        return new Sweeper(
+                deadLetters,
                 ledger,
                 leases,
                 claims,
@@ -128,11 +161,5 @@ public class SweeperRuntime {
                 stats,
                 settings,
                 clock);
-        return new Sweeping(routes, sweeper, stats, ledger, directory, sqs);
-    }
-
-    private static DynamoDbQuarantineLedger ledger(RedriveConfig config, DynamoDbClient dynamoDb, Clock clock) {
-        return new DynamoDbQuarantineLedger(
-                dynamoDb, config.sweeper().quarantineTable(), config.sweeper().controlTable(), clock);
     }
 }

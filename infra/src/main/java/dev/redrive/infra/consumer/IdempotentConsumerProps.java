@@ -1,5 +1,6 @@
 package dev.redrive.infra.consumer;
 
+import dev.redrive.core.consumer.VisibilityRule;
 import dev.redrive.infra.function.FunctionRuntime;
 import java.time.Duration;
 import java.util.Map;
@@ -47,9 +48,6 @@ public record IdempotentConsumerProps(
         BackoffSettings backoff,
         Map<String, String> environment) {
 
-    /** How many function timeouts the visibility timeout must cover at least (the AWS recommendation). */
-    public static final int VISIBILITY_TIMEOUT_FACTOR = 6;
-
     private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
 
     /** Validates; see {@link Builder#build()}. */
@@ -85,10 +83,10 @@ public record IdempotentConsumerProps(
 
     private static void checkQueueTimes(
             String name, Duration timeout, Duration visibility, Duration source, Duration deadLetter) {
-        Duration minimum = timeout.multipliedBy(VISIBILITY_TIMEOUT_FACTOR);
-        if (visibility.compareTo(minimum) < 0) {
+        Duration minimum = VisibilityRule.minimum(timeout);
+        if (!VisibilityRule.holds(visibility, timeout)) {
             throw new IllegalArgumentException("visibility timeout " + visibility + " of " + name + " is shorter than "
-                    + VISIBILITY_TIMEOUT_FACTOR + " x the function timeout " + timeout + " (" + minimum
+                    + VisibilityRule.FACTOR + " x the function timeout " + timeout + " (" + minimum
                     + "): a slow invocation's messages would be delivered again while it still runs");
         }
         if (visibility.compareTo(Duration.ofHours(12)) > 0) {
@@ -213,8 +211,7 @@ public record IdempotentConsumerProps(
 
         /** The props; throws {@link IllegalArgumentException} naming the setting that breaks a limit or a rule. */
         public IdempotentConsumerProps build() {
-            Duration visibility =
-                    visibilityTimeout != null ? visibilityTimeout : timeout.multipliedBy(VISIBILITY_TIMEOUT_FACTOR);
+            Duration visibility = visibilityTimeout != null ? visibilityTimeout : VisibilityRule.minimum(timeout);
             return new IdempotentConsumerProps(
                     name,
                     handler,

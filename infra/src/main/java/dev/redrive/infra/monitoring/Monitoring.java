@@ -1,5 +1,6 @@
 package dev.redrive.infra.monitoring;
 
+import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awscdk.Duration;
@@ -89,7 +90,7 @@ public final class Monitoring extends Construct {
     private void sweeperAlarms(IFunction sweeper) {
         alarm(
                 prefix + "-oldest-unresolved-quarantine",
-                custom(RedriveMetrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum"),
+                custom(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum"),
                 thresholds.oldestUnresolvedQuarantine().toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
                 1,
@@ -97,7 +98,7 @@ public final class Monitoring extends Construct {
                         + thresholds.oldestUnresolvedQuarantine());
         alarm(
                 prefix + "-replay-success-rate",
-                custom(RedriveMetrics.REPLAY_SUCCESS_RATE, "Average"),
+                custom(Metrics.REPLAY_SUCCESS_RATE, "Average"),
                 thresholds.replaySuccessRate(),
                 ComparisonOperator.LESS_THAN_THRESHOLD,
                 1,
@@ -117,7 +118,7 @@ public final class Monitoring extends Construct {
 
     private Metric custom(String name, String statistic) {
         return Metric.Builder.create()
-                .namespace(RedriveMetrics.NAMESPACE)
+                .namespace(Metrics.NAMESPACE)
                 .metricName(name)
                 .statistic(statistic)
                 .period(period())

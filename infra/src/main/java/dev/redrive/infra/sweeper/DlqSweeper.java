@@ -1,5 +1,6 @@
 package dev.redrive.infra.sweeper;
 
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionSpec;
@@ -32,8 +33,6 @@ import software.constructs.Construct;
  */
 public final class DlqSweeper extends Construct {
 
-    /** The Quarkus handler of the sweeper. */
-    public static final String HANDLER = "dlq-sweeper";
     /** The schedule's input: how the sweeper tells a scheduled run from a manual one. */
     public static final Map<String, String> SCHEDULE_INPUT = Map.of("source", "redrive.schedule");
 
@@ -56,7 +55,7 @@ public final class DlqSweeper extends Construct {
                         this,
                         "Function",
                         new FunctionSpec(
-                                HANDLER,
+                                Handlers.DLQ_SWEEPER,
                                 props.runtime(),
                                 SweeperProps.TIMEOUT,
                                 props.runtime().defaultMemoryMb(),

@@ -1,5 +1,6 @@
 package dev.redrive.localrun.scenario;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.archive.S3PayloadStore;
@@ -20,11 +21,13 @@ import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
+import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.localrun.LocalSystem;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,7 +51,7 @@ public final class Operator {
                 String source = route.get("sourceQueueUrl").asText();
                 directory.register(QueueAddress.nameOf(source), source);
             }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("the sweeper's routes are not JSON", e);
         }
         OrderPlacedReader reader = new OrderPlacedReader(json, new EventSchemas());
@@ -78,7 +81,7 @@ public final class Operator {
     public MaintenanceWindows windows() {
         return new MaintenanceWindows() {
             @Override
-            public void add(dev.redrive.core.replay.MaintenanceWindow window) {
+            public void add(MaintenanceWindow window) {
                 port.addWindow(window);
             }
 
@@ -88,12 +91,12 @@ public final class Operator {
             }
 
             @Override
-            public java.util.List<dev.redrive.core.replay.MaintenanceWindow> list() {
+            public List<MaintenanceWindow> list() {
                 return port.windows();
             }
 
             @Override
-            public Optional<dev.redrive.core.replay.MaintenanceWindow> find(String id) {
+            public Optional<MaintenanceWindow> find(String id) {
                 return port.windows().stream().filter(w -> w.id().equals(id)).findFirst();
             }
         };
@@ -104,13 +107,12 @@ public final class Operator {
     }
 
     public ReplayOutcome replay(QuarantineRecord record, String why) {
-        return port.approveReplay(java.util.List.of(record.id()), actor, why, false)
-                .get(record.id());
+        return port.approveReplay(List.of(record.id()), actor, why, false).get(record.id());
     }
 
     /** A person's decision to archive a dead letter that waits, with a note. */
     public boolean archive(QuarantineRecord record, String note) {
-        return port.archive(java.util.List.of(record.id()), actor, note, false).get(record.id())
+        return port.archive(List.of(record.id()), actor, note, false).get(record.id())
                 instanceof ArchiveDecision.Archived;
     }
 }
