@@ -53,7 +53,13 @@ public final class ManagedJavaRuntime {
      */
     public static ManagedJavaRuntime unpackInto(Path runDir) {
         String library = jniLibraryName(System.getProperty("os.arch"), isMusl());
-        Path target = runDir.resolve("runtime").resolve("lib").resolve("jni").resolve(library);
+        // Absolute: System.load refuses a relative path, and the sandboxes run in folders of their own.
+        Path target = runDir.toAbsolutePath()
+                .normalize()
+                .resolve("runtime")
+                .resolve("lib")
+                .resolve("jni")
+                .resolve(library);
         try {
             Files.createDirectories(target.getParent());
             Path partial = Files.createTempFile(target.getParent(), library, ".partial");

@@ -113,6 +113,15 @@ class SandboxLifecycleTest {
     }
 
     @Test
+    void theRuntimeLibraryPathIsAbsoluteEvenForARelativeRunFolder() {
+        Path relative = Path.of("").toAbsolutePath().relativize(dir.resolve("relative-run"));
+
+        ManagedJavaRuntime fromRelative = ManagedJavaRuntime.unpackInto(relative);
+
+        assertThat(fromRelative.jniLibrary()).isAbsolute().isRegularFile();
+    }
+
+    @Test
     void theRuntimeLibraryIsChosenByArchitectureAndLibc() {
         assertThat(ManagedJavaRuntime.jniLibraryName("amd64", false)).isEqualTo("libaws-lambda-jni.linux-x86_64.so");
         assertThat(ManagedJavaRuntime.jniLibraryName("aarch64", false))
