@@ -21,7 +21,9 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
     static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
     /** Finds the artifact in {@code functionsTarget} (the functions module's {@code target} directory). */
-    public static FunctionArtifact find(Path functionsTarget) {
+    public static FunctionArtifact find(Path functionsTargetDir) {
+        // Absolute: every sandbox runs in a folder of its own, where a relative path would point elsewhere.
+        Path functionsTarget = functionsTargetDir.toAbsolutePath().normalize();
         Optional<Path> nativeRunner = list(functionsTarget)
                 .filter(p -> p.getFileName().toString().endsWith("-runner")
                         && Files.isExecutable(p)
@@ -75,7 +77,11 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         }
         List<String> jars = new ArrayList<>();
         for (String entry : candidates) {
-            if (jars.contains(entry) || !entry.endsWith(".jar")) {
+            if (!entry.endsWith(".jar")) {
+                continue;
+            }
+            entry = Path.of(entry).toAbsolutePath().normalize().toString();
+            if (jars.contains(entry)) {
                 continue;
             }
             String name = Path.of(entry).getFileName().toString();
