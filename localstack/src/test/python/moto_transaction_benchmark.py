@@ -3,7 +3,8 @@
 Starts the launcher twice as MotoServer does (python3 -u moto_serialized.py): once with its transaction undo log, once
 with REDRIVE_MOTO_TRANSACTIONS=moto (moto's own deep copy of every table a transaction names). Fills one table in each
 to every size, then times through the HTTP server with boto3, in interleaved rounds on both: a conditional PutItem
-(attribute_not_exists), a TransactWriteItems of that one Put, and the same transaction cancelled by its condition.
+(attribute_not_exists), a TransactWriteItems of that one Put, the same transaction cancelled by its condition, and a
+Query of one key (moto sorts every item of the table for each Query: the next bound).
 Prints the medians in milliseconds, and each launcher's peak resident memory.
 
     bin/benchmark moto [--sizes 100,1000,5000,10000] [--rounds 30]
@@ -88,6 +89,10 @@ class Launcher:
         self.ddb.transact_write_items(TransactItems=[{"Put": {
             "TableName": TABLE, "Item": self.item(self.new_key()), "ConditionExpression": "attribute_not_exists(pk)"}}])
 
+    def query_one_key(self):
+        self.ddb.query(TableName=TABLE, KeyConditionExpression="pk = :k",
+                       ExpressionAttributeValues={":k": {"S": "fill-0000000"}})
+
     def cancelled_transaction(self):
         try:
             self.ddb.transact_write_items(TransactItems=[{"Put": {
@@ -128,21 +133,22 @@ def main():
               % (undo.rollback, deep.rollback, TABLE, args.rounds))
         print()
         print("| table size | conditional PutItem | transaction, undo log | transaction, moto's deep copy "
-              "| cancelled, undo log | cancelled, moto's deep copy |")
-        print("|---|---|---|---|---|---|")
+              "| cancelled, undo log | cancelled, moto's deep copy | Query of one key |")
+        print("|---|---|---|---|---|---|---|")
         for size in sizes:
             undo.fill_to(size)
             deep.fill_to(size)
-            times = {k: [] for k in ("put", "undo", "deep", "undo_cancel", "deep_cancel")}
+            times = {k: [] for k in ("put", "undo", "deep", "undo_cancel", "deep_cancel", "query")}
             for _ in range(args.rounds):
                 times["put"].append(timed(undo.conditional_put))
                 times["undo"].append(timed(undo.transaction))
                 times["deep"].append(timed(deep.transaction))
                 times["undo_cancel"].append(timed(undo.cancelled_transaction))
                 times["deep_cancel"].append(timed(deep.cancelled_transaction))
+                times["query"].append(timed(undo.query_one_key))
             m = {k: statistics.median(v) for k, v in times.items()}
-            print("| %s items | %.1f | %.1f | %.1f | %.1f | %.1f |"
-                  % (format(size, ","), m["put"], m["undo"], m["deep"], m["undo_cancel"], m["deep_cancel"]))
+            print("| %s items | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |"
+                  % (format(size, ","), m["put"], m["undo"], m["deep"], m["undo_cancel"], m["deep_cancel"], m["query"]))
             sys.stdout.flush()
         print()
         print("peak resident memory (VmHWM): undo log %.0f MB, moto's deep copy %.0f MB"

@@ -10,7 +10,8 @@ it, even when that JVM is killed.
 
 DynamoDB transactions roll back from an undo log instead of moto's deep copies (see install_transaction_undo_log);
 the line "REDRIVE_MOTO_TRANSACTIONS rollback=<undo-log|deep-copy> moto=<version>" on stdout, before the ready line,
-says which one runs. REDRIVE_MOTO_TRANSACTIONS=moto in the environment keeps moto's own.
+says which one runs. REDRIVE_MOTO_TRANSACTIONS=moto in the environment keeps moto's own. And it stops moto from keeping
+every DynamoDB item it ever created (see stop_tracking_dynamodb_items).
 """
 import copy
 import hashlib
@@ -25,8 +26,9 @@ import threading
 #
 # moto 5.2.1's DynamoDBBackend.transact_write_items starts with copy.deepcopy(self.tables[name]) of every table the
 # transaction names, so that it can swap the copies back in if the transaction is cancelled: every transaction costs
-# O(size of its tables), and a run that keeps writing to one table costs O(n^2) (10,000 items: ~250 ms per transaction,
-# while one conditional PutItem takes ~3 ms). Behind this launcher's one lock, that stalls every other request too.
+# O(size of its tables), and a run that keeps writing to one table costs O(n^2) (through this server, 10,000 items:
+# ~1 s per single-Put transaction, while a conditional PutItem takes ~15 ms; bin/benchmark moto). Behind this
+# launcher's one lock, that stalls every other request too.
 #
 # What the copy protects, read in moto 5.2.1's source: a transaction's Put, Update and Delete change nothing of a table
 # but (1) the items in Table.items (a dict of hash key -> Item, or of hash key -> {range key -> Item}); Update mutates
@@ -322,6 +324,74 @@ def _die_with_parent():
         os._exit(0)
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# Memory: moto keeps every DynamoDB item it ever created, until a reset.
+#
+# moto's BaseModel.__new__ appends every instance of every model to a class-level list (instances_tracked), read only by
+# the /moto-api/data.json dashboard and emptied only by /moto-api/reset. DynamoDB creates an Item for every PutItem,
+# copies one for every UpdateItem (the stream's old image), copies every item a Query or Scan returns, and, in its own
+# transaction rollback, copies every item of every table a transaction names. None of them is ever freed: the process
+# grows with every request: O(n^2) with moto's rollback on a growing table (4.0 GB after 2,000 orders of Redrive-shaped
+# traffic, 6,001 items held; moto_memory_benchmark.py), O(requests) without it. Nothing but the dashboard reads the DynamoDB lists (S3's reset does read its own, FakeKey's: those stay), so
+# the launcher stops tracking DynamoDB's Item and StreamRecord, and forgets whatever a transaction registers (copies:
+# moto's own rollback, when it runs, copies whole tables). The dashboard then lists no DynamoDB items (nor a table that
+# moto's rollback swapped in), and items are freed when their table lets go of them. Installed only on the reviewed
+# source of BaseModel.__new__.
+# ---------------------------------------------------------------------------------------------------------------------
+
+REVIEWED_BASE_MODEL_NEW = "08cf0ef20e88029a2eb91949492ce3281001a34b98143db186239962ad379eec"
+
+
+def stop_tracking_dynamodb_items():
+    """Makes moto forget DynamoDB Items and StreamRecords as they are created; returns whether it could."""
+    from moto.core.common_models import BaseModel
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.models.dynamo_type import Item
+    from moto.dynamodb.models.table import StreamRecord
+
+    try:
+        source = inspect.getsource(BaseModel.__new__)
+    except (OSError, TypeError) as e:
+        source = str(e)
+    if hashlib.sha256(source.encode("utf-8")).hexdigest() != REVIEWED_BASE_MODEL_NEW:
+        _warn("moto's BaseModel.__new__ is not the source that was reviewed; moto keeps tracking every DynamoDB item "
+              "it creates (its memory grows with every request until a reset)")
+        return False
+    untracked = (Item, StreamRecord)
+    tracking_new = BaseModel.__new__
+
+    def __new__(cls, *args, **kwargs):
+        instance = tracking_new(cls, *args, **kwargs)
+        if issubclass(cls, untracked):
+            tracked = cls.instances_tracked
+            if tracked and tracked[-1] is instance:
+                tracked.pop()
+        return instance
+
+    BaseModel.__new__ = staticmethod(__new__)
+    for model in untracked:
+        del model.instances_tracked[:]
+    DynamoDBBackend.transact_write_items = _forgetting_what_it_registers(DynamoDBBackend.transact_write_items)
+    return True
+
+
+def _forgetting_what_it_registers(transact_write_items):
+    """A transaction creates no DynamoDB model worth registering: what moto registers during one is a copy (its own
+    rollback deep-copies whole tables, indexes and stream shards included; each would be kept until a reset)."""
+    from moto.core.model_instances import model_data
+
+    def forgetting(self, transact_items):
+        models = list(model_data["dynamodb"].values())
+        registered = [len(model.instances_tracked) for model in models]
+        try:
+            return transact_write_items(self, transact_items)
+        finally:
+            for model, n in zip(models, registered):
+                del model.instances_tracked[n:]
+
+    return forgetting
+
+
 def main():
     try:
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
@@ -333,6 +403,7 @@ def main():
     threading.Thread(target=_die_with_parent, name="die-with-parent", daemon=True).start()
     rollback, version = install_transaction_undo_log()
     sys.stdout.write("REDRIVE_MOTO_TRANSACTIONS rollback=%s moto=%s\n" % (rollback, version))
+    stop_tracking_dynamodb_items()
 
     app = DomainDispatcherApplication(create_backend_app)
     lock = threading.Lock()

@@ -3,9 +3,11 @@ package dev.redrive.localaws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -54,6 +56,28 @@ class MotoDeepCopyTransactionsTest extends TransactWriteContract {
                 }
             }
         }
+    }
+
+    /** moto's rollback copies both tables for every transaction; the launcher keeps none of the copies registered. */
+    @Test
+    void motoKeepsNoCopyItsRollbackMade() throws Exception {
+        TransactFixtures.Orders orders = new TransactFixtures.Orders();
+        for (int i = 0; i < 10; i++) {
+            cancelled(TransactFixtures.everyKindOfWriteThen(
+                    new TransactFixtures.Ledger().conditionCheck("acct-a", "e1", "attribute_not_exists(pk)", false)));
+        }
+        for (int i = 0; i < 10; i++) {
+            String pk = "o-more-" + i;
+            dynamoDb.transactWriteItems(b -> b.transactItems(orders.put(pk, "placed", 1, "attribute_not_exists(pk)")));
+        }
+
+        JsonNode registered = MotoMemoryTest.motoDashboardData(moto.endpoint()).path("dynamodb");
+
+        assertThat(registered.path("Item")).as("DynamoDB items moto registered").isEmpty();
+        assertThat(registered.path("Table")).as("tables moto registered").hasSizeLessThanOrEqualTo(2);
+        assertThat(registered.path("StreamShard"))
+                .as("stream shards moto registered")
+                .hasSizeLessThanOrEqualTo(2);
     }
 
     @Override
