@@ -25,6 +25,8 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     private final Map<String, ClaimRecord> records = new HashMap<>();
+    /** Test support: where the next transaction meets a concurrent one (null: nowhere). */
+    private Boolean conflictOnClaim;
 
     @Override
     public synchronized ClaimOutcome claim(ClaimRequest request, Instant now) {
@@ -93,10 +95,22 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     @Override
     public synchronized ClaimOutcome claimAndCommit(
             ClaimRequest request, LongFunction<List<Write>> effectWrites, String result, Instant now) {
+        Boolean conflict = conflictOnClaim;
+        conflictOnClaim = null;
+        if (Boolean.TRUE.equals(conflict)) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT, "a concurrent transaction held the claim; nothing was written", null);
+        }
         ClaimRecord existing = records.get(request.key().value());
         ClaimRules.Decision decision = ClaimRules.decide(existing, request, now);
         if (decision != ClaimRules.Decision.CLAIM_NEW && decision != ClaimRules.Decision.TAKE_OVER) {
             return ClaimRules.rejection(decision, existing, request);
+        }
+        if (conflict != null) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT,
+                    "a concurrent transaction held an item of the effect; nothing was written",
+                    null);
         }
         ClaimRecord claimed = ClaimRules.claimedRecord(existing, request, now);
         List<Write> writes = effectWrites.apply(claimed.fencingToken());
@@ -150,6 +164,14 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
                         claimed.origin(),
                         claimed.version()));
         return FencedWrite.APPLIED;
+    }
+
+    /**
+     * Test support: the next {@link #claimAndCommit} meets a concurrent transaction, on the claim item (it decides
+     * nothing: CONFLICT) or on an item of the effect (the claim still decides first: a duplicate stays a duplicate).
+     */
+    public synchronized void conflictOnNextTransaction(boolean onClaim) {
+        conflictOnClaim = onClaim;
     }
 
     /** Test support: overwrite a record as stored (for instance one written by an older version). */
