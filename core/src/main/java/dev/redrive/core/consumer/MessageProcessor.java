@@ -226,7 +226,8 @@ public final class MessageProcessor {
         if (dependency != null) {
             c = c.withDependency(dependency);
         }
-        FailureRecord failure = FailureRecord.next(null, c, message.receiveCount(), now, message.sourceQueue());
+        FailureRecord failure = FailureRecord.next(
+                previousFailure(request.key(), now), c, message.receiveCount(), now, message.sourceQueue());
         if (record && claims instanceof TransactionalClaimStore<?> store) {
             try {
                 store.recordFailure(request, failure, now);
@@ -235,6 +236,19 @@ public final class MessageProcessor {
             }
         }
         return routeFailure(request.key(), failure, message);
+    }
+
+    /**
+     * The failure the claim recorded before this attempt, so that the first failure time survives attempts that never
+     * held the claim (a transaction that did not commit, a claim store that refused): one consistent read, on failure
+     * paths only. Null when there is none or the store cannot be read either.
+     */
+    private FailureRecord previousFailure(IdempotencyKey key, Instant now) {
+        try {
+            return claims.find(key, now).map(ClaimRecord::lastFailure).orElse(null);
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
     }
 
     private MessageOutcome routeFailure(IdempotencyKey key, FailureRecord failure, IncomingMessage message) {
