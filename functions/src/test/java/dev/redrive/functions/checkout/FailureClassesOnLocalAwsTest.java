@@ -136,6 +136,34 @@ class FailureClassesOnLocalAwsTest {
     }
 
     @Test
+    void aConcurrentConditionalWriteOfTheSameEmailIsTransient() throws Exception {
+        HttpServer racing = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        racing.createContext("/", exchange -> {
+            byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>ConditionalRequestConflict</Code>"
+                            + "<Message>A conflicting conditional operation is currently in progress against this "
+                            + "resource. Please try again.</Message></Error>")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/xml");
+            exchange.sendResponseHeaders(409, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        racing.start();
+        try {
+            S3Client s3 =
+                    s3(URI.create("http://127.0.0.1:" + racing.getAddress().getPort()), Duration.ofSeconds(5));
+            MessageOutcome outcome = deliver(s3, OrderEvents.v2("evt-racing", "o-5", 100, "EUR"), 1);
+
+            assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+                assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+                assertThat(r.classification().errorType()).isEqualTo("ConditionalRequestConflict");
+            });
+        } finally {
+            racing.stop(0);
+        }
+    }
+
+    @Test
     void anAccessDeniedConfigurationErrorIsPermanentAndDeadLettered() throws Exception {
         HttpServer denied = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         denied.createContext("/", exchange -> {
