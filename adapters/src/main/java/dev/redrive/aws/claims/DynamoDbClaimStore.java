@@ -232,7 +232,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 claimed.expiresAt(),
                 claimed.payloadHash(),
                 null,
-                failure,
+                failure.keepingFirstOf(claimed.lastFailure()),
                 claimed.failureCount() + 1,
                 claimed.origin(),
                 claimed.version());

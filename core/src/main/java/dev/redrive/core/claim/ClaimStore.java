@@ -30,6 +30,13 @@ public interface ClaimStore {
     FencedWrite release(IdempotencyKey key, long fencingToken, FailureRecord failure, Instant now);
 
     /**
+     * Records a failed attempt on a key that no lease holds: a transaction that did not commit, or a FIFO message
+     * held back behind its group's failed head. Takes the next token, keeps the history (and its first failure time,
+     * when earlier than {@code failure}'s), and leaves a completed claim or a live lease untouched.
+     */
+    FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now);
+
+    /**
      * Reads the claim as the consumer would see it: a record past its expiry is absent. Strongly consistent; used by
      * the sweeper and the replay checks, never on the consumer's hot path.
      */

@@ -159,7 +159,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
                         claimed.expiresAt(),
                         claimed.payloadHash(),
                         null,
-                        failure,
+                        failure.keepingFirstOf(claimed.lastFailure()),
                         claimed.failureCount() + 1,
                         claimed.origin(),
                         claimed.version()));

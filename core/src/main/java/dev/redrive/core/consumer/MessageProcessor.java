@@ -33,6 +33,9 @@ public final class MessageProcessor {
     /** The dependency name failures of the claim store itself are recorded under. */
     public static final String CLAIM_STORE = "claim-store";
 
+    /** The error type of a FIFO message held back behind its group's failed head. */
+    public static final String WAITING_BEHIND_GROUP_HEAD = "WaitingBehindGroupHead";
+
     private final ClaimStore claims;
     private final LeasePolicy leases;
     private final FullJitterBackoff backoff;
@@ -228,14 +231,47 @@ public final class MessageProcessor {
         }
         FailureRecord failure = FailureRecord.next(
                 previousFailure(request.key(), now), c, message.receiveCount(), now, message.sourceQueue());
-        if (record && claims instanceof TransactionalClaimStore<?> store) {
+        if (record) {
             try {
-                store.recordFailure(request, failure, now);
+                claims.recordFailure(request, failure, now);
             } catch (RuntimeException recordError) {
                 listener.releaseFailed(request.key(), recordError);
             }
         }
         return routeFailure(request.key(), failure, message);
+    }
+
+    /**
+     * Records on a FIFO message's claim that it was held back behind its group's failed head, so that if it follows
+     * the head into the dead-letter queue (its receive count climbs with the head's, though it never ran), the sweeper
+     * finds it waiting behind its head, never a POISON "no failure recorded". The classification is the head's
+     * class and dependency under its own error type {@value #WAITING_BEHIND_GROUP_HEAD}, so it is replayed in the same
+     * window as its head. A member that cannot be read records nothing: its own failure shows once it runs.
+     *
+     * @param why the head's failure: class, dependency, and what happened to it
+     */
+    public <E> void recordWaiting(IdempotentConsumer<E> consumer, IncomingMessage member, Classification why) {
+        ParsedMessage<E> parsed;
+        IdempotencyKey key;
+        try {
+            parsed = consumer.parse(member);
+            key = new IdempotencyKey(consumer.name(), parsed.producerKey());
+        } catch (RuntimeException unreadable) {
+            return;
+        }
+        Instant now = now();
+        ClaimRequest request = leases.request(
+                key,
+                PayloadFingerprint.of(parsed.canonicalPayload()),
+                new MessageOrigin(member.sourceQueue(), member.messageId()),
+                now,
+                Duration.ZERO);
+        try {
+            claims.recordFailure(
+                    request, FailureRecord.next(null, why, member.receiveCount(), now, member.sourceQueue()), now);
+        } catch (RuntimeException e) {
+            listener.releaseFailed(key, e);
+        }
     }
 
     /**

@@ -617,4 +617,17 @@ public abstract class ClaimStoreContract<W> {
         assertThat(counter(counter)).isEqualTo(3);
         assertThat(store.complete(lapsed, 2, "done", later)).isEqualTo(FencedWrite.APPLIED);
     }
+
+    @Test
+    void recordingAFailureKeepsTheFirstFailureTimeOfTheHistory() {
+        IdempotencyKey key = newKey();
+        store.recordFailure(request(key, "h", T0), failure(FailureClass.TRANSIENT, T0), T0);
+        Instant later = T0.plusSeconds(90);
+
+        store.recordFailure(request(key, "h", later), failure(FailureClass.TRANSIENT, later), later);
+
+        FailureRecord last = store.find(key, later).orElseThrow().lastFailure();
+        assertThat(last.firstFailedAt()).isEqualTo(T0);
+        assertThat(last.lastFailedAt()).isEqualTo(later);
+    }
 }

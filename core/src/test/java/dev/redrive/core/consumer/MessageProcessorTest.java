@@ -328,6 +328,11 @@ class MessageProcessorTest {
         public Optional<ClaimRecord> find(IdempotencyKey key, Instant now) {
             return delegate.find(key, now);
         }
+
+        @Override
+        public FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now) {
+            throw new PermanentFailure("AccessDenied", "the role may not write claims");
+        }
     }
 
     private static IdempotencyKey key(String k) {

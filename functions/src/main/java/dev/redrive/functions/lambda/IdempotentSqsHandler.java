@@ -92,6 +92,12 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
                 report.entries().size(),
                 report.countsByOutcome(),
                 report.failedMessageIds().size());
+        if (!report.visibilityNotChanged().isEmpty()) {
+            LOG.warnf(
+                    "%s: the retry delay of %d message(s) was not set, they come back after the queue's visibility "
+                            + "timeout instead: %s",
+                    consumer.name(), report.visibilityNotChanged().size(), report.visibilityNotChanged());
+        }
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.DeadLettered d) {

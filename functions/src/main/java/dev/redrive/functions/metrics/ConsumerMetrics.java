@@ -20,7 +20,8 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * The consumer metrics: instrumented with Micrometer (counters and a timer in a plain in-memory registry), exported
  * at the end of every invocation as Embedded Metric Format on stdout, namespace {@value #NAMESPACE}. Only what
  * changed during the invocation is exported. Names: {@code Processed}, {@code Duplicates}, {@code Deferred},
- * {@code TimedOut}, {@code Superseded}, {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
+ * {@code TimedOut}, {@code Superseded}, {@code HeldBehindGroupHead}, {@code VisibilityNotChanged} (a retry delay the
+ * queue did not take), {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
  * {@code DeadLettered} (dimensions {@code Consumer}, {@code FailureClass}).
  */
 public final class ConsumerMetrics {
@@ -62,6 +63,8 @@ public final class ConsumerMetrics {
                 count(consumer, "TimedOut", null);
             } else if (o instanceof MessageOutcome.Superseded) {
                 count(consumer, "Superseded", null);
+            } else if (o instanceof MessageOutcome.SkippedAfterGroupFailure) {
+                count(consumer, "HeldBehindGroupHead", null);
             } else if (o instanceof MessageOutcome.RetryLater r) {
                 count(consumer, "Failures", r.classification().failureClass());
             } else if (o instanceof MessageOutcome.DeadLettered d) {
@@ -69,6 +72,7 @@ public final class ConsumerMetrics {
                 count(consumer, "DeadLettered", d.failure().failureClass());
             }
         }
+        report.visibilityNotChanged().forEach(id -> count(consumer, "VisibilityNotChanged", null));
     }
 
     private void count(String consumer, String name, FailureClass failureClass) {
@@ -83,7 +87,15 @@ public final class ConsumerMetrics {
     public synchronized void flush(String consumer) {
         MetricsLogger plain = logger(DimensionSet.of("Consumer", consumer));
         boolean anyPlain = false;
-        for (String name : new String[] {"Processed", "Duplicates", "Deferred", "TimedOut", "Superseded"}) {
+        for (String name : new String[] {
+            "Processed",
+            "Duplicates",
+            "Deferred",
+            "TimedOut",
+            "Superseded",
+            "HeldBehindGroupHead",
+            "VisibilityNotChanged"
+        }) {
             double delta = delta(
                     consumer + "/" + name,
                     registry.find(name).tag("Consumer", consumer).counter());
