@@ -24,6 +24,11 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * (a stale or concurrent writer of the same email matches; an email with other content, or an object the outbox did
  * not write, is a PERMANENT {@code EmailConflict} for a person to look at, never silently "sent"). One email per key,
  * whatever the number of deliveries — even when an earlier attempt's response was lost after the email went out.
+ *
+ * <p>Every call is bounded by the effect's deadline ({@link Email#timeLeft}; per-request {@code apiCallTimeout} and
+ * {@code apiCallAttemptTimeout}) and none starts after it. The create-only write is what enforces the claim's fencing
+ * here: a worker frozen past its lease and thawed after another worker sent the email gets a 412 and finds that email,
+ * so the provider never holds two emails for one key, whoever was late.
  */
 public final class S3EmailOutbox implements EmailOutbox {
 
@@ -61,6 +66,10 @@ public final class S3EmailOutbox implements EmailOutbox {
         String key = objectKey(email.idempotencyKey());
         String fingerprint = fingerprint(email.idempotencyKey(), email.to(), email.subject(), email.body());
         byte[] bytes = document(email);
+        EffectCallTimeouts calls = EffectCallTimeouts.within(
+                email.timeLeft(),
+                ConfirmationEmailConsumer.DEPENDENCY,
+                s3.serviceClientConfiguration().overrideConfiguration());
         try {
             // No encryption header: the bucket's default encryption (the stack's KMS key) applies.
             s3.putObject(
@@ -74,24 +83,27 @@ public final class S3EmailOutbox implements EmailOutbox {
                                     "fencing-token",
                                     Long.toString(email.fencingToken()),
                                     FINGERPRINT,
-                                    fingerprint)),
+                                    fingerprint))
+                            .overrideConfiguration(calls.next("the email")),
                     RequestBody.fromBytes(bytes));
             return "s3://" + bucket + "/" + key;
         } catch (S3Exception e) {
             if (e.statusCode() == 412) {
-                return confirmAlreadySent(key, email, fingerprint);
+                return confirmAlreadySent(key, email, fingerprint, calls);
             }
             throw e;
         }
     }
 
     /** The create-only write was refused: "already sent" if the email there is this one, else a conflict. */
-    private String confirmAlreadySent(String key, Email email, String fingerprint) {
-        Map<String, String> metadata =
-                s3.headObject(b -> b.bucket(bucket).key(key)).metadata();
+    private String confirmAlreadySent(String key, Email email, String fingerprint, EffectCallTimeouts calls) {
+        Map<String, String> metadata = s3.headObject(b -> b.bucket(bucket)
+                        .key(key)
+                        .overrideConfiguration(calls.next("reading back the email already sent")))
+                .metadata();
         String stored = metadata.get(FINGERPRINT);
         if (stored == null) {
-            stored = fingerprintOfDocument(key);
+            stored = fingerprintOfDocument(key, calls);
         }
         if (!fingerprint.equals(stored)) {
             throw new PermanentFailure(
@@ -105,8 +117,11 @@ public final class S3EmailOutbox implements EmailOutbox {
     }
 
     /** The fingerprint of an email written before fingerprints were kept in metadata, from its document. */
-    private String fingerprintOfDocument(String key) {
-        byte[] stored = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
+    private String fingerprintOfDocument(String key, EffectCallTimeouts calls) {
+        byte[] stored = s3.getObjectAsBytes(b -> b.bucket(bucket)
+                        .key(key)
+                        .overrideConfiguration(calls.next("reading back the email already sent")))
+                .asByteArray();
         try {
             JsonNode d = json.readTree(stored);
             List<String> fields = Arrays.asList("idempotencyKey", "to", "subject", "body");

@@ -109,7 +109,14 @@ public final class MessageProcessor {
             return rejected(outcome, request, message);
         }
         long token = acquired.fencingToken();
-        EffectContext context = new EffectContext(request.key(), token, message.receiveCount(), message.messageId());
+        Instant deadline = leases.effectDeadline(acquired.claim().leaseExpiresAt());
+        EffectContext context =
+                new EffectContext(request.key(), token, message.receiveCount(), message.messageId(), deadline, clock);
+        if (!now().isBefore(deadline)) {
+            // Claimed too late to start anything (a slow claim, a frozen worker): the effect never starts.
+            return failedUnderClaim(
+                    consumer, acquired.claim(), message, new EffectDeadlinePassed("the effect", deadline, null));
+        }
         long started = System.nanoTime();
         String result;
         try {
@@ -155,7 +162,13 @@ public final class MessageProcessor {
                     request,
                     token -> consumer.effectWrites(
                             parsed.event(),
-                            new EffectContext(request.key(), token, message.receiveCount(), message.messageId())),
+                            new EffectContext(
+                                    request.key(),
+                                    token,
+                                    message.receiveCount(),
+                                    message.messageId(),
+                                    leases.effectDeadline(request.leaseExpiresAt()),
+                                    clock)),
                     consumer.resultSummary(parsed.event()),
                     now());
         } catch (RuntimeException e) {

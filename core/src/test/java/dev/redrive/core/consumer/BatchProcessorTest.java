@@ -15,15 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class BatchProcessorTest {
 
-    final ExecutorService executor = Executors.newFixedThreadPool(10);
     final InMemoryQueueGateway queues = new InMemoryQueueGateway();
     final ScriptedConsumer consumer = new ScriptedConsumer();
     final InMemoryClaimStore claims = new InMemoryClaimStore();
@@ -35,13 +31,8 @@ class BatchProcessorTest {
                     new Mulberry32(3),
                     Clock.systemUTC(),
                     ProcessingListener.NONE),
-            executor,
-            queues);
-
-    @AfterEach
-    void stop() {
-        executor.shutdownNow();
-    }
+            queues,
+            10);
 
     BatchReport process(List<IncomingMessage> batch, Duration budget) {
         return batches.process(consumer, batch, budget, () -> Duration.ofSeconds(30));
@@ -166,42 +157,37 @@ class BatchProcessorTest {
 
     @Test
     void withASeededGeneratorTheVisibilityDelaysAreTheFormulasValuesExactly() {
-        ExecutorService oneAtATime = Executors.newSingleThreadExecutor();
-        try {
-            FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 3.0, Duration.ofSeconds(100));
-            BatchProcessor seeded = new BatchProcessor(
-                    new MessageProcessor(
-                            new InMemoryClaimStore(),
-                            LeasePolicy.DEFAULT,
-                            backoff,
-                            new Mulberry32(20261129),
-                            Clock.systemUTC(),
-                            ProcessingListener.NONE),
-                    oneAtATime,
-                    queues);
-            List<IncomingMessage> batch = new ArrayList<>();
-            for (int attempt = 1; attempt <= 6; attempt++) {
-                String key = "down-" + attempt;
-                consumer.failing(key, (k, c) -> new TransientFailure("timeout", "payments"));
-                batch.add(message(key, attempt, null));
-            }
-
-            seeded.process(consumer, batch, Duration.ofSeconds(10), () -> Duration.ofSeconds(30));
-
-            Mulberry32 same = new Mulberry32(20261129);
-            List<Integer> expected = new ArrayList<>();
-            for (int attempt = 1; attempt <= 6; attempt++) {
-                double capped = Math.min(100.0, 2.0 * Math.pow(3.0, attempt - 1));
-                expected.add((int) Math.round(capped * same.nextDouble()));
-            }
-            assertThat(queues.visibilityCalls())
-                    .singleElement()
-                    .satisfies(call -> assertThat(call)
-                            .extracting(QueueGateway.VisibilityChange::timeoutSeconds)
-                            .containsExactlyElementsOf(expected));
-        } finally {
-            oneAtATime.shutdownNow();
+        FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 3.0, Duration.ofSeconds(100));
+        BatchProcessor seeded = new BatchProcessor(
+                new MessageProcessor(
+                        new InMemoryClaimStore(),
+                        LeasePolicy.DEFAULT,
+                        backoff,
+                        new Mulberry32(20261129),
+                        Clock.systemUTC(),
+                        ProcessingListener.NONE),
+                queues,
+                1);
+        List<IncomingMessage> batch = new ArrayList<>();
+        for (int attempt = 1; attempt <= 6; attempt++) {
+            String key = "down-" + attempt;
+            consumer.failing(key, (k, c) -> new TransientFailure("timeout", "payments"));
+            batch.add(message(key, attempt, null));
         }
+
+        seeded.process(consumer, batch, Duration.ofSeconds(10), () -> Duration.ofSeconds(30));
+
+        Mulberry32 same = new Mulberry32(20261129);
+        List<Integer> expected = new ArrayList<>();
+        for (int attempt = 1; attempt <= 6; attempt++) {
+            double capped = Math.min(100.0, 2.0 * Math.pow(3.0, attempt - 1));
+            expected.add((int) Math.round(capped * same.nextDouble()));
+        }
+        assertThat(queues.visibilityCalls())
+                .singleElement()
+                .satisfies(call -> assertThat(call)
+                        .extracting(QueueGateway.VisibilityChange::timeoutSeconds)
+                        .containsExactlyElementsOf(expected));
     }
 
     @Test
@@ -313,8 +299,8 @@ class BatchProcessorTest {
                         () -> 0.99999,
                         Clock.systemUTC(),
                         ProcessingListener.NONE),
-                executor,
-                queues);
+                queues,
+                10);
         consumer.failing("slow", (k, c) -> new TransientFailure("down", "payments"));
 
         longBackoff.process(

@@ -50,6 +50,14 @@ public interface RedriveConfig {
         /** The shortest lease ever granted, even when the invocation has almost no time left. */
         @WithDefault("10s")
         Duration minimumLease();
+
+        /**
+         * Kept back from the end of a lease, besides the clock-skew margin, for an effect's last call to reach its
+         * downstream: an effect's deadline is the lease end minus both (the invocation's deadline minus this), and every
+         * call of the effect times out by then.
+         */
+        @WithDefault("1s")
+        Duration effectMargin();
     }
 
     interface Backoff {

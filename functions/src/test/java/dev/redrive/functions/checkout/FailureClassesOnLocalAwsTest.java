@@ -108,6 +108,39 @@ class FailureClassesOnLocalAwsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aMailProviderThatHangsIsCutOffAtTheEffectsDeadline() throws Exception {
+        try (BlackHole hole = new BlackHole()) {
+            // A client with no call timeouts of its own (and a socket timeout longer than the test): only the
+            // effect's deadline (the lease end minus skew and margin: 3 s from now) can end the call.
+            S3Client s3 = S3Client.builder()
+                    .endpointOverride(hole.endpoint())
+                    .region(aws.region())
+                    .credentialsProvider(aws.credentials())
+                    .forcePathStyle(true)
+                    .httpClient(UrlConnectionHttpClient.builder()
+                            .socketTimeout(Duration.ofMinutes(5))
+                            .build())
+                    .build();
+            ConfirmationEmailConsumer consumer =
+                    new ConfirmationEmailConsumer(reader, new S3EmailOutbox(s3, "outbox", new ObjectMapper()));
+            MessageProcessor processor = new MessageProcessor(
+                    claims, LeasePolicy.DEFAULT, backoff, new Mulberry32(5), clock, ProcessingListener.NONE);
+
+            MessageOutcome outcome = processor.process(
+                    consumer,
+                    new IncomingMessage(
+                            "m-hang", "rh", OrderEvents.v2("evt-hang", "o-6", 100, "EUR"), Map.of(), 1, "orders", null),
+                    () -> Duration.ofSeconds(4));
+
+            assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+                assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+                assertThat(r.classification().errorType()).isEqualTo("ApiCallTimeoutException");
+            });
+        }
+    }
+
+    @Test
     void throttlingByTheMailProviderIsTransient() throws Exception {
         HttpServer slowDown = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         slowDown.createContext("/", exchange -> {

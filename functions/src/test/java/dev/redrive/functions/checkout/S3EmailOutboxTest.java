@@ -38,7 +38,8 @@ class S3EmailOutboxTest {
     }
 
     static EmailOutbox.Email email(String key, long token, String body) {
-        return new EmailOutbox.Email(key, token, "ada@example.com", "Your order o-1 is confirmed", body);
+        return new EmailOutbox.Email(
+                key, token, "ada@example.com", "Your order o-1 is confirmed", body, java.time.Duration.ofSeconds(20));
     }
 
     @Test
@@ -118,5 +119,17 @@ class S3EmailOutboxTest {
         return (int) aws.s3().listObjectVersions(b -> b.bucket(bucket).prefix(objectKey)).versions().stream()
                 .filter(v -> v.key().equals(objectKey))
                 .count();
+    }
+
+    @Test
+    void noCallStartsOnceTheEffectsDeadlineHasPassed() {
+        EmailOutbox.Email late = new EmailOutbox.Email(
+                "confirmation-email#evt-6", 1, "ada@example.com", "s", "b", java.time.Duration.ZERO);
+
+        assertThatThrownBy(() -> outbox.send(late)).isInstanceOfSatisfying(ClassifiedException.class, e -> {
+            assertThat(e.failureClass()).isEqualTo(FailureClass.TRANSIENT);
+            assertThat(e.errorType()).isEqualTo("EffectDeadlinePassed");
+        });
+        assertThat(versions("confirmation-email#evt-6")).isZero();
     }
 }
