@@ -1,5 +1,6 @@
 package dev.redrive.aws.claims;
 
+import static dev.redrive.aws.claims.ClaimItems.EXPIRES_AT;
 import static dev.redrive.aws.claims.ClaimItems.FAILURE_COUNT;
 import static dev.redrive.aws.claims.ClaimItems.FENCING_TOKEN;
 import static dev.redrive.aws.claims.ClaimItems.LEASE_EXPIRES_AT;
@@ -110,21 +111,25 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     }
 
     @Override
-    public FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now) {
+    public FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now) {
         Map<String, AttributeValue> values = new HashMap<>(heldByValues(fencingToken));
-        values.put(":completed", s(ClaimStatus.COMPLETED.name()));
-        values.put(":one", n(1));
-        String update = "SET #status = :completed ADD #version :one";
-        if (result != null && !result.isEmpty()) {
-            values.put(":result", s(result));
-            update = "SET #status = :completed, #result = :result ADD #version :one";
-        }
         Map<String, String> names = new HashMap<>(heldByNames());
-        names.put("#version", VERSION);
+        StringBuilder set = new StringBuilder("SET #status = :completed");
+        values.put(":completed", s(ClaimStatus.COMPLETED.name()));
         if (result != null && !result.isEmpty()) {
+            set.append(", #result = :result");
+            values.put(":result", s(result));
             names.put("#result", RESULT);
         }
-        return conditionalUpdate(key, update, names, values);
+        if (expiresAt != null) {
+            // The TTL attribute then counts from the completion, not from the claim.
+            set.append(", #expiresAt = :expiresAt");
+            values.put(":expiresAt", n(expiresAt.getEpochSecond()));
+            names.put("#expiresAt", EXPIRES_AT);
+        }
+        values.put(":one", n(1));
+        names.put("#version", VERSION);
+        return conditionalUpdate(key, set + " ADD #version :one", names, values);
     }
 
     @Override

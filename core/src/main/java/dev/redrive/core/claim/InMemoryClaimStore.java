@@ -41,7 +41,8 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     @Override
-    public synchronized FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now) {
+    public synchronized FencedWrite complete(
+            IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now) {
         ClaimRecord r = records.get(key.value());
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
@@ -53,7 +54,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
                         ClaimStatus.COMPLETED,
                         r.fencingToken(),
                         r.leaseExpiresAt(),
-                        r.expiresAt(),
+                        expiresAt == null || expiresAt.isBefore(r.expiresAt()) ? r.expiresAt() : expiresAt,
                         r.payloadHash(),
                         result,
                         r.lastFailure(),

@@ -128,7 +128,8 @@ public final class MessageProcessor {
         listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
         FencedWrite completion;
         try {
-            completion = claims.complete(request.key(), token, result, now());
+            Instant now = now();
+            completion = claims.complete(request.key(), token, result, leases.recordExpiry(now), now);
         } catch (RuntimeException e) {
             // The effect happened but completion could not be recorded. Report the message as failed: the next
             // delivery re-claims after the lease, and the downstream's idempotency key makes the effect a no-op.

@@ -630,4 +630,15 @@ public abstract class ClaimStoreContract<W> {
         assertThat(last.firstFailedAt()).isEqualTo(T0);
         assertThat(last.lastFailedAt()).isEqualTo(later);
     }
+
+    @Test
+    void completingRefreshesTheRecordsExpiry() {
+        IdempotencyKey key = newKey();
+        store.claim(request(key, "h1", T0), T0);
+        Instant done = T0.plusSeconds(25);
+
+        assertThat(store.complete(key, 1, "ok", done.plus(TTL), done)).isEqualTo(FencedWrite.APPLIED);
+
+        assertThat(store.find(key, done).orElseThrow().expiresAt()).isEqualTo(done.plus(TTL));
+    }
 }

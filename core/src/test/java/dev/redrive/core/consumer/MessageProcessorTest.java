@@ -315,8 +315,8 @@ class MessageProcessorTest {
         }
 
         @Override
-        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant now) {
-            return delegate.complete(key, token, result, now);
+        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant expiresAt, Instant now) {
+            return delegate.complete(key, token, result, expiresAt, now);
         }
 
         @Override
@@ -355,7 +355,7 @@ class MessageProcessorTest {
         }
 
         @Override
-        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant now) {
+        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant expiresAt, Instant now) {
             throw down();
         }
 

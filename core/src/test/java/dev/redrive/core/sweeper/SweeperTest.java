@@ -232,6 +232,27 @@ class SweeperTest {
     }
 
     @Test
+    void aReplayWhoseClaimMayHaveExpiredIsRefusedNeverSentAsNotApplied() {
+        IdempotencyKey key = new IdempotencyKey("scripted", "old");
+        f.claims.claim(
+                LeasePolicy.DEFAULT.request(
+                        key, PayloadFingerprint.of("old|x"), MessageOrigin.UNKNOWN, T0, Duration.ofSeconds(30)),
+                T0);
+        f.claims.complete(key, 1, "ok", T0); // applied; the record counts for 35 days
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("old|x", FailureClass.PERMANENT, "Rejected", "payments", T0));
+        f.sweep();
+        f.clock.advance(Duration.ofDays(36)); // a person replays it late (its claim has expired meanwhile)
+
+        var outcome = f.replays.replay(only().id(), Actor.person("ops"), "late look", Optional.empty(), false);
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        dev.redrive.core.replay.ReplayOutcome.Refused.class,
+                        r -> assertThat(r.reason()).contains("may have expired"));
+        assertThat(f.sender.sent()).as("never treated as not applied").isEmpty();
+    }
+
+    @Test
     void aReplayOfAKeyInProgressWaitsForTheNextRun() {
         IdempotencyKey key = new IdempotencyKey("scripted", "busy");
         f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(1), "a", ""));

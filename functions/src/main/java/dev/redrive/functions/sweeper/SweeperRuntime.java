@@ -24,6 +24,7 @@ import dev.redrive.core.sweeper.AutoReplaySweep;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.core.sweeper.SweeperSettings;
+import dev.redrive.functions.config.ClaimTtlCheck;
 import dev.redrive.functions.config.RedriveConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -74,7 +75,11 @@ public class SweeperRuntime {
         return new ReplayService(
                 ledger(config, dynamoDb, clock),
                 new CheckoutSchemaGate(json, schemas, CheckoutSchemaGate.upcasters()),
-                new ClaimLookupIdempotencyGate(consumers.byName(), claims),
+                new ClaimLookupIdempotencyGate(
+                        consumers.byName(),
+                        claims,
+                        ClaimTtlCheck.retention(config)
+                                .claimHorizonAfterArrival(config.claims().recordTtl())),
                 new SqsReplaySender(sqs, directory),
                 new S3PayloadStore(s3, c.archiveBucket(), c.archiveKmsKeyId().orElse(null)),
                 clock);
