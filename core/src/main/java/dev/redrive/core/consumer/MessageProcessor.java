@@ -136,7 +136,7 @@ public final class MessageProcessor {
             listener.completionFailed(request.key(), e);
             return new MessageOutcome.RetryLater(
                     request.key().value(),
-                    consumer.classifier().classify(e),
+                    consumer.classifier().classify(e).withDependency(CLAIM_STORE),
                     backoff.delaySeconds(message.receiveCount(), random));
         }
         if (!completion.applied()) {
@@ -222,7 +222,10 @@ public final class MessageProcessor {
                 FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
         try {
             if (!claims.release(claim.key(), claim.fencingToken(), failure, now).applied()) {
+                // Another worker took the claim over meanwhile: the message is its to settle, not this stale one's
+                // (which must not dead-letter what the holder may still apply).
                 listener.releaseFenced(claim.key(), claim.fencingToken());
+                return new MessageOutcome.Superseded(claim.key().value(), claim.fencingToken());
             }
         } catch (RuntimeException releaseError) {
             // The lease expires on its own; the failure is still reported on the message.

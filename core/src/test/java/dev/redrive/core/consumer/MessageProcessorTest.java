@@ -182,6 +182,56 @@ class MessageProcessorTest {
     }
 
     @Test
+    void aStalledWorkerWhoseEffectFailsAfterATakeoverLeavesTheMessageToTheNewHolder() {
+        MessageProcessor stalled = processor(1);
+        MessageProcessor rescuer = processor(2);
+        consumer.on("order-13", (k, context) -> {
+            if (context.fencingToken() == 1) {
+                clock.advance(REMAINING.plusSeconds(5));
+                consumer.on("order-13", (k2, c2) -> "rescued");
+                process(rescuer, message("order-13", 2, null));
+                throw new PermanentFailure("Rejected", "the stale worker's call was refused");
+            }
+            return "unreachable";
+        });
+
+        MessageOutcome outcome = process(stalled, message("order-13"));
+
+        assertThat(outcome)
+                .as("not dead-lettered by a worker that no longer holds the claim")
+                .isEqualTo(new MessageOutcome.Superseded("scripted#order-13", 1));
+        ClaimRecord claim = store.find(key("order-13"), clock.instant()).orElseThrow();
+        assertThat(claim.status()).isEqualTo(ClaimStatus.COMPLETED);
+        assertThat(claim.lastFailure()).isNull();
+    }
+
+    @Test
+    void aCompletionThatCannotBeWrittenIsRetriedAgainstTheClaimStore() {
+        dev.redrive.core.claim.ClaimStore failingCompletion = new RefusingClaims(store) {
+            @Override
+            public ClaimOutcome claim(ClaimRequest request, Instant now) {
+                return store.claim(request, now);
+            }
+
+            @Override
+            public FencedWrite complete(IdempotencyKey k, long token, String result, Instant expiresAt, Instant now) {
+                throw new IllegalStateException("connection reset");
+            }
+        };
+        MessageProcessor p = new MessageProcessor(
+                failingCompletion, leases, backoff, new Mulberry32(1), clock, ProcessingListener.NONE);
+
+        MessageOutcome outcome = p.process(consumer, message("order-14"), () -> REMAINING);
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+            assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+            assertThat(r.classification().dependency())
+                    .as("the claim store failed, not the effect's dependency")
+                    .isEqualTo(MessageProcessor.CLAIM_STORE);
+        });
+    }
+
+    @Test
     void aClaimStoreOutageRetriesAsTransientAgainstTheClaimStore() {
         TransactionalClaimStore<InMemoryClaimStore.Write> down = new DownClaimStore();
         MessageProcessor p =
@@ -302,7 +352,7 @@ class MessageProcessorTest {
     }
 
     /** Claims refused for good (access denied); reads still work. */
-    static final class RefusingClaims implements dev.redrive.core.claim.ClaimStore {
+    static class RefusingClaims implements dev.redrive.core.claim.ClaimStore {
         private final InMemoryClaimStore delegate;
 
         RefusingClaims(InMemoryClaimStore delegate) {
