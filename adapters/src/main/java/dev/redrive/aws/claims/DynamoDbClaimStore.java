@@ -170,6 +170,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     public ClaimOutcome claimAndCommit(
             ClaimRequest request, LongFunction<List<TransactWriteItem>> effectWrites, String result, Instant now) {
         ClaimRecord stored = null;
+        boolean known = false; // whether stored was read (or returned by a cancellation) rather than guessed absent
         for (int round = 0; round < MAX_CAS_ROUNDS; round++) {
             if (stored != null) {
                 ClaimRules.Decision decision = ClaimRules.decide(stored, request, now);
@@ -193,12 +194,28 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
             List<TransactWriteItem> items = new ArrayList<>();
             items.add(
                     TransactWriteItem.builder().put(claimPut(completed, stored)).build());
-            items.addAll(effectWrites.apply(completed.fencingToken()));
+            List<TransactWriteItem> effect;
+            try {
+                effect = effectWrites.apply(completed.fencingToken());
+            } catch (RuntimeException refused) {
+                if (known) {
+                    throw refused;
+                }
+                // Built for a key guessed new: the stored claim decides first (a duplicate stays a duplicate).
+                stored = storedClaim(request.key());
+                known = true;
+                if (stored == null) {
+                    throw refused;
+                }
+                continue;
+            }
+            items.addAll(effect);
             try {
                 dynamoDb.transactWriteItems(b -> b.transactItems(items));
                 return new ClaimOutcome.Acquired(completed, stored != null);
             } catch (TransactionCanceledException e) {
                 stored = interpretCancellation(e);
+                known = true;
             }
         }
         throw new EffectConflict(
@@ -241,6 +258,14 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 claimed.failureCount() + 1,
                 claimed.origin(),
                 claimed.version());
+    }
+
+    /** The stored claim, expired or not (the rules decide), or null when there is none. */
+    private ClaimRecord storedClaim(IdempotencyKey key) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(ClaimItems.key(key)).consistentRead(true))
+                .item();
+        return item == null || item.isEmpty() ? null : ClaimItems.fromItem(item);
     }
 
     /** Writes {@code record} if the key is absent; returns null on success, else the stored item. */

@@ -641,4 +641,25 @@ public abstract class ClaimStoreContract<W> {
 
         assertThat(store.find(key, done).orElseThrow().expiresAt()).isEqualTo(done.plus(TTL));
     }
+
+    @Test
+    void aDuplicateIsAcknowledgedEvenWhenItsEffectCanNoLongerBeBuilt() {
+        IdempotencyKey key = newKey();
+        String counter = "revenue-" + UUID.randomUUID();
+        store.claimAndCommit(request(key, "h1", T0), token -> List.of(increment(counter, 5)), null, T0);
+
+        ClaimOutcome again = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> {
+                    throw new dev.redrive.core.failure.PermanentFailure(
+                            "UnsupportedCurrency", "the rules changed since it was applied");
+                },
+                null,
+                T0.plusSeconds(1));
+
+        assertThat(again)
+                .as("the claim decides before the effect is built")
+                .isInstanceOf(ClaimOutcome.AlreadyCompleted.class);
+        assertThat(counter(counter)).isEqualTo(5);
+    }
 }
