@@ -45,6 +45,8 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
      * {@code Lambda-Runtime-Deadline-Ms} (Quarkus' mock event server). Lambda itself always sends one.
      */
     private static final Duration UNKNOWN_DEADLINE_REMAINING = Duration.ofSeconds(60);
+    /** Lambda's longest timeout: a remaining time beyond it is no deadline at all. */
+    private static final Duration LONGEST_INVOCATION = Duration.ofMinutes(15);
 
     private final IdempotentConsumer<?> consumer;
     private final BatchProcessor batches;
@@ -110,13 +112,21 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         return configured.compareTo(quarter) < 0 ? configured : quarter;
     }
 
-    private static Duration remaining(Context context) {
+    /**
+     * The invocation's remaining time. Lambda's context computes it as {@code (int) (deadline - now)}: below zero once
+     * the deadline has passed (a sandbox thawed late: no time left), and any value at all when no deadline was given
+     * (Quarkus' mock event server sends none: {@code 0 - now} wraps around), which no real invocation can have, as
+     * none lasts more than 15 minutes.
+     */
+    static Duration remaining(Context context) {
         if (context == null) {
             return UNKNOWN_DEADLINE_REMAINING;
         }
         long millis = context.getRemainingTimeInMillis();
-        // A deadline in the past means none was given (the context computes "0 - now"): Lambda never invokes late.
-        return millis <= 0 ? UNKNOWN_DEADLINE_REMAINING : Duration.ofMillis(millis);
+        if (millis > LONGEST_INVOCATION.toMillis() || millis < -LONGEST_INVOCATION.toMillis()) {
+            return UNKNOWN_DEADLINE_REMAINING;
+        }
+        return millis <= 0 ? Duration.ZERO : Duration.ofMillis(millis);
     }
 
     private void log(BatchReport report) {
