@@ -25,6 +25,8 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     private final Map<String, ClaimRecord> records = new HashMap<>();
+    /** Test support: where the next transaction meets a concurrent one (null: nowhere). */
+    private Boolean conflictOnClaim;
 
     @Override
     public synchronized ClaimOutcome claim(ClaimRequest request, Instant now) {
@@ -39,7 +41,8 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     @Override
-    public synchronized FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now) {
+    public synchronized FencedWrite complete(
+            IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now) {
         ClaimRecord r = records.get(key.value());
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
@@ -51,7 +54,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
                         ClaimStatus.COMPLETED,
                         r.fencingToken(),
                         r.leaseExpiresAt(),
-                        r.expiresAt(),
+                        expiresAt == null || expiresAt.isBefore(r.expiresAt()) ? r.expiresAt() : expiresAt,
                         r.payloadHash(),
                         result,
                         r.lastFailure(),
@@ -93,10 +96,22 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     @Override
     public synchronized ClaimOutcome claimAndCommit(
             ClaimRequest request, LongFunction<List<Write>> effectWrites, String result, Instant now) {
+        Boolean conflict = conflictOnClaim;
+        conflictOnClaim = null;
+        if (Boolean.TRUE.equals(conflict)) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT, "a concurrent transaction held the claim; nothing was written", null);
+        }
         ClaimRecord existing = records.get(request.key().value());
         ClaimRules.Decision decision = ClaimRules.decide(existing, request, now);
         if (decision != ClaimRules.Decision.CLAIM_NEW && decision != ClaimRules.Decision.TAKE_OVER) {
             return ClaimRules.rejection(decision, existing, request);
+        }
+        if (conflict != null) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT,
+                    "a concurrent transaction held an item of the effect; nothing was written",
+                    null);
         }
         ClaimRecord claimed = ClaimRules.claimedRecord(existing, request, now);
         List<Write> writes = effectWrites.apply(claimed.fencingToken());
@@ -145,11 +160,19 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
                         claimed.expiresAt(),
                         claimed.payloadHash(),
                         null,
-                        failure,
+                        failure.keepingFirstOf(claimed.lastFailure()),
                         claimed.failureCount() + 1,
                         claimed.origin(),
                         claimed.version()));
         return FencedWrite.APPLIED;
+    }
+
+    /**
+     * Test support: the next {@link #claimAndCommit} meets a concurrent transaction, on the claim item (it decides
+     * nothing: CONFLICT) or on an item of the effect (the claim still decides first: a duplicate stays a duplicate).
+     */
+    public synchronized void conflictOnNextTransaction(boolean onClaim) {
+        conflictOnClaim = onClaim;
     }
 
     /** Test support: overwrite a record as stored (for instance one written by an older version). */

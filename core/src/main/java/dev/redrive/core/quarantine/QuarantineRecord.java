@@ -27,7 +27,8 @@ import java.util.Optional;
  * @param sourceMessageId the message id in the source queue
  * @param body            the payload, or null when it is stored aside ({@code bodyRef}) or archived
  * @param bodyRef         where a large (or archived) payload is kept, else null
- * @param attributes      the original string message attributes (Redrive's own markers excluded)
+ * @param attributes      the original string message attributes (Redrive's own markers excluded; a FIFO dead letter's
+ *                        message group is kept here for its replay, under the SQS adapter's own attribute name)
  * @param replayCount     how many times it was sent back
  * @param note            the latest outcome in words ("already applied", "upcast v1 to v2", an incompatibility)
  * @param archiveRef      once archived to S3, the object holding it (the record is then a tombstone)

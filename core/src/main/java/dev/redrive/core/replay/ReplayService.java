@@ -136,7 +136,7 @@ public final class ReplayService {
                     upcast.isEmpty() ? "schema is current" : upcast,
                     clock.instant());
         }
-        IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, clock.instant());
+        IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, r.arrivedAt(), clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
             return settle(
                     save(
@@ -238,7 +238,7 @@ public final class ReplayService {
                 body = u.body();
             }
         }
-        IdempotencyGate.Verdict verdict = idempotency.check(r.consumer(), body, clock.instant());
+        IdempotencyGate.Verdict verdict = idempotency.check(r.consumer(), body, r.arrivedAt(), clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
             return new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), true);
         }

@@ -48,6 +48,8 @@ public final class Sweeper {
     private final ReplayStats stats;
     private final SweeperSettings settings;
     private final Clock clock;
+    /** The last arrival time given out: arrivals get strictly increasing times, so the ledger keeps DLQ order. */
+    private Instant lastArrival = Instant.EPOCH;
 
     public Sweeper(
             DeadLetterSource source,
@@ -126,9 +128,20 @@ public final class Sweeper {
         return true;
     }
 
+    /**
+     * The arrival time of the next letter: now, or a millisecond after the previous arrival (the ledger keeps
+     * milliseconds and lists by arrival), so the messages of a FIFO group — a failed head and those that waited behind
+     * it — are replayed in the order their dead-letter queue delivered them.
+     */
+    private synchronized Instant nextArrival() {
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        lastArrival = now.isAfter(lastArrival) ? now : lastArrival.plusMillis(1);
+        return lastArrival;
+    }
+
     /** Records {@code letter}; false only when the lease was lost. */
     private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
-        Instant now = clock.instant();
+        Instant now = nextArrival();
         if (letter.replay().isPresent()) {
             Optional<QuarantineRecord> replayed =
                     ledger.find(letter.replay().get().quarantineId());

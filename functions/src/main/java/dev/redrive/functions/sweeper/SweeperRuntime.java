@@ -29,6 +29,7 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.core.sweeper.SweeperSettings;
+import dev.redrive.functions.config.ClaimTtlCheck;
 import dev.redrive.functions.config.RedriveConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -99,6 +100,7 @@ public class SweeperRuntime {
     @Produces
     @Singleton
     ReplayService replayService(
+            RedriveConfig config,
             QuarantineLedger ledger,
             SqsClient sqs,
             QueueDirectory directory,
@@ -111,7 +113,11 @@ public class SweeperRuntime {
         return new ReplayService(
                 ledger,
                 new CheckoutSchemaGate(json, schemas, CheckoutSchemaGate.upcasters()),
-                new ClaimLookupIdempotencyGate(consumers.byName(), claims),
+                new ClaimLookupIdempotencyGate(
+                        consumers.byName(),
+                        claims,
+                        ClaimTtlCheck.retention(config)
+                                .claimHorizonAfterArrival(config.claims().recordTtl())),
                 new SqsReplaySender(sqs, directory),
                 payloads,
                 clock);
