@@ -1,5 +1,7 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.claim.ClaimStore;
+import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineLedger;
@@ -11,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -29,28 +32,37 @@ public final class ReplayService {
     private final PayloadStore payloads;
     private final Clock clock;
 
-    public ReplayService(
-            QuarantineLedger ledger,
-            SchemaGate schemas,
-            IdempotencyGate idempotency,
-            ReplaySender sender,
-            PayloadStore payloads,
-            Clock clock) {
-        this.ledger = ledger;
-        this.schemas = schemas;
-        this.idempotency = idempotency;
-        this.sender = sender;
-        this.payloads = payloads;
-        this.clock = clock;
+    private ReplayService(Builder b) {
+        this.ledger = require(b.ledger, "a ledger");
+        this.schemas = require(b.schemas, "a schema gate");
+        this.idempotency = require(b.idempotency, "an idempotency gate (or the consumers and their claim store)");
+        this.sender = require(b.sender, "a replay sender");
+        this.payloads = require(b.payloads, "a payload store");
+        this.clock = b.clock;
     }
+
+    /** A builder; the clock defaults to the system's UTC clock, everything else must be given. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What a replay found and did: the record as it was before (empty when there was none), and the outcome. */
+    public record Attempt(Optional<QuarantineRecord> before, ReplayOutcome outcome) {}
 
     /** Replays {@code quarantineId} on behalf of {@code actor}; with {@code dryRun}, only reports what would happen. */
     public ReplayOutcome replay(
             String quarantineId, Actor actor, String why, Optional<LeaseToken> fence, boolean dryRun) {
+        return attempt(quarantineId, actor, why, fence, dryRun).outcome();
+    }
+
+    /** {@link #replay}, saying also what the record was before. */
+    public Attempt attempt(String quarantineId, Actor actor, String why, Optional<LeaseToken> fence, boolean dryRun) {
         if (dryRun) {
-            return ledger.find(quarantineId).map(this::dryRun).orElse(new ReplayOutcome.NotFound(quarantineId));
+            Optional<QuarantineRecord> found = ledger.find(quarantineId);
+            return new Attempt(
+                    found, found.map(this::dryRun).orElseGet(() -> new ReplayOutcome.NotFound(quarantineId)));
         }
-        return replayAll(List.of(quarantineId), actor, why, fence).get(quarantineId);
+        return attemptAll(List.of(quarantineId), actor, why, fence).get(quarantineId);
     }
 
     /**
@@ -61,9 +73,19 @@ public final class ReplayService {
     public Map<String, ReplayOutcome> replayAll(
             List<String> quarantineIds, Actor actor, String why, Optional<LeaseToken> fence) {
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
+        attemptAll(quarantineIds, actor, why, fence).forEach((id, a) -> outcomes.put(id, a.outcome()));
+        return outcomes;
+    }
+
+    /** {@link #replayAll}, saying also what each record was before. */
+    public Map<String, Attempt> attemptAll(
+            List<String> quarantineIds, Actor actor, String why, Optional<LeaseToken> fence) {
+        Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
+        Map<String, Optional<QuarantineRecord>> before = new HashMap<>();
         Map<String, List<Ready>> readyByQueue = new LinkedHashMap<>();
         for (String id : quarantineIds) {
             Optional<QuarantineRecord> found = ledger.find(id);
+            before.put(id, found);
             if (found.isEmpty()) {
                 outcomes.put(id, new ReplayOutcome.NotFound(id));
                 continue;
@@ -79,7 +101,9 @@ public final class ReplayService {
             }
         }
         readyByQueue.forEach((queue, ready) -> send(queue, ready, actor, fence, outcomes));
-        return outcomes;
+        Map<String, Attempt> attempts = new LinkedHashMap<>();
+        outcomes.forEach((id, outcome) -> attempts.put(id, new Attempt(before.get(id), outcome)));
+        return attempts;
     }
 
     /** What the checks decided about one record. */
@@ -269,6 +293,65 @@ public final class ReplayService {
 
     private Optional<QuarantineRecord> save(QuarantineRecord r, Optional<LeaseToken> fence) {
         return ledger.save(r, fence);
+    }
+
+    private static <T> T require(T value, String what) {
+        if (value == null) {
+            throw new IllegalStateException("a replay service needs " + what);
+        }
+        return value;
+    }
+
+    /** Builds a {@link ReplayService}. */
+    public static final class Builder {
+        private QuarantineLedger ledger;
+        private SchemaGate schemas;
+        private IdempotencyGate idempotency;
+        private ReplaySender sender;
+        private PayloadStore payloads;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {}
+
+        public Builder ledger(QuarantineLedger ledger) {
+            this.ledger = ledger;
+            return this;
+        }
+
+        /** The schema check: the consumers' current schemas with their registered upcasters. */
+        public Builder schemas(SchemaGate schemas) {
+            this.schemas = schemas;
+            return this;
+        }
+
+        public Builder idempotency(IdempotencyGate idempotency) {
+            this.idempotency = idempotency;
+            return this;
+        }
+
+        /** The idempotency check the consumers make themselves: their parsers, their claim store. */
+        public Builder claimLookup(Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims) {
+            return idempotency(new ClaimLookupIdempotencyGate(consumers, claims));
+        }
+
+        public Builder sender(ReplaySender sender) {
+            this.sender = sender;
+            return this;
+        }
+
+        public Builder payloads(PayloadStore payloads) {
+            this.payloads = payloads;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public ReplayService build() {
+            return new ReplayService(this);
+        }
     }
 
     private static ReplayOutcome conflict(QuarantineRecord r, Optional<LeaseToken> fence) {

@@ -14,13 +14,16 @@ import dev.redrive.core.quarantine.DeadLetterEvidence;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.PayloadStore;
+import dev.redrive.core.replay.ReplayService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -49,29 +52,34 @@ public final class Sweeper {
     private final SweeperSettings settings;
     private final Clock clock;
 
-    public Sweeper(
-            DeadLetterSource source,
-            QuarantineLedger ledger,
-            LeaseStore leases,
-            ClaimStore claims,
-            Map<String, ? extends IdempotentConsumer<?>> consumers,
-            PayloadStore payloads,
-            AutoReplaySweep autoReplay,
-            ArchiveSweep archive,
-            ReplayStats stats,
-            SweeperSettings settings,
-            Clock clock) {
-        this.source = source;
-        this.ledger = ledger;
-        this.leases = leases;
-        this.claims = claims;
-        this.consumers = Map.copyOf(consumers);
-        this.payloads = payloads;
-        this.autoReplay = autoReplay;
-        this.archive = archive;
-        this.stats = stats;
-        this.settings = settings;
-        this.clock = clock;
+    private Sweeper(Builder b) {
+        this.source = require(b.deadLetters, "a dead-letter source");
+        this.ledger = require(b.ledger, "a quarantine ledger");
+        this.leases = require(b.leases, "a lease store");
+        this.claims = require(b.claims, "the consumers' claim store");
+        this.consumers = Map.copyOf(require(b.consumers, "the deployed consumers"));
+        this.payloads = require(b.payloads, "a payload store");
+        this.stats = require(b.stats, "replay statistics");
+        this.settings = b.settings;
+        this.clock = b.clock;
+        this.autoReplay = new AutoReplaySweep(
+                ledger,
+                require(b.windows, "the maintenance windows"),
+                require(b.replays, "a replay service"),
+                stats,
+                leases,
+                clock,
+                b.replayBatch == null ? settings.archiveBatch() : b.replayBatch);
+        this.archive =
+                new ArchiveSweep(ledger, require(b.archive, "an archive store"), payloads, settings, leases, clock);
+    }
+
+    /**
+     * A builder. Defaults: {@link SweeperSettings#DEFAULT}, the system's UTC clock, and as many replays resumed or
+     * approved per state and run as the settings' archive batch; everything else must be given.
+     */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
@@ -227,6 +235,103 @@ public final class Sweeper {
                         letter.messageId(), null, letter.body(), letter.attributes(), letter.receiveCount(), "", null))
                 .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
                 .orElse(null); // no key: the evidence says so
+    }
+
+    private static <T> T require(T value, String what) {
+        if (value == null) {
+            throw new IllegalStateException("a sweeper needs " + what);
+        }
+        return value;
+    }
+
+    /** Builds a {@link Sweeper}. */
+    public static final class Builder {
+        private DeadLetterSource deadLetters;
+        private QuarantineLedger ledger;
+        private LeaseStore leases;
+        private ClaimStore claims;
+        private Map<String, ? extends IdempotentConsumer<?>> consumers;
+        private PayloadStore payloads;
+        private MaintenanceWindows windows;
+        private ReplayService replays;
+        private ReplayStats stats;
+        private ArchiveStore archive;
+        private SweeperSettings settings = SweeperSettings.DEFAULT;
+        private Clock clock = Clock.systemUTC();
+        private Integer replayBatch;
+
+        private Builder() {}
+
+        public Builder deadLetters(DeadLetterSource deadLetters) {
+            this.deadLetters = deadLetters;
+            return this;
+        }
+
+        public Builder ledger(QuarantineLedger ledger) {
+            this.ledger = ledger;
+            return this;
+        }
+
+        /** The sweeper's own leases (one per dead-letter queue). */
+        public Builder leases(LeaseStore leases) {
+            this.leases = leases;
+            return this;
+        }
+
+        /** The consumers deployed with the sweeper, by name, and the claim store they claim in. */
+        public Builder consumers(Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims) {
+            this.consumers = consumers;
+            this.claims = claims;
+            return this;
+        }
+
+        public Builder payloads(PayloadStore payloads) {
+            this.payloads = payloads;
+            return this;
+        }
+
+        public Builder windows(MaintenanceWindows windows) {
+            this.windows = windows;
+            return this;
+        }
+
+        public Builder replays(ReplayService replays) {
+            this.replays = replays;
+            return this;
+        }
+
+        public Builder stats(ReplayStats stats) {
+            this.stats = stats;
+            return this;
+        }
+
+        public Builder archive(ArchiveStore archive) {
+            this.archive = archive;
+            return this;
+        }
+
+        public Builder settings(SweeperSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How many records per state and run the auto-replay looks at (default: the settings' archive batch). */
+        public Builder replayBatch(int replayBatch) {
+            if (replayBatch < 1) {
+                throw new IllegalArgumentException("replayBatch must be positive");
+            }
+            this.replayBatch = replayBatch;
+            return this;
+        }
+
+        public Sweeper build() {
+            return new Sweeper(this);
+        }
     }
 
     private void oldestUnresolved(Route route, SweepReport report) {
