@@ -13,6 +13,7 @@ import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
@@ -118,22 +119,12 @@ final class CliRig {
         QuarantineRecord aside = new QuarantineRecord(
                 id,
                 inline.state(),
-                inline.consumer(),
-                inline.sourceQueue(),
-                inline.deadLetterQueue(),
-                inline.idempotencyKey(),
-                inline.classification(),
-                inline.firstFailedAt(),
-                inline.lastFailedAt(),
-                inline.arrivedAt(),
-                inline.receiveCount(),
-                inline.sourceMessageId(),
-                null,
-                ref,
+                inline.origin(),
+                inline.evidence(),
+                new PayloadLocation.Aside(ref),
                 inline.attributes(),
                 0,
                 inline.note(),
-                null,
                 inline.audit(),
                 inline.version());
         return ledger.save(aside, Optional.empty()).orElseThrow();

@@ -5,6 +5,9 @@ import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.DeadLetterEvidence;
+import dev.redrive.core.quarantine.DeadLetterOrigin;
+import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Instant;
@@ -37,22 +40,12 @@ final class DeadLetters {
         return new QuarantineRecord(
                 id,
                 QuarantineState.QUARANTINED,
-                CONSUMER,
-                QUEUE,
-                QUEUE + "-dlq",
-                key,
-                classification,
-                arrived.minusSeconds(90),
-                arrived.minusSeconds(30),
-                arrived,
-                3,
-                "m-" + id,
-                body,
-                null,
+                new DeadLetterOrigin(CONSUMER, QUEUE, QUEUE + "-dlq", "m-" + id, key, arrived),
+                new DeadLetterEvidence(classification, arrived.minusSeconds(90), arrived.minusSeconds(30), 3),
+                new PayloadLocation.Inline(body),
                 Map.of("traceparent", "00-abc-def-01"),
                 0,
                 reason,
-                null,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrived, Actor.AUTOMATION, reason)),
                 0);
     }

@@ -216,18 +216,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     }
 
     private static ClaimRecord failedRecord(ClaimRecord claimed, FailureRecord failure, Instant now) {
-        return new ClaimRecord(
-                claimed.key(),
-                ClaimStatus.FAILED,
-                claimed.fencingToken(),
-                now,
-                claimed.expiresAt(),
-                claimed.payloadHash(),
-                null,
-                failure,
-                claimed.failureCount() + 1,
-                claimed.origin(),
-                claimed.version());
+        return claimed.failed(failure, now);
     }
 
     /** Writes {@code record} if the key is absent; returns null on success, else the stored item. */

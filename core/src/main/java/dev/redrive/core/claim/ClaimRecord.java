@@ -60,6 +60,53 @@ public record ClaimRecord(
         return Optional.ofNullable(lastFailure);
     }
 
+    /** This claim completed by its holder, with {@code result}: same token, lease and history. */
+    public ClaimRecord completed(String newResult) {
+        return new ClaimRecord(
+                key,
+                ClaimStatus.COMPLETED,
+                fencingToken,
+                leaseExpiresAt,
+                expiresAt,
+                payloadHash,
+                newResult,
+                lastFailure,
+                failureCount,
+                origin,
+                version);
+    }
+
+    /** This claim's attempt failed with {@code failure} at {@code now}: the lease ends now, one more failure counts. */
+    public ClaimRecord failed(FailureRecord failure, Instant now) {
+        return new ClaimRecord(
+                key,
+                ClaimStatus.FAILED,
+                fencingToken,
+                now,
+                expiresAt,
+                payloadHash,
+                null,
+                failure,
+                failureCount + 1,
+                origin,
+                version);
+    }
+
+    public ClaimRecord withVersion(long newVersion) {
+        return new ClaimRecord(
+                key,
+                status,
+                fencingToken,
+                leaseExpiresAt,
+                expiresAt,
+                payloadHash,
+                result,
+                lastFailure,
+                failureCount,
+                origin,
+                newVersion);
+    }
+
     /**
      * Attempts that neither completed nor recorded a failure, and whose lease is over: the worker crashed or timed
      * out mid-flight. This is the evidence for the POISON class.

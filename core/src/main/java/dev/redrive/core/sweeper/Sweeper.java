@@ -1,16 +1,10 @@
 package dev.redrive.core.sweeper;
 
-import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimStore;
-import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.IdempotentConsumer;
-import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.lease.Lease;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
-import dev.redrive.core.quarantine.Actor;
-import dev.redrive.core.quarantine.AuditEntry;
-import dev.redrive.core.quarantine.DeadLetterEvidence;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
@@ -20,8 +14,6 @@ import dev.redrive.core.replay.ReplayService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,28 +32,30 @@ import java.util.function.BooleanSupplier;
  */
 public final class Sweeper {
 
-    private final DeadLetterSource source;
     private final QuarantineLedger ledger;
     private final LeaseStore leases;
-    private final ClaimStore claims;
-    private final Map<String, ? extends IdempotentConsumer<?>> consumers;
-    private final PayloadStore payloads;
+    private final ArrivalSweep arrivals;
     private final AutoReplaySweep autoReplay;
     private final ArchiveSweep archive;
-    private final ReplayStats stats;
-    private final SweeperSettings settings;
     private final Clock clock;
 
     private Sweeper(Builder b) {
-        this.source = require(b.deadLetters, "a dead-letter source");
         this.ledger = require(b.ledger, "a quarantine ledger");
         this.leases = require(b.leases, "a lease store");
-        this.claims = require(b.claims, "the consumers' claim store");
-        this.consumers = Map.copyOf(require(b.consumers, "the deployed consumers"));
-        this.payloads = require(b.payloads, "a payload store");
-        this.stats = require(b.stats, "replay statistics");
-        this.settings = b.settings;
         this.clock = b.clock;
+        SweeperSettings settings = b.settings;
+        PayloadStore payloads = require(b.payloads, "a payload store");
+        ReplayStats stats = require(b.stats, "replay statistics");
+        this.arrivals = new ArrivalSweep(
+                require(b.deadLetters, "a dead-letter source"),
+                ledger,
+                leases,
+                require(b.claims, "the consumers' claim store"),
+                require(b.consumers, "the deployed consumers"),
+                payloads,
+                stats,
+                settings,
+                clock);
         this.autoReplay = new AutoReplaySweep(
                 ledger,
                 require(b.windows, "the maintenance windows"),
@@ -98,7 +92,7 @@ public final class Sweeper {
         }
         Optional<LeaseToken> fence = Optional.of(lease.get().fence());
         try {
-            boolean ok = quarantineArrivals(route, fence, timeLeft, report)
+            boolean ok = arrivals.run(route, fence, timeLeft, report)
                     && autoReplay.run(route, fence, timeLeft, report)
                     && archive.run(route, fence, timeLeft, report);
             if (!ok) {
@@ -109,132 +103,6 @@ public final class Sweeper {
             leases.release(lease.get(), clock.instant());
         }
         return report;
-    }
-
-    private boolean quarantineArrivals(
-            Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
-        int seen = 0;
-        while (seen < settings.maxArrivalsPerRun() && timeLeft.getAsBoolean()) {
-            List<ArrivedDeadLetter> batch = source.receive(route.deadLetterQueue());
-            if (batch.isEmpty()) {
-                return true;
-            }
-            List<ArrivedDeadLetter> durable = new ArrayList<>();
-            for (ArrivedDeadLetter letter : batch) {
-                report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
-                if (!quarantine(route, letter, fence, report)) {
-                    source.delete(route.deadLetterQueue(), durable);
-                    return false; // lease lost: stop; the undeleted letters come back to the next sweeper
-                }
-                durable.add(letter);
-            }
-            source.delete(route.deadLetterQueue(), durable);
-            seen += batch.size();
-        }
-        return true;
-    }
-
-    /** Records {@code letter}; false only when the lease was lost. */
-    private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
-        Instant now = clock.instant();
-        if (letter.replay().isPresent()) {
-            Optional<QuarantineRecord> replayed =
-                    ledger.find(letter.replay().get().quarantineId());
-            if (replayed.isPresent()) {
-                return reopen(replayed.get(), letter, fence, report, now);
-            }
-        }
-        String consumer = letter.attached()
-                .map(ArrivedDeadLetter.AttachedFailure::consumer)
-                .filter(consumers::containsKey)
-                .orElse(route.consumer());
-        String key = letter.attached()
-                .map(ArrivedDeadLetter.AttachedFailure::idempotencyKey)
-                .orElseGet(() -> keyOf(consumer, letter));
-        Optional<ClaimRecord> claim = key == null ? Optional.empty() : claims.find(IdempotencyKey.parse(key), now);
-        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
-                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
-        String id = QuarantineIds.of(route.deadLetterQueue(), letter.sourceMessageId());
-        boolean large = letter.body().length() > settings.inlineBodyLimit();
-        String reason = "arrived in " + route.deadLetterQueue() + ": "
-                + evidence.classification().failureClass() + " "
-                + evidence.classification().errorType() + " — "
-                + evidence.classification().reason();
-        QuarantineRecord record = new QuarantineRecord(
-                id,
-                QuarantineState.QUARANTINED,
-                consumer,
-                route.sourceQueue(),
-                route.deadLetterQueue(),
-                key,
-                evidence.classification(),
-                evidence.firstFailedAt(),
-                evidence.lastFailedAt(),
-                now,
-                letter.receiveCount(),
-                letter.sourceMessageId(),
-                large ? null : letter.body(),
-                large ? payloads.put(id, letter.body()) : null,
-                letter.attributes(),
-                0,
-                reason,
-                null,
-                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, now, Actor.AUTOMATION, reason)),
-                0);
-        if (ledger.insertIfAbsent(record, fence)) {
-            report.quarantined(evidence.classification().failureClass());
-            return true;
-        }
-        if (!leases.holds(fence.orElseThrow(), clock.instant())) {
-            return false;
-        }
-        report.alreadyQuarantined();
-        return true;
-    }
-
-    private boolean reopen(
-            QuarantineRecord replayed,
-            ArrivedDeadLetter letter,
-            Optional<LeaseToken> fence,
-            SweepReport report,
-            Instant now) {
-        if (replayed.state() != QuarantineState.REPLAYED) {
-            report.alreadyQuarantined(); // this return was seen already
-            return true;
-        }
-        Optional<ClaimRecord> claim = replayed.key().flatMap(k -> claims.find(IdempotencyKey.parse(k), now));
-        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
-                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
-        String reason = "replay #" + replayed.replayCount() + " dead-lettered again: "
-                + evidence.classification().failureClass() + " "
-                + evidence.classification().errorType();
-        QuarantineRecord reopened = replayed.withEvidence(
-                        evidence.classification(),
-                        evidence.firstFailedAt(),
-                        evidence.lastFailedAt(),
-                        letter.receiveCount())
-                .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
-        if (ledger.save(reopened, fence).isEmpty()) {
-            if (!leases.holds(fence.orElseThrow(), clock.instant())) {
-                return false;
-            }
-            report.alreadyQuarantined();
-            return true;
-        }
-        stats.add(replayed.classification().failureClass(), 0, 1);
-        report.replayReturned(replayed.classification().failureClass());
-        return true;
-    }
-
-    private String keyOf(String consumerName, ArrivedDeadLetter letter) {
-        IdempotentConsumer<?> consumer = consumers.get(consumerName);
-        if (consumer == null) {
-            return null;
-        }
-        return consumer.producerKey(new IncomingMessage(
-                        letter.messageId(), null, letter.body(), letter.attributes(), letter.receiveCount(), "", null))
-                .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
-                .orElse(null); // no key: the evidence says so
     }
 
     private static <T> T require(T value, String what) {

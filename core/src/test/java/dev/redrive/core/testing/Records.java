@@ -4,6 +4,9 @@ import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.DeadLetterEvidence;
+import dev.redrive.core.quarantine.DeadLetterOrigin;
+import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Instant;
@@ -22,22 +25,16 @@ public final class Records {
         return new QuarantineRecord(
                 id,
                 QuarantineState.QUARANTINED,
-                "email",
-                sourceQueue,
-                sourceQueue + "-dlq",
-                "email#k-" + id,
-                new Classification(FailureClass.TRANSIENT, "Timeout", "slow", "payments"),
-                ARRIVED.minusSeconds(60),
-                ARRIVED.minusSeconds(30),
-                ARRIVED,
-                3,
-                "m-" + id,
-                body,
-                null,
+                new DeadLetterOrigin("email", sourceQueue, sourceQueue + "-dlq", "m-" + id, "email#k-" + id, ARRIVED),
+                new DeadLetterEvidence(
+                        new Classification(FailureClass.TRANSIENT, "Timeout", "slow", "payments"),
+                        ARRIVED.minusSeconds(60),
+                        ARRIVED.minusSeconds(30),
+                        3),
+                new PayloadLocation.Inline(body),
                 Map.of("trace", "t-1"),
                 0,
                 "arrived",
-                null,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, ARRIVED, Actor.AUTOMATION, "arrived")),
                 0);
     }
@@ -47,22 +44,12 @@ public final class Records {
         return new QuarantineRecord(
                 r.id(),
                 r.state(),
-                r.consumer(),
-                r.sourceQueue(),
-                r.deadLetterQueue(),
-                r.idempotencyKey(),
-                r.classification(),
-                r.firstFailedAt(),
-                r.lastFailedAt(),
-                r.arrivedAt(),
-                r.receiveCount(),
-                r.sourceMessageId(),
-                null,
-                ref,
+                r.origin(),
+                r.evidence(),
+                new PayloadLocation.Aside(ref),
                 r.attributes(),
                 r.replayCount(),
                 r.note(),
-                r.archiveRef(),
                 r.audit(),
                 r.version());
     }
