@@ -133,40 +133,29 @@ class InMemoryCliTest {
 
     @Test
     void windowsAreAddedListedAndRemovedThroughThePort() {
-        CliRig.Run add = cli.run(
-                "window",
-                "add",
-                "--dependency",
-                "email-provider",
-                "--start",
-                "now",
-                "--end",
-                "now+2h",
-                "--reason",
-                "CHG-1",
-                "--id",
-                "chg-1",
-                "--actor",
-                "ada");
-        CliRig.Run again = cli.run(
-                "window",
-                "add",
-                "--dependency",
-                "email-provider",
-                "--start",
-                "now",
-                "--end",
-                "now+2h",
-                "--reason",
-                "CHG-1",
-                "--id",
-                "chg-1",
-                "--actor",
-                "ada");
+        String[] add = {
+            "window",
+            "add",
+            "--dependency",
+            "email-provider",
+            "--start",
+            "now",
+            "--end",
+            "now+2h",
+            "--reason",
+            "CHG-1",
+            "--id",
+            "chg-1",
+            "--actor",
+            "ada"
+        };
+
+        CliRig.Run added = cli.run(add);
+        CliRig.Run again = cli.run(add);
         CliRig.Run list = cli.run("window", "list");
         CliRig.Run remove = cli.run("window", "remove", "chg-1");
 
-        assertThat(add.exitCode()).isZero();
+        assertThat(added.exitCode()).isZero();
         assertThat(again.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(list.out()).contains("chg-1", "email-provider", "active", "ada");
         assertThat(remove.out()).contains("Removed window chg-1.");
