@@ -45,6 +45,14 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
      * with the {@code java21} runtime's flags under AWS's runtime interface client.
      */
     public List<String> command(ManagedJavaRuntime runtime, int memoryMb, Path sandboxTmp) {
+        return command(runtime, memoryMb, sandboxTmp, JVM_HANDLER);
+    }
+
+    /**
+     * As {@link #command(ManagedJavaRuntime, int, Path)}, for the function's {@code handler} setting (the managed
+     * runtime passes the function's {@code Handler} to the runtime interface client as its argument).
+     */
+    public List<String> command(ManagedJavaRuntime runtime, int memoryMb, Path sandboxTmp, String handler) {
         if ("native".equals(kind)) {
             return List.of(executable.toString());
         }
@@ -54,7 +62,7 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         command.add("-cp");
         command.add(classpath);
         command.add(RIC_MAIN);
-        command.add(JVM_HANDLER);
+        command.add(handler);
         return List.copyOf(command);
     }
 

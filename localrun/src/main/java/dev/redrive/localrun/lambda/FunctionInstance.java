@@ -84,14 +84,15 @@ public final class FunctionInstance implements AutoCloseable {
         try {
             api = new LambdaRuntimeApi(functionArn);
             Path tmp = freshTmp();
-            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp));
+            String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler));
             Map<String, String> env = pb.environment();
             env.putAll(environment);
             env.put("AWS_LAMBDA_RUNTIME_API", api.address());
             env.put("AWS_LAMBDA_FUNCTION_NAME", functionName);
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
             env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
-            env.put("_HANDLER", environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER));
+            env.put("_HANDLER", handler);
             env.put("TMPDIR", tmp.toString());
             pb.directory(sandboxDir.toFile());
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
