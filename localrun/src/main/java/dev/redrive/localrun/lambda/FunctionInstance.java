@@ -65,6 +65,10 @@ public final class FunctionInstance implements AutoCloseable {
      * poll is replaced, up to {@link #START_ATTEMPTS} times in a row; then the function cannot start.
      */
     public synchronized void start(Duration initTimeout) {
+        String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+        artifact.startProblem(handler).ifPresent(problem -> {
+            throw new FunctionCannotStart(functionName, problem);
+        });
         SandboxStartFailure last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
@@ -254,8 +258,15 @@ public final class FunctionInstance implements AutoCloseable {
         }
     }
 
-    /** The function's sandboxes end before their first poll every time: the run cannot go on. */
+    /**
+     * The function cannot start: its artifact cannot run its handler, or its sandboxes end before their first poll
+     * every time. The run cannot go on.
+     */
     public static final class FunctionCannotStart extends IllegalStateException {
+        FunctionCannotStart(String function, String problem) {
+            super("function " + function + " cannot start: " + problem);
+        }
+
         FunctionCannotStart(String function, int attempts, RuntimeException last) {
             super(
                     "function " + function + " cannot start: " + attempts + " sandboxes in a row ended before "

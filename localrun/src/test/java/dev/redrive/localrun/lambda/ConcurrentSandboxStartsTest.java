@@ -1,6 +1,7 @@
 package dev.redrive.localrun.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class ConcurrentSandboxStartsTest {
     @Test
     void fourSandboxesOfOneFunctionStartingAtOnceTwentyTimesInARowNeverCrash() throws Exception {
         ManagedJavaRuntime runtime = ManagedJavaRuntime.unpackInto(dir.resolve("run"));
-        SandboxSpec spec = echoFunction();
+        SandboxSpec spec = javaFunction(EchoFunction.class.getName() + "::handleRequest");
         List<SandboxExit> exits = new CopyOnWriteArrayList<>();
         List<String> failures = new CopyOnWriteArrayList<>();
         List<String> answers = new CopyOnWriteArrayList<>();
@@ -84,8 +85,48 @@ class ConcurrentSandboxStartsTest {
                 .isRegularFile();
     }
 
-    /** {@link EchoFunction} from this module's test classes, under the runtime interface client. */
-    private static SandboxSpec echoFunction() throws Exception {
+    @Test
+    void aJavaFunctionWhoseHandlerClassIsMissingCannotStartAndSaysSoAtOnce() throws Exception {
+        ManagedJavaRuntime runtime = ManagedJavaRuntime.unpackInto(dir.resolve("run"));
+        SandboxSpec spec = javaFunction("dev.redrive.localrun.lambda.NoSuchFunction::handleRequest");
+        FunctionPool pool = new FunctionPool(spec, runtime, dir, Duration.ofSeconds(30), Duration.ofSeconds(60), 1);
+        try (pool) {
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> pool.invoke("{}"))
+                    .isInstanceOf(FunctionInstance.FunctionCannotStart.class)
+                    .hasMessageContaining("cannot start")
+                    .hasMessageContaining("the handler class dev.redrive.localrun.lambda.NoSuchFunction is not on the "
+                            + "class path");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .as("failed without waiting for the 60 s init timeout")
+                    .isLessThan(Duration.ofSeconds(45));
+            assertThatThrownBy(pool::failIfCannotStart).isInstanceOf(FunctionInstance.FunctionCannotStart.class);
+            assertThat(pool.exits())
+                    .as("no sandbox was started for a handler the artifact does not hold")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void anArtifactWhoseClassPathNamesAMissingOrRelativeEntryCannotStartItsHandler() throws Exception {
+        SandboxSpec echo = javaFunction(EchoFunction.class.getName() + "::handleRequest");
+        FunctionArtifact artifact = echo.artifact();
+        String handler = echo.environment().get("_HANDLER");
+        assertThat(artifact.startProblem(handler)).isEmpty();
+
+        String missing = dir.resolve("gone.jar").toString();
+        assertThat(new FunctionArtifact(
+                                "jvm", artifact.executable(), artifact.classpath() + File.pathSeparator + missing)
+                        .startProblem(handler))
+                .hasValueSatisfying(p -> assertThat(p).contains("the class path entry " + missing + " does not exist"));
+        assertThat(new FunctionArtifact("jvm", artifact.executable(), "functions/target/runner.jar")
+                        .startProblem(handler))
+                .hasValueSatisfying(p ->
+                        assertThat(p).contains("functions/target/runner.jar does not exist (or is not " + "absolute)"));
+    }
+
+    /** A function of this module's test classes (such as {@link EchoFunction}) under the runtime interface client. */
+    private static SandboxSpec javaFunction(String handler) throws Exception {
         Path classes = Path.of(EchoFunction.class
                         .getProtectionDomain()
                         .getCodeSource()
@@ -98,6 +139,6 @@ class ConcurrentSandboxStartsTest {
                 "arn:aws:lambda:us-east-1:000000000000:function:echo",
                 new FunctionArtifact("jvm", classes, classpath),
                 256,
-                Map.of("_HANDLER", EchoFunction.class.getName() + "::handleRequest"));
+                Map.of("_HANDLER", handler));
     }
 }
