@@ -179,18 +179,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 }
             }
             ClaimRecord claimed = ClaimRules.claimedRecord(stored, request, now);
-            ClaimRecord completed = new ClaimRecord(
-                    claimed.key(),
-                    ClaimStatus.COMPLETED,
-                    claimed.fencingToken(),
-                    claimed.leaseExpiresAt(),
-                    claimed.expiresAt(),
-                    claimed.payloadHash(),
-                    result,
-                    claimed.lastFailure(),
-                    claimed.failureCount(),
-                    claimed.origin(),
-                    claimed.version());
+            ClaimRecord completed = claimed.completed(result);
             List<TransactWriteItem> items = new ArrayList<>();
             items.add(
                     TransactWriteItem.builder().put(claimPut(completed, stored)).build());
@@ -246,18 +235,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     }
 
     private static ClaimRecord failedRecord(ClaimRecord claimed, FailureRecord failure, Instant now) {
-        return new ClaimRecord(
-                claimed.key(),
-                ClaimStatus.FAILED,
-                claimed.fencingToken(),
-                now,
-                claimed.expiresAt(),
-                claimed.payloadHash(),
-                null,
-                failure.keepingFirstOf(claimed.lastFailure()),
-                claimed.failureCount() + 1,
-                claimed.origin(),
-                claimed.version());
+        return claimed.failed(failure, now);
     }
 
     /** The stored claim, expired or not (the rules decide), or null when there is none. */

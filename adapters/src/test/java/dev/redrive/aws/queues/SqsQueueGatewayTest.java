@@ -3,128 +3,150 @@ package dev.redrive.aws.queues;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.QueueGateway;
 import dev.redrive.core.consumer.QueueGateway.DeadLetter;
+import dev.redrive.core.consumer.QueueGateway.VisibilityChange;
+import dev.redrive.core.consumer.QueueGatewayContract;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
+import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
-/** Dead letters near SQS's size limits: 1 MiB per message, and per batch call all messages together. */
-class SqsQueueGatewayTest {
+/** The queue gateway contract on SQS (fresh queues per test), and what it does when SQS refuses. */
+class SqsQueueGatewayTest extends QueueGatewayContract {
 
-    static final int MIB = 1024 * 1024;
-    static final String SOURCE = "https://sqs.eu-west-1.amazonaws.com/123456789012/orders";
-    static final String DLQ = "https://sqs.eu-west-1.amazonaws.com/123456789012/orders-dlq";
+    private final LocalAws aws = LocalAws.shared();
+    private final Map<String, LocalResources.QueuePair> pairs = new HashMap<>();
 
-    /** Answers like SQS: a call over 1 MiB in total fails whole; a message over 1 MiB fails alone. */
-    static final class SizeCheckingSqs implements SqsClient {
-        final List<SendMessageBatchRequest> calls = new ArrayList<>();
-        final List<SendMessageBatchRequestEntry> accepted = new ArrayList<>();
-
-        @Override
-        public SendMessageBatchResponse sendMessageBatch(SendMessageBatchRequest request) {
-            calls.add(request);
-            long total = request.entries().stream()
-                    .mapToLong(SqsQueueGatewayTest::size)
-                    .sum();
-            if (total > MIB) {
-                throw software.amazon.awssdk.services.sqs.model.BatchRequestTooLongException.builder()
-                        .message("Batch requests cannot be longer than 1048576 bytes")
-                        .build();
-            }
-            SendMessageBatchResponse.Builder r = SendMessageBatchResponse.builder();
-            List<SendMessageBatchResultEntry> ok = new ArrayList<>();
-            List<BatchResultErrorEntry> failed = new ArrayList<>();
-            for (SendMessageBatchRequestEntry e : request.entries()) {
-                if (size(e) > MIB) {
-                    failed.add(BatchResultErrorEntry.builder()
-                            .id(e.id())
-                            .code("InvalidParameterValue")
-                            .senderFault(true)
-                            .build());
-                } else {
-                    accepted.add(e);
-                    ok.add(SendMessageBatchResultEntry.builder()
-                            .id(e.id())
-                            .messageId("dlq-" + e.id())
-                            .build());
-                }
-            }
-            return r.successful(ok).failed(failed).build();
-        }
-
-        @Override
-        public String serviceName() {
-            return "sqs";
-        }
-
-        @Override
-        public void close() {}
+    @Override
+    protected QueueGateway newGateway() {
+        return new SqsQueueGateway(aws.sqs(), new QueueDirectory(aws.sqs(), Optional.empty()));
     }
 
-    static long size(SendMessageBatchRequestEntry e) {
-        long size = e.messageBody().getBytes(StandardCharsets.UTF_8).length;
-        for (Map.Entry<String, MessageAttributeValue> a : e.messageAttributes().entrySet()) {
-            size += a.getKey().getBytes(StandardCharsets.UTF_8).length
-                    + a.getValue().dataType().getBytes(StandardCharsets.UTF_8).length
-                    + a.getValue().stringValue().getBytes(StandardCharsets.UTF_8).length;
-        }
-        return size;
+    @Override
+    protected String newSourceQueue() {
+        String name = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
+        pairs.put(name, LocalResources.createQueuePair(aws, name, 5, 30));
+        return name;
     }
 
-    final SizeCheckingSqs sqs = new SizeCheckingSqs();
-    final SqsQueueGateway gateway = new SqsQueueGateway(sqs, new QueueDirectory(sqs, Optional.of(DLQ)));
+    @Override
+    protected List<IncomingMessage> deliver(String queue, int n) {
+        String url = pairs.get(queue).url();
+        for (int i = 0; i < n; i++) {
+            String body = "body-" + i;
+            String trace = "t-" + i;
+            aws.sqs()
+                    .sendMessage(
+                            b -> b.queueUrl(url).messageBody(body).messageAttributes(Map.of("trace", text(trace))));
+        }
+        List<IncomingMessage> delivered = new ArrayList<>();
+        for (Message m : receiveAll(url)) {
+            Map<String, String> attributes = new HashMap<>();
+            m.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
+            delivered.add(new IncomingMessage(
+                    m.messageId(),
+                    m.receiptHandle(),
+                    m.body(),
+                    attributes,
+                    Integer.parseInt(m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)),
+                    queue,
+                    null));
+        }
+        assertThat(delivered).hasSize(n);
+        return delivered;
+    }
 
-    static DeadLetter letter(String id, int bodyBytes, Map<String, String> attributes) {
-        Instant now = Instant.parse("2026-11-29T12:00:00Z");
-        IncomingMessage m = new IncomingMessage(id, "rh-" + id, "x".repeat(bodyBytes), attributes, 1, SOURCE, null);
-        FailureRecord f = new FailureRecord(
-                Classification.of(FailureClass.PERMANENT, "CardDeclined", "the issuer said no"), 1, now, now, SOURCE);
-        return new DeadLetter(m, "confirmation-email", "confirmation-email#" + id, f);
+    @Override
+    protected Set<String> receivableNow(String queue) {
+        Set<String> bodies = new HashSet<>();
+        receiveAll(pairs.get(queue).url()).forEach(m -> bodies.add(m.body()));
+        return bodies;
+    }
+
+    @Override
+    protected List<Arrived> deadLettersOf(String sourceQueue) {
+        List<Arrived> arrived = new ArrayList<>();
+        for (Message m : receiveAll(pairs.get(sourceQueue).dlqUrl())) {
+            Map<String, String> attributes = new HashMap<>();
+            m.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
+            DeadLetterMetadata md = DeadLetterMetadata.parse(attributes.remove(DeadLetterMetadata.ATTRIBUTE))
+                    .orElseThrow(() -> new AssertionError("no failure metadata on " + m.body()));
+            arrived.add(new Arrived(
+                    m.body(),
+                    attributes,
+                    md.consumer(),
+                    md.idempotencyKey(),
+                    md.failure().failureClass(),
+                    md.errorType()));
+        }
+        return arrived;
+    }
+
+    /** Every message receivable now, each received once (for ten minutes). */
+    private List<Message> receiveAll(String url) {
+        List<Message> all = new ArrayList<>();
+        List<Message> batch;
+        do {
+            batch = aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(url)
+                            .maxNumberOfMessages(10)
+                            .visibilityTimeout(600)
+                            .waitTimeSeconds(0)
+                            .messageAttributeNames("All")
+                            .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                    .messages();
+            all.addAll(batch);
+        } while (!batch.isEmpty());
+        return all;
+    }
+
+    private static MessageAttributeValue text(String value) {
+        return MessageAttributeValue.builder()
+                .dataType("String")
+                .stringValue(value)
+                .build();
     }
 
     @Test
-    void deadLettersThatTogetherPassTheBatchLimitAreSentInSeveralCalls() {
-        List<DeadLetter> letters = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            letters.add(letter("m-" + i, 200 * 1024, Map.of()));
-        }
+    void aSourceWithoutADeadLetterQueueKeepsItsMessagesAndSaysSo() {
+        String name = "no-dlq-" + UUID.randomUUID().toString().substring(0, 8);
+        aws.sqs().createQueue(b -> b.queueName(name));
+        IncomingMessage m = new IncomingMessage("m-1", "rh", "{}", Map.of(), 1, name, null);
+        FailureRecord failure = new FailureRecord(
+                Classification.of(FailureClass.SCHEMA, "NotJson", "x"), 1, FAILED_AT, FAILED_AT, name);
 
-        assertThat(gateway.deadLetter(SOURCE, letters)).isEmpty();
+        Set<String> failed = gateway.deadLetter(name, List.of(new DeadLetter(m, "email", null, failure)));
 
-        assertThat(sqs.accepted).hasSize(10);
-        assertThat(sqs.calls)
-                .allSatisfy(call -> assertThat(call.entries().stream()
-                                .mapToLong(SqsQueueGatewayTest::size)
-                                .sum())
-                        .isLessThanOrEqualTo(MIB));
+        assertThat(failed).containsExactly("m-1");
     }
 
     @Test
-    void aMessageAtTheSizeLimitIsSentWithoutItsMetadataRatherThanNotAtAll() {
-        Map<String, String> attributes = new HashMap<>(Map.of("trace", "t-1"));
-        int body = MIB - (int) ("trace".length() + "String".length() + "t-1".length());
-        DeadLetter full = letter("m-big", body, attributes);
+    void aChangeSqsRefusesIsReportedForThatMessageOnly() {
+        String queue = newSourceQueue();
+        List<IncomingMessage> delivered = deliver(queue, 2);
 
-        assertThat(gateway.deadLetter(SOURCE, List.of(full))).isEmpty();
+        Set<String> failed = gateway.changeVisibility(
+                queue,
+                List.of(
+                        new VisibilityChange(
+                                delivered.get(0).messageId(), delivered.get(0).receiptHandle(), 0),
+                        new VisibilityChange("not-a-message", "not-a-receipt-handle", 0)));
 
-        assertThat(sqs.accepted).singleElement().satisfies(e -> {
-            assertThat(e.messageAttributes()).containsKey("trace").doesNotContainKey(DeadLetterMetadata.ATTRIBUTE);
-            assertThat(size(e)).isLessThanOrEqualTo(MIB);
-        });
+        assertThat(failed).containsExactly("not-a-message");
+        assertThat(receivableNow(queue)).containsExactly(delivered.get(0).body());
     }
 }

@@ -47,20 +47,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
         }
-        records.put(
-                key.value(),
-                new ClaimRecord(
-                        r.key(),
-                        ClaimStatus.COMPLETED,
-                        r.fencingToken(),
-                        r.leaseExpiresAt(),
-                        expiresAt == null || expiresAt.isBefore(r.expiresAt()) ? r.expiresAt() : expiresAt,
-                        r.payloadHash(),
-                        result,
-                        r.lastFailure(),
-                        r.failureCount(),
-                        r.origin(),
-                        r.version() + 1));
+        records.put(key.value(), r.completed(result, expiresAt).withVersion(r.version() + 1));
         return FencedWrite.APPLIED;
     }
 
@@ -70,20 +57,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
         }
-        records.put(
-                key.value(),
-                new ClaimRecord(
-                        r.key(),
-                        ClaimStatus.FAILED,
-                        r.fencingToken(),
-                        now,
-                        r.expiresAt(),
-                        r.payloadHash(),
-                        null,
-                        failure,
-                        r.failureCount() + 1,
-                        r.origin(),
-                        r.version() + 1));
+        records.put(key.value(), r.failed(failure, now).withVersion(r.version() + 1));
         return FencedWrite.APPLIED;
     }
 
@@ -124,18 +98,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
             }
         }
         writes.forEach(Write::apply);
-        ClaimRecord completed = new ClaimRecord(
-                claimed.key(),
-                ClaimStatus.COMPLETED,
-                claimed.fencingToken(),
-                claimed.leaseExpiresAt(),
-                claimed.expiresAt(),
-                claimed.payloadHash(),
-                result,
-                claimed.lastFailure(),
-                claimed.failureCount(),
-                claimed.origin(),
-                claimed.version());
+        ClaimRecord completed = claimed.completed(result);
         records.put(request.key().value(), completed);
         return new ClaimOutcome.Acquired(completed, existing != null);
     }
@@ -150,20 +113,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
             }
         }
         ClaimRecord claimed = ClaimRules.claimedRecord(existing, request, now);
-        records.put(
-                request.key().value(),
-                new ClaimRecord(
-                        claimed.key(),
-                        ClaimStatus.FAILED,
-                        claimed.fencingToken(),
-                        now,
-                        claimed.expiresAt(),
-                        claimed.payloadHash(),
-                        null,
-                        failure.keepingFirstOf(claimed.lastFailure()),
-                        claimed.failureCount() + 1,
-                        claimed.origin(),
-                        claimed.version()));
+        records.put(request.key().value(), claimed.failed(failure, now));
         return FencedWrite.APPLIED;
     }
 

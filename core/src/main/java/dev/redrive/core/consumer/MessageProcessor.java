@@ -84,14 +84,17 @@ public final class MessageProcessor {
         MessageOrigin origin = new MessageOrigin(message.sourceQueue(), message.messageId());
         ClaimRequest request = leases.request(key, payloadHash, origin, now(), remaining.get());
 
-        if (consumer instanceof ExternalEffectConsumer<E> external) {
-            return processExternal(external, parsed, message, request);
-        }
-        if (consumer instanceof TransactionalEffectConsumer<E, ?> transactional) {
-            return processTransactional(transactional, parsed, message, request);
-        }
-        throw new IllegalArgumentException(
-                consumer.name() + " implements neither ExternalEffectConsumer nor TransactionalEffectConsumer");
+        return consumer.match(new IdempotentConsumer.Cases<E, MessageOutcome>() {
+            @Override
+            public MessageOutcome external(ExternalEffectConsumer<E> external) {
+                return processExternal(external, parsed, message, request);
+            }
+
+            @Override
+            public <W> MessageOutcome transactional(TransactionalEffectConsumer<E, W> transactional) {
+                return processTransactional(transactional, parsed, message, request);
+            }
+        });
     }
 
     private <E> MessageOutcome processExternal(

@@ -2,6 +2,7 @@ package dev.redrive.core.consumer;
 
 import static dev.redrive.core.testing.Messages.message;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
@@ -187,6 +188,8 @@ class EffectLeaseTest {
                 .as("records that ran")
                 .filteredOn(MessageOutcome.Applied.class::isInstance)
                 .hasSize(3);
+        // The later batch's lanes end just after their outcomes are in: wait for them, then the hung two remain.
+        await().atMost(Duration.ofSeconds(10)).until(() -> container.lanesRunning() <= 2);
         assertThat(container.lanesRunning())
                 .as("the two hung lanes, still holding their own threads")
                 .isEqualTo(2);

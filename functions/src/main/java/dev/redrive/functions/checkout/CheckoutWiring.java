@@ -2,10 +2,10 @@ package dev.redrive.functions.checkout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.clients.EffectClients;
+import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.EventSchemas;
-import dev.redrive.checkout.OrderPlacedReader;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.functions.config.RedriveConfig;
@@ -16,7 +16,7 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** Builds the checkout example's consumers from configuration. */
+/** Builds the checkout example's consumers from configuration, as the checkout module describes them. */
 @ApplicationScoped
 public class CheckoutWiring {
 
@@ -24,12 +24,6 @@ public class CheckoutWiring {
     @Singleton
     EventSchemas eventSchemas() {
         return new EventSchemas();
-    }
-
-    @Produces
-    @Singleton
-    OrderPlacedReader orderPlacedReader(ObjectMapper json, EventSchemas schemas) {
-        return new OrderPlacedReader(json, schemas);
     }
 
     /**
@@ -62,13 +56,20 @@ public class CheckoutWiring {
 
     @Produces
     @Singleton
-    RevenueAnalyticsConsumer revenueAnalyticsConsumer(OrderPlacedReader reader, RedriveConfig config) {
-        return new RevenueAnalyticsConsumer(reader, config.checkout().revenueTable());
+    CheckoutDeployment checkoutDeployment(
+            ObjectMapper json, EventSchemas schemas, EmailOutbox outbox, RedriveConfig config) {
+        return CheckoutDeployment.of(json, schemas, outbox, config.checkout().revenueTable());
     }
 
     @Produces
     @Singleton
-    ConfirmationEmailConsumer confirmationEmailConsumer(OrderPlacedReader reader, EmailOutbox outbox) {
-        return new ConfirmationEmailConsumer(reader, outbox);
+    RevenueAnalyticsConsumer revenueAnalyticsConsumer(CheckoutDeployment checkout) {
+        return checkout.revenue();
+    }
+
+    @Produces
+    @Singleton
+    ConfirmationEmailConsumer confirmationEmailConsumer(CheckoutDeployment checkout) {
+        return checkout.email();
     }
 }
