@@ -5,6 +5,8 @@
  * the rest of its period (at most SQS's 12 hours), one probe at a time by a lease with a fencing token, a failed probe
  * doubles the period up to a cap. {@link dev.redrive.core.breaker.BreakerStore} shares the state between sandboxes
  * (written only on transitions, each conditional on its token; on AWS {@code DynamoDbBreakerStore} in the control
- * table). Not wired into the consumers yet: no cache, no deferral of refused messages, no metrics.
+ * table). {@link dev.redrive.core.breaker.CircuitBreaker} is one sandbox's handle on it: cached for a few seconds, writing
+ * only transitions, failing open when the store fails, reporting to a {@link dev.redrive.core.breaker.BreakerListener}.
+ * Not wired into the consumers yet (no message is deferred by it, no metric emitted).
  */
 package dev.redrive.core.breaker;
