@@ -3,6 +3,7 @@ package dev.redrive.checkout;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.clients.EffectCallTimeouts;
 import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.failure.PermanentFailure;
 import java.io.IOException;

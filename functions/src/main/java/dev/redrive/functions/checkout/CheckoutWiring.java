@@ -1,6 +1,7 @@
 package dev.redrive.functions.checkout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.clients.EffectClients;
 import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
@@ -8,9 +9,11 @@ import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.functions.config.RedriveConfig;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** Builds the checkout example's consumers from configuration, as the checkout module describes them. */
@@ -23,10 +26,32 @@ public class CheckoutWiring {
         return new EventSchemas();
     }
 
+    /**
+     * The mail provider's client: the application's S3 client's region, credentials and endpoint, with the retry rule
+     * and timeouts of an effect ({@link EffectClients}), so the SQS redelivery with backoff is the one retry layer.
+     */
     @Produces
     @Singleton
-    EmailOutbox emailOutbox(S3Client s3, RedriveConfig config, ObjectMapper json) {
-        return new S3EmailOutbox(s3, config.checkout().emailOutboxBucket(), json);
+    @Identifier(ConfirmationEmailConsumer.DEPENDENCY)
+    S3Client mailProviderClient(
+            S3Client s3,
+            RedriveConfig config,
+            @ConfigProperty(name = "quarkus.s3.path-style-access", defaultValue = "false") boolean pathStyle) {
+        return EffectClients.s3Like(s3, pathStyle, effectClientSettings(config.effects()));
+    }
+
+    @Produces
+    @Singleton
+    EmailOutbox emailOutbox(
+            @Identifier(ConfirmationEmailConsumer.DEPENDENCY) S3Client mailProvider,
+            RedriveConfig config,
+            ObjectMapper json) {
+        return new S3EmailOutbox(mailProvider, config.checkout().emailOutboxBucket(), json);
+    }
+
+    static EffectClients.Settings effectClientSettings(RedriveConfig.Effects effects) {
+        return new EffectClients.Settings(
+                effects.connectTimeout(), effects.attemptTimeout(), effects.callTimeout(), effects.retryDelay());
     }
 
     @Produces

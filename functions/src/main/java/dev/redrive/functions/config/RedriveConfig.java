@@ -28,6 +28,9 @@ public interface RedriveConfig {
     /** The checkout example's consumers. */
     Checkout checkout();
 
+    /** The SDK clients effects call their dependencies with (one retry layer: see {@code EffectClients}). */
+    Effects effects();
+
     /** The dead-letter sweeper (handler {@code dlq-sweeper}). */
     Sweeper sweeper();
 
@@ -108,6 +111,28 @@ public interface RedriveConfig {
          * queue's redrive policy.
          */
         Optional<String> queueUrl();
+    }
+
+    /**
+     * The backstop timeouts of an effect's SDK client; each call is bounded by the effect's deadline as well, which is
+     * usually shorter. The client retries at most once, and only a connection blip, after {@link #retryDelay()}.
+     */
+    interface Effects {
+        /** How long a connection to the dependency may take to open. */
+        @WithDefault("2s")
+        Duration connectTimeout();
+
+        /** The longest one attempt may take (also the socket's read timeout). */
+        @WithDefault("10s")
+        Duration attemptTimeout();
+
+        /** The longest a call may take with its one retry; at least {@link #attemptTimeout()}. */
+        @WithDefault("20s")
+        Duration callTimeout();
+
+        /** The pause before the one retry of a connection blip; at most 1 s. */
+        @WithDefault("50ms")
+        Duration retryDelay();
     }
 
     interface Checkout {

@@ -8,7 +8,9 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.clients.EffectClients;
 import dev.redrive.aws.queues.DeadLetterMetadata;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.functions.config.RedriveConfig;
@@ -18,6 +20,7 @@ import dev.redrive.localstack.LocalResources;
 import dev.redrive.localstack.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -46,6 +50,10 @@ class ConfirmationEmailHandlerTest {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    @Identifier(ConfirmationEmailConsumer.DEPENDENCY)
+    S3Client mailProvider;
+
     LocalAws aws = LocalAws.shared();
     QueuePair queue;
 
@@ -55,6 +63,17 @@ class ConfirmationEmailHandlerTest {
         LocalResources.createTable(aws.dynamoDb(), claims.table());
         LocalResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
         queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
+    }
+
+    @Test
+    void theMailProvidersClientIsAnEffectClientOnTheApplicationsEndpoint() {
+        // One retry layer: the SQS redelivery. The client the outbox sends with retries a connection blip once at most.
+        var override = mailProvider.serviceClientConfiguration().overrideConfiguration();
+        assertThat(override.retryStrategy().orElseThrow().maxAttempts()).isEqualTo(EffectClients.MAX_ATTEMPTS);
+        assertThat(override.apiCallAttemptTimeout()).contains(config.effects().attemptTimeout());
+        assertThat(override.apiCallTimeout()).contains(config.effects().callTimeout());
+        assertThat(mailProvider.serviceClientConfiguration().endpointOverride())
+                .isEqualTo(aws.s3().serviceClientConfiguration().endpointOverride());
     }
 
     @Test

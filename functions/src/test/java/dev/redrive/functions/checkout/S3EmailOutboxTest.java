@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.clients.EffectClients;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.core.failure.ClassifiedException;
@@ -34,7 +35,8 @@ class S3EmailOutboxTest {
     void bucket() {
         bucket = "outbox-" + UUID.randomUUID().toString().substring(0, 8);
         LocalResources.createVersionedBucket(aws, bucket);
-        outbox = new S3EmailOutbox(aws.s3(), bucket, json);
+        // The client production sends with: the retry rule and timeouts of an effect, on local S3.
+        outbox = new S3EmailOutbox(EffectClients.s3Like(aws.s3(), true, EffectClients.Settings.DEFAULT), bucket, json);
     }
 
     static EmailOutbox.Email email(String key, long token, String body) {

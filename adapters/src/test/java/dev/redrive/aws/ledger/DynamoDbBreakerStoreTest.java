@@ -1,0 +1,21 @@
+package dev.redrive.aws.ledger;
+
+import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.BreakerStoreContract;
+import dev.redrive.localstack.LocalAws;
+import org.junit.jupiter.api.BeforeAll;
+
+class DynamoDbBreakerStoreTest extends BreakerStoreContract {
+    private static DynamoDbBreakerStore store;
+
+    @BeforeAll
+    static void table() {
+        LocalAws aws = LocalAws.shared();
+        store = new DynamoDbBreakerStore(aws.dynamoDb(), ControlTables.control(aws));
+    }
+
+    @Override
+    protected BreakerStore store() {
+        return store;
+    }
+}

@@ -1,0 +1,126 @@
+package dev.redrive.aws.payload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.amazon.sqs.javamessaging.AmazonSQSExtendedClient;
+import com.amazon.sqs.javamessaging.ExtendedClientConfiguration;
+import dev.redrive.core.payload.ClaimCheckMissing;
+import dev.redrive.core.payload.ClaimChecks;
+import dev.redrive.core.payload.ClaimChecksContract;
+import dev.redrive.localstack.LocalAws;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * Claim checks on S3 (moto): the port's contract, and interoperation with the Amazon SQS Extended Client Library
+ * itself (2.1.2 on the SDK 2.57.8 of this build): what the library sends, Redrive reads; what Redrive checks in, the
+ * library receives.
+ */
+class S3ClaimChecksTest extends ClaimChecksContract {
+
+    private static LocalAws aws;
+    private static String bucket;
+    private static S3ClaimChecks store;
+
+    @BeforeAll
+    static void bucket() {
+        aws = LocalAws.shared();
+        bucket = "claim-checks-" + UUID.randomUUID().toString().substring(0, 8);
+        aws.s3().createBucket(b -> b.bucket(bucket));
+        store = new S3ClaimChecks(aws.s3(), bucket, Set.of(), "redrive/", null);
+    }
+
+    @Override
+    protected ClaimChecks store() {
+        return store;
+    }
+
+    @Test
+    void aMessageTheLibrarySendsIsReadWholeByRedrive() {
+        String queue = queue();
+        String payload = payloadOf(FIVE_MIB);
+        AmazonSQSExtendedClient library = new AmazonSQSExtendedClient(
+                aws.sqs(), new ExtendedClientConfiguration().withPayloadSupportEnabled(aws.s3(), bucket));
+        library.sendMessage(b -> b.queueUrl(queue).messageBody(payload));
+
+        Message raw = receiveRaw(queue);
+
+        Map<String, String> attributes = strings(raw.messageAttributes());
+        assertThat(ClaimCheckPointer.marks(attributes.keySet())).isTrue();
+        assertThat(ClaimCheckPointer.parse(raw.body())).isPresent();
+        assertThat(store.isClaimCheck(raw.body(), attributes)).isTrue();
+        assertThat(store.payloadOf(raw.body(), attributes)).isEqualTo(payload);
+    }
+
+    @Test
+    void aClaimCheckRedriveSendsIsReceivedWholeByTheLibrary() {
+        String queue = queue();
+        String payload = payloadOf(FIVE_MIB);
+        ClaimChecks.ClaimCheck check = store.checkIn(payload);
+        Map<String, MessageAttributeValue> attributes = new HashMap<>();
+        check.attributes()
+                .forEach((name, value) -> attributes.put(
+                        name,
+                        MessageAttributeValue.builder()
+                                .dataType(ClaimCheckPointer.SIZE_DATA_TYPE)
+                                .stringValue(value)
+                                .build()));
+        aws.sqs().sendMessage(b -> b.queueUrl(queue).messageBody(check.body()).messageAttributes(attributes));
+
+        AmazonSQSExtendedClient library = new AmazonSQSExtendedClient(
+                aws.sqs(), new ExtendedClientConfiguration().withPayloadSupportEnabled(aws.s3(), bucket));
+        Message received = library.receiveMessage(
+                        b -> b.queueUrl(queue).waitTimeSeconds(5).messageAttributeNames("All"))
+                .messages()
+                .get(0);
+
+        assertThat(received.body()).isEqualTo(payload);
+    }
+
+    @Test
+    void aPointerToABucketItWasNotToldAboutIsRefusedWithoutReadingIt() {
+        String other = "elsewhere-" + UUID.randomUUID().toString().substring(0, 8);
+        aws.s3().createBucket(b -> b.bucket(other));
+        aws.s3()
+                .putObject(
+                        b -> b.bucket(other).key("secret"),
+                        software.amazon.awssdk.core.sync.RequestBody.fromString("x"));
+        String body = new ClaimCheckPointer(other, "secret").toBody();
+
+        assertThatThrownBy(() -> store.payloadOf(body, Map.of(ClaimCheckPointer.SIZE_ATTRIBUTE, "1")))
+                .isInstanceOf(ClaimCheckMissing.class)
+                .hasMessageContaining(other);
+        assertThat(new S3ClaimChecks(aws.s3(), bucket, Set.of(other), "", null)
+                        .payloadOf(body, Map.of(ClaimCheckPointer.LEGACY_SIZE_ATTRIBUTE, "1")))
+                .isEqualTo("x");
+    }
+
+    private static String queue() {
+        String name = "claim-checks-" + UUID.randomUUID().toString().substring(0, 8);
+        return aws.sqs().createQueue(b -> b.queueName(name)).queueUrl();
+    }
+
+    private static Message receiveRaw(String queue) {
+        return aws.sqs()
+                .receiveMessage(b -> b.queueUrl(queue)
+                        .waitTimeSeconds(5)
+                        .messageAttributeNames("All")
+                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+                .messages()
+                .get(0);
+    }
+
+    private static Map<String, String> strings(Map<String, MessageAttributeValue> attributes) {
+        Map<String, String> values = new HashMap<>();
+        attributes.forEach((name, value) -> values.put(name, value.stringValue()));
+        return values;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.redrive.core.breaker;
+
+import dev.redrive.core.breaker.BreakerState.Status;
+
+/** What a sandbox's breakers report, for metrics: transitions it wrote, calls refused, probe results, store failures. */
+public interface BreakerListener {
+
+    BreakerListener NONE = new BreakerListener() {};
+
+    /** This sandbox wrote a transition of {@code dependency}'s breaker. */
+    default void transitioned(String dependency, Status from, Status to) {}
+
+    /** A call to {@code dependency} was refused without calling it (the message is deferred). */
+    default void refused(String dependency) {}
+
+    /** This sandbox's probe of {@code dependency} ended. */
+    default void probed(String dependency, boolean succeeded) {}
+
+    /** The breaker's own store failed: the breaker let the call through (fails open). */
+    default void storeFailed(String dependency, RuntimeException failure) {}
+}

@@ -1,0 +1,155 @@
+package dev.redrive.core.breaker;
+
+import dev.redrive.core.breaker.BreakerState.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One sandbox's handle on a dependency's shared breaker. It reads the shared state at most once per {@code cacheFor},
+ * counts outcomes in memory ({@link FailureTracker}), and writes only transitions: opening when the tracker trips,
+ * taking the probe lease, the probe's result. When its store fails it fails open: the call goes through and the
+ * failure is reported. Thread-safe (one lock per dependency per sandbox); time is passed in.
+ */
+public final class CircuitBreaker {
+
+    /** What one call may do: call (or probe), or not, with how long to defer its message. */
+    public record Permit(Kind kind, int deferSeconds, BreakerState probeState) {
+        public enum Kind {
+            CALL,
+            PROBE,
+            REFUSED
+        }
+
+        static final Permit CALL = new Permit(Kind.CALL, 0, null);
+
+        public boolean calls() {
+            return kind != Kind.REFUSED;
+        }
+
+        public boolean probe() {
+            return kind == Kind.PROBE;
+        }
+    }
+
+    private final String dependency;
+    private final BreakerStore store;
+    private final CircuitBreakerRules rules;
+    private final Duration cacheFor;
+    private final BreakerListener listener;
+    private final FailureTracker tracker;
+    private BreakerState cached;
+    private Instant cachedAt;
+
+    public CircuitBreaker(
+            String dependency,
+            BreakerStore store,
+            CircuitBreakerRules rules,
+            Duration cacheFor,
+            BreakerListener listener) {
+        this.dependency = Objects.requireNonNull(dependency, "dependency");
+        this.store = Objects.requireNonNull(store, "store");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.cacheFor = Objects.requireNonNull(cacheFor, "cacheFor");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.tracker = new FailureTracker(rules.policy());
+    }
+
+    public String dependency() {
+        return dependency;
+    }
+
+    /** Whether the next call to the dependency may go, as a call or as the one probe. */
+    public synchronized Permit admit(Instant now) {
+        BreakerState state = current(now);
+        Admission admission = rules.admit(state, now);
+        if (admission instanceof Admission.Call) {
+            return Permit.CALL;
+        }
+        if (admission instanceof Admission.Probe probe) {
+            Boolean won = write(probe.expectedToken(), state.status(), probe.halfOpen(), now);
+            if (won == null) {
+                return Permit.CALL; // the store failed: fail open
+            }
+            if (won) {
+                return new Permit(Permit.Kind.PROBE, 0, probe.halfOpen());
+            }
+            return refuse(rules.admit(refresh(now), now), now);
+        }
+        return refuse(admission, now);
+    }
+
+    /** The dependency answered the permitted call (a success, or a refusal that is not its being down). */
+    public synchronized void answered(Permit permit, Instant now) {
+        if (permit.probe()) {
+            listener.probed(dependency, true);
+            write(permit.probeState().token(), Status.HALF_OPEN, rules.probeSucceeded(permit.probeState()), now);
+            tracker.reset();
+            return;
+        }
+        tracker.answered();
+    }
+
+    /** The permitted call failed TRANSIENTLY because of the dependency (a timeout, a throttle, a 5xx, down). */
+    public synchronized void failedTransiently(Permit permit, Instant now) {
+        if (permit.probe()) {
+            listener.probed(dependency, false);
+            write(permit.probeState().token(), Status.HALF_OPEN, rules.probeFailed(permit.probeState(), now), now);
+            return;
+        }
+        if (tracker.transientFailure()) {
+            BreakerState state = current(now);
+            if (state.status() == Status.CLOSED) {
+                write(state.token(), Status.CLOSED, rules.open(state, now), now);
+            }
+            tracker.reset();
+        }
+    }
+
+    private Permit refuse(Admission admission, Instant now) {
+        Duration defer = admission instanceof Admission.Refuse r
+                ? r.deferFor()
+                : rules.policy().probeLease();
+        listener.refused(dependency);
+        return new Permit(Permit.Kind.REFUSED, CircuitBreakerRules.deferralSeconds(defer), null);
+    }
+
+    /** Writes a transition; true when written, false when another sandbox wrote first, null when the store failed. */
+    private Boolean write(long expectedToken, Status from, BreakerState next, Instant now) {
+        try {
+            if (store.transition(dependency, expectedToken, next)) {
+                cache(next, now);
+                listener.transitioned(dependency, from, next.status());
+                return true;
+            }
+            refresh(now);
+            return false;
+        } catch (RuntimeException storeDown) {
+            listener.storeFailed(dependency, storeDown);
+            return null;
+        }
+    }
+
+    private BreakerState current(Instant now) {
+        if (cached != null && now.isBefore(cachedAt.plus(cacheFor))) {
+            return cached;
+        }
+        return refresh(now);
+    }
+
+    private BreakerState refresh(Instant now) {
+        try {
+            return cache(store.read(dependency), now);
+        } catch (RuntimeException storeDown) {
+            listener.storeFailed(dependency, storeDown);
+            // fail open, and keep the store out of the hot path for the cache period
+            return cache(cached != null && cached.status() == Status.CLOSED ? cached : BreakerState.closed(), now);
+        }
+    }
+
+    private BreakerState cache(BreakerState state, Instant now) {
+        cached = state;
+        cachedAt = now;
+        return state;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.redrive.core.payload;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Payloads too large for a queue message (SQS takes up to 1 MiB) travel by <b>claim check</b>: the payload is kept
+ * aside (on AWS: an S3 object) and the message carries a pointer to it instead, marked by a message attribute. On AWS
+ * the format is the Amazon SQS Extended Client Library's, so producers that already use that library interoperate.
+ *
+ * <p>Where a claim check goes: the consumer reads the payload through it ({@link #payloadOf}); the quarantine keeps the
+ * pointer as it came; a replay sends the pointer again; the archive stores the whole payload. A pointer whose payload is
+ * gone is a {@link ClaimCheckMissing} (SCHEMA): no retry can bring it back.
+ */
+public interface ClaimChecks {
+
+    /** No claim checks: every body is the payload itself. */
+    ClaimChecks NONE = new ClaimChecks() {
+        @Override
+        public boolean isClaimCheck(String body, Map<String, String> attributes) {
+            return false;
+        }
+
+        @Override
+        public String payloadOf(String body, Map<String, String> attributes) {
+            return body;
+        }
+
+        @Override
+        public ClaimCheck checkIn(String payload) {
+            throw new UnsupportedOperationException("no claim-check store is configured");
+        }
+
+        @Override
+        public void discard(String body, Map<String, String> attributes) {}
+    };
+
+    /** Whether a message with this body and these (string) attributes is a claim check rather than the payload. */
+    boolean isClaimCheck(String body, Map<String, String> attributes);
+
+    /**
+     * The payload of a message: read through the pointer when it is a claim check, the body itself otherwise.
+     *
+     * @throws ClaimCheckMissing when the pointer is malformed or what it points at is gone (SCHEMA)
+     * @throws RuntimeException  anything else (the store unreachable, throttled): worth a retry
+     */
+    String payloadOf(String body, Map<String, String> attributes);
+
+    /** Keeps {@code payload} aside and returns the claim check to send in its place. */
+    ClaimCheck checkIn(String payload);
+
+    /** Deletes what a claim check points at; a no-op for a message that is not one, or whose payload is gone. */
+    void discard(String body, Map<String, String> attributes);
+
+    /**
+     * A claim check as it is sent: the pointer body and the attributes that mark it (to add to the message's own).
+     *
+     * @param body       the pointer
+     * @param attributes the marking attributes (on SQS: the payload's size in bytes)
+     */
+    record ClaimCheck(String body, Map<String, String> attributes) {
+        public ClaimCheck {
+            Objects.requireNonNull(body, "body");
+            attributes = Map.copyOf(attributes);
+        }
+    }
+}

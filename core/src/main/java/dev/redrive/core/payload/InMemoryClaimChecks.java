@@ -1,0 +1,67 @@
+package dev.redrive.core.payload;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The in-memory fake of the claim-check store: payloads in a map, pointers {@code {"claimCheck":"<id>"}} marked by the
+ * attribute {@value #ATTRIBUTE} (the payload's size in bytes), the same rules as on S3.
+ */
+public final class InMemoryClaimChecks implements ClaimChecks {
+
+    /** The attribute that marks a claim check of this fake. */
+    public static final String ATTRIBUTE = "claim-check-size";
+
+    private static final String PREFIX = "{\"claimCheck\":\"";
+    private static final String SUFFIX = "\"}";
+
+    private final Map<String, String> payloads = new ConcurrentHashMap<>();
+
+    @Override
+    public boolean isClaimCheck(String body, Map<String, String> attributes) {
+        return attributes.containsKey(ATTRIBUTE);
+    }
+
+    @Override
+    public String payloadOf(String body, Map<String, String> attributes) {
+        if (!isClaimCheck(body, attributes)) {
+            return body;
+        }
+        String id = idOf(body);
+        String payload = payloads.get(id);
+        if (payload == null) {
+            throw new ClaimCheckMissing("the payload of claim check " + id + " is gone");
+        }
+        return payload;
+    }
+
+    @Override
+    public ClaimCheck checkIn(String payload) {
+        String id = UUID.randomUUID().toString();
+        payloads.put(id, payload);
+        return new ClaimCheck(
+                PREFIX + id + SUFFIX,
+                Map.of(ATTRIBUTE, Integer.toString(payload.getBytes(StandardCharsets.UTF_8).length)));
+    }
+
+    @Override
+    public void discard(String body, Map<String, String> attributes) {
+        if (isClaimCheck(body, attributes)) {
+            payloads.remove(idOf(body));
+        }
+    }
+
+    /** How many payloads are kept. */
+    public int size() {
+        return payloads.size();
+    }
+
+    private static String idOf(String body) {
+        if (body == null || !body.startsWith(PREFIX) || !body.endsWith(SUFFIX)) {
+            throw new ClaimCheckMissing("the message is marked as a claim check but its body is not a pointer");
+        }
+        return body.substring(PREFIX.length(), body.length() - SUFFIX.length());
+    }
+}
