@@ -22,7 +22,9 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
 
     /** Finds the artifact in {@code functionsTarget} (the functions module's {@code target} directory). */
     public static FunctionArtifact find(Path functionsTarget) {
-        Optional<Path> nativeRunner = list(functionsTarget)
+        // Absolute: every sandbox runs in a folder of its own, where a relative path would name nothing.
+        Path target = functionsTarget.toAbsolutePath().normalize();
+        Optional<Path> nativeRunner = list(target)
                 .filter(p -> p.getFileName().toString().endsWith("-runner")
                         && Files.isExecutable(p)
                         && Files.isRegularFile(p))
@@ -30,10 +32,10 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         if (nativeRunner.isPresent()) {
             return new FunctionArtifact("native", nativeRunner.get(), "");
         }
-        Path jar = list(functionsTarget)
+        Path jar = list(target)
                 .filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no packaged functions in " + functionsTarget
+                .orElseThrow(() -> new IllegalStateException("no packaged functions in " + target
                         + ": build them first with  ./mvnw -pl functions -am package -DskipTests"));
         return new FunctionArtifact("jvm", jar, jar + File.pathSeparator + runtimeInterfaceClientClasspath());
     }
@@ -74,7 +76,10 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
             // not loadable: the check below names what is missing
         }
         List<String> jars = new ArrayList<>();
-        for (String entry : candidates) {
+        for (String candidate : candidates) {
+            String entry = candidate.isEmpty()
+                    ? candidate
+                    : Path.of(candidate).toAbsolutePath().toString();
             if (jars.contains(entry) || !entry.endsWith(".jar")) {
                 continue;
             }

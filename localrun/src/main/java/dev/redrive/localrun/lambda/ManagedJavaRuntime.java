@@ -53,7 +53,12 @@ public final class ManagedJavaRuntime {
      */
     public static ManagedJavaRuntime unpackInto(Path runDir) {
         String library = jniLibraryName(System.getProperty("os.arch"), isMusl());
-        Path target = runDir.resolve("runtime").resolve("lib").resolve("jni").resolve(library);
+        // The client loads the library with System.load, which takes absolute paths only.
+        Path target = runDir.toAbsolutePath()
+                .resolve("runtime")
+                .resolve("lib")
+                .resolve("jni")
+                .resolve(library);
         try {
             Files.createDirectories(target.getParent());
             Path partial = Files.createTempFile(target.getParent(), library, ".partial");
