@@ -133,6 +133,15 @@ public final class LocalAws implements AutoCloseable {
         return Optional.ofNullable(moto).map(MotoServer::pid);
     }
 
+    /**
+     * How the moto child rolls back a cancelled TransactWriteItems, when one was started: {@code rollback=undo-log
+     * moto=5.2.1} (only the items the transaction touched) or {@code rollback=deep-copy moto=...} (moto's own copy of
+     * every table, O(table size) per transaction; the launcher warns on stderr when it had to keep it).
+     */
+    public Optional<String> motoTransactions() {
+        return Optional.ofNullable(moto).map(MotoServer::transactions);
+    }
+
     public SqsClient sqs() {
         if (sqs == null) {
             synchronized (this) {
@@ -262,7 +271,9 @@ public final class LocalAws implements AutoCloseable {
     public String describe() {
         return "SQS " + sqsEndpoint + (embeddedSqs != null ? " (ElasticMQ, embedded)" : " (from the environment)")
                 + ", DynamoDB " + dynamoDbEndpoint + ", S3 " + s3Endpoint
-                + (moto != null ? " (moto, pid " + moto.pid() + ")" : " (from the environment)");
+                + (moto != null
+                        ? " (moto, pid " + moto.pid() + ", transactions " + moto.transactions() + ")"
+                        : " (from the environment)");
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,27 +24,43 @@ import java.util.concurrent.TimeoutException;
  * serializing launcher ({@code moto_serialized.py}): one lock around every request, because moto's threaded server is
  * not atomic and Redrive's tests depend on conditional writes being atomic.
  *
+ * <p>The launcher also rolls DynamoDB transactions back from an undo log of the items they touched instead of moto's
+ * deep copy of whole tables (a single-Put transaction on 10,000 items: ~20 ms instead of ~1 s), and keeps moto from
+ * holding every DynamoDB item it ever created; see {@code localstack/README.md} and {@code bin/benchmark moto}.
+ *
  * <p>The child binds 127.0.0.1 on a port the OS picks and reports it; it exits when its stdin closes, so it dies with
  * this JVM however the JVM ends.
  */
 final class MotoServer implements AutoCloseable {
 
     private static final String READY = "REDRIVE_MOTO_READY port=";
+    private static final String TRANSACTIONS = "REDRIVE_MOTO_TRANSACTIONS ";
+    private static final String WARNING = "REDRIVE_MOTO_WARNING ";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Process process;
     private final Path log;
     private final URI endpoint;
+    private final String transactions;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private MotoServer(Process process, Path log, URI endpoint) {
+    private MotoServer(Process process, Path log, URI endpoint, String transactions) {
         this.process = process;
         this.log = log;
         this.endpoint = endpoint;
+        this.transactions = transactions;
     }
 
+    /** What the launcher prints before it is ready: how it rolls back DynamoDB transactions, and its port. */
+    private record Ready(String transactions, int port) {}
+
     static MotoServer start() {
+        return start(Map.of());
+    }
+
+    /** Starts the launcher with these variables added to its environment (tests choose a launcher mode this way). */
+    static MotoServer start(Map<String, String> environment) {
         String python = MotoPrerequisite.python();
         MotoPrerequisite.check(python);
         Path script;
@@ -63,17 +80,20 @@ final class MotoServer implements AutoCloseable {
         }
         Process process;
         try {
-            process = new ProcessBuilder(List.of(python, "-u", script.toString()))
-                    .redirectError(log.toFile())
-                    .start();
+            ProcessBuilder builder =
+                    new ProcessBuilder(List.of(python, "-u", script.toString())).redirectError(log.toFile());
+            builder.environment().putAll(environment);
+            process = builder.start();
         } catch (IOException e) {
             throw new LocalAwsException("could not start '" + python + "'. " + MotoPrerequisite.INSTALL_HINT, e);
         }
-        CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> readPort(process));
+        CompletableFuture<Ready> ready = CompletableFuture.supplyAsync(() -> readReady(process));
         try {
-            int p = port.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            MotoServer server = new MotoServer(process, log, URI.create("http://127.0.0.1:" + p));
+            Ready r = ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            MotoServer server =
+                    new MotoServer(process, log, URI.create("http://127.0.0.1:" + r.port()), r.transactions());
             server.awaitReady();
+            server.echoWarnings();
             return server;
         } catch (TimeoutException | ExecutionException | InterruptedException | RuntimeException e) {
             if (e instanceof InterruptedException) {
@@ -87,16 +107,19 @@ final class MotoServer implements AutoCloseable {
         }
     }
 
-    private static int readPort(Process process) {
+    private static Ready readReady(Process process) {
         BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         try {
+            String transactions = "unknown";
             String line;
             while ((line = out.readLine()) != null) {
-                if (line.startsWith(READY)) {
+                if (line.startsWith(TRANSACTIONS)) {
+                    transactions = line.substring(TRANSACTIONS.length()).strip();
+                } else if (line.startsWith(READY)) {
                     int port = Integer.parseInt(line.substring(READY.length()).strip());
                     drain(out);
-                    return port;
+                    return new Ready(transactions, port);
                 }
             }
         } catch (IOException e) {
@@ -158,8 +181,33 @@ final class MotoServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The launcher's warnings (for example that it kept moto's slow deep-copy rollback of transactions, and why) go to
+     * this JVM's stderr as well as to the log, so that they are seen.
+     */
+    private void echoWarnings() {
+        try {
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                if (line.startsWith(WARNING)) {
+                    System.err.println("redrive local AWS: " + line);
+                }
+            }
+        } catch (IOException e) {
+            System.err.println("redrive local AWS: could not read the moto log " + log + ": " + e.getMessage());
+        }
+    }
+
     URI endpoint() {
         return endpoint;
+    }
+
+    /**
+     * How the launcher rolls back a cancelled TransactWriteItems, as it reported at start: {@code
+     * rollback=undo-log moto=5.2.1} (the items the transaction touched) or {@code rollback=deep-copy moto=...} (moto's
+     * own copy of every table it names).
+     */
+    String transactions() {
+        return transactions;
     }
 
     boolean alive() {

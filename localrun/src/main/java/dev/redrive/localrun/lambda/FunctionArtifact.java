@@ -21,10 +21,10 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
     static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
     /** Finds the artifact in {@code functionsTarget} (the functions module's {@code target} directory). */
-    public static FunctionArtifact find(Path functionsTarget) {
-        // Absolute: every sandbox runs in a folder of its own, where a relative path would name nothing.
-        Path target = functionsTarget.toAbsolutePath().normalize();
-        Optional<Path> nativeRunner = list(target)
+    public static FunctionArtifact find(Path functionsTargetDir) {
+        // Absolute: every sandbox runs in a folder of its own, where a relative path would point elsewhere.
+        Path functionsTarget = functionsTargetDir.toAbsolutePath().normalize();
+        Optional<Path> nativeRunner = list(functionsTarget)
                 .filter(p -> p.getFileName().toString().endsWith("-runner")
                         && Files.isExecutable(p)
                         && Files.isRegularFile(p))
@@ -32,10 +32,10 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         if (nativeRunner.isPresent()) {
             return new FunctionArtifact("native", nativeRunner.get(), "");
         }
-        Path jar = list(target)
+        Path jar = list(functionsTarget)
                 .filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no packaged functions in " + target
+                .orElseThrow(() -> new IllegalStateException("no packaged functions in " + functionsTarget
                         + ": build them first with  ./mvnw -pl functions -am package -DskipTests"));
         return new FunctionArtifact("jvm", jar, jar + File.pathSeparator + runtimeInterfaceClientClasspath());
     }
@@ -76,11 +76,12 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
             // not loadable: the check below names what is missing
         }
         List<String> jars = new ArrayList<>();
-        for (String candidate : candidates) {
-            String entry = candidate.isEmpty()
-                    ? candidate
-                    : Path.of(candidate).toAbsolutePath().toString();
-            if (jars.contains(entry) || !entry.endsWith(".jar")) {
+        for (String entry : candidates) {
+            if (!entry.endsWith(".jar")) {
+                continue;
+            }
+            entry = Path.of(entry).toAbsolutePath().normalize().toString();
+            if (jars.contains(entry)) {
                 continue;
             }
             String name = Path.of(entry).getFileName().toString();

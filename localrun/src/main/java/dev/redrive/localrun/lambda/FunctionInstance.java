@@ -55,8 +55,8 @@ public final class FunctionInstance implements AutoCloseable {
         this.environment = Map.copyOf(spec.environment());
         this.number = number;
         this.runtime = runtime;
-        this.log = log;
-        this.sandboxDir = log.resolveSibling("sandboxes").resolve(functionName + "-" + number);
+        this.log = log.toAbsolutePath().normalize();
+        this.sandboxDir = this.log.resolveSibling("sandboxes").resolve(functionName + "-" + number);
         this.exits = exits;
     }
 

@@ -53,8 +53,9 @@ public final class ManagedJavaRuntime {
      */
     public static ManagedJavaRuntime unpackInto(Path runDir) {
         String library = jniLibraryName(System.getProperty("os.arch"), isMusl());
-        // The client loads the library with System.load, which takes absolute paths only.
+        // Absolute: System.load refuses a relative path, and the sandboxes run in folders of their own.
         Path target = runDir.toAbsolutePath()
+                .normalize()
                 .resolve("runtime")
                 .resolve("lib")
                 .resolve("jni")

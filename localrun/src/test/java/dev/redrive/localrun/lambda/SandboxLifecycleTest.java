@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.redrive.localrun.lambda.FunctionInstance.FunctionCannotStart;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,6 +112,30 @@ class SandboxLifecycleTest {
                 .contains("-D" + ManagedJavaRuntime.JNI_PROPERTY + "=" + runtime.jniLibrary())
                 .contains("-Djava.io.tmpdir=" + tmp)
                 .contains("-XX:MaxHeapSize=445645k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    }
+
+    @Test
+    void theRuntimeLibraryPathIsAbsoluteEvenForARelativeRunFolder() {
+        Path relative = Path.of("").toAbsolutePath().relativize(dir.resolve("relative-run"));
+
+        ManagedJavaRuntime fromRelative = ManagedJavaRuntime.unpackInto(relative);
+
+        assertThat(fromRelative.jniLibrary()).isAbsolute().isRegularFile();
+    }
+
+    @Test
+    void aJvmArtifactFoundThroughARelativePathStartsWithAbsolutePathsOnly() throws IOException {
+        Path target = Files.createDirectories(dir.resolve("functions-target"));
+        Files.createFile(target.resolve("redrive-functions-runner.jar"));
+        Path relative = Path.of("").toAbsolutePath().relativize(target);
+
+        List<String> command = FunctionArtifact.find(relative).command(runtime, 256, dir.resolve("tmp"));
+
+        String classpath = command.get(command.indexOf("-cp") + 1);
+        assertThat(classpath.split(File.pathSeparator))
+                .as("a sandbox runs in its own folder: a relative entry would point elsewhere")
+                .allSatisfy(entry -> assertThat(Path.of(entry)).isAbsolute())
+                .contains(target.resolve("redrive-functions-runner.jar").toString());
     }
 
     @Test
