@@ -388,6 +388,21 @@ public final class LocalSystem implements AutoCloseable {
         return calls;
     }
 
+    /** How long AWS took to answer each operation, on average over every sandbox's proxies, in milliseconds. */
+    public Map<String, Double> awsLatencyMillis() {
+        Map<String, Long> nanos = new TreeMap<>();
+        Map<String, Long> counts = new TreeMap<>();
+        proxies.forEach((handler, slots) -> slots.forEach(byService -> byService.forEach((service, proxy) -> {
+            proxy.awsNanos().forEach((op, n) -> nanos.merge(service + ":" + op.replace("S3:", ""), n, Long::sum));
+            proxy.calls()
+                    .forEach((op, n) ->
+                            counts.merge(service + ":" + op.replace("S3:", "").replace("!", ""), n, Long::sum));
+        })));
+        Map<String, Double> mean = new TreeMap<>();
+        nanos.forEach((op, n) -> mean.put(op, Math.round(n / 1e4 / Math.max(1, counts.getOrDefault(op, 1L))) / 100.0));
+        return mean;
+    }
+
     /** Invocations, errors, timeouts and cold starts per function; poller figures per mapping. */
     public Map<String, Map<String, Long>> runtimeFigures() {
         Map<String, Map<String, Long>> figures = new TreeMap<>();

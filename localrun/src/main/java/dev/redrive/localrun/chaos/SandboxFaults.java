@@ -6,11 +6,13 @@ import dev.redrive.localrun.eventsource.AwsTrafficProxy.Reply;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy.Verdict;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxListener;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -37,6 +39,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
     private final FaultInjector faults;
     private final FencingJournal journal;
     private final MessageTracker messages;
+    private final Predicate<String> scriptedPause;
     private final ThreadLocal<InFlight> current = new ThreadLocal<>();
 
     public SandboxFaults(
@@ -46,7 +49,8 @@ public final class SandboxFaults implements Hook, SandboxListener {
             CallClassifier classifier,
             FaultInjector faults,
             FencingJournal journal,
-            MessageTracker messages) {
+            MessageTracker messages,
+            Predicate<String> scriptedPause) {
         this.function = function;
         this.part = part;
         this.sandbox = sandbox;
@@ -54,6 +58,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
         this.faults = faults;
         this.journal = journal;
         this.messages = messages;
+        this.scriptedPause = scriptedPause;
     }
 
     @Override
@@ -81,7 +86,13 @@ public final class SandboxFaults implements Hook, SandboxListener {
             return fault;
         }
         long sentAt = System.currentTimeMillis();
-        String staleWhy = call.is(CallRole.EFFECT) ? journal.effectCall(call.key(), call.fencingToken(), sentAt) : null;
+        // A transactional effect carries its own claim: AWS decides its fencing within the one call.
+        String staleWhy = null;
+        if (call.is(CallRole.EFFECT)) {
+            staleWhy = call.is(CallRole.CLAIM)
+                    ? journal.effectCall(null, -1, sentAt)
+                    : journal.effectCall(call.key(), call.fencingToken(), sentAt);
+        }
         current.set(new InFlight(call, draw, sentAt, staleWhy, generation));
         if (draw.strikes(FaultKind.LATENCY)) {
             long max = faults.plan().maxLatency().toMillis();
@@ -141,7 +152,10 @@ public final class SandboxFaults implements Hook, SandboxListener {
             if (kill != null) {
                 return kill;
             }
-            if (ok && call.is(CallRole.CLAIM) && f.draw().strikes(FaultKind.SANDBOX_PAUSE)) {
+            if (ok && call.is(CallRole.CLAIM) && call.key() != null && scriptedPause.test(call.key())) {
+                faults.record(FaultKind.SANDBOX_PAUSE, call.step() + " (scripted)");
+                holdUntilThawed(sb, Instant.now().plus(Duration.ofMinutes(10)));
+            } else if (ok && call.is(CallRole.CLAIM) && f.draw().strikes(FaultKind.SANDBOX_PAUSE)) {
                 holdPastLease(sb, call, f.draw());
             }
         }
@@ -190,15 +204,21 @@ public final class SandboxFaults implements Hook, SandboxListener {
      */
     private void holdPastLease(FunctionInstance sb, AwsCall call, FaultInjector.Draw draw) {
         long leaseEnd = call.leaseEnd() > 0 ? call.leaseEnd() : System.currentTimeMillis() + 12_000;
-        Instant thawAt = Instant.ofEpochMilli(leaseEnd + 1_000 + (long) (draw.uniform(11) * 2_000));
-        CompletableFuture<Void> released = sb.freezeAfterInvocation(thawAt);
-        if (released == null) {
+        holdUntilThawed(sb, Instant.ofEpochMilli(leaseEnd + 1_000 + (long) (draw.uniform(11) * 2_000)));
+    }
+
+    /**
+     * Holds the answer until the sandbox has answered its invocation and is frozen (or gone); then lets it go, so
+     * that it waits in the frozen sandbox's socket, read when the sandbox is thawed at {@code thawAt}.
+     */
+    private void holdUntilThawed(FunctionInstance sb, Instant thawAt) {
+        FunctionInstance.Freeze freeze = sb.freezeAfterInvocation(thawAt);
+        if (freeze == null) {
             return;
         }
-        long wait =
-                Math.max(0, thawAt.toEpochMilli() - System.currentTimeMillis()) + sb.invocationTimeoutMillis() + 30_000;
+        long wait = sb.invocationTimeoutMillis() + 30_000;
         try {
-            released.get(wait, TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(freeze.applied(), freeze.released()).get(wait, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {

@@ -143,6 +143,7 @@ public final class AwsTrafficProxy implements AutoCloseable {
     private final AtomicBoolean outage = new AtomicBoolean();
     private final AtomicLong refused = new AtomicLong();
     private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> awsNanos = new ConcurrentHashMap<>();
     private volatile Hook hook = Hook.NONE;
 
     /** A proxy for {@code target}, which serves {@code service} ({@code dynamodb}, {@code sqs}, {@code s3}). */
@@ -191,6 +192,13 @@ public final class AwsTrafficProxy implements AutoCloseable {
         return copy;
     }
 
+    /** Time AWS took to answer, summed by operation, in nanoseconds (forwarded calls only). */
+    public Map<String, Long> awsNanos() {
+        Map<String, Long> copy = new TreeMap<>();
+        awsNanos.forEach((k, v) -> copy.put(k, v.get()));
+        return copy;
+    }
+
     private void count(Call call, int status) {
         String operation = call.operation();
         calls.computeIfAbsent(status >= 400 ? operation + "!" : operation, k -> new AtomicLong())
@@ -218,7 +226,9 @@ public final class AwsTrafficProxy implements AutoCloseable {
                 case DELAY -> Thread.sleep(before.delayMillis());
                 case PASS -> {}
             }
+            long sent = System.nanoTime();
             HttpResponse<byte[]> response = forward(exchange, call);
+            awsNanos.computeIfAbsent(call.operation(), k -> new AtomicLong()).addAndGet(System.nanoTime() - sent);
             count(call, response.statusCode());
             Verdict after = hook.after(call, new Reply(response.statusCode(), response.body()));
             if (after.kind() == Verdict.Kind.DROP) {

@@ -289,12 +289,17 @@ public final class FunctionInstance implements AutoCloseable {
 
     /**
      * Fault injection: once the invocation in flight has ended (the sandbox has answered), freeze the process
-     * (SIGSTOP) until {@code until}, then thaw it (SIGCONT). Nothing is handed to it while frozen. Returns a future
-     * that completes when it runs again or is gone; null when a freeze is already pending.
+     * (SIGSTOP) until {@code until}, then thaw it (SIGCONT). Nothing is handed to it while frozen. Returns the
+     * futures of the freeze being applied and of the sandbox running again (or being gone); null when a freeze is
+     * already pending.
      */
-    public CompletableFuture<Void> freezeAfterInvocation(Instant until) {
-        return freeze.request(until);
+    public Freeze freezeAfterInvocation(Instant until) {
+        SandboxFreeze.Hold hold = freeze.request(until);
+        return hold == null ? null : new Freeze(hold.applied(), hold.released());
     }
+
+    /** A requested freeze: {@code applied} once the process is stopped (or cannot be), {@code released} once thawed. */
+    public record Freeze(CompletableFuture<Void> applied, CompletableFuture<Void> released) {}
 
     /** Thaws the sandbox now if it is frozen. */
     public void thaw() {

@@ -27,7 +27,12 @@ final class SandboxFreeze {
         return t;
     });
 
+    /** A requested freeze: {@code applied} completes once the process is stopped (or cannot be), {@code released} once
+     * it runs again (or is gone). */
+    record Hold(CompletableFuture<Void> applied, CompletableFuture<Void> released) {}
+
     private Instant requestedUntil;
+    private CompletableFuture<Void> applied = CompletableFuture.completedFuture(null);
     private CompletableFuture<Void> released = CompletableFuture.completedFuture(null);
     private Process frozen;
 
@@ -35,13 +40,14 @@ final class SandboxFreeze {
      * Asks for a freeze from the end of the current invocation until {@code until}. Returns a future that completes
      * when the sandbox runs again (or is gone). A second request while one is pending or applied is refused (null).
      */
-    synchronized CompletableFuture<Void> request(Instant until) {
+    synchronized Hold request(Instant until) {
         if (requestedUntil != null || frozen != null) {
             return null;
         }
         requestedUntil = until;
+        applied = new CompletableFuture<>();
         released = new CompletableFuture<>();
-        return released;
+        return new Hold(applied, released);
     }
 
     /** Freezes {@code process} now if a freeze was requested; the thaw is scheduled at the requested instant. */
@@ -52,10 +58,12 @@ final class SandboxFreeze {
         Instant until = requestedUntil;
         requestedUntil = null;
         if (process == null || !process.isAlive() || !signal(process, "STOP")) {
+            applied.complete(null);
             released.complete(null);
             return false;
         }
         frozen = process;
+        applied.complete(null);
         long delay = Math.max(0, Duration.between(Instant.now(), until).toMillis());
         THAWS.schedule(this::thaw, delay, TimeUnit.MILLISECONDS);
         return true;
@@ -68,6 +76,7 @@ final class SandboxFreeze {
             frozen = null;
             notifyAll();
         }
+        applied.complete(null);
         released.complete(null);
     }
 
@@ -76,6 +85,7 @@ final class SandboxFreeze {
         requestedUntil = null;
         frozen = null;
         notifyAll();
+        applied.complete(null);
         released.complete(null);
     }
 

@@ -49,6 +49,7 @@ final class ChaosSampler implements AutoCloseable {
         return t;
     });
     private final AtomicLong motoPeakKb = new AtomicLong();
+    private final AtomicLong motoCpuMillis = new AtomicLong();
     private volatile Map<String, Number> lastLedger = Map.of();
     private volatile List<QuarantineRecord> ledger = List.of();
     private long lastCalls;
@@ -175,6 +176,7 @@ final class ChaosSampler implements AutoCloseable {
         lastCallsNanos = now;
         peakCallsPerSecond = Math.max(peakCallsPerSecond, perSecond);
         long rssKb = system.aws().motoPid().map(ChaosSampler::residentKb).orElse(0L);
+        system.aws().motoPid().map(ChaosSampler::cpuMillis).ifPresent(motoCpuMillis::set);
         motoPeakKb.accumulateAndGet(rssKb, Math::max);
         Map<String, Number> m = new LinkedHashMap<>();
         m.put("calls per second", perSecond);
@@ -215,6 +217,21 @@ final class ChaosSampler implements AutoCloseable {
         m.put("already applied", alreadyApplied);
         m.put("returned to the DLQ", returned);
         return m;
+    }
+
+    /** The moto process's CPU time so far (user + system), in milliseconds. */
+    long motoCpuMillis() {
+        return motoCpuMillis.get();
+    }
+
+    static long cpuMillis(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10; // clock ticks of 10 ms
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     static long residentKb(long pid) {

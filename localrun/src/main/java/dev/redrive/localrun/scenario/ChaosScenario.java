@@ -216,6 +216,8 @@ final class ChaosScenario implements Scenario {
         m.put("of which per second, on average", Math.round(calls / Math.max(1, seconds)));
         m.put("of which per second, at most (2 s samples)", Math.round(sampler.peakCallsPerSecond()));
         m.put("moto peak resident memory (MB)", sampler.motoPeakKb() / 1024);
+        m.put("moto CPU time (s)", sampler.motoCpuMillis() / 1000);
+        m.put("AWS answer time by operation, mean (ms)", system.awsLatencyMillis());
         Map<String, Object> sandboxes = new LinkedHashMap<>();
         for (String f : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE, LocalSystem.SWEEPER)) {
             var pool = system.pool(f);

@@ -93,7 +93,8 @@ class InjectedSandboxFaultsTest {
         try (FunctionInstance sandbox = sandbox()) {
             sandbox.start(Duration.ofSeconds(20));
             Instant thawAt = Instant.now().plusMillis(2500);
-            CompletableFuture<Void> released = sandbox.freezeAfterInvocation(thawAt);
+            FunctionInstance.Freeze freeze = sandbox.freezeAfterInvocation(thawAt);
+            CompletableFuture<Void> released = freeze.released();
             assertThat(sandbox.freezeAfterInvocation(thawAt))
                     .as("one freeze at a time")
                     .isNull();
@@ -102,6 +103,7 @@ class InjectedSandboxFaultsTest {
                     .isInstanceOf(InvocationResult.Response.class);
             assertThat(sandbox.frozen()).isTrue();
             assertThat(processState(sandbox.pid())).as("stopped by SIGSTOP").isEqualTo('T');
+            assertThat(freeze.applied()).isDone();
             assertThat(released).isNotDone();
 
             InvocationResult next = sandbox.invoke("{\"n\":2}", Duration.ofSeconds(30), Duration.ofSeconds(20));
@@ -118,7 +120,7 @@ class InjectedSandboxFaultsTest {
         FunctionInstance sandbox = sandbox();
         sandbox.start(Duration.ofSeconds(20));
         CompletableFuture<Void> released =
-                sandbox.freezeAfterInvocation(Instant.now().plusSeconds(600));
+                sandbox.freezeAfterInvocation(Instant.now().plusSeconds(600)).released();
         sandbox.invoke("{\"n\":1}", Duration.ofSeconds(30), Duration.ofSeconds(20));
         long pid = sandbox.pid();
         assertThat(sandbox.frozen()).isTrue();
