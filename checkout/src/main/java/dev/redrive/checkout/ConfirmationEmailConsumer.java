@@ -37,7 +37,13 @@ public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
                 order.amountMinor() / 100,
                 Math.abs(order.amountMinor() % 100),
                 order.currency());
+        context.checkTimeLeft("the confirmation email");
         return outbox.send(new EmailOutbox.Email(
-                context.key().value(), context.fencingToken(), order.customerEmail(), subject, body));
+                context.key().value(),
+                context.fencingToken(),
+                order.customerEmail(),
+                subject,
+                body,
+                context.timeLeft()));
     }
 }

@@ -1,10 +1,12 @@
 package dev.redrive.infra;
 
 import dev.redrive.infra.consumer.CheckoutConsumers;
+import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionArtifact;
 import dev.redrive.infra.function.FunctionFactory;
+import dev.redrive.infra.function.IsoDurations;
 import dev.redrive.infra.monitoring.MonitoredQueue;
 import dev.redrive.infra.monitoring.Monitoring;
 import dev.redrive.infra.monitoring.MonitoringProps;
@@ -19,6 +21,7 @@ import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.services.kms.Key;
+import software.amazon.awscdk.services.lambda.Function;
 import software.constructs.Construct;
 
 /**
@@ -75,6 +78,7 @@ public final class RedriveStack extends Stack {
                         checkout.all(),
                         settings.quarantineRetention(),
                         settings.sweepRate()));
+        claimTtl(settings);
         this.monitoring = new Monitoring(
                 this,
                 "Monitoring",
@@ -86,6 +90,24 @@ public final class RedriveStack extends Stack {
                         sweeper.function(),
                         settings.alarms()));
         outputs();
+    }
+
+    /**
+     * Tells every function that claims or looks claims up how long claims count, and what that must cover (they
+     * check it again at start).
+     */
+    private void claimTtl(RedriveSettings settings) {
+        ClaimTtl ttl = ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl());
+        List<Function> functions = new ArrayList<>();
+        checkout.all().forEach(c -> functions.add(c.function()));
+        functions.add(sweeper.function());
+        for (Function f : functions) {
+            f.addEnvironment(ConsumerEnvironment.CLAIMS_RECORD_TTL, IsoDurations.format(ttl.ttl()));
+            f.addEnvironment(ConsumerEnvironment.CLAIMS_SOURCE_RETENTION, IsoDurations.format(ttl.sourceRetention()));
+            f.addEnvironment(
+                    ConsumerEnvironment.CLAIMS_DEAD_LETTER_RETENTION, IsoDurations.format(ttl.deadLetterRetention()));
+            f.addEnvironment(ConsumerEnvironment.SWEEPER_RETENTION, IsoDurations.format(ttl.quarantineRetention()));
+        }
     }
 
     private List<MonitoredQueue> monitoredQueues() {

@@ -18,9 +18,14 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Dead letters from SQS, with Redrive's attributes decoded ({@value DeadLetterMetadata#ATTRIBUTE},
- * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on.
+ * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on. A FIFO dead letter's message group
+ * is kept with its attributes as {@value #GROUP_ATTRIBUTE}, so that its replay goes back to the same group, in order
+ * ({@link SqsReplaySender} takes it off again).
  */
 public final class SqsDeadLetterSource implements DeadLetterSource {
+
+    /** Where a FIFO dead letter's original MessageGroupId travels from the DLQ to its replay. */
+    public static final String GROUP_ATTRIBUTE = "redrive-message-group";
 
     private final SqsClient sqs;
     private final QueueDirectory queues;
@@ -45,7 +50,8 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                         .messageAttributeNames("All")
                         .messageSystemAttributeNames(
                                 MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                                MessageSystemAttributeName.SENT_TIMESTAMP))
+                                MessageSystemAttributeName.SENT_TIMESTAMP,
+                                MessageSystemAttributeName.MESSAGE_GROUP_ID))
                 .messages();
         List<ArrivedDeadLetter> letters = new ArrayList<>();
         for (Message m : messages) {
@@ -64,6 +70,11 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
         Optional<DeadLetterMetadata> metadata =
                 DeadLetterMetadata.parse(attributes.remove(DeadLetterMetadata.ATTRIBUTE));
         Optional<ReplayMarker> marker = ReplayMarker.decode(attributes.remove(ReplayMarker.ATTRIBUTE));
+        attributes.remove(GROUP_ATTRIBUTE);
+        String group = m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID);
+        if (group != null && !group.isBlank()) {
+            attributes.put(GROUP_ATTRIBUTE, group);
+        }
         String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
         String receives = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
         int dlqReceives = receives == null ? 1 : Integer.parseInt(receives);

@@ -2,6 +2,7 @@ package dev.redrive.aws.claims;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimStoreContract;
 import dev.redrive.core.claim.TransactionalClaimStore;
 import dev.redrive.localstack.LocalAws;
@@ -30,9 +31,12 @@ class DynamoDbClaimStoreTest extends ClaimStoreContract<TransactWriteItem> {
         LocalResources.createTable(aws.dynamoDb(), countersTable);
     }
 
+    private ConflictInjectingDynamoDb dynamoDb;
+
     @Override
     protected TransactionalClaimStore<TransactWriteItem> newStore() {
-        return new DynamoDbClaimStore(aws.dynamoDb(), claimsTable);
+        dynamoDb = new ConflictInjectingDynamoDb(aws.dynamoDb());
+        return new DynamoDbClaimStore(dynamoDb, claimsTable);
     }
 
     @Override
@@ -69,6 +73,52 @@ class DynamoDbClaimStoreTest extends ClaimStoreContract<TransactWriteItem> {
         return item == null || !item.containsKey("amount")
                 ? 0
                 : Long.parseLong(item.get("amount").n());
+    }
+
+    @Override
+    protected TransactWriteItem insertOnce(String counterId) {
+        return TransactWriteItem.builder()
+                .put(p -> p.tableName(countersTable)
+                        .item(Map.of("pk", AttributeValue.fromS(counterId), "amount", AttributeValue.fromN("1")))
+                        .conditionExpression("attribute_not_exists(pk)"))
+                .build();
+    }
+
+    @Override
+    protected TransactWriteItem fencedSet(String counterId, long token) {
+        return TransactWriteItem.builder()
+                .update(u -> u.tableName(countersTable)
+                        .key(Map.of("pk", AttributeValue.fromS(counterId)))
+                        .updateExpression("SET amount = :t")
+                        .conditionExpression("attribute_not_exists(amount) OR amount < :t")
+                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromN(Long.toString(token)))))
+                .build();
+    }
+
+    @Override
+    protected void seedCounter(String counterId, long value) {
+        aws.dynamoDb()
+                .putItem(b -> b.tableName(countersTable)
+                        .item(Map.of(
+                                "pk",
+                                AttributeValue.fromS(counterId),
+                                "amount",
+                                AttributeValue.fromN(Long.toString(value)))));
+    }
+
+    @Override
+    protected void nextTransactionMeetsAConflictOn(ConflictOn where) {
+        dynamoDb.conflictOnNextTransaction(
+                where == ConflictOn.CLAIM
+                        ? ConflictInjectingDynamoDb.Conflict.CLAIM
+                        : ConflictInjectingDynamoDb.Conflict.EFFECT);
+    }
+
+    @Override
+    protected void storeWithoutVersion(ClaimRecord record) {
+        Map<String, AttributeValue> item = new java.util.HashMap<>(ClaimItems.toItem(record));
+        item.remove(ClaimItems.VERSION);
+        aws.dynamoDb().putItem(b -> b.tableName(claimsTable).item(item));
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.redrive.core.claim;
 
-import dev.redrive.core.failure.FailureRecord;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -23,10 +22,4 @@ public interface TransactionalClaimStore<W> extends ClaimStore {
      *                        transaction touched the same items)
      */
     ClaimOutcome claimAndCommit(ClaimRequest request, LongFunction<List<W>> effectWrites, String result, Instant now);
-
-    /**
-     * Records a failed attempt on a key that no lease holds (the transaction did not commit). Leaves a completed claim
-     * or a live lease untouched.
-     */
-    FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now);
 }

@@ -6,11 +6,13 @@ import java.util.Optional;
 
 /**
  * A consumer whose effect must happen exactly once per producer key. Implement {@link ExternalEffectConsumer} when
- * the effect is a call elsewhere, or {@link TransactionalEffectConsumer} when it is a write to the claim's own store.
+ * the effect is a call elsewhere, or {@link TransactionalEffectConsumer} when it is a write to the claim's own store:
+ * the family is sealed to those two, and {@link #match} makes whoever runs a consumer handle both (the compiler checks
+ * it).
  *
  * @param <E> the event type
  */
-public interface IdempotentConsumer<E> {
+public sealed interface IdempotentConsumer<E> permits ExternalEffectConsumer, TransactionalEffectConsumer {
 
     /** A stable name; part of every claim key, so never rename a consumer in production. */
     String name();
@@ -37,5 +39,21 @@ public interface IdempotentConsumer<E> {
     /** How this consumer's failures are classified; declare mappings for your own exceptions here. */
     default FailureClassifier classifier() {
         return FailureClassifier.defaults();
+    }
+
+    /** Runs the case of {@code cases} that is this consumer's kind. */
+    <R> R match(Cases<E, R> cases);
+
+    /**
+     * What to do with each kind of consumer.
+     *
+     * @param <E> the event type
+     * @param <R> the result
+     */
+    interface Cases<E, R> {
+
+        R external(ExternalEffectConsumer<E> consumer);
+
+        <W> R transactional(TransactionalEffectConsumer<E, W> consumer);
     }
 }

@@ -50,6 +50,8 @@ public final class RedriveNames {
         public static final String DEFERRED = "Deferred";
         public static final String TIMED_OUT = "TimedOut";
         public static final String SUPERSEDED = "Superseded";
+        public static final String HELD_BEHIND_GROUP_HEAD = "HeldBehindGroupHead";
+        public static final String VISIBILITY_NOT_CHANGED = "VisibilityNotChanged";
         public static final String EFFECT_LATENCY = "EffectLatency";
         // Consumers: by Consumer and FailureClass.
         public static final String FAILURES = "Failures";
@@ -73,8 +75,17 @@ public final class RedriveNames {
         public static final String QUARANTINE = "Quarantine";
 
         /** Every metric a consumer function emits. */
-        public static final Set<String> CONSUMER_EMITTED =
-                Set.of(PROCESSED, DUPLICATES, DEFERRED, TIMED_OUT, SUPERSEDED, EFFECT_LATENCY, FAILURES, DEAD_LETTERED);
+        public static final Set<String> CONSUMER_EMITTED = Set.of(
+                PROCESSED,
+                DUPLICATES,
+                DEFERRED,
+                TIMED_OUT,
+                SUPERSEDED,
+                HELD_BEHIND_GROUP_HEAD,
+                VISIBILITY_NOT_CHANGED,
+                EFFECT_LATENCY,
+                FAILURES,
+                DEAD_LETTERED);
 
         /** Every metric the sweeper function emits. */
         public static final Set<String> SWEEPER_EMITTED = Set.of(

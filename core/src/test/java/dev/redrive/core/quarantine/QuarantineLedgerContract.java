@@ -44,22 +44,16 @@ public abstract class QuarantineLedgerContract {
         return new QuarantineRecord(
                 id,
                 QuarantineState.QUARANTINED,
-                "email",
-                queue,
-                queue + "-dlq",
-                "email#k-" + id,
-                new Classification(FailureClass.TRANSIENT, "Timeout", "slow \"quoted\" reason", "payments"),
-                arrivedAt.minusSeconds(60),
-                arrivedAt.minusSeconds(30),
-                arrivedAt,
-                3,
-                "m-" + id,
-                "{\"orderId\":\"o-1\"}",
-                null,
+                new DeadLetterOrigin("email", queue, queue + "-dlq", "m-" + id, "email#k-" + id, arrivedAt),
+                new DeadLetterEvidence(
+                        new Classification(FailureClass.TRANSIENT, "Timeout", "slow \"quoted\" reason", "payments"),
+                        arrivedAt.minusSeconds(60),
+                        arrivedAt.minusSeconds(30),
+                        3),
+                new PayloadLocation.Inline("{\"orderId\":\"o-1\"}"),
                 Map.of("trace", "t-1"),
                 0,
                 "arrived",
-                null,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrivedAt, Actor.AUTOMATION, "arrived")),
                 0);
     }
@@ -76,6 +70,17 @@ public abstract class QuarantineLedgerContract {
 
         QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
 
+        assertThat(stored).isEqualTo(r.withVersion(1));
+    }
+
+    @Test
+    void anEmptyPayloadStaysAnEmptyInlinePayload() {
+        QuarantineRecord r = record(id(), clock.instant()).withBody("");
+        assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
+
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+
+        assertThat(stored.payload()).isEqualTo(new PayloadLocation.Inline(""));
         assertThat(stored).isEqualTo(r.withVersion(1));
     }
 
@@ -171,22 +176,12 @@ public abstract class QuarantineLedgerContract {
         QuarantineRecord elsewhere = new QuarantineRecord(
                 id(),
                 QuarantineState.QUARANTINED,
-                "email",
-                "other-queue",
-                "other-dlq",
-                null,
-                older.classification(),
-                null,
-                null,
-                t.plusSeconds(30),
-                1,
-                "m",
-                "b",
-                null,
+                new DeadLetterOrigin("email", "other-queue", "other-dlq", "m", null, t.plusSeconds(30)),
+                new DeadLetterEvidence(older.classification(), null, null, 1),
+                new PayloadLocation.Inline("b"),
                 Map.of(),
                 0,
                 "",
-                null,
                 List.of(),
                 0);
         ledger.insertIfAbsent(newer, Optional.empty());
@@ -271,25 +266,22 @@ public abstract class QuarantineLedgerContract {
     /** A QUARANTINED record of another source queue. */
     protected QuarantineRecord recordOf(String sourceQueue, String id, Instant arrivedAt) {
         QuarantineRecord r = record(id, arrivedAt);
+        DeadLetterOrigin o = r.origin();
         return new QuarantineRecord(
                 r.id(),
                 r.state(),
-                r.consumer(),
-                sourceQueue,
-                sourceQueue + "-dlq",
-                r.idempotencyKey(),
-                r.classification(),
-                r.firstFailedAt(),
-                r.lastFailedAt(),
-                r.arrivedAt(),
-                r.receiveCount(),
-                r.sourceMessageId(),
-                r.body(),
-                r.bodyRef(),
+                new DeadLetterOrigin(
+                        o.consumer(),
+                        sourceQueue,
+                        sourceQueue + "-dlq",
+                        o.sourceMessageId(),
+                        o.idempotencyKey(),
+                        arrivedAt),
+                r.evidence(),
+                r.payload(),
                 r.attributes(),
                 r.replayCount(),
                 r.note(),
-                r.archiveRef(),
                 r.audit(),
                 r.version());
     }

@@ -22,7 +22,8 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * The consumer metrics: instrumented with Micrometer (counters and a timer in a plain in-memory registry), exported
  * at the end of every invocation as Embedded Metric Format on stdout, namespace {@value Metrics#NAMESPACE}, names from {@link Metrics}. Only what
  * changed during the invocation is exported. Names: {@code Processed}, {@code Duplicates}, {@code Deferred},
- * {@code TimedOut}, {@code Superseded}, {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
+ * {@code TimedOut}, {@code Superseded}, {@code HeldBehindGroupHead}, {@code VisibilityNotChanged} (a retry delay the
+ * queue did not take), {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
  * {@code DeadLettered} (dimensions {@code Consumer}, {@code FailureClass}).
  */
 public final class ConsumerMetrics {
@@ -58,6 +59,8 @@ public final class ConsumerMetrics {
                 count(consumer, Metrics.TIMED_OUT, null);
             } else if (o instanceof MessageOutcome.Superseded) {
                 count(consumer, Metrics.SUPERSEDED, null);
+            } else if (o instanceof MessageOutcome.SkippedAfterGroupFailure) {
+                count(consumer, Metrics.HELD_BEHIND_GROUP_HEAD, null);
             } else if (o instanceof MessageOutcome.RetryLater r) {
                 count(consumer, Metrics.FAILURES, r.classification().failureClass());
             } else if (o instanceof MessageOutcome.DeadLettered d) {
@@ -65,6 +68,7 @@ public final class ConsumerMetrics {
                 count(consumer, Metrics.DEAD_LETTERED, d.failure().failureClass());
             }
         }
+        report.visibilityNotChanged().forEach(id -> count(consumer, Metrics.VISIBILITY_NOT_CHANGED, null));
     }
 
     private void count(String consumer, String name, FailureClass failureClass) {
@@ -80,7 +84,13 @@ public final class ConsumerMetrics {
         MetricsLogger plain = logger(DimensionSet.of(Dimensions.CONSUMER, consumer));
         boolean anyPlain = false;
         for (String name : new String[] {
-            Metrics.PROCESSED, Metrics.DUPLICATES, Metrics.DEFERRED, Metrics.TIMED_OUT, Metrics.SUPERSEDED
+            Metrics.PROCESSED,
+            Metrics.DUPLICATES,
+            Metrics.DEFERRED,
+            Metrics.TIMED_OUT,
+            Metrics.SUPERSEDED,
+            Metrics.HELD_BEHIND_GROUP_HEAD,
+            Metrics.VISIBILITY_NOT_CHANGED
         }) {
             double delta = delta(
                     consumer + "/" + name,

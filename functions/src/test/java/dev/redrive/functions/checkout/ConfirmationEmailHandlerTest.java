@@ -88,10 +88,12 @@ class ConfirmationEmailHandlerTest {
     @Test
     void theOutboxRefusesASecondEmailUnderTheSameKeyLikeAnIdempotentProvider() {
         S3EmailOutbox outbox = new S3EmailOutbox(aws.s3(), config.checkout().emailOutboxBucket(), json);
-        EmailOutbox.Email email = new EmailOutbox.Email("confirmation-email#evt-x", 1, "ada@example.com", "s", "b");
+        EmailOutbox.Email email = new EmailOutbox.Email(
+                "confirmation-email#evt-x", 1, "ada@example.com", "s", "b", java.time.Duration.ofSeconds(20));
 
         String first = outbox.send(email);
-        String second = outbox.send(new EmailOutbox.Email("confirmation-email#evt-x", 2, "ada@example.com", "s", "b"));
+        String second = outbox.send(new EmailOutbox.Email(
+                "confirmation-email#evt-x", 2, "ada@example.com", "s", "b", java.time.Duration.ofSeconds(20)));
 
         assertThat(first).startsWith("s3://");
         assertThat(second).startsWith("already sent: ");

@@ -234,6 +234,78 @@ class IdempotentSqsHandlerTest {
                         .isEqualTo("t-1"));
     }
 
+    @Test
+    void theHandlerDoesNotReturnWhileAnEffectStillRuns() throws Exception {
+        QueuePair q = LocalResources.createQueuePair(aws, "orders", 3, 30);
+        String key = "hang-" + UUID.randomUUID();
+        Future<SQSBatchResponse> response = DELIVERIES.submit(
+                () -> handler.handleRequest(syntheticEvent(q.arn(), "{\"key\":\"" + key + "\"}"), remaining(1500)));
+
+        // Past the batch's budget the record is reported timed out, but the sandbox must not freeze with its effect
+        // still running: a thawed thread would go on after its lease.
+        org.awaitility.Awaitility.await()
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> !response.isDone());
+        consumer.releaseHung();
+
+        SQSBatchResponse answer = response.get(10, TimeUnit.SECONDS);
+        assertThat(answer.getBatchItemFailures()).hasSize(1);
+        assertThat(consumer.effectsFor(key))
+                .as("the effect ended before the handler returned")
+                .isEqualTo(1);
+    }
+
+    /** A Lambda context with {@code millis} left. */
+    private static com.amazonaws.services.lambda.runtime.Context remaining(long millis) {
+        long deadline = System.currentTimeMillis() + millis;
+        return new com.amazonaws.services.lambda.runtime.Context() {
+            public String getAwsRequestId() {
+                return "req-1";
+            }
+
+            public String getLogGroupName() {
+                return "";
+            }
+
+            public String getLogStreamName() {
+                return "";
+            }
+
+            public String getFunctionName() {
+                return "counting";
+            }
+
+            public String getFunctionVersion() {
+                return "$LATEST";
+            }
+
+            public String getInvokedFunctionArn() {
+                return "";
+            }
+
+            public com.amazonaws.services.lambda.runtime.CognitoIdentity getIdentity() {
+                return null;
+            }
+
+            public com.amazonaws.services.lambda.runtime.ClientContext getClientContext() {
+                return null;
+            }
+
+            public int getRemainingTimeInMillis() {
+                return (int) (deadline - System.currentTimeMillis());
+            }
+
+            public int getMemoryLimitInMB() {
+                return 512;
+            }
+
+            public com.amazonaws.services.lambda.runtime.LambdaLogger getLogger() {
+                return null;
+            }
+        };
+    }
+
     private static SQSEvent syntheticEvent(String queueArn, String body) {
         SQSEvent.SQSMessage r = new SQSEvent.SQSMessage();
         r.setMessageId(UUID.randomUUID().toString());

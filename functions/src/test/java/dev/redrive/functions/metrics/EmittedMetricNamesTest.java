@@ -50,7 +50,8 @@ class EmittedMetricNamesTest {
                         new MessageOutcome.TimedOut("k4"),
                         new MessageOutcome.Superseded("k5", 2),
                         new MessageOutcome.RetryLater("k6", Classification.of(FailureClass.TRANSIENT, "T", "t"), 3),
-                        new MessageOutcome.DeadLettered("k7", new FailureRecord(permanent, 1, now, now, "q"))));
+                        new MessageOutcome.DeadLettered("k7", new FailureRecord(permanent, 1, now, now, "q")),
+                        new MessageOutcome.SkippedAfterGroupFailure("g1", "m0", 4)));
 
         metrics.flush("email");
 
@@ -87,6 +88,7 @@ class EmittedMetricNamesTest {
             entries.add(new BatchReport.Entry(
                     new IncomingMessage("m" + i, "r", "{}", Map.of(), 1, "q", null), outcomes[i]));
         }
-        return new BatchReport(entries, List.of());
+        // The last message's retry delay was not taken by the queue (ChangeMessageVisibility failed).
+        return new BatchReport(entries, List.of(), List.of("m" + (outcomes.length - 1)));
     }
 }

@@ -37,7 +37,8 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                 emailOutbox.getBucketName(),
                 PolicyStatement.Builder.create()
                         .sid("EmailOutboxPut")
-                        .actions(List.of("s3:PutObject"))
+                        // GetObject: a refused create-only write (412) is confirmed against the email already there
+                        .actions(List.of("s3:PutObject", "s3:GetObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
         IdempotentConsumer revenue = consumer(
                 scope,
