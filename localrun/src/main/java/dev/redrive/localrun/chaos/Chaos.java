@@ -21,7 +21,6 @@ public final class Chaos {
     private final FencingJournal journal = new FencingJournal();
     private final MessageTracker messages = new MessageTracker();
     private final CallClassifier classifier;
-    private final java.util.Set<String> scriptedPauses = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Chaos(ChaosOptions options, CallClassifier classifier) {
         this.options = options;
@@ -49,19 +48,10 @@ public final class Chaos {
         return classifier;
     }
 
-    /**
-     * A pause aimed at one key, for tests: the next granted claim of {@code key} has its answer held back, and its
-     * sandbox is frozen once it has answered its invocation, until someone thaws it ({@link FunctionInstance#thaw}).
-     * Counted as a {@link FaultKind#SANDBOX_PAUSE}; it strikes whether or not the plan's faults are enabled.
-     */
-    public void pauseNextClaimOf(String key) {
-        scriptedPauses.add(key);
-    }
-
     /** Puts the faults of {@code sandbox}'s slot on its proxies and its Runtime API. */
     public void attach(String handler, FunctionInstance sandbox, Collection<AwsTrafficProxy> proxies) {
-        SandboxFaults hook = new SandboxFaults(
-                handler, part(handler), () -> sandbox, classifier, faults, journal, messages, scriptedPauses::remove);
+        SandboxFaults hook =
+                new SandboxFaults(handler, part(handler), () -> sandbox, classifier, faults, journal, messages);
         proxies.forEach(p -> p.hook(hook));
         sandbox.listener(hook);
     }

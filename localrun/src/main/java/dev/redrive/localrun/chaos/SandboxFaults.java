@@ -6,13 +6,11 @@ import dev.redrive.localrun.eventsource.AwsTrafficProxy.Reply;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy.Verdict;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxListener;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +37,6 @@ public final class SandboxFaults implements Hook, SandboxListener {
     private final FaultInjector faults;
     private final FencingJournal journal;
     private final MessageTracker messages;
-    private final Predicate<String> scriptedPause;
     private final ThreadLocal<InFlight> current = new ThreadLocal<>();
 
     public SandboxFaults(
@@ -49,8 +46,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
             CallClassifier classifier,
             FaultInjector faults,
             FencingJournal journal,
-            MessageTracker messages,
-            Predicate<String> scriptedPause) {
+            MessageTracker messages) {
         this.function = function;
         this.part = part;
         this.sandbox = sandbox;
@@ -58,7 +54,6 @@ public final class SandboxFaults implements Hook, SandboxListener {
         this.faults = faults;
         this.journal = journal;
         this.messages = messages;
-        this.scriptedPause = scriptedPause;
     }
 
     @Override
@@ -152,10 +147,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
             if (kill != null) {
                 return kill;
             }
-            if (ok && call.is(CallRole.CLAIM) && call.key() != null && scriptedPause.test(call.key())) {
-                faults.record(FaultKind.SANDBOX_PAUSE, call.step() + " (scripted)");
-                holdUntilThawed(sb, Instant.now().plus(Duration.ofMinutes(10)));
-            } else if (ok && call.is(CallRole.CLAIM) && f.draw().strikes(FaultKind.SANDBOX_PAUSE)) {
+            if (ok && call.is(CallRole.CLAIM) && f.draw().strikes(FaultKind.SANDBOX_PAUSE)) {
                 holdPastLease(sb, call, f.draw());
             }
         }
@@ -201,6 +193,11 @@ public final class SandboxFaults implements Hook, SandboxListener {
      * Holds the claim's answer back until the sandbox has answered its invocation (the record times out in the
      * handler, whose thread stays blocked on this answer), freezes the sandbox, and thaws it 1 to 3 s after the
      * claim's lease has ended; only then does the answer reach the sandbox.
+     *
+     * <p>Known gap: since the handler no longer returns while a record is still running (issue 12), the sandbox does
+     * not answer while its claim's answer is held; it is replaced at its function timeout instead, which ends the
+     * hold. A pause counted here is therefore, for now, a sandbox stuck past its deadline and replaced, not one
+     * frozen and thawed stale. Freezing it in the middle of its invocation instead is the rework left to do.
      */
     private void holdPastLease(FunctionInstance sb, AwsCall call, FaultInjector.Draw draw) {
         long leaseEnd = call.leaseEnd() > 0 ? call.leaseEnd() : System.currentTimeMillis() + 12_000;
