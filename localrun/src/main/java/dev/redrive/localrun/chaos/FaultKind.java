@@ -14,9 +14,10 @@ public enum FaultKind {
     /**
      * SIGSTOP past the lease, then SIGCONT: the sandbox's claim answer is held back until its invocation has ended, the
      * sandbox is frozen once it has answered (as Lambda freezes an environment), and thawed after the claim's lease has
-     * run out. A worker thread that outlived the handler then wakes up stale.
+     * run out. A worker thread that outlived the handler then wakes up stale. Since the handler no longer returns while
+     * a record runs, the sandbox does not answer; it is replaced at its function timeout, which ends the hold.
      */
-    SANDBOX_PAUSE("pause", "sandbox SIGSTOP past its lease, then SIGCONT"),
+    SANDBOX_PAUSE("pause", "claim answer held past its lease (a SIGSTOP once the sandbox answers; see SandboxFaults)"),
     DYNAMODB_THROTTLE("ddb-throttle", "DynamoDB ProvisionedThroughputExceededException"),
     DYNAMODB_INTERNAL_ERROR("ddb-500", "DynamoDB InternalServerError"),
     DYNAMODB_TRANSACTION_CONFLICT("ddb-conflict", "DynamoDB TransactionConflict"),

@@ -1,6 +1,8 @@
 package dev.redrive.localrun.lambda;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -62,6 +64,7 @@ final class SandboxFreeze {
             released.complete(null);
             return false;
         }
+        awaitStopped(process, Duration.ofSeconds(2));
         frozen = process;
         applied.complete(null);
         long delay = Math.max(0, Duration.between(Instant.now(), until).toMillis());
@@ -108,6 +111,29 @@ final class SandboxFreeze {
     /** Completes when the sandbox runs again after the current or requested freeze (or is gone). */
     synchronized CompletableFuture<Void> released() {
         return released;
+    }
+
+    /**
+     * Waits until the kernel shows {@code process} stopped ({@code T} in {@code /proc/<pid>/stat}): {@code kill -STOP}
+     * returns once the signal is sent, and the target stops a moment later. Where there is no {@code /proc}, returns.
+     */
+    static void awaitStopped(Process process, Duration atMost) {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + atMost.toNanos();
+        try {
+            while (System.nanoTime() < deadline && process.isAlive()) {
+                String s = Files.readString(stat);
+                char state = s.charAt(s.lastIndexOf(')') + 2);
+                if (state == 'T' || state == 't') {
+                    return;
+                }
+                Thread.sleep(1);
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc, or the process is gone: nothing to wait for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Sends SIGSTOP, SIGCONT (or any named signal) to {@code process}; false when it could not be sent. */
