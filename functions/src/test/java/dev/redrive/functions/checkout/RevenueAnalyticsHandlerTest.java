@@ -57,7 +57,7 @@ class RevenueAnalyticsHandlerTest {
 
     @Test
     void theCounterEqualsTheSumOfUniqueOrdersWhenEveryOrderArrivesOneToThreeTimesConcurrently() throws Exception {
-        int orders = 1_000;
+        int orders = 300;
         Random random = new Random(20261129);
         long expected = 0;
         List<SQSEvent.SQSMessage> deliveries = new ArrayList<>();

@@ -37,7 +37,7 @@ class SweeperConcurrencyTest {
         Sweeper second = rig.sweeper(s -> s);
         ExecutorService two = Executors.newFixedThreadPool(2);
         int rounds = 12;
-        int perRound = 15;
+        int perRound = 8;
         try {
             for (int round = 0; round < rounds; round++) {
                 rig.deadLetter(perRound, "r" + round);

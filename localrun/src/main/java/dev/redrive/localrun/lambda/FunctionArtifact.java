@@ -2,6 +2,8 @@ package dev.redrive.localrun.lambda;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,6 +47,14 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
      * with the {@code java21} runtime's flags under AWS's runtime interface client.
      */
     public List<String> command(ManagedJavaRuntime runtime, int memoryMb, Path sandboxTmp) {
+        return command(runtime, memoryMb, sandboxTmp, JVM_HANDLER);
+    }
+
+    /**
+     * As {@link #command(ManagedJavaRuntime, int, Path)}, for the function's {@code handler} setting (the managed
+     * runtime passes the function's {@code Handler} to the runtime interface client as its argument).
+     */
+    public List<String> command(ManagedJavaRuntime runtime, int memoryMb, Path sandboxTmp, String handler) {
         if ("native".equals(kind)) {
             return List.of(executable.toString());
         }
@@ -54,8 +64,48 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         command.add("-cp");
         command.add(classpath);
         command.add(RIC_MAIN);
-        command.add(JVM_HANDLER);
+        command.add(handler);
         return List.copyOf(command);
+    }
+
+    /**
+     * Why a sandbox of this artifact cannot start {@code handler}, or empty when it can: a missing executable, a
+     * class-path entry that does not exist, or a handler class the class path does not hold. The runtime interface
+     * client does not fail its start for a missing handler class: it polls, and answers every invocation with "Class
+     * not found" (as Lambda does), so without this check a run would dead-letter everything instead of stopping.
+     */
+    public Optional<String> startProblem(String handler) {
+        if (!Files.exists(executable)) {
+            return Optional.of("the artifact " + executable + " does not exist");
+        }
+        if ("native".equals(kind)) {
+            return Files.isExecutable(executable)
+                    ? Optional.empty()
+                    : Optional.of("the native executable " + executable + " is not executable");
+        }
+        List<URL> urls = new ArrayList<>();
+        for (String entry : classpath.split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (!path.isAbsolute() || !Files.exists(path)) {
+                return Optional.of("the class path entry " + entry + " does not exist (or is not absolute)");
+            }
+            try {
+                urls.add(path.toUri().toURL());
+            } catch (java.net.MalformedURLException e) {
+                return Optional.of("the class path entry " + entry + " is not a path: " + e.getMessage());
+            }
+        }
+        String handlerClass = handler.contains("::") ? handler.substring(0, handler.indexOf("::")) : handler;
+        try (URLClassLoader loader =
+                new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+            Class.forName(handlerClass, false, loader);
+            return Optional.empty();
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.of(
+                    "the handler class " + handlerClass + " is not on the class path " + classpath + " (" + e + ")");
+        } catch (IOException e) {
+            return Optional.of("could not read the class path " + classpath + ": " + e.getMessage());
+        }
     }
 
     /**

@@ -88,6 +88,10 @@ public final class FunctionInstance implements AutoCloseable {
      * poll is replaced, up to {@link #START_ATTEMPTS} times in a row; then the function cannot start.
      */
     public synchronized void start(Duration initTimeout) {
+        String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+        artifact.startProblem(handler).ifPresent(problem -> {
+            throw new FunctionCannotStart(functionName, problem);
+        });
         SandboxStartFailure last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
@@ -111,14 +115,15 @@ public final class FunctionInstance implements AutoCloseable {
             api.onEventTaken(() -> listener.eventTaken(this));
             api.refuseAnswersWhile(() -> doomed);
             Path tmp = freshTmp();
-            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp));
+            String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler));
             Map<String, String> env = pb.environment();
             env.putAll(environment);
             env.put("AWS_LAMBDA_RUNTIME_API", api.address());
             env.put("AWS_LAMBDA_FUNCTION_NAME", functionName);
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
             env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
-            env.put("_HANDLER", environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER));
+            env.put("_HANDLER", handler);
             env.put("TMPDIR", tmp.toString());
             pb.directory(sandboxDir.toFile());
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -416,8 +421,15 @@ public final class FunctionInstance implements AutoCloseable {
         }
     }
 
-    /** The function's sandboxes end before their first poll every time: the run cannot go on. */
+    /**
+     * The function cannot start: its artifact cannot run its handler, or its sandboxes end before their first poll
+     * every time. The run cannot go on.
+     */
     public static final class FunctionCannotStart extends IllegalStateException {
+        FunctionCannotStart(String function, String problem) {
+            super("function " + function + " cannot start: " + problem);
+        }
+
         FunctionCannotStart(String function, int attempts, RuntimeException last) {
             super(
                     "function " + function + " cannot start: " + attempts + " sandboxes in a row ended before "
