@@ -188,9 +188,10 @@ public final class FunctionInstance implements AutoCloseable {
             return;
         }
         SandboxExit exit = exitOf(p, "invoke");
+        // Recorded before the invocation is ended, so whoever the ExitError wakes up already finds the exit.
+        exits.accept(exit);
         itsApi.sandboxExited("{\"errorType\":\"Runtime.ExitError\",\"errorMessage\":\"RequestId: sandbox " + number
                 + " exited: " + exit.reason() + "\"}");
-        exits.accept(exit);
     }
 
     private SandboxExit exitOf(Process p, String phase) {
