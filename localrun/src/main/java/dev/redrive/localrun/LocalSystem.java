@@ -1,10 +1,13 @@
 package dev.redrive.localrun;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.localrun.chaos.CallClassifier;
+import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
 import dev.redrive.localrun.lambda.FunctionArtifact;
+import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.FunctionPool;
 import dev.redrive.localrun.lambda.InvocationResult;
 import dev.redrive.localrun.lambda.ManagedJavaRuntime;
@@ -19,17 +22,26 @@ import dev.redrive.localstack.provision.LocalSchedule;
 import dev.redrive.localstack.provision.ProvisionedResources;
 import dev.redrive.localstack.provision.TemplateProvisioner;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 
 /**
@@ -50,24 +62,32 @@ public final class LocalSystem implements AutoCloseable {
     private final FunctionArtifact artifact;
     private final ManagedJavaRuntime javaRuntime;
     private final Map<String, FunctionPool> pools = new LinkedHashMap<>();
-    private final Map<String, Map<String, AwsTrafficProxy>> proxies = new LinkedHashMap<>();
+    /** Each sandbox slot's own counting proxies (by service), per function: calls are known by sandbox. */
+    private final Map<String, List<Map<String, AwsTrafficProxy>>> proxies = new ConcurrentHashMap<>();
+
+    private final Chaos chaos;
+    private volatile boolean emailOutage;
     private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
     private final Map<String, SqsEventSourcePoller> pollerByFunction = new HashMap<>();
     private final LocalScheduler scheduler = new LocalScheduler();
     private final AtomicLong scheduledSweeps = new AtomicLong();
     private final AtomicLong failedSweeps = new AtomicLong();
+    private final RunOptions options;
 
     private LocalSystem(
             LocalAws aws,
             boolean ownsAws,
             ProvisionedResources resources,
             FunctionArtifact artifact,
-            ManagedJavaRuntime javaRuntime) {
+            ManagedJavaRuntime javaRuntime,
+            RunOptions options) {
         this.aws = aws;
         this.ownsAws = ownsAws;
         this.resources = resources;
         this.artifact = artifact;
         this.javaRuntime = javaRuntime;
+        this.options = options;
+        this.chaos = options.chaos().map(c -> new Chaos(c, classifier())).orElse(null);
     }
 
     /** Starts local AWS, provisions the template, starts the functions, pollers and schedules. */
@@ -94,7 +114,7 @@ public final class LocalSystem implements AutoCloseable {
             FunctionArtifact artifact = FunctionArtifact.find(options.functionsTarget());
             ManagedJavaRuntime javaRuntime =
                     ManagedJavaRuntime.unpackInto(Files.createTempDirectory(options.workDir(), "run-"));
-            system = new LocalSystem(aws, ownsAws, resources, artifact, javaRuntime);
+            system = new LocalSystem(aws, ownsAws, resources, artifact, javaRuntime, options);
             system.instrument();
             system.startFunctions(options, progress);
             return system;
@@ -108,6 +128,28 @@ public final class LocalSystem implements AutoCloseable {
         }
     }
 
+    /** Reads AWS calls by the stack's names: its tables, buckets and queues. */
+    private CallClassifier classifier() {
+        Map<String, String> email = environmentOf(EMAIL);
+        Map<String, String> revenue = environmentOf(REVENUE);
+        Map<String, String> sweeper = environmentOf(SWEEPER);
+        Set<String> deadLetterQueues = new HashSet<>();
+        Set<String> sources = new HashSet<>();
+        resources.queues().values().forEach(q -> (q.url().endsWith("-dlq") ? deadLetterQueues : sources).add(q.url()));
+        deadLetterQueues.add(email.get("REDRIVE_DEAD_LETTERS_QUEUE_URL"));
+        deadLetterQueues.add(revenue.get("REDRIVE_DEAD_LETTERS_QUEUE_URL"));
+        sources.removeAll(deadLetterQueues);
+        return new CallClassifier(
+                email.get("REDRIVE_CLAIMS_TABLE"),
+                revenue.get("REDRIVE_CHECKOUT_REVENUE_TABLE"),
+                sweeper.get("REDRIVE_SWEEPER_QUARANTINE_TABLE"),
+                sweeper.get("REDRIVE_SWEEPER_CONTROL_TABLE"),
+                email.get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET"),
+                sweeper.get("REDRIVE_SWEEPER_ARCHIVE_BUCKET"),
+                deadLetterQueues,
+                sources);
+    }
+
     /** Turns on versioning of the outbox bucket, so every email written is counted (measurement only). */
     private void instrument() {
         String outbox = environmentOf(EMAIL).get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET");
@@ -119,25 +161,22 @@ public final class LocalSystem implements AutoCloseable {
     private void startFunctions(RunOptions options, Progress progress) throws IOException, InterruptedException {
         for (LocalFunction f : resources.functions().values()) {
             String handler = f.quarkusHandler().orElse(f.logicalId());
-            Map<String, AwsTrafficProxy> mine = new LinkedHashMap<>();
-            mine.put("dynamodb", new AwsTrafficProxy(aws.dynamoDbEndpoint()));
-            mine.put("sqs", new AwsTrafficProxy(aws.sqsEndpoint()));
-            mine.put("s3", new AwsTrafficProxy(aws.s3Endpoint()));
-            proxies.put(handler, mine);
+            proxies.put(handler, new CopyOnWriteArrayList<>());
             int instances = SWEEPER.equals(handler)
-                    ? 1
+                    ? (chaos == null ? 1 : 2)
                     : Math.min(
                             options.maxInstances(),
                             resources.mappingsOf(f.logicalId()).stream()
                                     .map(m -> m.maximumConcurrency().orElse(5))
                                     .findFirst()
                                     .orElse(1));
+            Duration timeout =
+                    SWEEPER.equals(handler) && chaos != null ? chaos.options().sweeperTimeout() : f.timeout();
             FunctionPool pool = new FunctionPool(
-                    sandboxSpec(handler),
-                    javaRuntime,
-                    options.workDir(),
-                    f.timeout(),
-                    Duration.ofSeconds(60),
+                    handler,
+                    (slot, exits) -> newSandbox(handler, slot, exits),
+                    timeout,
+                    Duration.ofSeconds(90),
                     instances);
             pools.put(handler, pool);
             progress.step("starting " + handler + " (" + instances + " sandbox" + (instances > 1 ? "es" : "") + ")");
@@ -163,6 +202,9 @@ public final class LocalSystem implements AutoCloseable {
                                     m.maximumConcurrency().orElse(5)),
                             m.reportsBatchItemFailures()),
                     aws.region().id());
+            if (chaos != null) {
+                poller.listener(chaos.pollerListener(pool.name(), q.url()));
+            }
             pollers.add(poller);
             pollerByFunction.put(pool.name(), poller);
             poller.start();
@@ -188,22 +230,61 @@ public final class LocalSystem implements AutoCloseable {
         }
     }
 
+    /** The sandbox of one slot of {@code handler}'s pool, with counting proxies of its own (and its faults). */
+    private FunctionInstance newSandbox(String handler, int slot, Consumer<SandboxExit> exits) {
+        Map<String, AwsTrafficProxy> mine = newProxies(handler);
+        FunctionInstance sandbox = new FunctionInstance(
+                sandboxSpec(handler, mine),
+                slot,
+                javaRuntime,
+                options.workDir().resolve(handler + "-" + slot + ".log"),
+                exits);
+        if (chaos != null) {
+            chaos.attach(handler, sandbox, mine.values());
+        }
+        return sandbox;
+    }
+
+    private Map<String, AwsTrafficProxy> newProxies(String handler) {
+        Map<String, AwsTrafficProxy> mine = new LinkedHashMap<>();
+        try {
+            mine.put("dynamodb", new AwsTrafficProxy("dynamodb", aws.dynamoDbEndpoint()));
+            mine.put("sqs", new AwsTrafficProxy("sqs", aws.sqsEndpoint()));
+            mine.put("s3", new AwsTrafficProxy("s3", aws.s3Endpoint()));
+        } catch (IOException e) {
+            mine.values().forEach(AwsTrafficProxy::close);
+            throw new UncheckedIOException("could not start the counting proxies of " + handler, e);
+        }
+        if (EMAIL.equals(handler)) {
+            mine.get("s3").outage(emailOutage);
+        }
+        proxies.computeIfAbsent(handler, h -> new CopyOnWriteArrayList<>()).add(mine);
+        return mine;
+    }
+
     /**
-     * How the sandboxes of {@code handler}'s function start: the template's function, the artifact, and an
-     * environment pointing at this function's counting proxies.
+     * How a sandbox of {@code handler}'s function starts: the template's function, the artifact, and an environment
+     * pointing at counting proxies of its own.
      */
     public SandboxSpec sandboxSpec(String handler) {
+        return sandboxSpec(handler, newProxies(handler));
+    }
+
+    private SandboxSpec sandboxSpec(String handler, Map<String, AwsTrafficProxy> mine) {
         LocalFunction f = resources
                 .functionWithHandler(handler)
                 .orElseThrow(() -> new IllegalStateException("the template has no function with handler " + handler));
         Map<String, String> env = new HashMap<>(f.environment());
         env.putAll(aws.environment());
-        proxies.get(handler).forEach((service, proxy) -> {
+        mine.forEach((service, proxy) -> {
             String upper = service.toUpperCase(Locale.ROOT);
             env.put("AWS_ENDPOINT_URL_" + upper, proxy.endpoint().toString());
             env.put("QUARKUS_" + upper + "_ENDPOINT_OVERRIDE", proxy.endpoint().toString());
         });
         env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
+        if (chaos != null) {
+            env.putAll(chaos.environmentOverrides(handler));
+        }
         return new SandboxSpec(handler, f.arn(), artifact, f.memoryMb(), env);
     }
 
@@ -224,7 +305,47 @@ public final class LocalSystem implements AutoCloseable {
 
     /** Starts or ends the mail provider's outage (the email function's S3 writes answer 503). */
     public void emailProviderOutage(boolean on) {
-        proxies.get(EMAIL).get("s3").outage(on);
+        emailOutage = on;
+        proxies.getOrDefault(EMAIL, List.of()).forEach(slot -> slot.get("s3").outage(on));
+    }
+
+    /** The chaos run's faults, journal and settings; empty unless the run injects faults. */
+    public Optional<Chaos> chaos() {
+        return Optional.ofNullable(chaos);
+    }
+
+    /** A function's sandbox pool (its slots, for faults aimed at them). */
+    public FunctionPool pool(String handler) {
+        return pools.get(handler);
+    }
+
+    /** Invokes the sweeper on two sandboxes at the same moment; both answers, in the order started. */
+    public List<InvocationResult> sweepTwiceAtOnce() throws InterruptedException {
+        FunctionPool sweeper = pools.get(SWEEPER);
+        CountDownLatch together = new CountDownLatch(1);
+        List<CompletableFuture<InvocationResult>> both = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            both.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    together.await();
+                    return sweeper.invoke("{\"source\":\"redrive.local-run\"}");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return new InvocationResult.Timeout(Duration.ZERO);
+                }
+            }));
+        }
+        together.countDown();
+        List<InvocationResult> results = new ArrayList<>();
+        for (CompletableFuture<InvocationResult> f : both) {
+            try {
+                results.add(f.get());
+            } catch (java.util.concurrent.ExecutionException e) {
+                results.add(
+                        new InvocationResult.FunctionError("LocalRun", String.valueOf(e.getCause()), Duration.ZERO));
+            }
+        }
+        return results;
     }
 
     public LocalAws aws() {
@@ -258,13 +379,28 @@ public final class LocalSystem implements AutoCloseable {
     /** API calls by function, service and operation, as the counting proxies saw them. */
     public Map<String, Map<String, Long>> apiCalls() {
         Map<String, Map<String, Long>> calls = new TreeMap<>();
-        proxies.forEach((handler, byService) -> {
+        proxies.forEach((handler, slots) -> {
             Map<String, Long> all = new TreeMap<>();
-            byService.forEach((service, proxy) ->
-                    proxy.calls().forEach((op, n) -> all.put(service + ":" + op.replace("S3:", ""), n)));
+            slots.forEach(byService -> byService.forEach((service, proxy) ->
+                    proxy.calls().forEach((op, n) -> all.merge(service + ":" + op.replace("S3:", ""), n, Long::sum))));
             calls.put(handler, all);
         });
         return calls;
+    }
+
+    /** How long AWS took to answer each operation, on average over every sandbox's proxies, in milliseconds. */
+    public Map<String, Double> awsLatencyMillis() {
+        Map<String, Long> nanos = new TreeMap<>();
+        Map<String, Long> counts = new TreeMap<>();
+        proxies.forEach((handler, slots) -> slots.forEach(byService -> byService.forEach((service, proxy) -> {
+            proxy.awsNanos().forEach((op, n) -> nanos.merge(service + ":" + op.replace("S3:", ""), n, Long::sum));
+            proxy.calls()
+                    .forEach((op, n) ->
+                            counts.merge(service + ":" + op.replace("S3:", "").replace("!", ""), n, Long::sum));
+        })));
+        Map<String, Double> mean = new TreeMap<>();
+        nanos.forEach((op, n) -> mean.put(op, Math.round(n / 1e4 / Math.max(1, counts.getOrDefault(op, 1L))) / 100.0));
+        return mean;
     }
 
     /** Invocations, errors, timeouts and cold starts per function; poller figures per mapping. */
@@ -306,7 +442,9 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     public long mailProviderRefusals() {
-        return proxies.get(EMAIL).get("s3").refused();
+        return proxies.getOrDefault(EMAIL, List.of()).stream()
+                .mapToLong(slot -> slot.get("s3").refused())
+                .sum();
     }
 
     @Override
@@ -314,7 +452,7 @@ public final class LocalSystem implements AutoCloseable {
         scheduler.close();
         pollers.forEach(SqsEventSourcePoller::close);
         pools.values().forEach(FunctionPool::close);
-        proxies.values().forEach(m -> m.values().forEach(AwsTrafficProxy::close));
+        proxies.values().forEach(slots -> slots.forEach(m -> m.values().forEach(AwsTrafficProxy::close)));
         if (ownsAws) {
             aws.close();
         }

@@ -1,5 +1,6 @@
 package dev.redrive.localrun;
 
+import dev.redrive.localrun.chaos.ChaosOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param maxInstances   the most sandboxes per function (Lambda's concurrency, scaled to this machine)
  * @param scheduleSpeed  how much faster than their rate the schedules fire
  * @param workDir        where logs go
+ * @param seed           seeds the traffic and the faults (the chaos scenario)
+ * @param chaos          the chaos scenario's faults and traffic; present only for it
  */
 public record RunOptions(
         String scenario,
@@ -33,12 +36,64 @@ public record RunOptions(
         Path functionsTarget,
         int maxInstances,
         double scheduleSpeed,
-        Path workDir) {
+        Path workDir,
+        long seed,
+        Optional<ChaosOptions> chaos) {
 
-    public static final List<String> SCENARIOS = List.of("incident", "duplicate-storm", "poison", "basic");
+    public static final List<String> SCENARIOS = List.of("incident", "duplicate-storm", "poison", "basic", "chaos");
+
+    /** Options of a run without faults. */
+    public RunOptions(
+            String scenario,
+            int orders,
+            int deadLettered,
+            int alreadyApplied,
+            int legacy,
+            int copies,
+            Optional<Path> report,
+            Path template,
+            Path functionsTarget,
+            int maxInstances,
+            double scheduleSpeed,
+            Path workDir) {
+        this(
+                scenario,
+                orders,
+                deadLettered,
+                alreadyApplied,
+                legacy,
+                copies,
+                report,
+                template,
+                functionsTarget,
+                maxInstances,
+                scheduleSpeed,
+                workDir,
+                20261129L,
+                Optional.empty());
+    }
+
+    /** These options with {@code chaos} (the chaos scenario's). */
+    public RunOptions withChaos(ChaosOptions chaos) {
+        return new RunOptions(
+                scenario,
+                orders,
+                deadLettered,
+                alreadyApplied,
+                legacy,
+                copies,
+                report,
+                template,
+                functionsTarget,
+                maxInstances,
+                scheduleSpeed,
+                workDir,
+                chaos.plan().seed(),
+                Optional.of(chaos));
+    }
 
     static final String USAGE = """
-            usage: bin/redrive-local [--scenario incident|duplicate-storm|poison|basic] [--report FILE.json]
+            usage: bin/redrive-local [--scenario incident|duplicate-storm|poison|basic|chaos] [--report FILE.json]
                                      [--orders T] [--dead N] [--applied M] [--legacy K] [--copies C]
                                      [--max-instances I] [--schedule-speed S] [--template FILE] [--functions DIR]
 
@@ -51,6 +106,11 @@ public record RunOptions(
                                   duplicate-storm: every order delivered 1..C times, concurrently
                                   poison: one order crashes the consumer's sandbox on every delivery
                                   basic: a handful of messages, a duplicate and a malformed one, each explained
+                                  chaos: T orders, each delivered 1..C times by several producers at once, under
+                                    sandbox kills at every step, freezes past the lease, AWS errors, latency and
+                                    resets, sweeper kills and two sweepers at once, with a mail provider outage,
+                                    the sweeper's replays and a person's bulk replay; then a checker counts every
+                                    effect (see the chaos options below); also writes FILE.html next to FILE.json
               --orders T        normal orders before the incident (default 50)
               --dead N          orders dead-lettered by the outage (default 200)
               --applied M       of N, applied on a late retry of the producer (default 12)
@@ -61,7 +121,8 @@ public record RunOptions(
               --schedule-speed S  schedules fire S times faster than their rate (default 6)
               --template FILE   the synthesized template (default localrun/target/cdk.out/Redrive.template.json)
               --functions DIR   the packaged functions (default functions/target)
-            """;
+              --seed S          seeds the traffic and the faults (default 20261129)
+            """ + ChaosOptions.USAGE;
 
     public static RunOptions parse(String[] args) {
         String scenario = "incident";
@@ -75,23 +136,43 @@ public record RunOptions(
         Path functions = Path.of("functions/target");
         int maxInstances = 2;
         double speed = 6;
+        long seed = 20261129L;
+        boolean ordersGiven = false;
+        boolean copiesGiven = false;
+        List<String> chaosArgs = new ArrayList<>();
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String flag = rest.remove(0);
             if ("--help".equals(flag) || "-h".equals(flag)) {
                 throw new UsageException(null);
             }
+            if ("--no-faults".equals(flag)) {
+                chaosArgs.add(flag);
+                continue;
+            }
             if (rest.isEmpty()) {
                 throw new UsageException(flag + " needs a value");
             }
             String value = rest.remove(0);
+            if (ChaosOptions.isChaosFlag(flag)) {
+                chaosArgs.add(flag);
+                chaosArgs.add(value);
+                continue;
+            }
             switch (flag) {
                 case "--scenario" -> scenario = value;
-                case "--orders" -> orders = positive(flag, value, 0);
+                case "--orders" -> {
+                    orders = positive(flag, value, 0);
+                    ordersGiven = true;
+                }
+                case "--seed" -> seed = seed(value);
                 case "--dead" -> dead = positive(flag, value, 1);
                 case "--applied" -> applied = positive(flag, value, 0);
                 case "--legacy" -> legacy = positive(flag, value, 0);
-                case "--copies" -> copies = positive(flag, value, 1);
+                case "--copies" -> {
+                    copies = positive(flag, value, 1);
+                    copiesGiven = true;
+                }
                 case "--report" -> report = Optional.of(Path.of(value));
                 case "--template" -> template = Path.of(value);
                 case "--functions" -> functions = Path.of(value);
@@ -107,6 +188,24 @@ public record RunOptions(
             throw new UsageException(
                     "--applied (" + applied + ") + --legacy (" + legacy + ") exceed --dead (" + dead + ")");
         }
+        Optional<ChaosOptions> chaos = Optional.empty();
+        if ("chaos".equals(scenario)) {
+            if (!copiesGiven) {
+                chaosArgs.addAll(List.of("--copies", "3"));
+            } else {
+                chaosArgs.addAll(List.of("--copies", Integer.toString(copies)));
+            }
+            try {
+                chaos = Optional.of(ChaosOptions.parse(seed, chaosArgs));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            if (!ordersGiven) {
+                orders = 1000;
+            }
+        } else if (!chaosArgs.isEmpty()) {
+            throw new UsageException(chaosArgs.get(0) + " is an option of the chaos scenario (--scenario chaos)");
+        }
         return new RunOptions(
                 scenario,
                 orders,
@@ -119,7 +218,17 @@ public record RunOptions(
                 functions,
                 maxInstances,
                 speed,
-                Path.of("localrun/target/run"));
+                Path.of("localrun/target/run"),
+                seed,
+                chaos);
+    }
+
+    private static long seed(String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--seed takes a whole number, not '" + value + "'");
+        }
     }
 
     private static int positive(String flag, String value, int min) {

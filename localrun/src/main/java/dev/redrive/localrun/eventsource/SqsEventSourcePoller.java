@@ -40,6 +40,26 @@ public final class SqsEventSourcePoller implements AutoCloseable {
             int maximumConcurrency,
             boolean reportBatchItemFailures) {}
 
+    /** Told what the event-source mapping does with each batch (fault injection and the run's timeline listen). */
+    public interface Listener {
+        Listener NONE = new Listener() {};
+
+        /** A batch was received from the queue. */
+        default void received(List<Message> batch) {}
+
+        /**
+         * The function answered the batch; true makes the mapping's worker die before its DeleteMessageBatch (the
+         * batch comes back after its visibility timeout).
+         */
+        default boolean diesBeforeDelete(List<Message> batch) {
+            return false;
+        }
+
+        /** These messages were deleted (the function handled them). */
+        default void deleted(List<String> messageIds) {}
+    }
+
+    private volatile Listener listener = Listener.NONE;
     private final SqsClient sqs;
     private final FunctionPool function;
     private final Settings settings;
@@ -63,6 +83,10 @@ public final class SqsEventSourcePoller implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    public void listener(Listener listener) {
+        this.listener = listener == null ? Listener.NONE : listener;
     }
 
     public void start() {
@@ -107,6 +131,9 @@ public final class SqsEventSourcePoller implements AutoCloseable {
             }
         } while (running.get() && batch.size() < settings.batchSize() && System.nanoTime() < windowEnd);
         received.addAndGet(batch.size());
+        if (!batch.isEmpty()) {
+            listener.received(batch);
+        }
         return batch;
     }
 
@@ -118,9 +145,14 @@ public final class SqsEventSourcePoller implements AutoCloseable {
             failedBatches.incrementAndGet();
             return; // the whole batch comes back after its visibility timeout
         }
+        if (listener.diesBeforeDelete(batch)) {
+            return; // the mapping's worker died: nothing is deleted, the batch comes back
+        }
         List<DeleteMessageBatchRequestEntry> deletes = new ArrayList<>();
+        java.util.Map<String, String> idsByEntry = new java.util.HashMap<>();
         for (Message m : batch) {
             if (!failed.contains(m.messageId())) {
+                idsByEntry.put("d" + deletes.size(), m.messageId());
                 deletes.add(DeleteMessageBatchRequestEntry.builder()
                         .id("d" + deletes.size())
                         .receiptHandle(m.receiptHandle())
@@ -132,6 +164,11 @@ public final class SqsEventSourcePoller implements AutoCloseable {
             sqsCalls.incrementAndGet();
             var r = sqs.deleteMessageBatch(b -> b.queueUrl(settings.queueUrl()).entries(chunk));
             deleted.addAndGet(r.successful().size());
+            List<String> ids = new ArrayList<>();
+            for (var ok : r.successful()) {
+                ids.add(idsByEntry.get(ok.id()));
+            }
+            listener.deleted(ids);
         }
     }
 

@@ -6,12 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -26,6 +29,8 @@ public final class FunctionInstance implements AutoCloseable {
 
     /** Starts in a row that may end before the first poll before the function counts as unable to start. */
     static final int START_ATTEMPTS = 3;
+    /** The longest an invocation waits for a frozen sandbox to thaw before the sandbox is replaced. */
+    static final Duration FROZEN_AT_MOST = Duration.ofMinutes(2);
 
     private final String functionName;
     private final int number;
@@ -37,10 +42,28 @@ public final class FunctionInstance implements AutoCloseable {
     private final Path log;
     private final String functionArn;
     private final Consumer<SandboxExit> exits;
-    private LambdaRuntimeApi api;
-    private Process process;
+    private volatile LambdaRuntimeApi api;
+    private volatile Process process;
     /** Set before this program ends the current process itself, so that its exit is not reported as a death. */
     private AtomicBoolean stopping = new AtomicBoolean();
+    /** Set when an injected fault kills the current process: its exit ends the invocation but is no death. */
+    private AtomicBoolean injectedKill = new AtomicBoolean();
+    /** The current process is about to be killed by an injected fault: nothing more it sends is taken. */
+    private volatile boolean doomed;
+
+    private final SandboxFreeze freeze = new SandboxFreeze();
+    private final Object killLock = new Object();
+    private final AtomicLong injectedKills = new AtomicLong();
+    private volatile SandboxListener listener = SandboxListener.NONE;
+    /** Counts the processes this slot has started: faults aimed at one process never strike its successor. */
+    private volatile long generation;
+
+    private volatile long invocationTimeoutMillis = 60_000;
+    /** Per process started: its init (start to first poll) and its first invocation, in milliseconds. */
+    private final List<Long> initMillis = new CopyOnWriteArrayList<>();
+
+    private final List<Long> firstInvocationMillis = new CopyOnWriteArrayList<>();
+    private volatile boolean firstInvocationPending;
 
     private Duration initDuration = Duration.ZERO;
     private long processStartedNanos;
@@ -84,9 +107,13 @@ public final class FunctionInstance implements AutoCloseable {
     private void startOnce(Duration initTimeout) {
         long t0 = System.nanoTime();
         AtomicBoolean expected = new AtomicBoolean();
+        AtomicBoolean injected = new AtomicBoolean();
         stopping = expected;
+        injectedKill = injected;
         try {
             api = new LambdaRuntimeApi(functionArn);
+            api.onEventTaken(() -> listener.eventTaken(this));
+            api.refuseAnswersWhile(() -> doomed);
             Path tmp = freshTmp();
             String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
             ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler));
@@ -102,9 +129,13 @@ public final class FunctionInstance implements AutoCloseable {
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             processStartedNanos = System.nanoTime();
             Process started = pb.start();
-            process = started;
+            synchronized (killLock) {
+                generation++;
+                doomed = false;
+                process = started;
+            }
             LambdaRuntimeApi mine = api;
-            started.onExit().thenAccept(p -> exited(p, mine, expected));
+            started.onExit().thenAccept(p -> exited(p, mine, expected, injected));
             CompletableFuture.anyOf(api.ready(), started.onExit()).get(initTimeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!api.ready().isDone()) {
                 SandboxExit exit = exitOf(started, "init");
@@ -114,6 +145,8 @@ public final class FunctionInstance implements AutoCloseable {
             }
             api.ready().get();
             initDuration = Duration.ofNanos(System.nanoTime() - t0);
+            initMillis.add(initDuration.toMillis());
+            firstInvocationPending = true;
         } catch (IOException e) {
             close();
             throw new IllegalStateException("could not start function " + functionName + ": " + e.getMessage(), e);
@@ -144,14 +177,21 @@ public final class FunctionInstance implements AutoCloseable {
     }
 
     /** A death after the first poll (one before it is reported by the start that saw it). */
-    private void exited(Process p, LambdaRuntimeApi itsApi, AtomicBoolean expected) {
+    private void exited(Process p, LambdaRuntimeApi itsApi, AtomicBoolean expected, AtomicBoolean injected) {
         if (expected.get() || !itsApi.ready().isDone()) {
             return;
         }
+        freeze.ended();
+        if (injected.get()) {
+            itsApi.sandboxExited("{\"errorType\":\"Runtime.ExitError\",\"errorMessage\":\"RequestId: sandbox " + number
+                    + " exited: signal 9 (SIGKILL, injected)\"}");
+            return;
+        }
         SandboxExit exit = exitOf(p, "invoke");
+        // Recorded before the invocation is ended, so whoever the ExitError wakes up already finds the exit.
+        exits.accept(exit);
         itsApi.sandboxExited("{\"errorType\":\"Runtime.ExitError\",\"errorMessage\":\"RequestId: sandbox " + number
                 + " exited: " + exit.reason() + "\"}");
-        exits.accept(exit);
     }
 
     private SandboxExit exitOf(Process p, String phase) {
@@ -167,23 +207,141 @@ public final class FunctionInstance implements AutoCloseable {
 
     /** Invokes; on a timeout or a dead process the sandbox is replaced before the next invocation. */
     public synchronized InvocationResult invoke(String payload, Duration timeout, Duration initTimeout) {
-        ensureRunning(initTimeout);
         InvocationResult result;
+        invocationTimeoutMillis = timeout.toMillis();
         try {
+            freeze.awaitRunning(FROZEN_AT_MOST);
+            ensureRunning(initTimeout);
+            long t0 = System.nanoTime();
             result = api.invoke(payload, timeout).get();
+            if (firstInvocationPending) {
+                firstInvocationPending = false;
+                firstInvocationMillis.add((System.nanoTime() - t0) / 1_000_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new InvocationResult.Timeout(Duration.ZERO);
         } catch (ExecutionException e) {
             return new InvocationResult.FunctionError("RuntimeApi", e.getCause().getMessage(), Duration.ZERO);
+        } catch (TimeoutException e) {
+            close();
+            return new InvocationResult.FunctionError("Runtime.Frozen", e.getMessage(), Duration.ZERO);
         }
         if (startToFirstResponse == null && result instanceof InvocationResult.Response) {
             startToFirstResponse = Duration.ofNanos(System.nanoTime() - processStartedNanos);
         }
-        if (result instanceof InvocationResult.Timeout || !process.isAlive()) {
+        Process current = process;
+        if (result instanceof InvocationResult.Timeout || current == null || !current.isAlive()) {
             close(); // the next invocation gets a fresh sandbox
+        } else {
+            freeze.applyIfRequested(current); // Lambda freezes an environment once it has answered
         }
         return result;
+    }
+
+    /**
+     * Fault injection: SIGKILL now. The invocation in flight ends at once with {@code Runtime.ExitError}, as when
+     * a sandbox dies; the exit is counted as injected, not reported as a death; the next invocation starts a fresh
+     * process. Anything the doomed process still sends is refused.
+     */
+    public void kill() {
+        kill(generation);
+    }
+
+    /** {@link #kill()}, if the process running is still the one of {@code generation}. */
+    public void kill(long generation) {
+        synchronized (killLock) {
+            if (generation != this.generation) {
+                return;
+            }
+            doomed = true;
+            Process p = process;
+            if (p != null && p.isAlive()) {
+                injectedKill.set(true);
+                injectedKills.incrementAndGet();
+                p.destroyForcibly();
+                try {
+                    p.waitFor(5, TimeUnit.SECONDS); // gone before anyone asks whether it runs
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /** Marks the process of {@code generation} as about to be killed: nothing it sends from now on is taken. */
+    public void doom(long generation) {
+        synchronized (killLock) {
+            if (generation == this.generation) {
+                doomed = true;
+            }
+        }
+    }
+
+    /** The process now running (a number that grows with every start of this slot). */
+    public long generation() {
+        return generation;
+    }
+
+    /** The timeout of the invocation in flight (or the last one). */
+    public long invocationTimeoutMillis() {
+        return invocationTimeoutMillis;
+    }
+
+    /** Whether the current process was doomed by an injected fault (its calls and its answers are refused). */
+    public boolean doomed() {
+        return doomed;
+    }
+
+    /**
+     * Fault injection: once the invocation in flight has ended (the sandbox has answered), freeze the process
+     * (SIGSTOP) until {@code until}, then thaw it (SIGCONT). Nothing is handed to it while frozen. Returns the
+     * futures of the freeze being applied and of the sandbox running again (or being gone); null when a freeze is
+     * already pending.
+     */
+    public Freeze freezeAfterInvocation(Instant until) {
+        SandboxFreeze.Hold hold = freeze.request(until);
+        return hold == null ? null : new Freeze(hold.applied(), hold.released());
+    }
+
+    /** A requested freeze: {@code applied} once the process is stopped (or cannot be), {@code released} once thawed. */
+    public record Freeze(CompletableFuture<Void> applied, CompletableFuture<Void> released) {}
+
+    /** Thaws the sandbox now if it is frozen. */
+    public void thaw() {
+        freeze.thaw();
+    }
+
+    public boolean frozen() {
+        return freeze.frozen();
+    }
+
+    /** Each process's init (start to first poll), in milliseconds, in the order started. */
+    public List<Long> initMillis() {
+        return List.copyOf(initMillis);
+    }
+
+    /** Each process's first invocation (cold), in milliseconds. */
+    public List<Long> firstInvocationMillis() {
+        return List.copyOf(firstInvocationMillis);
+    }
+
+    /** Processes of this sandbox killed by injected faults. */
+    public long injectedKills() {
+        return injectedKills.get();
+    }
+
+    /** Told when this sandbox takes an event from its Runtime API. */
+    public void listener(SandboxListener listener) {
+        this.listener = listener == null ? SandboxListener.NONE : listener;
+    }
+
+    public String functionName() {
+        return functionName;
+    }
+
+    public int number() {
+        return number;
     }
 
     /**
@@ -217,8 +375,9 @@ public final class FunctionInstance implements AutoCloseable {
     }
 
     /** The sandbox's process id, while it runs. */
-    public synchronized long pid() {
-        return process == null ? -1 : process.pid();
+    public long pid() {
+        Process p = process;
+        return p == null ? -1 : p.pid();
     }
 
     /** From process start to the first response it gave (JVM start-up, init, first event), once known. */
@@ -233,6 +392,11 @@ public final class FunctionInstance implements AutoCloseable {
     @Override
     public synchronized void close() {
         stopping.set(true);
+        boolean frozen = freeze.frozen();
+        freeze.ended();
+        if (process != null && frozen) {
+            process.destroyForcibly(); // a frozen process would not see SIGTERM
+        }
         if (process != null) {
             process.destroy();
             try {

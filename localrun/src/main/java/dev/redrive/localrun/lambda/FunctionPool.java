@@ -5,12 +5,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -19,10 +21,14 @@ import java.util.function.Predicate;
  */
 public final class FunctionPool implements AutoCloseable {
 
+    /** Makes the sandbox of one slot of a pool (its environment may differ per slot: its own endpoints, say). */
+    @FunctionalInterface
+    public interface SandboxFactory {
+        FunctionInstance create(int slot, Consumer<SandboxExit> exits);
+    }
+
     private final String name;
-    private final SandboxSpec spec;
-    private final ManagedJavaRuntime runtime;
-    private final Path logDir;
+    private final SandboxFactory factory;
     private final Duration timeout;
     private final Duration initTimeout;
     private final int maxInstances;
@@ -43,10 +49,19 @@ public final class FunctionPool implements AutoCloseable {
             Duration timeout,
             Duration initTimeout,
             int maxInstances) {
-        this.name = spec.functionName();
-        this.spec = spec;
-        this.runtime = runtime;
-        this.logDir = logDir;
+        this(
+                spec.functionName(),
+                (slot, exits) -> new FunctionInstance(
+                        spec, slot, runtime, logDir.resolve(spec.functionName() + "-" + slot + ".log"), exits),
+                timeout,
+                initTimeout,
+                maxInstances);
+    }
+
+    /** A pool whose slots' sandboxes {@code factory} makes. */
+    public FunctionPool(String name, SandboxFactory factory, Duration timeout, Duration initTimeout, int maxInstances) {
+        this.name = name;
+        this.factory = factory;
         this.timeout = timeout;
         this.initTimeout = initTimeout;
         this.maxInstances = Math.max(1, maxInstances);
@@ -94,8 +109,7 @@ public final class FunctionPool implements AutoCloseable {
         synchronized (this) {
             if (started.get() < maxInstances) {
                 int n = started.incrementAndGet();
-                FunctionInstance created =
-                        new FunctionInstance(spec, n, runtime, logDir.resolve(name + "-" + n + ".log"), exits::add);
+                FunctionInstance created = factory.create(n, exits::add);
                 try {
                     created.start(initTimeout);
                 } catch (FunctionCannotStart e) {
@@ -160,6 +174,48 @@ public final class FunctionPool implements AutoCloseable {
 
     public int instances() {
         return started.get();
+    }
+
+    /** The sandboxes started so far, one per slot. */
+    public synchronized List<FunctionInstance> sandboxes() {
+        return List.copyOf(all);
+    }
+
+    /** Cold starts: processes started, the median init (start to first poll) and median first invocation, in ms. */
+    public synchronized Map<String, Long> coldStarts() {
+        List<Long> inits = new ArrayList<>();
+        List<Long> firsts = new ArrayList<>();
+        all.forEach(i -> {
+            inits.addAll(i.initMillis());
+            firsts.addAll(i.firstInvocationMillis());
+        });
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        m.put("processes", (long) inits.size());
+        m.put("medianInitMs", median(inits));
+        m.put("medianFirstInvocationMs", median(firsts));
+        m.put(
+                "slowestFirstInvocationMs",
+                firsts.stream().mapToLong(Long::longValue).max().orElse(-1));
+        return m;
+    }
+
+    private static long median(List<Long> values) {
+        if (values.isEmpty()) {
+            return -1;
+        }
+        List<Long> sorted = new ArrayList<>(values);
+        java.util.Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** Sandbox processes killed by injected faults. */
+    public synchronized long injectedKills() {
+        return all.stream().mapToLong(FunctionInstance::injectedKills).sum();
+    }
+
+    /** The invocation timeout sandboxes of this pool get. */
+    public Duration timeout() {
+        return timeout;
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * The public AWS Lambda Runtime API, for one sandbox: the function process polls
@@ -44,6 +45,8 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     private final AtomicReference<String> initError = new AtomicReference<>();
     private final CompletableFuture<Void> firstPoll = new CompletableFuture<>();
     private final Semaphore dispatched = new Semaphore(0);
+    private volatile Runnable onEventTaken = () -> {};
+    private volatile BooleanSupplier refuseAnswers = () -> false;
 
     private record Pending(
             String requestId,
@@ -134,6 +137,20 @@ public final class LambdaRuntimeApi implements AutoCloseable {
         h.add("Content-Type", "application/json");
         respond(exchange, 200, p.payload());
         dispatched.release();
+        onEventTaken.run();
+    }
+
+    /** Runs {@code listener} each time the function has taken an invocation (after {@code next} returned it). */
+    public void onEventTaken(Runnable listener) {
+        this.onEventTaken = listener == null ? () -> {} : listener;
+    }
+
+    /**
+     * While {@code refuse} holds, answers (responses and errors) are not taken: the connection is dropped, as when
+     * the sandbox dies before its answer is out. Fault injection uses it for a sandbox about to be killed.
+     */
+    public void refuseAnswersWhile(BooleanSupplier refuse) {
+        this.refuseAnswers = refuse == null ? () -> false : refuse;
     }
 
     /**
@@ -164,6 +181,9 @@ public final class LambdaRuntimeApi implements AutoCloseable {
         String id = slash < 0 ? rest : rest.substring(0, slash);
         String kind = slash < 0 ? "" : rest.substring(slash + 1);
         String body = read(exchange.getRequestBody());
+        if (refuseAnswers.getAsBoolean()) {
+            throw new IllegalStateException("the sandbox is being killed; its answer is not taken");
+        }
         Pending p = inFlight.get(id);
         if (p == null) {
             respond(exchange, 400, "{\"errorMessage\":\"unknown or expired request id\"}");

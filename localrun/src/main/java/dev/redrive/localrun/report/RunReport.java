@@ -23,6 +23,7 @@ public final class RunReport {
     private final Instant started = Instant.now();
     private final List<Map<String, Object>> phases = new ArrayList<>();
     private final Map<String, Object> sections = new LinkedHashMap<>();
+    private final java.util.Set<String> jsonOnly = new java.util.HashSet<>();
     private final Map<String, Boolean> checks = new LinkedHashMap<>();
     private final List<String> story = new ArrayList<>();
     private long phaseStart = System.nanoTime();
@@ -51,6 +52,12 @@ public final class RunReport {
 
     public void put(String section, Object value) {
         sections.put(section, value);
+    }
+
+    /** A section for machines only: in the JSON (and the HTML page), not in the printed report. */
+    public void putJsonOnly(String section, Object value) {
+        sections.put(section, value);
+        jsonOnly.add(section);
     }
 
     /** A line of what happened, for people. */
@@ -100,6 +107,9 @@ public final class RunReport {
             story.forEach(line -> out.println("  " + line));
         }
         for (Map.Entry<String, Object> s : sections.entrySet()) {
+            if (jsonOnly.contains(s.getKey())) {
+                continue;
+            }
             out.println(s.getKey() + ":");
             print(out, s.getValue(), "  ");
         }

@@ -64,6 +64,39 @@ public final class Observer {
         return claims(consumer).getOrDefault("COMPLETED", 0);
     }
 
+    /** A claim as the checker reads it. */
+    public record ClaimView(String status, long fencingToken, long leaseExpiresAtMillis) {}
+
+    /** Every claim, by key (one scan of the table). */
+    public Map<String, ClaimView> claimsByKey() {
+        Map<String, ClaimView> all = new HashMap<>();
+        for (var page : ddb.scanPaginator(b -> b.tableName(claimsTable()))) {
+            for (var i : page.items()) {
+                all.put(
+                        i.get("pk").s(),
+                        new ClaimView(
+                                i.get("status").s(),
+                                i.containsKey("fencingToken")
+                                        ? Long.parseLong(i.get("fencingToken").n())
+                                        : -1,
+                                i.containsKey("leaseExpiresAt")
+                                        ? Long.parseLong(i.get("leaseExpiresAt").n())
+                                        : -1));
+            }
+        }
+        return all;
+    }
+
+    /** Messages of a queue that are received and not yet deleted (in flight). */
+    public int inFlight(String queueUrl) {
+        return Integer.parseInt(system.aws()
+                .sqs()
+                .getQueueAttributes(b -> b.queueUrl(queueUrl)
+                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+                .attributes()
+                .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
+    }
+
     /** The status of one claim key, or "ABSENT". */
     public String claimStatus(String key) {
         Map<String, AttributeValue> item = ddb.getItem(b -> b.tableName(claimsTable())

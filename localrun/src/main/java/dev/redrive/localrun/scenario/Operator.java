@@ -6,6 +6,7 @@ import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.core.operator.OperatorPort;
+import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -99,6 +100,23 @@ public final class Operator {
     /** A person's approval to replay {@code record}; the port counts it in the replay statistics when sent. */
     public ReplayOutcome replay(QuarantineRecord record, String why) {
         return port.approveReplay(List.of(record.id()), actor, why, false).get(record.id());
+    }
+
+    /** What waits for a decision (every unresolved record), oldest first, up to {@code limit}. */
+    public List<QuarantineRecord> waiting(int limit) {
+        return port.list(QuarantineQuery.waiting(limit));
+    }
+
+    /** A bulk replay, as {@code redrive replay} runs one: these records, through the same checks as the sweeper. */
+    public Map<String, ReplayOutcome> replayAll(List<String> ids, String why) {
+        return port.approveReplay(ids, actor, why, false);
+    }
+
+    /** A person's decision to archive these dead letters, with a note; how many were archived. */
+    public long archiveAll(List<String> ids, String note) {
+        return port.archive(ids, actor, note, false).values().stream()
+                .filter(o -> o instanceof ArchiveDecision.Archived)
+                .count();
     }
 
     /** A person's decision to archive a dead letter that waits, with a note. */

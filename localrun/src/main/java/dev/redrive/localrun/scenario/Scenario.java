@@ -16,6 +16,7 @@ public interface Scenario {
             case "duplicate-storm" -> new DuplicateStormScenario();
             case "poison" -> new PoisonScenario();
             case "basic" -> new BasicScenario();
+            case "chaos" -> new ChaosScenario();
             default -> throw new IllegalArgumentException("unknown scenario " + name);
         };
     }

@@ -1,0 +1,204 @@
+package dev.redrive.localrun.chaos;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chaos scenario's settings: what to inject ({@link FaultPlan}) and the traffic around it.
+ *
+ * @param plan            the faults, their rates and the seed
+ * @param producers       producers sending at once
+ * @param maxCopies       each order is delivered 1..maxCopies times, each with a new message id
+ * @param outage          how long the mail provider is down (its S3 writes answer 503), in the middle of the traffic
+ * @param sweeperTimeout  the sweeper's invocation timeout here (the template's is 5 min; a killed sweeper's lease
+ *                        lasts as long, so the chaos run invokes it with a shorter one)
+ * @param sweepEvery      how often the run invokes the sweeper (besides its schedule)
+ * @param operatorEvery   how often the scripted operator runs its bulk replay
+ * @param drainTimeout    how long the system may take to drain once the faults stop
+ * @param rejectedShare   the share of orders in a currency the revenue report refuses (PERMANENT, archived by a
+ *                        person with a note)
+ */
+public record ChaosOptions(
+        FaultPlan plan,
+        int producers,
+        int maxCopies,
+        Duration outage,
+        Duration sweeperTimeout,
+        Duration sweepEvery,
+        Duration operatorEvery,
+        Duration drainTimeout,
+        double rejectedShare) {
+
+    /** The rates of a default run: enough of every kind at 10,000 orders to count at least 100 of each. */
+    public static final Map<FaultKind, Double> DEFAULT_RATES = defaults();
+
+    public static final Map<Step, Double> DEFAULT_KILL_RATES = Map.of(
+            Step.TAKES_EVENT, 0.015,
+            Step.CLAIM_WRITE, 0.0015,
+            Step.EFFECT_CALL, 0.002,
+            Step.EFFECT_RESPONSE, 0.002,
+            Step.COMPLETED, 0.003,
+            Step.RETURNED, 0.03);
+
+    public static final String USAGE = """
+              chaos: --seed S  --producers P (4)  --copies C (3)  --outage DURATION (PT20S)
+                     --sweeper-timeout DURATION (PT20S)  --sweep-every DURATION (PT3S)
+                     --operator-every DURATION (PT5S)  --drain-timeout DURATION (PT10M)
+                     fault rates, a chance per opportunity from 0 to 1 (0 turns a kind off):
+                     --kill R (every step) or --kill-at STEP=R[,STEP=R...] with STEP one of
+                       takes-event, claim-write, effect-call, effect-response, completed, returned
+                     --pause R  --ddb-throttle R  --ddb-500 R  --ddb-conflict R  --s3-slowdown R
+                     --sqs-500 R  --latency R  --max-latency DURATION (PT1.5S)  --reset R
+                     --sweeper-kill R  --two-sweepers R (the chance a sweep is started twice at once)
+                     --no-faults
+            """;
+
+    private static Map<FaultKind, Double> defaults() {
+        Map<FaultKind, Double> r = new EnumMap<>(FaultKind.class);
+        r.put(FaultKind.SANDBOX_PAUSE, 0.003);
+        r.put(FaultKind.DYNAMODB_THROTTLE, 0.003);
+        r.put(FaultKind.DYNAMODB_INTERNAL_ERROR, 0.003);
+        r.put(FaultKind.DYNAMODB_TRANSACTION_CONFLICT, 0.004);
+        r.put(FaultKind.S3_SLOW_DOWN, 0.015);
+        r.put(FaultKind.SQS_INTERNAL_ERROR, 0.03);
+        r.put(FaultKind.LATENCY, 0.004);
+        r.put(FaultKind.CONNECTION_RESET, 0.002);
+        r.put(FaultKind.SWEEPER_KILL, 0.04);
+        r.put(FaultKind.TWO_SWEEPERS, 0.5);
+        return Map.copyOf(r);
+    }
+
+    public static ChaosOptions defaults(long seed) {
+        return new ChaosOptions(
+                new FaultPlan(seed, DEFAULT_RATES, DEFAULT_KILL_RATES, Duration.ofMillis(1500)),
+                4,
+                3,
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(10),
+                0.005);
+    }
+
+    public ChaosOptions withPlan(FaultPlan p) {
+        return new ChaosOptions(
+                p,
+                producers,
+                maxCopies,
+                outage,
+                sweeperTimeout,
+                sweepEvery,
+                operatorEvery,
+                drainTimeout,
+                rejectedShare);
+    }
+
+    /**
+     * Reads the chaos flags of {@code args} (flag, value pairs) over the defaults for {@code seed}; throws
+     * IllegalArgumentException naming a bad flag or value.
+     */
+    public static ChaosOptions parse(long seed, List<String> args) {
+        ChaosOptions o = defaults(seed);
+        FaultPlan plan = o.plan();
+        int producers = o.producers();
+        int copies = o.maxCopies();
+        Duration outage = o.outage();
+        Duration sweeperTimeout = o.sweeperTimeout();
+        Duration sweepEvery = o.sweepEvery();
+        Duration operatorEvery = o.operatorEvery();
+        Duration drain = o.drainTimeout();
+        for (int i = 0; i < args.size(); i += 2) {
+            String flag = args.get(i).replaceFirst("^--", "");
+            String value = i + 1 < args.size() ? args.get(i + 1) : null;
+            if ("no-faults".equals(flag)) {
+                plan = FaultPlan.none(seed);
+                i--;
+                continue;
+            }
+            if (value == null) {
+                throw new IllegalArgumentException("--" + flag + " needs a value");
+            }
+            switch (flag) {
+                case "producers" -> producers = Integer.parseInt(value);
+                case "copies" -> copies = Integer.parseInt(value);
+                case "outage" -> outage = duration(flag, value);
+                case "sweeper-timeout" -> sweeperTimeout = duration(flag, value);
+                case "sweep-every" -> sweepEvery = duration(flag, value);
+                case "operator-every" -> operatorEvery = duration(flag, value);
+                case "drain-timeout" -> drain = duration(flag, value);
+                case "max-latency" -> plan = plan.withMaxLatency(duration(flag, value));
+                case "kill" -> {
+                    double rate = rate(flag, value);
+                    for (Step s : Step.values()) {
+                        plan = plan.withKill(s, rate);
+                    }
+                }
+                case "kill-at" -> {
+                    for (String pair : value.split(",")) {
+                        String[] kv = pair.split("=", 2);
+                        Step step = Step.byId(kv[0].trim())
+                                .orElseThrow(() -> new IllegalArgumentException("--kill-at: unknown step '" + kv[0]
+                                        + "' (one of takes-event, claim-write, effect-call, effect-response, "
+                                        + "completed, returned)"));
+                        plan = plan.withKill(step, rate(flag, kv.length > 1 ? kv[1] : ""));
+                    }
+                }
+                default -> {
+                    String f = flag;
+                    FaultKind kind = FaultKind.byFlag(flag)
+                            .orElseThrow(() -> new IllegalArgumentException("unknown chaos option --" + f));
+                    plan = plan.with(kind, rate(flag, value));
+                }
+            }
+        }
+        if (copies < 1 || producers < 1) {
+            throw new IllegalArgumentException("--copies and --producers must be at least 1");
+        }
+        return new ChaosOptions(
+                plan, producers, copies, outage, sweeperTimeout, sweepEvery, operatorEvery, drain, o.rejectedShare());
+    }
+
+    /** Whether {@code flag} is one of the chaos scenario's. */
+    public static boolean isChaosFlag(String flag) {
+        String f = flag.replaceFirst("^--", "");
+        return List.of(
+                                "producers",
+                                "copies",
+                                "outage",
+                                "sweeper-timeout",
+                                "sweep-every",
+                                "operator-every",
+                                "drain-timeout",
+                                "max-latency",
+                                "kill",
+                                "kill-at",
+                                "no-faults")
+                        .contains(f)
+                || FaultKind.byFlag(f).isPresent();
+    }
+
+    private static double rate(String flag, String value) {
+        try {
+            double r = Double.parseDouble(value);
+            if (!(r >= 0 && r <= 1)) {
+                throw new IllegalArgumentException("--" + flag + " is a chance from 0 to 1, not " + value);
+            }
+            return r;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + flag + " is a chance from 0 to 1, not '" + value + "'");
+        }
+    }
+
+    private static Duration duration(String flag, String value) {
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    "--" + flag + " takes an ISO-8601 duration such as PT20S, not '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.redrive.localrun.chaos;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the sandboxes' proxies saw of claims and effects, per idempotency key, in the order AWS took them: each lease
+ * granted (fencing token and lease end), each effect call (when it reached AWS, under which token), each effect AWS
+ * accepted, each completion. From it the checker reads whether a write by a stale token was accepted: an effect that
+ * reached AWS after its token's lease had ended, or after a higher token had been granted, and was taken.
+ */
+public final class FencingJournal {
+
+    /** An effect AWS accepted although its token was stale when it arrived. */
+    public record StaleWrite(String key, long token, long sentAtMillis, String why) {}
+
+    private static final class KeyState {
+        long highestToken;
+        final Map<Long, Long> leaseEndByToken = new HashMap<>();
+        int effectsAccepted;
+        int completions;
+    }
+
+    private final Map<String, KeyState> keys = new ConcurrentHashMap<>();
+    private final List<StaleWrite> staleAccepted = new ArrayList<>();
+    private final List<StaleWrite> lateCalls = new ArrayList<>();
+    private final AtomicLong effectCalls = new AtomicLong();
+    private final AtomicLong effectsAccepted = new AtomicLong();
+    private final AtomicLong completions = new AtomicLong();
+
+    private KeyState state(String key) {
+        return keys.computeIfAbsent(key, k -> new KeyState());
+    }
+
+    /** A claim with {@code token} and lease end was written for {@code key}. */
+    public void granted(String key, long token, long leaseEndMillis) {
+        if (key == null || token < 0) {
+            return;
+        }
+        KeyState s = state(key);
+        synchronized (s) {
+            s.highestToken = Math.max(s.highestToken, token);
+            s.leaseEndByToken.put(token, leaseEndMillis);
+        }
+    }
+
+    /**
+     * An effect call under {@code token} reached AWS at {@code sentAtMillis}. Returns why it is stale (its lease had
+     * ended, or a higher token had been granted), or null when it is not.
+     */
+    public String effectCall(String key, long token, long sentAtMillis) {
+        effectCalls.incrementAndGet();
+        if (key == null || token < 0) {
+            return null;
+        }
+        KeyState s = state(key);
+        String why;
+        synchronized (s) {
+            Long leaseEnd = s.leaseEndByToken.get(token);
+            if (s.highestToken > token) {
+                why = "token " + token + " was superseded by " + s.highestToken;
+            } else if (leaseEnd != null && leaseEnd >= 0 && sentAtMillis > leaseEnd) {
+                why = "sent " + (sentAtMillis - leaseEnd) + " ms after the lease of token " + token + " ended";
+            } else {
+                why = null;
+            }
+        }
+        if (why != null) {
+            synchronized (lateCalls) {
+                lateCalls.add(new StaleWrite(key, token, sentAtMillis, why));
+            }
+        }
+        return why;
+    }
+
+    /** AWS accepted the effect call; {@code staleWhy} is what {@link #effectCall} said of it. */
+    public void effectAccepted(String key, long token, long sentAtMillis, String staleWhy) {
+        effectsAccepted.incrementAndGet();
+        if (key == null) {
+            return;
+        }
+        KeyState s = state(key);
+        synchronized (s) {
+            s.effectsAccepted++;
+        }
+        if (staleWhy != null) {
+            synchronized (staleAccepted) {
+                staleAccepted.add(new StaleWrite(key, token, sentAtMillis, staleWhy));
+            }
+        }
+    }
+
+    /** A completion of {@code key} was written (the revenue transaction counts as one too). */
+    public void completed(String key) {
+        completions.incrementAndGet();
+        if (key == null) {
+            return;
+        }
+        KeyState s = state(key);
+        synchronized (s) {
+            s.completions++;
+        }
+    }
+
+    /** Keys with at least one completion, whose name starts with {@code prefix} (a consumer's). */
+    public long completedKeys(String prefix) {
+        return keys.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .filter(e -> {
+                    synchronized (e.getValue()) {
+                        return e.getValue().completions > 0;
+                    }
+                })
+                .count();
+    }
+
+    public List<StaleWrite> staleAccepted() {
+        synchronized (staleAccepted) {
+            return List.copyOf(staleAccepted);
+        }
+    }
+
+    /** Effect calls that reached AWS with a stale token, accepted or not. */
+    public List<StaleWrite> lateEffectCalls() {
+        synchronized (lateCalls) {
+            return new ArrayList<>(lateCalls);
+        }
+    }
+
+    public long effectCalls() {
+        return effectCalls.get();
+    }
+
+    public long effectsAccepted() {
+        return effectsAccepted.get();
+    }
+
+    public long completions() {
+        return completions.get();
+    }
+}

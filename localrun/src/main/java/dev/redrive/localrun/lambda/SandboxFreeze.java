@@ -1,0 +1,154 @@
+package dev.redrive.localrun.lambda;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Freezing a sandbox's process (SIGSTOP) and thawing it (SIGCONT), as Lambda freezes an execution environment between
+ * invocations and as a long GC pause stops a JVM: while frozen, none of its threads runs, its sockets stay open, and
+ * whatever was sent to it waits in them.
+ *
+ * <p>One freeze at a time: {@link #request} asks for a freeze when the current invocation has ended (so that the
+ * sandbox has posted its response, as on Lambda), {@link #applyIfRequested} applies it, and the thaw comes at the
+ * requested instant, or earlier by {@link #thaw}. {@link #released()} completes at the thaw, or when the process
+ * ends frozen (a frozen sandbox that is closed is killed, not thawed).
+ */
+final class SandboxFreeze {
+
+    private static final ScheduledExecutorService THAWS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sandbox-thaw");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A requested freeze: {@code applied} completes once the process is stopped (or cannot be), {@code released} once
+     * it runs again (or is gone). */
+    record Hold(CompletableFuture<Void> applied, CompletableFuture<Void> released) {}
+
+    private Instant requestedUntil;
+    private CompletableFuture<Void> applied = CompletableFuture.completedFuture(null);
+    private CompletableFuture<Void> released = CompletableFuture.completedFuture(null);
+    private Process frozen;
+
+    /**
+     * Asks for a freeze from the end of the current invocation until {@code until}. Returns a future that completes
+     * when the sandbox runs again (or is gone). A second request while one is pending or applied is refused (null).
+     */
+    synchronized Hold request(Instant until) {
+        if (requestedUntil != null || frozen != null) {
+            return null;
+        }
+        requestedUntil = until;
+        applied = new CompletableFuture<>();
+        released = new CompletableFuture<>();
+        return new Hold(applied, released);
+    }
+
+    /** Freezes {@code process} now if a freeze was requested; the thaw is scheduled at the requested instant. */
+    synchronized boolean applyIfRequested(Process process) {
+        if (requestedUntil == null) {
+            return false;
+        }
+        Instant until = requestedUntil;
+        requestedUntil = null;
+        if (process == null || !process.isAlive() || !signal(process, "STOP")) {
+            applied.complete(null);
+            released.complete(null);
+            return false;
+        }
+        awaitStopped(process, Duration.ofSeconds(2));
+        frozen = process;
+        applied.complete(null);
+        long delay = Math.max(0, Duration.between(Instant.now(), until).toMillis());
+        THAWS.schedule(this::thaw, delay, TimeUnit.MILLISECONDS);
+        return true;
+    }
+
+    /** Thaws the process now if it is frozen (SIGCONT). */
+    synchronized void thaw() {
+        if (frozen != null) {
+            signal(frozen, "CONT");
+            frozen = null;
+            notifyAll();
+        }
+        applied.complete(null);
+        released.complete(null);
+    }
+
+    /** The process ends (closed, killed or timed out): a pending request is dropped, a frozen one is released. */
+    synchronized void ended() {
+        requestedUntil = null;
+        frozen = null;
+        notifyAll();
+        applied.complete(null);
+        released.complete(null);
+    }
+
+    synchronized boolean frozen() {
+        return frozen != null;
+    }
+
+    /** Waits while the sandbox is frozen: nothing is handed to a frozen sandbox (it would not take it). */
+    synchronized void awaitRunning(Duration atMost) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (frozen != null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException("the sandbox stayed frozen for more than " + atMost);
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
+    /** Completes when the sandbox runs again after the current or requested freeze (or is gone). */
+    synchronized CompletableFuture<Void> released() {
+        return released;
+    }
+
+    /**
+     * Waits until the kernel shows {@code process} stopped ({@code T} in {@code /proc/<pid>/stat}): {@code kill -STOP}
+     * returns once the signal is sent, and the target stops a moment later. Where there is no {@code /proc}, returns.
+     */
+    static void awaitStopped(Process process, Duration atMost) {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + atMost.toNanos();
+        try {
+            while (System.nanoTime() < deadline && process.isAlive()) {
+                String s = Files.readString(stat);
+                char state = s.charAt(s.lastIndexOf(')') + 2);
+                if (state == 'T' || state == 't') {
+                    return;
+                }
+                Thread.sleep(1);
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc, or the process is gone: nothing to wait for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Sends SIGSTOP, SIGCONT (or any named signal) to {@code process}; false when it could not be sent. */
+    static boolean signal(Process process, String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

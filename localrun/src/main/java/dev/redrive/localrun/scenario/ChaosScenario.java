@@ -1,0 +1,396 @@
+package dev.redrive.localrun.scenario;
+
+import dev.redrive.checkout.ConfirmationEmailConsumer;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.core.replay.ReplayOutcome;
+import dev.redrive.localrun.LocalSystem;
+import dev.redrive.localrun.Progress;
+import dev.redrive.localrun.RunOptions;
+import dev.redrive.localrun.chaos.Chaos;
+import dev.redrive.localrun.chaos.ChaosOptions;
+import dev.redrive.localrun.chaos.FaultKind;
+import dev.redrive.localrun.lambda.InvocationResult;
+import dev.redrive.localrun.report.HtmlReport;
+import dev.redrive.localrun.report.RunReport;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The chaos scenario: T orders, each delivered 1..C times with new message ids by several producers at once, to both
+ * consumers, while faults strike from outside the functions' code at the rates the flags set — sandboxes killed at
+ * every named step, frozen past their lease and thawed, AWS errors, latency and lost answers, sweepers killed
+ * mid-sweep and started twice at once. The mail provider goes down for a while (inside an approved maintenance window)
+ * and messages dead-letter; the sweeper replays what the window approves, while a person's bulk replay (through the
+ * operator port, as {@code redrive replay} runs it) replays everything else that waits and archives the orders the
+ * revenue report refuses. Then the faults stop, the system drains, and the checker reads the stores directly.
+ */
+final class ChaosScenario implements Scenario {
+
+    static final String WINDOW = "chg-chaos-mail";
+    static final String REFUSED_NOTE = "revenue is reported in EUR, GBP and USD only: the order is refused, "
+            + "handed to finance (FIN-7) and archived";
+
+    @Override
+    public void run(LocalSystem system, RunOptions o, Progress progress, RunReport report) throws Exception {
+        Chaos chaos = system.chaos()
+                .orElseThrow(() -> new IllegalStateException("the chaos scenario needs the chaos options"));
+        ChaosOptions c = chaos.options();
+        Observer observer = new Observer(system);
+        Map<String, String> queues = queues(system);
+        Operator operator = new Operator(system, observer, Actor.person("chaos-operator"));
+        ChaosTraffic traffic = new ChaosTraffic(
+                system.aws().sqs(),
+                chaos.messages(),
+                o.seed(),
+                Math.max(1, o.orders()),
+                c.maxCopies(),
+                c.producers(),
+                c.rejectedShare(),
+                List.of(queues.get(LocalSystem.EMAIL), queues.get(LocalSystem.REVENUE)));
+        long orders = traffic.orders().size();
+        long revenueOrders = traffic.orders().stream()
+                .filter(x -> !ChaosTraffic.REJECTED_CURRENCY.equals(x.currency()))
+                .count();
+        Background background = new Background(system, chaos, operator);
+        long t0 = System.nanoTime();
+        try (ChaosSampler sampler = new ChaosSampler(system, observer, queues)) {
+            sampler.start();
+            report.phase("traffic under faults: " + orders + " orders, " + traffic.deliveries() + " deliveries, seed "
+                    + o.seed());
+            Instant windowStart = Instant.now().minusSeconds(60);
+            operator.windows()
+                    .add(new MaintenanceWindow(
+                            WINDOW,
+                            ConfirmationEmailConsumer.DEPENDENCY,
+                            windowStart,
+                            windowStart.plus(Duration.ofHours(2)),
+                            "change-board",
+                            "mail provider maintenance during the chaos run"));
+            chaos.faults().enabled(true);
+            CompletableFuture<Void> sends = traffic.start();
+            background.start(c);
+            Status status = new Status(traffic, chaos, sampler, orders, revenueOrders);
+            progress.step(traffic.deliveries() + " deliveries of " + orders + " orders from " + c.producers()
+                    + " producers; faults on");
+            await(
+                    progress,
+                    "a quarter of the orders to be applied",
+                    c.drainTimeout(),
+                    status,
+                    () -> sends.isDone() || status.emailApplied() >= orders / 4);
+            progress.step("the mail provider goes down for " + c.outage().toSeconds() + " s");
+            system.emailProviderOutage(true);
+            Thread.sleep(c.outage().toMillis());
+            system.emailProviderOutage(false);
+            operator.windows()
+                    .add(new MaintenanceWindow(
+                            WINDOW,
+                            ConfirmationEmailConsumer.DEPENDENCY,
+                            windowStart,
+                            Instant.now(),
+                            "change-board",
+                            "mail provider maintenance during the chaos run (closed when the provider recovered)"));
+            progress.step("the mail provider is back; the window is closed, so the sweeper may replay it");
+            await(progress, "the producers to finish", c.drainTimeout(), status, sends::isDone);
+            sends.join();
+            await(
+                    progress,
+                    "most orders to be applied under faults",
+                    c.drainTimeout(),
+                    status,
+                    () -> status.emailApplied() >= orders * 97 / 100
+                            && status.revenueApplied() >= revenueOrders * 97 / 100);
+
+            report.phase("heal: faults off, drain");
+            chaos.faults().enabled(false);
+            progress.step("faults off; draining");
+            boolean drained = awaitQuietly(
+                    progress,
+                    "the system to drain",
+                    c.drainTimeout(),
+                    status,
+                    () -> status.emailApplied() >= orders
+                            && status.revenueApplied() >= revenueOrders
+                            && queues.values().stream().allMatch(q -> observer.depth(q) == 0)
+                            && settled(observer.ledger()));
+            background.close();
+            sampler.sample();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+
+            report.phase("check");
+            ChaosChecker checker = new ChaosChecker(system, observer, queues);
+            ChaosChecker.Verdict verdict = checker.check(traffic.orders());
+            checker.report(verdict, report);
+            report.check(
+                    "the system drained within " + c.drainTimeout().toMinutes() + " min of the faults stopping",
+                    drained);
+            report.put("run", runFigures(system, chaos, traffic, sampler, background, seconds));
+            report.tell(String.format(
+                    Locale.ROOT,
+                    "%d orders (%d deliveries) under %d injected faults in %.0f s: effects applied / unique keys %s, "
+                            + "lost %d, stuck %d, stale-accepted %d",
+                    orders,
+                    traffic.deliveries(),
+                    chaos.faults().counts().values().stream()
+                            .flatMap(m -> m.values().stream())
+                            .mapToLong(Long::longValue)
+                            .sum(),
+                    seconds,
+                    verdict.ratioText(),
+                    verdict.lost(),
+                    verdict.stuck(),
+                    verdict.staleAccepted().size()));
+            report.putJsonOnly("timeline", sampler.timeline().toMap());
+            writeHtml(o, report, checker, progress);
+        } finally {
+            background.close();
+            chaos.faults().enabled(false);
+        }
+    }
+
+    /** Every dead letter resolved, and each archived one in the archive. */
+    static boolean settled(List<QuarantineRecord> ledger) {
+        return ledger.stream()
+                .allMatch(r -> r.state() == QuarantineState.REPLAYED
+                        || (r.state() == QuarantineState.ARCHIVED && r.archivedToStore()));
+    }
+
+    static Map<String, String> queues(LocalSystem system) {
+        Map<String, String> q = new LinkedHashMap<>();
+        q.put(LocalSystem.EMAIL, system.sourceQueueUrl(LocalSystem.EMAIL));
+        q.put(LocalSystem.REVENUE, system.sourceQueueUrl(LocalSystem.REVENUE));
+        q.put(LocalSystem.EMAIL + " DLQ", system.deadLetterQueueUrl(LocalSystem.EMAIL));
+        q.put(LocalSystem.REVENUE + " DLQ", system.deadLetterQueueUrl(LocalSystem.REVENUE));
+        return q;
+    }
+
+    private static void await(Progress progress, String what, Duration timeout, Status status, BooleanSupplier done)
+            throws InterruptedException {
+        progress.await(what, timeout, status::line, done::getAsBoolean);
+    }
+
+    private static boolean awaitQuietly(
+            Progress progress, String what, Duration timeout, Status status, BooleanSupplier done)
+            throws InterruptedException {
+        try {
+            await(progress, what, timeout, status, done);
+            return true;
+        } catch (IllegalStateException timedOut) {
+            progress.step(timedOut.getMessage());
+            return false;
+        }
+    }
+
+    private static Map<String, Object> runFigures(
+            LocalSystem system,
+            Chaos chaos,
+            ChaosTraffic traffic,
+            ChaosSampler sampler,
+            Background background,
+            double seconds) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("wall time (s)", Math.round(seconds));
+        m.put("deliveries sent", traffic.sent());
+        long calls = system.apiCalls().values().stream()
+                .flatMap(x -> x.values().stream())
+                .mapToLong(Long::longValue)
+                .sum();
+        m.put("AWS calls through the sandboxes' proxies", calls);
+        m.put("of which per second, on average", Math.round(calls / Math.max(1, seconds)));
+        m.put("of which per second, at most (2 s samples)", Math.round(sampler.peakCallsPerSecond()));
+        m.put("moto peak resident memory (MB)", sampler.motoPeakKb() / 1024);
+        m.put("moto CPU time (s)", sampler.motoCpuMillis() / 1000);
+        m.put("AWS answer time by operation, mean (ms)", system.awsLatencyMillis());
+        Map<String, Object> sandboxes = new LinkedHashMap<>();
+        for (String f : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE, LocalSystem.SWEEPER)) {
+            var pool = system.pool(f);
+            sandboxes.put(
+                    f,
+                    pool.instances() + " slots, " + pool.injectedKills() + " processes killed by faults, "
+                            + pool.invocations() + " invocations (" + pool.errors() + " errors, " + pool.timeouts()
+                            + " timeouts); cold starts " + pool.coldStarts());
+        }
+        m.put("sandboxes", sandboxes);
+        m.put("sweeps started by the run (besides the schedule)", background.sweeps.get());
+        m.put(
+                "operator bulk replays: rounds, dead letters sent, failures",
+                background.operatorRounds.get() + ", " + background.operatorSent.get() + ", "
+                        + background.operatorFailures.get());
+        m.put(
+                "effect calls seen / accepted",
+                chaos.journal().effectCalls() + " / " + chaos.journal().effectsAccepted());
+        m.put("mail provider refusals during the outage", system.mailProviderRefusals());
+        m.put(
+                "sandboxes that ended by themselves (not injected)",
+                system.sandboxExits().size());
+        return m;
+    }
+
+    private static void writeHtml(RunOptions o, RunReport report, ChaosChecker checker, Progress progress)
+            throws IOException {
+        Path json = o.report().orElse(o.workDir().resolve("chaos.json"));
+        Path html = HtmlReport.nextTo(json);
+        Map<String, Object> page = new LinkedHashMap<>(report.toMap());
+        List<Map<String, Object>> tables = new ArrayList<>();
+        List<List<Object>> rows = new ArrayList<>();
+        checker.injections()
+                .forEach((kind, steps) -> ((Map<?, ?>) steps).forEach((step, n) -> {
+                    if (!"total".equals(step)) {
+                        rows.add(List.of(kind, step, n));
+                    }
+                }));
+        tables.add(Map.of(
+                "title",
+                "Injected faults by kind and step",
+                "columns",
+                List.of("kind", "step", "count"),
+                "rows",
+                rows));
+        List<List<Object>> lines = new ArrayList<>();
+        ((Map<?, ?>) report.toMap().get("checker")).forEach((k, v) -> {
+            if (!(v instanceof List<?>)) {
+                lines.add(List.of(String.valueOf(k), String.valueOf(v)));
+            }
+        });
+        tables.add(0, Map.of("title", "Checker", "columns", List.of("line", "value"), "rows", lines));
+        page.put("tables", tables);
+        HtmlReport.write(html, "Redrive chaos run, seed " + o.seed(), page);
+        progress.step("HTML report: " + html.toAbsolutePath());
+    }
+
+    /** The live status line. */
+    private record Status(ChaosTraffic traffic, Chaos chaos, ChaosSampler sampler, long orders, long revenueOrders) {
+        long emailApplied() {
+            return chaos.journal().completedKeys(LocalSystem.EMAIL + "#");
+        }
+
+        long revenueApplied() {
+            return chaos.journal().completedKeys(LocalSystem.REVENUE + "#");
+        }
+
+        String line() {
+            long faults = chaos.faults().counts().values().stream()
+                    .flatMap(m -> m.values().stream())
+                    .mapToLong(Long::longValue)
+                    .sum();
+            List<QuarantineRecord> ledger = sampler.lastLedger();
+            long waiting = ledger.stream().filter(r -> !r.state().resolved()).count();
+            return String.format(
+                    Locale.ROOT,
+                    "sent %d/%d | applied email %d/%d, revenue %d/%d | ledger %d (%d waiting) | faults %d",
+                    traffic.sent(),
+                    traffic.deliveries(),
+                    emailApplied(),
+                    orders,
+                    revenueApplied(),
+                    revenueOrders,
+                    ledger.size(),
+                    waiting,
+                    faults);
+        }
+    }
+
+    /** The sweeps the run starts (some twice at once) and the person's bulk replays, in the background. */
+    private static final class Background implements AutoCloseable {
+        private final LocalSystem system;
+        private final Chaos chaos;
+        private final Operator operator;
+        private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "chaos-background");
+            t.setDaemon(true);
+            return t;
+        });
+        final AtomicLong sweeps = new AtomicLong();
+        final AtomicLong operatorRounds = new AtomicLong();
+        final AtomicLong operatorSent = new AtomicLong();
+        final AtomicLong operatorFailures = new AtomicLong();
+
+        Background(LocalSystem system, Chaos chaos, Operator operator) {
+            this.system = system;
+            this.chaos = chaos;
+            this.operator = operator;
+        }
+
+        void start(ChaosOptions c) {
+            timers.scheduleWithFixedDelay(this::sweep, 0, c.sweepEvery().toMillis(), TimeUnit.MILLISECONDS);
+            timers.scheduleWithFixedDelay(
+                    this::bulkReplay,
+                    c.operatorEvery().toMillis(),
+                    c.operatorEvery().toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+
+        private void sweep() {
+            try {
+                sweeps.incrementAndGet();
+                if (chaos.faults().draw("sweep", "sweeper").strikes(FaultKind.TWO_SWEEPERS)) {
+                    sweeps.incrementAndGet();
+                    system.sweepTwiceAtOnce();
+                } else {
+                    InvocationResult ignored = system.sweepNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // a sweep that cannot run now (its sandbox is being replaced): the next one goes on
+            }
+        }
+
+        /**
+         * A person at the CLI: every dead letter waiting is replayed (the same checks as the sweeper's), except the
+         * orders the revenue report refuses, which are archived with a note.
+         */
+        private void bulkReplay() {
+            try {
+                operatorRounds.incrementAndGet();
+                List<QuarantineRecord> waiting = operator.waiting(500);
+                List<String> refused = new ArrayList<>();
+                List<String> replay = new ArrayList<>();
+                for (QuarantineRecord r : waiting) {
+                    boolean permanent = r.classification().failureClass() == FailureClass.PERMANENT
+                            && "UnsupportedCurrency".equals(r.classification().errorType());
+                    (permanent ? refused : replay).add(r.id());
+                }
+                if (!refused.isEmpty()) {
+                    operator.archiveAll(refused, REFUSED_NOTE);
+                }
+                if (!replay.isEmpty()) {
+                    Map<String, ReplayOutcome> outcomes =
+                            operator.replayAll(replay, "bulk replay after the chaos incident (INC-13)");
+                    operatorSent.addAndGet(outcomes.values().stream()
+                            .filter(x -> x instanceof ReplayOutcome.Sent)
+                            .count());
+                }
+            } catch (RuntimeException e) {
+                operatorFailures.incrementAndGet(); // the person runs the same command again next round
+            }
+        }
+
+        @Override
+        public void close() {
+            timers.shutdownNow();
+            try {
+                timers.awaitTermination(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

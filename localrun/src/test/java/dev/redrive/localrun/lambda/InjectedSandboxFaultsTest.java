@@ -1,0 +1,157 @@
+package dev.redrive.localrun.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults the local Lambda service injects into a sandbox from outside: SIGKILL (the invocation ends at once with
+ * Runtime.ExitError, counted as injected, not reported as a death), and a freeze after the sandbox has answered
+ * (SIGSTOP, then SIGCONT at the given instant; nothing is handed to it meanwhile). The sandboxes are bootstrap scripts
+ * speaking the Runtime API with curl, so each start costs milliseconds.
+ */
+class InjectedSandboxFaultsTest {
+
+    @TempDir
+    Path dir;
+
+    /** Takes an event, then answers it after a pause (long enough to be killed meanwhile). */
+    private static final String SLOW_ANSWER = """
+            api="http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/invocation"
+            while true; do
+              headers=$(mktemp)
+              body=$(curl -sf -D "$headers" "$api/next") || exit 0
+              id=$(grep -i '^Lambda-Runtime-Aws-Request-Id:' "$headers" | cut -d' ' -f2 | tr -d '\\r')
+              case "$body" in *slow*) sleep 20 ;; esac
+              curl -sf -X POST -d "$body" "$api/$id/response" >/dev/null
+            done
+            """;
+
+    @Test
+    void aKilledSandboxEndsItsInvocationAtOnceAndTheNextInvocationGetsAFreshProcess() throws Exception {
+        FunctionInstance sandbox = sandbox();
+        AtomicInteger taken = new AtomicInteger();
+        sandbox.listener(sb -> {
+            if (taken.incrementAndGet() == 1) {
+                sb.kill();
+            }
+        });
+        try (sandbox) {
+            sandbox.start(Duration.ofSeconds(20));
+            long firstPid = sandbox.pid();
+            long t0 = System.nanoTime();
+            InvocationResult r = sandbox.invoke("{\"slow\":1}", Duration.ofSeconds(30), Duration.ofSeconds(20));
+
+            assertThat(r)
+                    .isInstanceOfSatisfying(
+                            InvocationResult.FunctionError.class,
+                            e -> assertThat(e.errorType()).isEqualTo("Runtime.ExitError"));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
+            assertThat(sandbox.injectedKills()).isEqualTo(1);
+
+            InvocationResult next = sandbox.invoke("{\"n\":2}", Duration.ofSeconds(30), Duration.ofSeconds(20));
+            assertThat(next).isInstanceOf(InvocationResult.Response.class);
+            assertThat(sandbox.pid()).isNotEqualTo(firstPid);
+            assertThat(taken).hasValue(2);
+        }
+        assertThat(exits)
+                .as("an injected kill is not a sandbox dying by itself")
+                .isEmpty();
+    }
+
+    @Test
+    void aKillAimedAtAnEarlierProcessNeverStrikesItsSuccessor() throws Exception {
+        try (FunctionInstance sandbox = sandbox()) {
+            sandbox.start(Duration.ofSeconds(20));
+            long first = sandbox.generation();
+            sandbox.kill();
+            sandbox.invoke("{\"n\":1}", Duration.ofSeconds(30), Duration.ofSeconds(20));
+            long pid = sandbox.pid();
+
+            sandbox.kill(first);
+
+            assertThat(sandbox.generation()).isGreaterThan(first);
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
+            assertThat(sandbox.invoke("{\"n\":2}", Duration.ofSeconds(30), Duration.ofSeconds(20)))
+                    .isInstanceOf(InvocationResult.Response.class);
+        }
+    }
+
+    @Test
+    void aSandboxFrozenAfterItAnsweredIsStoppedUntilItsThawAndTakesNothingMeanwhile() throws Exception {
+        try (FunctionInstance sandbox = sandbox()) {
+            sandbox.start(Duration.ofSeconds(20));
+            Instant thawAt = Instant.now().plusMillis(2500);
+            FunctionInstance.Freeze freeze = sandbox.freezeAfterInvocation(thawAt);
+            CompletableFuture<Void> released = freeze.released();
+            assertThat(sandbox.freezeAfterInvocation(thawAt))
+                    .as("one freeze at a time")
+                    .isNull();
+
+            assertThat(sandbox.invoke("{\"n\":1}", Duration.ofSeconds(30), Duration.ofSeconds(20)))
+                    .isInstanceOf(InvocationResult.Response.class);
+            assertThat(sandbox.frozen()).isTrue();
+            assertThat(processState(sandbox.pid())).as("stopped by SIGSTOP").isEqualTo('T');
+            assertThat(freeze.applied()).isDone();
+            assertThat(released).isNotDone();
+
+            InvocationResult next = sandbox.invoke("{\"n\":2}", Duration.ofSeconds(30), Duration.ofSeconds(20));
+
+            assertThat(Instant.now()).as("handed over only once thawed").isAfterOrEqualTo(thawAt);
+            assertThat(next).isInstanceOf(InvocationResult.Response.class);
+            assertThat(released.get(5, TimeUnit.SECONDS)).isNull();
+            assertThat(sandbox.frozen()).isFalse();
+        }
+    }
+
+    @Test
+    void closingAFrozenSandboxKillsItAndReleasesWhoeverWaitsForItsThaw() throws Exception {
+        FunctionInstance sandbox = sandbox();
+        sandbox.start(Duration.ofSeconds(20));
+        CompletableFuture<Void> released =
+                sandbox.freezeAfterInvocation(Instant.now().plusSeconds(600)).released();
+        sandbox.invoke("{\"n\":1}", Duration.ofSeconds(30), Duration.ofSeconds(20));
+        long pid = sandbox.pid();
+        assertThat(sandbox.frozen()).isTrue();
+
+        long t0 = System.nanoTime();
+        sandbox.close();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+        assertThat(released).isDone();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
+    }
+
+    private final java.util.List<SandboxExit> exits = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private FunctionInstance sandbox() throws IOException {
+        Path bootstrap = dir.resolve("bootstrap");
+        Files.writeString(bootstrap, "#!/usr/bin/env bash\n" + SLOW_ANSWER);
+        Files.setPosixFilePermissions(bootstrap, PosixFilePermissions.fromString("rwx------"));
+        SandboxSpec spec = new SandboxSpec(
+                "fn",
+                "arn:aws:lambda:us-east-1:000000000000:function:fn",
+                new FunctionArtifact("native", bootstrap, ""),
+                128,
+                Map.of());
+        return new FunctionInstance(
+                spec, 1, ManagedJavaRuntime.unpackInto(dir.resolve("run")), dir.resolve("fn.log"), exits::add);
+    }
+
+    private static char processState(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2).charAt(0);
+    }
+}
