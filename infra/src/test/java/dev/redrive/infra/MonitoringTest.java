@@ -100,6 +100,77 @@ class MonitoringTest {
     }
 
     @Test
+    void theAlarmTopicPolicyLetsThisAccountsRedriveAlarmsPublish() {
+        String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
+        var policies = t.resources("AWS::SNS::TopicPolicy");
+        assertThat(policies).hasSize(1);
+        Map<String, Object> policy = map(policies.values().iterator().next(), "Properties");
+        assertThat(policy.get("Topics")).isEqualTo(List.of(Map.of("Ref", topic)));
+
+        List<Map<String, Object>> allows = statements(map(policy, "PolicyDocument")).stream()
+                .filter(s -> "Allow".equals(s.get("Effect")))
+                .toList();
+        assertThat(allows)
+                .as("enforceSsl replaces SNS's default policy: without an Allow, CloudWatch may not publish")
+                .singleElement()
+                .satisfies(s -> {
+                    assertThat(s.get("Principal")).isEqualTo(Map.of("Service", "cloudwatch.amazonaws.com"));
+                    assertThat(s.get("Action")).isEqualTo("sns:Publish");
+                    assertThat(s.get("Resource")).isEqualTo(Map.of("Ref", topic));
+                    assertOnlyThisStacksAlarms(s);
+                });
+    }
+
+    @Test
+    void theKeyLetsCloudWatchEncryptForTheTopicOnlyForThisAccountsRedriveAlarms() {
+        String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
+        List<Map<String, Object>> forCloudWatch = statements(map(t.properties(key), "KeyPolicy")).stream()
+                .filter(s -> Map.of("Service", "cloudwatch.amazonaws.com").equals(s.get("Principal")))
+                .toList();
+
+        assertThat(forCloudWatch).singleElement().satisfies(s -> {
+            assertThat(s.get("Action")).isEqualTo(List.of("kms:Decrypt", "kms:GenerateDataKey*"));
+            assertOnlyThisStacksAlarms(s);
+        });
+    }
+
+    @Test
+    void everyAlarmNameStartsWithThePrefixTheTopicPolicyAdmits() {
+        assertThat(t.resources("AWS::CloudWatch::Alarm").values())
+                .isNotEmpty()
+                .allSatisfy(a -> assertThat(String.valueOf(map(a, "Properties").get("AlarmName")))
+                        .startsWith("redrive-"));
+    }
+
+    /** aws:SourceAccount is this account and aws:SourceArn an alarm of this region and account named redrive-*. */
+    private static void assertOnlyThisStacksAlarms(Map<String, Object> statement) {
+        Map<String, Object> condition = map(statement, "Condition");
+        assertThat(condition).containsOnlyKeys("StringEquals", "ArnLike");
+        assertThat(map(condition, "StringEquals"))
+                .isEqualTo(Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")));
+        Map<String, Object> arnLike = map(condition, "ArnLike");
+        assertThat(arnLike).containsOnlyKeys("aws:SourceArn");
+        assertThat(arnLike.get("aws:SourceArn"))
+                .isEqualTo(Map.of(
+                        "Fn::Join",
+                        List.of(
+                                "",
+                                List.of(
+                                        "arn:",
+                                        Map.of("Ref", "AWS::Partition"),
+                                        ":cloudwatch:",
+                                        Map.of("Ref", "AWS::Region"),
+                                        ":",
+                                        Map.of("Ref", "AWS::AccountId"),
+                                        ":alarm:redrive-*"))));
+    }
+
+    private static List<Map<String, Object>> statements(Map<String, Object> document) {
+        return ((List<?>) document.get("Statement"))
+                .stream().map(TemplateView::cast).toList();
+    }
+
+    @Test
     void dashboardChartsQueuesDeadLettersQuarantineReplaysAndConsumers() {
         var dashboards = t.resources("AWS::CloudWatch::Dashboard");
         assertThat(dashboards).hasSize(1);

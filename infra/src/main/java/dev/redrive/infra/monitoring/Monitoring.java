@@ -2,7 +2,11 @@ package dev.redrive.infra.monitoring;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
@@ -24,6 +28,8 @@ import software.constructs.Construct;
  */
 public final class Monitoring extends Construct {
 
+    private static final String CLOUDWATCH = "cloudwatch.amazonaws.com";
+
     private final Topic alarmTopic;
     private final List<Alarm> alarms = new ArrayList<>();
     private final AlarmThresholds thresholds;
@@ -39,18 +45,45 @@ public final class Monitoring extends Construct {
                 .masterKey(key)
                 .enforceSsl(true)
                 .build();
-        // CloudWatch publishes to the encrypted topic with the customer-managed key.
+        // enforceSsl writes a topic policy, which replaces SNS's default one: CloudWatch needs its own Allow, and the
+        // key must let it encrypt for the topic. Both only for this account's alarms named <prefix>-*.
+        Map<String, Object> thisStacksAlarms = alarmSourceConditions();
+        alarmTopic.addToResourcePolicy(PolicyStatement.Builder.create()
+                .sid("CloudWatchAlarmsOfThisStackPublish")
+                .principals(List.of(new ServicePrincipal(CLOUDWATCH)))
+                .actions(List.of("sns:Publish"))
+                .resources(List.of(alarmTopic.getTopicArn()))
+                .conditions(thisStacksAlarms)
+                .build());
         key.addToResourcePolicy(PolicyStatement.Builder.create()
                 .sid("CloudWatchAlarmsPublishToEncryptedTopic")
-                .principals(List.of(new ServicePrincipal("cloudwatch.amazonaws.com")))
+                .principals(List.of(new ServicePrincipal(CLOUDWATCH)))
                 .actions(List.of("kms:Decrypt", "kms:GenerateDataKey*"))
                 .resources(List.of("*"))
+                .conditions(thisStacksAlarms)
                 .build());
         for (MonitoredQueue queue : props.queues()) {
             queueAlarms(queue);
         }
         sweeperAlarms(props.sweeper());
         new RedriveDashboard(this, "Dashboard", prefix, props.queues(), props.consumers(), alarms, thresholds.period());
+    }
+
+    /**
+     * Confused-deputy guard: the caller is CloudWatch acting for an alarm of this account and region whose name starts
+     * with the prefix (every alarm made here is named {@code <prefix>-...}).
+     */
+    private Map<String, Object> alarmSourceConditions() {
+        Stack stack = Stack.of(this);
+        String alarms = stack.formatArn(ArnComponents.builder()
+                .service("cloudwatch")
+                .resource("alarm")
+                .resourceName(prefix + "-*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME)
+                .build());
+        return Map.of(
+                "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
+                "ArnLike", Map.of("aws:SourceArn", alarms));
     }
 
     private void queueAlarms(MonitoredQueue q) {
@@ -131,6 +164,10 @@ public final class Monitoring extends Construct {
             ComparisonOperator comparison,
             int evaluationPeriods,
             String description) {
+        if (!name.startsWith(prefix + "-")) {
+            throw new IllegalArgumentException(
+                    "alarm " + name + " must start with " + prefix + "- : the alarm topic admits only alarms named so");
+        }
         Alarm alarm = Alarm.Builder.create(this, name)
                 .alarmName(name)
                 .alarmDescription(description)
