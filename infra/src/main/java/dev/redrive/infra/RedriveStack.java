@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
 import software.constructs.Construct;
 
@@ -41,12 +43,19 @@ public final class RedriveStack extends Stack {
     public RedriveStack(Construct scope, String id, StackProps props, RedriveSettings settings) {
         super(scope, id, props);
         String prefix = settings.prefix();
+        // Kept when the stack goes (the kept tables and buckets stay readable), not when its create rolls back. The
+        // alias is a name: it goes with the stack, so the next stack of this prefix can take it.
         Key key = Key.Builder.create(this, "DataKey")
                 .description("Redrive: encrypts queues, tables, buckets and the alarm topic (" + prefix + ")")
                 .enableKeyRotation(true)
-                .alias("alias/" + prefix + "-data")
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
-        this.tables = Tables.create(this, prefix, key);
+        Alias.Builder.create(this, "DataKeyAlias")
+                .aliasName("alias/" + prefix + "-data")
+                .targetKey(key)
+                .removalPolicy(RemovalPolicy.DESTROY)
+                .build();
+        this.tables = Tables.create(this, key);
         this.buckets = Buckets.create(this, key, settings.archiveExpiryDays());
         this.artifact = FunctionArtifact.resolve(settings.functionsAsset(), settings.placeholderDirectory());
         if (artifact.isPlaceholder()) {
@@ -105,8 +114,18 @@ public final class RedriveStack extends Stack {
                     .description("Send " + c.name() + "'s events here")
                     .build();
         }
+        // The table names are generated: the CLI and operators read them here (REDRIVE_SWEEPER_QUARANTINE_TABLE, ...).
         CfnOutput.Builder.create(this, "QuarantineTableName")
                 .value(tables.quarantine().getTableName())
+                .description("REDRIVE_SWEEPER_QUARANTINE_TABLE for the redrive CLI")
+                .build();
+        CfnOutput.Builder.create(this, "ControlTableName")
+                .value(tables.control().getTableName())
+                .description("REDRIVE_SWEEPER_CONTROL_TABLE for the redrive CLI")
+                .build();
+        CfnOutput.Builder.create(this, "ClaimsTableName")
+                .value(tables.claims().getTableName())
+                .description("REDRIVE_CLAIMS_TABLE for the redrive CLI")
                 .build();
         CfnOutput.Builder.create(this, "ArchiveBucketName")
                 .value(buckets.archive().getBucketName())

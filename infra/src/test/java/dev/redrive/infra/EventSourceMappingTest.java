@@ -44,13 +44,13 @@ class EventSourceMappingTest {
                 .containsEntry("REDRIVE_BACKOFF_MULTIPLIER", "2.0")
                 .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT15M")
                 .containsEntry("REDRIVE_BATCH_CONCURRENCY", "10")
-                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
+                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("ClaimsTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))
                 .containsKey("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET")
                 .doesNotContainKey("REDRIVE_CHECKOUT_REVENUE_TABLE");
         assertThat(t.environment(t.function("revenue-analytics")))
-                .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("redrive-revenue")))
+                .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("RevenueTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-revenue-analytics-dlq")));
     }

@@ -36,7 +36,10 @@ class RedriveAppTest {
 
         assertThat(stack.artifact().isPlaceholder()).isFalse();
         assertThat(t.queue("shop-confirmation-email")).isNotBlank();
-        assertThat(t.table("shop-claims")).isNotBlank();
+        assertThat(t.resources("AWS::KMS::Alias").values())
+                .singleElement()
+                .satisfies(a ->
+                        assertThat(TemplateView.map(a, "Properties")).containsEntry("AliasName", "alias/shop-data"));
         assertThat(t.functionIds()).hasSize(3).allSatisfy(id -> {
             assertThat(t.properties(id))
                     .containsEntry("Runtime", "java21")

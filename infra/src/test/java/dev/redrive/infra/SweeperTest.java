@@ -19,9 +19,9 @@ class SweeperTest {
 
         assertThat(t.properties(sweeper).get("Timeout")).isEqualTo(300);
         assertThat(env)
-                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
-                .containsEntry("REDRIVE_SWEEPER_QUARANTINE_TABLE", Map.of("Ref", t.table("redrive-quarantine")))
-                .containsEntry("REDRIVE_SWEEPER_CONTROL_TABLE", Map.of("Ref", t.table("redrive-control")))
+                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("ClaimsTable")))
+                .containsEntry("REDRIVE_SWEEPER_QUARANTINE_TABLE", Map.of("Ref", t.table("QuarantineTable")))
+                .containsEntry("REDRIVE_SWEEPER_CONTROL_TABLE", Map.of("Ref", t.table("ControlTable")))
                 .containsEntry("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID", Map.of("Fn::GetAtt", List.of(key, "Arn")))
                 .containsEntry("REDRIVE_SWEEPER_RETENTION", "P7D");
         assertThat(String.valueOf(env.get("REDRIVE_SWEEPER_ARCHIVE_BUCKET"))).contains("ArchiveBucket");

@@ -3,6 +3,7 @@ package dev.redrive.infra.function;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -38,6 +39,7 @@ public final class FunctionFactory {
         environment.put(HANDLER_VARIABLE, spec.handlerName());
         LogGroup logs = LogGroup.Builder.create(scope, id + "Logs")
                 .retention(RetentionDays.ONE_MONTH)
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
         return Function.Builder.create(scope, id)
                 .description(spec.description())
