@@ -17,9 +17,12 @@ import software.constructs.Node;
  * The stack's settings, read from CDK context ({@code -c key=value} on the CLI, or {@code cdk.json}).
  *
  * @param prefix               {@code prefix}: names of queues, tables, alarms (default {@code redrive})
- * @param functionsAsset       {@code functionsAsset}: the functions artifact zip; absent or missing: a placeholder
- * @param runtime              {@code runtime}: {@code native} (default) or {@code jvm}
- * @param architecture         {@code architecture}: {@code arm64} (default) or {@code x86_64}
+ * @param functionsAsset       {@code functionsAsset}: the functions artifact zip, checked at synth against the runtime
+ *                             and architecture; absent: a placeholder (a given path that does not exist fails)
+ * @param runtime              {@code runtime}: {@code jvm} (default: what {@code ./mvnw package} builds anywhere) or
+ *                             {@code native} (a GraalVM/Mandrel {@code bootstrap})
+ * @param architecture         {@code architecture}: {@code x86_64} (default: what a native build on a usual machine
+ *                             makes, and the JVM artifact runs on both) or {@code arm64}
  * @param sweepRate            {@code sweepRate}: the sweeper's schedule (default {@code rate(5 minutes)})
  * @param quarantineRetention  {@code sweeperRetention}: quarantine before archiving, ISO-8601 (default {@code P7D})
  * @param archiveExpiryDays    {@code archiveExpiryDays}: days archived dead letters are kept (default 365)
@@ -58,8 +61,8 @@ public record RedriveSettings(
         return new RedriveSettings(
                 text(node, "prefix").orElse("redrive"),
                 text(node, "functionsAsset"),
-                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.NATIVE),
-                text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.ARM_64),
+                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.JVM),
+                text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.X86_64),
                 text(node, "sweepRate").orElse("rate(5 minutes)"),
                 text(node, "sweeperRetention")
                         .map(v -> duration("sweeperRetention", v))

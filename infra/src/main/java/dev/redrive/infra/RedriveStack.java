@@ -57,15 +57,17 @@ public final class RedriveStack extends Stack {
                 .build();
         this.tables = Tables.create(this, key);
         this.buckets = Buckets.create(this, key, settings.archiveExpiryDays());
-        this.artifact = FunctionArtifact.resolve(settings.functionsAsset(), settings.placeholderDirectory());
+        this.artifact = FunctionArtifact.resolve(
+                settings.functionsAsset(),
+                settings.placeholderDirectory(),
+                settings.runtime(),
+                settings.architecture());
         if (artifact.isPlaceholder()) {
             Annotations.of(this)
                     .addWarningV2(
                             "redrive:placeholderAsset",
-                            "No functions artifact ("
-                                    + settings.functionsAsset().orElse("-c functionsAsset not given")
-                                    + "): the functions get a "
-                                    + "placeholder that fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
+                            "No functions artifact (-c functionsAsset not given): the functions get a placeholder that "
+                                    + "fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
         }
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
         ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);

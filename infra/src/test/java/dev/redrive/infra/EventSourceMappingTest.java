@@ -56,13 +56,14 @@ class EventSourceMappingTest {
     }
 
     @Test
-    void byDefaultEveryFunctionIsTheNativeArtifactOnArm() {
+    void byDefaultEveryFunctionIsTheJvmArtifactOnX8664WhatAPlainBuildMakes() {
         assertThat(t.functionIds()).hasSize(3).allSatisfy(id -> {
             Map<String, Object> fn = t.properties(id);
-            assertThat(fn.get("Runtime")).isEqualTo("provided.al2023");
-            assertThat(fn.get("Handler")).isEqualTo("not.used.in.provided.runtime");
-            assertThat(fn.get("Architectures")).isEqualTo(List.of("arm64"));
-            assertThat(t.environment(id)).containsEntry("DISABLE_SIGNAL_HANDLERS", "true");
+            assertThat(fn.get("Runtime")).isEqualTo("java21");
+            assertThat(fn.get("Handler"))
+                    .isEqualTo("io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest");
+            assertThat(fn.get("Architectures")).isEqualTo(List.of("x86_64"));
+            assertThat(t.environment(id)).doesNotContainKey("DISABLE_SIGNAL_HANDLERS");
         });
         assertThat(t.functionIds().stream()
                         .map(id -> t.properties(id).get("Code"))

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  *
  * @param name               the consumer's name: queue {@code <prefix>-<name>}, DLQ {@code <prefix>-<name>-dlq}
  * @param handler            the Quarkus {@code @Named} handler ({@code QUARKUS_LAMBDA_HANDLER})
- * @param runtime            native (default) or JVM
+ * @param runtime            JVM (default) or native
  * @param maxReceiveCount    receives before SQS moves a message to the DLQ (default 5)
  * @param timeout            the function timeout (default 30 s)
  * @param memoryMb           the function memory; empty: the runtime's default
@@ -125,7 +125,7 @@ public record IdempotentConsumerProps(
     public static final class Builder {
         private final String name;
         private final String handler;
-        private FunctionRuntime runtime = FunctionRuntime.NATIVE;
+        private FunctionRuntime runtime = FunctionRuntime.JVM;
         private int maxReceiveCount = 5;
         private Duration timeout = Duration.ofSeconds(30);
         private Integer memoryMb;

@@ -43,7 +43,11 @@ class IdempotentConsumerConstructTest {
                         .build())
                 .build();
         FunctionFactory functions = new FunctionFactory(
-                FunctionArtifact.resolve(Optional.empty(), Path.of("target", "test-function-placeholder")),
+                FunctionArtifact.resolve(
+                        Optional.empty(),
+                        Path.of("target", "test-function-placeholder"),
+                        FunctionRuntime.JVM,
+                        Architecture.X86_64),
                 Architecture.X86_64);
         new IdempotentConsumer(
                 stack,

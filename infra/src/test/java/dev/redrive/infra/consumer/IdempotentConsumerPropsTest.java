@@ -22,8 +22,8 @@ class IdempotentConsumerPropsTest {
         assertThat(props.batchSize()).isEqualTo(10);
         assertThat(props.maxBatchingWindow()).isZero();
         assertThat(props.maxConcurrency()).isEqualTo(5);
-        assertThat(props.runtime()).isEqualTo(FunctionRuntime.NATIVE);
-        assertThat(props.effectiveMemoryMb()).isEqualTo(256);
+        assertThat(props.runtime()).isEqualTo(FunctionRuntime.JVM);
+        assertThat(props.effectiveMemoryMb()).isEqualTo(1024);
         assertThat(props.backoff()).isEqualTo(BackoffSettings.DEFAULT);
     }
 
