@@ -29,7 +29,10 @@ import software.constructs.Node;
  * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
  * @param alarms               alarm thresholds
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
- *                             {@code backoffMultiplier}, {@code backoffMaxDelay}: the consumers' tuning
+ *                             {@code backoffMultiplier}, {@code backoffMaxDelay}, {@code minimumRetryWindow}: the
+ *                             consumers' tuning
+ * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
+ *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
  */
 public record RedriveSettings(
         String prefix,
@@ -41,7 +44,8 @@ public record RedriveSettings(
         int archiveExpiryDays,
         Path placeholderDirectory,
         AlarmThresholds alarms,
-        ConsumerTuning consumers) {
+        ConsumerTuning consumers,
+        boolean allowShortRetries) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -72,7 +76,10 @@ public record RedriveSettings(
                         .orElse(365),
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
                 AlarmThresholds.DEFAULT,
-                consumerTuning(node));
+                consumerTuning(node),
+                text(node, "allowShortRetries")
+                        .map(v -> bool("allowShortRetries", v))
+                        .orElse(false));
     }
 
     private static ConsumerTuning consumerTuning(Node node) {
@@ -94,7 +101,10 @@ public record RedriveSettings(
                 text(node, "maxReceiveCount")
                         .map(v -> integer("maxReceiveCount", v))
                         .orElse(d.maxReceiveCount()),
-                backoff);
+                backoff,
+                text(node, "minimumRetryWindow")
+                        .map(v -> duration("minimumRetryWindow", v))
+                        .orElse(d.minimumRetryWindow()));
     }
 
     private static Optional<String> text(Node node, String key) {
@@ -121,6 +131,14 @@ public record RedriveSettings(
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(key + " '" + value + "' is not an ISO-8601 duration such as P7D", e);
         }
+    }
+
+    private static boolean bool(String key, String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + " '" + value + "' must be true or false");
+        };
     }
 
     private static int integer(String key, String value) {

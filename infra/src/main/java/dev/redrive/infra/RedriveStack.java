@@ -3,6 +3,7 @@ package dev.redrive.infra;
 import dev.redrive.infra.consumer.CheckoutConsumers;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.consumer.RetryWindow;
 import dev.redrive.infra.function.FunctionArtifact;
 import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.monitoring.MonitoredQueue;
@@ -69,6 +70,7 @@ public final class RedriveStack extends Stack {
                             "No functions artifact (-c functionsAsset not given): the functions get a placeholder that "
                                     + "fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
         }
+        retryWindow(settings);
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
         ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);
         this.checkout = CheckoutConsumers.create(
@@ -97,6 +99,20 @@ public final class RedriveStack extends Stack {
                         sweeper.function(),
                         settings.alarms()));
         outputs();
+    }
+
+    /** Refuses a retry window that dead-letters short outages, or only warns on a demo stack. */
+    private void retryWindow(RedriveSettings settings) {
+        List<String> problems = RetryWindow.problems(settings.consumers());
+        if (problems.isEmpty()) {
+            return;
+        }
+        if (!settings.allowShortRetries()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        for (String problem : problems) {
+            Annotations.of(this).addWarningV2("redrive:shortRetries", "allowShortRetries: " + problem);
+        }
     }
 
     private List<MonitoredQueue> monitoredQueues() {

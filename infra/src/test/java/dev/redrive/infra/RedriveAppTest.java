@@ -63,6 +63,8 @@ class RedriveAppTest {
                 "PT5S",
                 "maxReceiveCount",
                 "3",
+                "allowShortRetries",
+                "true",
                 "backoffBase",
                 "PT1S",
                 "backoffMaxDelay",
@@ -137,6 +139,33 @@ class RedriveAppTest {
             out.closeEntry();
         }
         return zip;
+    }
+
+    @Test
+    void aRetryWindowShorterThanAQuarterHourIsRefusedUnlessTheStackOptsOutForADemo() {
+        assertThatThrownBy(() -> Synth.stack(Map.of("maxReceiveCount", "5")))
+                .hasMessageContaining("maxReceiveCount 5")
+                .hasMessageContaining("dead-letters")
+                .hasMessageContaining("-c allowShortRetries=true");
+        assertThatThrownBy(() ->
+                        Synth.stack(Map.of("maxReceiveCount", "4", "backoffBase", "PT10M", "backoffMaxDelay", "PT12H")))
+                .hasMessageContaining("maxReceiveCount 4 is below 5");
+
+        RedriveStack demo = Synth.stack(Map.of(
+                "maxReceiveCount", "4", "backoffBase", "PT1S", "backoffMaxDelay", "PT4S", "allowShortRetries", "true"));
+        Annotations.fromStack(demo)
+                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*maxReceiveCount 4 is below 5.*"));
+        Annotations.fromStack(demo)
+                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*dead-letters.*about PT5.5S.*"));
+    }
+
+    @Test
+    void theMinimumRetryWindowIsASetting() {
+        assertThat(Synth.stack(Map.of("maxReceiveCount", "5", "minimumRetryWindow", "PT30S"))
+                        .artifact())
+                .isNotNull();
+        assertThatThrownBy(() -> Synth.stack(Map.of("minimumRetryWindow", "PT1H")))
+                .hasMessageContaining("PT1H");
     }
 
     @Test

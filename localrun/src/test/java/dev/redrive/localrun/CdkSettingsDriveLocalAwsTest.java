@@ -32,6 +32,7 @@ class CdkSettingsDriveLocalAwsTest {
                     .outdir(outdir.toString())
                     .context(Map.of(
                             "maxReceiveCount", Integer.toString(maxReceives),
+                            "allowShortRetries", "true",
                             "placeholderDirectory", out.resolve("placeholder").toString()))
                     .build());
             RedriveApp.create(app);

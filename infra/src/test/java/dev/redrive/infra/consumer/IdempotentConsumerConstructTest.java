@@ -76,7 +76,7 @@ class IdempotentConsumerConstructTest {
                         "QueueName",
                         "shop-payments",
                         "VisibilityTimeout",
-                        360,
+                        365, // 6 x 60 s + the 5 s batching window
                         "RedrivePolicy",
                         Map.of("maxReceiveCount", 3, "deadLetterTargetArn", Match.anyValue())));
         template.hasResourceProperties(

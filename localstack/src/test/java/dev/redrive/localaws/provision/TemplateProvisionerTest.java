@@ -64,7 +64,7 @@ class TemplateProvisionerTest {
             Map<QueueAttributeName, String> attributes = attributes(aws, source);
             JsonNode redrive = JSON.readTree(attributes.get(QueueAttributeName.REDRIVE_POLICY));
             assertThat(redrive.path("deadLetterTargetArn").asText()).isEqualTo(dlq.arn());
-            assertThat(redrive.path("maxReceiveCount").asInt()).isEqualTo(5);
+            assertThat(redrive.path("maxReceiveCount").asInt()).isEqualTo(10);
             assertThat(attributes).containsEntry(QueueAttributeName.VISIBILITY_TIMEOUT, "180");
             // ElasticMQ accepts but does not report retention; SQS and LocalStack do.
             if (attributes.containsKey(QueueAttributeName.MESSAGE_RETENTION_PERIOD)) {
@@ -75,7 +75,7 @@ class TemplateProvisionerTest {
     }
 
     @Test
-    void aMessageNeverDeletedLandsInTheDeadLetterQueueAfterFiveReceives(LocalAws aws) {
+    void aMessageNeverDeletedLandsInTheDeadLetterQueueAfterTenReceives(LocalAws aws) {
         ProvisionedResources resources = provision(aws);
         LocalQueue source = resources.queueNamed("redrive-revenue-analytics").orElseThrow();
         LocalQueue dlq = resources.queueNamed("redrive-revenue-analytics-dlq").orElseThrow();
@@ -95,7 +95,7 @@ class TemplateProvisionerTest {
                     .isEmpty();
         });
 
-        assertThat(receives[0]).isEqualTo(5);
+        assertThat(receives[0]).isEqualTo(10);
         List<Message> left = aws.sqs()
                 .receiveMessage(b -> b.queueUrl(source.url()).waitTimeSeconds(0))
                 .messages();
