@@ -118,10 +118,14 @@ public final class RedriveStack extends Stack {
     private List<MonitoredQueue> monitoredQueues() {
         List<MonitoredQueue> queues = new ArrayList<>();
         for (IdempotentConsumer c : checkout.all()) {
-            queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), false));
-            queues.add(new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), true));
+            queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), MonitoredQueue.Kind.SOURCE));
+            queues.add(
+                    new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), MonitoredQueue.Kind.DEAD_LETTER));
         }
-        queues.add(new MonitoredQueue(sweeper.scheduleDeadLetterQueueName(), sweeper.scheduleDeadLetterQueue(), true));
+        queues.add(new MonitoredQueue(
+                sweeper.scheduleDeadLetterQueueName(),
+                sweeper.scheduleDeadLetterQueue(),
+                MonitoredQueue.Kind.FAILURE_RECORD));
         return queues;
     }
 

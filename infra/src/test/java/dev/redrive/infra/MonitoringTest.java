@@ -11,7 +11,8 @@ class MonitoringTest {
 
     private static final List<String> SOURCES = List.of("redrive-confirmation-email", "redrive-revenue-analytics");
     private static final List<String> DEAD_LETTER_QUEUES =
-            List.of("redrive-confirmation-email-dlq", "redrive-revenue-analytics-dlq", "redrive-sweeper-schedule-dlq");
+            List.of("redrive-confirmation-email-dlq", "redrive-revenue-analytics-dlq");
+    private static final String SCHEDULE_DLQ = "redrive-sweeper-schedule-dlq";
 
     private final TemplateView t = Synth.defaults();
 
@@ -72,6 +73,26 @@ class MonitoringTest {
     }
 
     @Test
+    void theScheduleDeadLetterQueueAlarmsOnArrivalsSoTheAlarmClearsWithoutADrain() {
+        Map<String, Object> arrival = alarm(SCHEDULE_DLQ + "-arrival");
+
+        assertThat(arrival)
+                .containsEntry("Namespace", "AWS/SQS")
+                .containsEntry("MetricName", "NumberOfMessagesSent")
+                .containsEntry("Statistic", "Sum")
+                .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
+                .containsEntry("Threshold", 1)
+                .containsEntry("EvaluationPeriods", 1)
+                .containsEntry("TreatMissingData", "notBreaching");
+        assertThat(String.valueOf(arrival.get("Dimensions"))).contains(t.queue(SCHEDULE_DLQ));
+        assertThat(t.resources("AWS::CloudWatch::Alarm").values().stream()
+                        .map(a -> String.valueOf(map(a, "Properties").get("AlarmName")))
+                        .filter(n -> n.startsWith(SCHEDULE_DLQ)))
+                .as("nothing drains it: an age or depth alarm would never clear")
+                .containsExactly(SCHEDULE_DLQ + "-arrival");
+    }
+
+    @Test
     void sweeperMetricsAlarmOnOldestUnresolvedQuarantineAndReplaySuccessRate() {
         Map<String, Object> oldest = alarm("redrive-oldest-unresolved-quarantine");
         assertThat(oldest)
@@ -93,7 +114,7 @@ class MonitoringTest {
     void everyAlarmNotifiesTheAlarmTopic() {
         String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
         assertThat(t.resources("AWS::CloudWatch::Alarm"))
-                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 3)
+                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 1 + 3)
                 .allSatisfy((id, alarm) -> assertThat(map(alarm, "Properties").get("AlarmActions"))
                         .isEqualTo(List.of(Map.of("Ref", topic))));
         assertThat(map(t.resource(topic), "Properties")).containsKey("KmsMasterKeyId");

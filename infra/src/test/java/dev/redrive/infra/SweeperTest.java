@@ -61,4 +61,20 @@ class SweeperTest {
         assertThat(t.statementsOfRole(role))
                 .anyMatch(s -> s.allows("lambda:InvokeFunction") && s.on(t.function("dlq-sweeper")));
     }
+
+    @Test
+    void lambdaDoesNotRetryAFailedSweepItselfAndDropsStaleRunsIntoTheScheduleDeadLetterQueue() {
+        var configs = t.resources("AWS::Lambda::EventInvokeConfig");
+        assertThat(configs).hasSize(1);
+        Map<String, Object> config = map(configs.values().iterator().next(), "Properties");
+
+        assertThat(config.get("FunctionName")).isEqualTo(Map.of("Ref", t.function("dlq-sweeper")));
+        assertThat(config.get("Qualifier")).isEqualTo("$LATEST");
+        assertThat(config.get("MaximumRetryAttempts")).isEqualTo(0);
+        assertThat(config.get("MaximumEventAgeInSeconds")).isEqualTo(300);
+        assertThat(map(map(config, "DestinationConfig"), "OnFailure").get("Destination"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of(t.queue("redrive-sweeper-schedule-dlq"), "Arn")));
+        assertThat(t.statementsOf(t.function("dlq-sweeper")))
+                .anyMatch(s -> s.allows("sqs:SendMessage") && s.on(t.queue("redrive-sweeper-schedule-dlq")));
+    }
 }

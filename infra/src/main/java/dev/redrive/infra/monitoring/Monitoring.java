@@ -23,8 +23,9 @@ import software.constructs.Construct;
 
 /**
  * Alarms and the dashboard. Every alarm notifies {@link #alarmTopic()}. Per source queue: age of the oldest message
- * and depth. Per dead-letter queue: age, depth, and any arrival at all (DLQs are normally empty). On the sweeper's
- * own metrics: the oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors.
+ * and depth. Per dead-letter queue: age, depth, and any arrival at all (DLQs are normally empty, the sweeper drains
+ * them). On the sweeper schedule's DLQ, which nothing drains: arrivals in a period. On the sweeper's own metrics: the
+ * oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors.
  */
 public final class Monitoring extends Construct {
 
@@ -87,6 +88,23 @@ public final class Monitoring extends Construct {
     }
 
     private void queueAlarms(MonitoredQueue q) {
+        if (q.kind() == MonitoredQueue.Kind.FAILURE_RECORD) {
+            // Nothing drains it: alarm on what arrives in a period (clears by itself), never on what sits there.
+            alarm(
+                    q.name() + "-arrival",
+                    q.queue()
+                            .metricNumberOfMessagesSent(MetricOptions.builder()
+                                    .statistic("Sum")
+                                    .period(period())
+                                    .build()),
+                    1,
+                    ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                    1,
+                    "A sweep did not run: the schedule could not invoke the sweeper, or the run failed or went "
+                            + "stale. " + q.name() + " holds the details (read it; it is not drained and keeps them 14 "
+                            + "days). The next scheduled run retries.");
+            return;
+        }
         MetricOptions maximum =
                 MetricOptions.builder().statistic("Maximum").period(period()).build();
         Duration age = Duration.seconds(

@@ -14,7 +14,9 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.iam.ServicePrincipalOpts;
+import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.scheduler.Schedule;
 import software.amazon.awscdk.services.scheduler.ScheduleExpression;
 import software.amazon.awscdk.services.scheduler.ScheduleTargetInput;
@@ -71,6 +73,14 @@ public final class DlqSweeper extends Construct {
                 .encryptionMasterKey(props.key())
                 .enforceSsl(true)
                 .build();
+        // Scheduler invokes asynchronously: once Lambda has queued the event, the schedule's retry policy no longer
+        // applies, and Lambda's own async retries (2, for up to 6 h) would run stale sweeps late. The next scheduled
+        // run is the retry; a run that failed or waited past one sweep's timeout is recorded in the same queue.
+        function.configureAsyncInvoke(EventInvokeConfigOptions.builder()
+                .retryAttempts(0)
+                .maxEventAge(Duration.seconds(SweeperProps.TIMEOUT.toSeconds()))
+                .onFailure(new SqsDestination(scheduleDeadLetterQueue))
+                .build());
         // Our own role (not the target's shared default) so it can also encrypt into the KMS-encrypted DLQ.
         Role scheduleRole = Role.Builder.create(this, "ScheduleRole")
                 .description("EventBridge Scheduler invokes the Redrive sweeper")
@@ -148,7 +158,10 @@ public final class DlqSweeper extends Construct {
         return function;
     }
 
-    /** Where the scheduler puts invocations it could not deliver. */
+    /**
+     * Where the scheduler puts invocations it could not deliver, and Lambda the runs that failed or went stale. Nothing
+     * drains it: its alarm is on arrivals, and its messages (diagnostics only) expire after 14 days.
+     */
     public Queue scheduleDeadLetterQueue() {
         return scheduleDeadLetterQueue;
     }
