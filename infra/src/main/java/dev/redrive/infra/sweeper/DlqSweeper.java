@@ -2,6 +2,7 @@ package dev.redrive.infra.sweeper;
 
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.function.EnvironmentSize;
 import dev.redrive.infra.function.FunctionSpec;
 import dev.redrive.infra.function.IsoDurations;
 import java.util.LinkedHashMap;
@@ -53,17 +54,15 @@ public final class DlqSweeper extends Construct {
 
     public DlqSweeper(Construct scope, String id, SweeperProps props) {
         super(scope, id);
-        this.function = props.functions()
-                .create(
-                        this,
-                        "Function",
-                        new FunctionSpec(
-                                HANDLER,
-                                props.runtime(),
-                                SweeperProps.TIMEOUT,
-                                props.runtime().defaultMemoryMb(),
-                                environment(props),
-                                "Redrive dead-letter sweeper: quarantine, replay, archive"));
+        FunctionSpec spec = new FunctionSpec(
+                HANDLER,
+                props.runtime(),
+                SweeperProps.TIMEOUT,
+                props.runtime().defaultMemoryMb(),
+                environment(props),
+                "Redrive dead-letter sweeper: quarantine, replay, archive");
+        requireRoutesFit(props, props.functions().environment(spec));
+        this.function = props.functions().create(this, "Function", spec);
         grant(props);
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
         this.scheduleDeadLetterQueue = Queue.Builder.create(this, "ScheduleDeadLetterQueue")
@@ -122,19 +121,36 @@ public final class DlqSweeper extends Construct {
         return env;
     }
 
-    /** One route per consumer: where its dead letters arrive and where a replay goes. */
+    /**
+     * One route per consumer: where its dead letters arrive and where a replay goes, as queue URLs (no look-up at
+     * start) and nothing the sweeper does not read, since the routes share Lambda's 4 KB of environment.
+     */
     private static List<Map<String, String>> routes(List<IdempotentConsumer> consumers) {
         return consumers.stream()
                 .map(c -> {
                     Map<String, String> route = new LinkedHashMap<>();
                     route.put("consumer", c.name());
                     route.put("sourceQueueUrl", c.sourceQueue().getQueueUrl());
-                    route.put("sourceQueueArn", c.sourceQueue().getQueueArn());
                     route.put("deadLetterQueueUrl", c.deadLetterQueue().getQueueUrl());
-                    route.put("deadLetterQueueArn", c.deadLetterQueue().getQueueArn());
                     return route;
                 })
                 .toList();
+    }
+
+    /**
+     * The routes grow by about 250 bytes per consumer (two queue URLs): about 14 consumers with names as long as the
+     * examples' fit next to the other variables. More fail here, not at deploy.
+     */
+    private void requireRoutesFit(SweeperProps props, Map<String, String> environment) {
+        EnvironmentSize.requireWithinLimit(
+                this,
+                HANDLER,
+                environment,
+                ROUTES + " holds the routes of " + props.consumers().size() + " consumers and takes up to "
+                        + EnvironmentSize.upperBound(this, environment.get(ROUTES)) + " bytes: use shorter consumer "
+                        + "names or a shorter -c prefix, or fewer consumers per stack; more consumers than that need "
+                        + "the routes moved out of the environment (an SSM parameter the sweeper reads at start), which "
+                        + "this stack does not do");
     }
 
     private void grant(SweeperProps props) {
