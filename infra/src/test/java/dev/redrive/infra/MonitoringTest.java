@@ -93,7 +93,7 @@ class MonitoringTest {
     }
 
     @Test
-    void sweeperMetricsAlarmOnOldestUnresolvedQuarantineAndReplaySuccessRate() {
+    void theOldestUnresolvedQuarantineAlarms() {
         Map<String, Object> oldest = alarm("redrive-oldest-unresolved-quarantine");
         assertThat(oldest)
                 .containsEntry("Namespace", "Redrive")
@@ -101,13 +101,42 @@ class MonitoringTest {
                 .containsEntry("Statistic", "Maximum")
                 .containsEntry("ComparisonOperator", "GreaterThanThreshold")
                 .containsEntry("Threshold", 3 * 24 * 3600);
+    }
+
+    @Test
+    void theReplaySuccessRateIsMetricMathOverAnHourOfThePerRunCountsSoItClears() {
         Map<String, Object> rate = alarm("redrive-replay-success-rate");
+
         assertThat(rate)
-                .containsEntry("Namespace", "Redrive")
-                .containsEntry("MetricName", "ReplaySuccessRate")
+                .doesNotContainKeys("MetricName", "Namespace")
                 .containsEntry("ComparisonOperator", "LessThanThreshold")
                 .containsEntry("Threshold", 0.9)
+                .containsEntry("EvaluationPeriods", 1)
                 .containsEntry("TreatMissingData", "notBreaching");
+        List<Map<String, Object>> metrics =
+                ((List<?>) rate.get("Metrics")).stream().map(TemplateView::cast).toList();
+        Map<String, Object> expression = metrics.stream()
+                .filter(m -> m.containsKey("Expression"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(expression.get("Expression"))
+                .isEqualTo("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))");
+        assertThat(expression.get("ReturnData")).isEqualTo(true);
+        Map<String, Map<String, Object>> inputs = new java.util.HashMap<>();
+        metrics.stream()
+                .filter(m -> m.containsKey("MetricStat"))
+                .forEach(m -> inputs.put((String) m.get("Id"), map(m, "MetricStat")));
+        assertThat(inputs).containsOnlyKeys("sent", "returned");
+        assertPerRunCount(inputs.get("sent"), "ReplaysSent");
+        assertPerRunCount(inputs.get("returned"), "ReplaysReturned");
+    }
+
+    private static void assertPerRunCount(Map<String, Object> stat, String name) {
+        assertThat(stat).containsEntry("Stat", "Sum").containsEntry("Period", 3600);
+        assertThat(map(stat, "Metric"))
+                .containsEntry("Namespace", "Redrive")
+                .containsEntry("MetricName", name)
+                .doesNotContainKey("Dimensions");
     }
 
     @Test

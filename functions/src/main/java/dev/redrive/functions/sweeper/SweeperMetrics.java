@@ -13,8 +13,10 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
 
 /**
  * The sweeper's metrics, as Embedded Metric Format, namespace {@value ConsumerMetrics#NAMESPACE}: without dimensions
- * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code ReplaySuccessRate}, {@code Replayed},
- * {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred}, {@code Archived}; by {@code FailureClass}
+ * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code ReplaysSent} and {@code ReplaysReturned} (this run's counts:
+ * the replay success rate alarm sums them over a window), {@code ReplaySuccessRate} (all-time, for the dashboard),
+ * {@code Replayed}, {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred}, {@code Archived}; by
+ * {@code FailureClass}
  * {@code Quarantined}, {@code ReplayFailed} and {@code ReplaySuccessRate}; by {@code DeadLetterQueue}
  * {@code DeadLetterQueueDepth} (from the queue's attributes, before the sweep), {@code OldestDeadLetterAgeSeconds} (the
  * oldest arrival this run) and {@code Arrivals}; by {@code DeadLetterQueue} and {@code State} {@code Quarantine}.
@@ -35,6 +37,8 @@ public final class SweeperMetrics {
         int refused = 0;
         int deferred = 0;
         int archived = 0;
+        int replaysSent = 0;
+        int replaysReturned = 0;
         for (SweepReport r : reports) {
             oldest = Math.max(
                     oldest,
@@ -44,6 +48,8 @@ public final class SweeperMetrics {
             refused += r.replayOutcomes().getOrDefault("Refused", 0);
             deferred += r.replayOutcomes().getOrDefault("Deferred", 0);
             archived += r.archivedToStoreCount();
+            replaysSent += sum(r.replaysSentByClass());
+            replaysReturned += sum(r.replaysReturnedByClass());
         }
         overall.putMetric("OldestUnresolvedQuarantineAgeSeconds", oldest, Unit.SECONDS);
         overall.putMetric("Replayed", replayed, Unit.COUNT);
@@ -51,6 +57,9 @@ public final class SweeperMetrics {
         overall.putMetric("ReplayRefused", refused, Unit.COUNT);
         overall.putMetric("ReplayDeferred", deferred, Unit.COUNT);
         overall.putMetric("Archived", archived, Unit.COUNT);
+        // This run's counts, summed over a window by the alarm: all-time totals would let early failures hold it.
+        overall.putMetric("ReplaysSent", replaysSent, Unit.COUNT);
+        overall.putMetric("ReplaysReturned", replaysReturned, Unit.COUNT);
         long sent = totals.values().stream().mapToLong(ReplayStats.Totals::sent).sum();
         long returned =
                 totals.values().stream().mapToLong(ReplayStats.Totals::returned).sum();
@@ -75,6 +84,10 @@ public final class SweeperMetrics {
             }
             byClass.flush();
         }
+    }
+
+    private static int sum(Map<FailureClass, Integer> counts) {
+        return counts.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     /** The per-queue figures of one sweep. */

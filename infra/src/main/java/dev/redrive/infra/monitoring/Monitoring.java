@@ -10,6 +10,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
@@ -148,12 +149,14 @@ public final class Monitoring extends Construct {
                         + thresholds.oldestUnresolvedQuarantine());
         alarm(
                 prefix + "-replay-success-rate",
-                custom(RedriveMetrics.REPLAY_SUCCESS_RATE, "Average"),
+                replaySuccessRate(),
                 thresholds.replaySuccessRate(),
                 ComparisonOperator.LESS_THAN_THRESHOLD,
                 1,
-                "Replays keep returning to the dead-letter queue (success rate below " + thresholds.replaySuccessRate()
-                        + ")");
+                "Replays keep returning to the dead-letter queue: fewer than " + thresholds.replaySuccessRate()
+                        + " of the replays of the last "
+                        + thresholds.replaySuccessWindow().toMinutes()
+                        + " min stayed out (or replays returned in a window that sent none)");
         alarm(
                 prefix + "-sweeper-errors",
                 sweeper.metricErrors(MetricOptions.builder()
@@ -166,13 +169,34 @@ public final class Monitoring extends Construct {
                 "The dead-letter sweeper failed: dead letters are not being quarantined");
     }
 
-    private Metric custom(String name, String statistic) {
+    /**
+     * (sent - returned) / sent over the window, from the sweeper's per-run counts; 1 when nothing was sent or returned,
+     * 0 when replays returned in a window that sent none (they were sent in the window before, or by a person).
+     * Windowed, so the alarm clears once replays stay out again, and a late failure weighs as much as an early one.
+     */
+    private IMetric replaySuccessRate() {
+        Duration window = Duration.seconds(thresholds.replaySuccessWindow().toSeconds());
+        return MathExpression.Builder.create()
+                .expression("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))")
+                .usingMetrics(Map.of(
+                        "sent", custom(RedriveMetrics.REPLAYS_SENT, "Sum", window),
+                        "returned", custom(RedriveMetrics.REPLAYS_RETURNED, "Sum", window)))
+                .period(window)
+                .label("replay success rate")
+                .build();
+    }
+
+    private Metric custom(String name, String statistic, Duration period) {
         return Metric.Builder.create()
                 .namespace(RedriveMetrics.NAMESPACE)
                 .metricName(name)
                 .statistic(statistic)
-                .period(period())
+                .period(period)
                 .build();
+    }
+
+    private Metric custom(String name, String statistic) {
+        return custom(name, statistic, period());
     }
 
     private void alarm(

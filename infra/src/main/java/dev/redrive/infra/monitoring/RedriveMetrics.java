@@ -9,8 +9,9 @@ package dev.redrive.infra.monitoring;
  *       {@value #DEAD_LETTERED} with dimensions {@value #CONSUMER} and {@value #FAILURE_CLASS}.</li>
  *   <li>Sweeper: {@value #QUARANTINED} with dimension {@value #FAILURE_CLASS}; {@value #REPLAYED},
  *       {@value #REPLAY_FAILED}, {@value #ALREADY_APPLIED}, {@value #ARCHIVED} (any dimensions);
- *       {@value #OLDEST_UNRESOLVED_QUARANTINE_AGE} and {@value #REPLAY_SUCCESS_RATE} with no dimension (the alarms
- *       read them without one).</li>
+ *       {@value #OLDEST_UNRESOLVED_QUARANTINE_AGE}, {@value #REPLAYS_SENT} and {@value #REPLAYS_RETURNED} (each run's
+ *       own counts) with no dimension (the alarms read them without one); {@value #REPLAY_SUCCESS_RATE}, all-time,
+ *       which no alarm reads.</li>
  * </ul>
  */
 public final class RedriveMetrics {
@@ -30,6 +31,8 @@ public final class RedriveMetrics {
     public static final String ARCHIVED = "Archived";
     public static final String OLDEST_UNRESOLVED_QUARANTINE_AGE = "OldestUnresolvedQuarantineAgeSeconds";
     public static final String REPLAY_SUCCESS_RATE = "ReplaySuccessRate";
+    public static final String REPLAYS_SENT = "ReplaysSent";
+    public static final String REPLAYS_RETURNED = "ReplaysReturned";
 
     private RedriveMetrics() {}
 }
