@@ -3,6 +3,7 @@ package dev.redrive.checkout;
 import dev.redrive.core.consumer.EffectContext;
 import dev.redrive.core.consumer.ExternalEffectConsumer;
 import dev.redrive.core.failure.PermanentFailure;
+import dev.redrive.core.names.RedriveNames.Handlers;
 import java.util.Locale;
 
 /**
@@ -11,7 +12,7 @@ import java.util.Locale;
 public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
         implements ExternalEffectConsumer<OrderPlaced> {
 
-    public static final String NAME = "confirmation-email";
+    public static final String NAME = Handlers.CONFIRMATION_EMAIL;
     /** The dependency name failures of the mail provider are recorded under (matched by maintenance windows). */
     public static final String DEPENDENCY = "email-provider";
 
@@ -36,7 +37,13 @@ public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
                 order.amountMinor() / 100,
                 Math.abs(order.amountMinor() % 100),
                 order.currency());
+        context.checkTimeLeft("the confirmation email");
         return outbox.send(new EmailOutbox.Email(
-                context.key().value(), context.fencingToken(), order.customerEmail(), subject, body));
+                context.key().value(),
+                context.fencingToken(),
+                order.customerEmail(),
+                subject,
+                body,
+                context.timeLeft()));
     }
 }

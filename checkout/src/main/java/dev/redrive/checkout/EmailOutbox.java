@@ -1,5 +1,7 @@
 package dev.redrive.checkout;
 
+import java.time.Duration;
+
 /**
  * Where confirmation emails go: a mail provider that takes an idempotency key (the way payment APIs do), so the same
  * key sent twice delivers one email. The fencing token travels along for providers that can reject a stale writer.
@@ -17,6 +19,8 @@ public interface EmailOutbox {
      * @param to             the recipient (sensitive)
      * @param subject        the subject line
      * @param body           the text
+     * @param timeLeft       how long sending may take: the time left before the effect's deadline, which every call to
+     *                       the provider is bounded by (none starts after it)
      */
-    record Email(String idempotencyKey, long fencingToken, String to, String subject, String body) {}
+    record Email(String idempotencyKey, long fencingToken, String to, String subject, String body, Duration timeLeft) {}
 }

@@ -36,6 +36,11 @@ public final class EventSchemas {
                     .build()));
     private final Map<String, Optional<JsonSchema>> schemas = new ConcurrentHashMap<>();
 
+    /** Compiles a schema the way every published one is compiled (draft 2020-12, {@code x-sensitive} known). */
+    public static JsonSchema compile(JsonNode schema) {
+        return FACTORY.getSchema(schema);
+    }
+
     /** The schema of {@code eventType} at {@code version}, if one is published. */
     public Optional<JsonSchema> schema(String eventType, int version) {
         if (!eventType.matches("[A-Za-z][A-Za-z0-9]{0,63}")) {

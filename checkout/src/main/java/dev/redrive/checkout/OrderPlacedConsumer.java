@@ -10,9 +10,10 @@ import java.util.Optional;
 /**
  * What every consumer of {@code OrderPlaced} shares: its name, reading any schema version through the
  * {@link OrderPlacedReader}, the event id as producer key (of any version), and AWS failures classified under its
- * dependency.
+ * dependency. A subclass is an {@link IdempotentConsumer} of one kind (external effect or transactional); these
+ * methods are its consumer methods.
  */
-abstract class OrderPlacedConsumer implements IdempotentConsumer<OrderPlaced> {
+abstract class OrderPlacedConsumer {
 
     private final String name;
     private final OrderPlacedReader reader;
@@ -24,22 +25,18 @@ abstract class OrderPlacedConsumer implements IdempotentConsumer<OrderPlaced> {
         this.classifier = AwsFailureRules.classifier(dependency).build();
     }
 
-    @Override
     public final String name() {
         return name;
     }
 
-    @Override
     public final ParsedMessage<OrderPlaced> parse(IncomingMessage message) {
         return reader.read(message);
     }
 
-    @Override
     public final Optional<String> producerKey(IncomingMessage message) {
         return reader.eventId(message.body());
     }
 
-    @Override
     public final FailureClassifier classifier() {
         return classifier;
     }

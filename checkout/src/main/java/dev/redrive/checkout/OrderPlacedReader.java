@@ -9,6 +9,7 @@ import dev.redrive.core.failure.SchemaViolation;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads {@code OrderPlaced} messages in the current schema version. Anything else is a {@link SchemaViolation} with a
@@ -73,15 +74,13 @@ public final class OrderPlacedReader {
      * The event id of any version of the event (every version carries it), without validating the rest: how the
      * sweeper finds the claims made for payloads this version no longer reads.
      */
-    public java.util.Optional<String> eventId(String body) {
+    public Optional<String> eventId(String body) {
         try {
             JsonNode node = json.readTree(body == null ? "" : body);
             JsonNode id = node == null ? null : node.get("eventId");
-            return id != null && id.isTextual() && !id.asText().isBlank()
-                    ? java.util.Optional.of(id.asText())
-                    : java.util.Optional.empty();
+            return id != null && id.isTextual() && !id.asText().isBlank() ? Optional.of(id.asText()) : Optional.empty();
         } catch (JsonProcessingException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

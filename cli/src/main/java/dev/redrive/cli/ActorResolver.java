@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import dev.redrive.core.quarantine.Actor;
 import java.io.PrintWriter;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
@@ -12,12 +13,12 @@ import software.amazon.awssdk.core.exception.SdkException;
 final class ActorResolver {
 
     private final CliContext context;
-    private final AwsClients aws;
+    private final Supplier<AwsClients> aws;
     private final String flag;
     private final PrintWriter err;
     private Actor resolved;
 
-    ActorResolver(CliContext context, AwsClients aws, String flag, PrintWriter err) {
+    ActorResolver(CliContext context, Supplier<AwsClients> aws, String flag, PrintWriter err) {
         this.context = context;
         this.aws = aws;
         this.flag = flag;
@@ -36,7 +37,7 @@ final class ActorResolver {
             return person(flag.strip(), "--actor");
         }
         try {
-            String arn = aws.sts().getCallerIdentity().arn();
+            String arn = aws.get().sts().getCallerIdentity().arn();
             if (arn != null && !arn.isBlank()) {
                 return person(arn, "the AWS caller identity");
             }

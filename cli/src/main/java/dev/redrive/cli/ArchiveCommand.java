@@ -1,14 +1,16 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.operator.RunListener;
+import dev.redrive.core.operator.RunResult;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
-import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,40 +84,35 @@ final class ArchiveCommand implements Callable<Integer> {
             throw CliException.usage("--note must say why");
         }
         Backend backend = root.backend();
-        List<QuarantineRecord> targets = new ArrayList<>();
-        if (filter == null) {
-            for (String id : new LinkedHashSet<>(ids)) {
-                targets.add(RecordSelection.require(backend.ledger(), id, backend.settings()));
-            }
-        } else {
-            targets.addAll(RecordSelection.select(
-                    backend.ledger(),
-                    RecordFilter.parse(filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE)),
-                    root.context().clock().instant()));
-        }
+        List<String> targets =
+                Targets.of(backend, ids, filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE), Integer.MAX_VALUE);
         Actor actor = root.actor();
-        ArchiveDecision decision = backend.archiveDecision();
         PrintWriter out = spec.commandLine().getOut();
-        int archived = 0;
-        int other = 0;
-        for (QuarantineRecord r : targets) {
-            if (root.context().stopRequested()) {
-                spec.commandLine()
-                        .getErr()
-                        .println("redrive archive: stopped by request after " + (archived + other) + " of "
-                                + targets.size() + "; run the same command again to finish");
-                return ExitCodes.INTERRUPTED;
+        int[] counts = new int[2]; // archived, other
+        RunResult run = backend.operator().archiveEach(targets, actor, note, dryRun, new RunListener<>() {
+            @Override
+            public boolean stopRequested() {
+                return root.context().stopRequested();
             }
-            ArchiveDecision.Outcome outcome = decision.archive(r.id(), actor, note, dryRun);
-            if (outcome instanceof ArchiveDecision.Archived) {
-                archived++;
-            } else {
-                other++;
+
+            @Override
+            public void done(String id, Optional<QuarantineState> before, ArchiveDecision.Outcome outcome) {
+                counts[outcome instanceof ArchiveDecision.Archived ? 0 : 1]++;
+                Json.outcome(out, json, outcome.quarantineId(), outcome, outcome.describe(), dryRun);
             }
-            Json.outcome(out, json, outcome.quarantineId(), outcome, outcome.describe(), dryRun);
+        });
+        if (run.stopped()) {
+            spec.commandLine()
+                    .getErr()
+                    .println("redrive archive: stopped by request after " + run.done() + " of " + targets.size()
+                            + "; run the same command again to finish");
+            return ExitCodes.INTERRUPTED;
         }
-        summary(out, targets.size(), archived, other);
-        return other == 0 ? ExitCodes.OK : ExitCodes.PARTIAL;
+        if (run.failure().isPresent()) {
+            throw run.failure().get().error();
+        }
+        summary(out, targets.size(), counts[0], counts[1]);
+        return counts[1] == 0 ? ExitCodes.OK : ExitCodes.PARTIAL;
     }
 
     private void summary(PrintWriter out, int total, int archived, int other) {
@@ -130,8 +127,9 @@ final class ArchiveCommand implements Callable<Integer> {
         }
         if (total == 0) {
             out.println("Nothing to archive: no dead letter matches "
-                    + RecordFilter.parse(filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE))
-                            .describe() + ".");
+                    + RecordFilter.describe(
+                            RecordFilter.parse(filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE), Integer.MAX_VALUE))
+                    + ".");
         } else {
             out.println();
             out.println((dryRun ? "Dry run, nothing changed: would archive " : "Archived ") + archived + " of " + total

@@ -10,6 +10,7 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.SdkHttpClient;
@@ -134,7 +135,7 @@ final class AwsClients implements AutoCloseable {
         }
         builder.region(region()).credentialsProvider(credentials());
         endpoint(service).ifPresent(builder::endpointOverride);
-        if (builder instanceof software.amazon.awssdk.core.client.builder.SdkSyncClientBuilder<?, ?> sync) {
+        if (builder instanceof SdkSyncClientBuilder<?, ?> sync) {
             sync.httpClient(http);
         }
         return builder;

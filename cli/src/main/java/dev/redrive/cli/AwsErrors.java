@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import java.util.Locale;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -38,7 +39,7 @@ final class AwsErrors {
             if (m.contains("credentials")) {
                 return "no AWS credentials: set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY (" + m + ")";
             }
-            if (m.toLowerCase(java.util.Locale.ROOT).contains("region")) {
+            if (m.toLowerCase(Locale.ROOT).contains("region")) {
                 return "no AWS region: set AWS_REGION (" + m + ")";
             }
             return "could not reach AWS: " + m + " (check AWS_ENDPOINT_URL* and the network)";

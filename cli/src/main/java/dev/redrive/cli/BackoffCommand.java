@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.aws.queues.QueueAddress;
@@ -7,6 +8,7 @@ import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -15,6 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** {@code redrive backoff}: the retry schedule a set of settings gives, and what is wrong with it. */
 @Command(
@@ -143,7 +146,7 @@ final class BackoffCommand implements Callable<Integer> {
         if (queue == null) {
             return "";
         }
-        List<String> missing = new java.util.ArrayList<>();
+        List<String> missing = new ArrayList<>();
         if (maxReceiveCount == null && fromQueue.maxReceiveCount().isEmpty()) {
             missing.add("no redrive policy: maxReceiveCount 5 is assumed");
         }
@@ -214,7 +217,7 @@ final class BackoffCommand implements Callable<Integer> {
 
         static QueueSettings read(Backend backend, String name) {
             var sqs = backend.aws().sqs();
-            var names = List.of(software.amazon.awssdk.services.sqs.model.QueueAttributeName.ALL);
+            var names = List.of(QueueAttributeName.ALL);
             var a = sqs.getQueueAttributes(
                             b -> b.queueUrl(backend.directory().url(name)).attributeNames(names))
                     .attributesAsStrings();
@@ -233,7 +236,7 @@ final class BackoffCommand implements Callable<Integer> {
                                 .attributesAsStrings();
                         dlqRetention = seconds(d.get("MessageRetentionPeriod"));
                     }
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                } catch (JsonProcessingException e) {
                     throw CliException.config("the redrive policy of queue " + name + " is not JSON");
                 }
             }

@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.RandomSource;
+import dev.redrive.core.consumer.VisibilityRule;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,10 +72,12 @@ final class BackoffSchedule {
                     + "): a message can expire, and be lost, before it reaches the DLQ. Raise the retention, or "
                     + "lower --max-delay or maxReceiveCount");
         }
-        if (functionTimeout != null && visibility.compareTo(functionTimeout.multipliedBy(6)) < 0) {
-            warnings.add("the visibility timeout (" + Durations.format(visibility) + ") is under 6x the function "
-                    + "timeout (" + Durations.format(functionTimeout) + " x 6 = "
-                    + Durations.format(functionTimeout.multipliedBy(6)) + "): AWS recommends at least 6x for SQS "
+        if (functionTimeout != null && !VisibilityRule.holds(visibility, functionTimeout)) {
+            int factor = VisibilityRule.FACTOR;
+            warnings.add("the visibility timeout (" + Durations.format(visibility) + ") is under " + factor
+                    + "x the function timeout (" + Durations.format(functionTimeout) + " x " + factor + " = "
+                    + Durations.format(VisibilityRule.minimum(functionTimeout)) + "): AWS recommends at least "
+                    + factor + "x for SQS "
                     + "event sources, or messages in flight are delivered again while still being processed");
         }
         if (deadLetterRetention != null && deadLetterRetention.compareTo(retention) <= 0) {

@@ -1,108 +1,94 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.operator.OperatorPort;
+import dev.redrive.core.operator.RunListener;
+import dev.redrive.core.operator.RunResult;
 import dev.redrive.core.quarantine.Actor;
-import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.ReplayOutcome;
-import dev.redrive.core.replay.ReplayService;
-import dev.redrive.core.sweeper.ReplayStats;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * Replays dead letters one at a time through {@link ReplayService}, printing each outcome, a progress line on a
- * terminal, and a summary. Resumable by construction: the ledger state is the checkpoint (each step is saved before
- * the next; a REPLAYED record is never sent again; a record stopped mid-way resumes from its state), so a run stopped
- * by Ctrl-C or an error is finished by running the same command again.
+ * Presents a replay run of the operator port ({@link OperatorPort#replayEach}): each outcome as it comes, a progress
+ * line on a terminal, a summary, and the exit code. The port replays and counts; this only prints. Resumable by
+ * construction: the ledger state is the checkpoint (each step is saved before the next; a REPLAYED record is never sent
+ * again; a record stopped mid-way resumes from its state), so a run stopped by Ctrl-C or an error is finished by
+ * running the same command again.
  */
 final class BulkReplay {
 
     /** How the run ended. */
     record Result(ReplayTally tally, int total, boolean interrupted, Optional<String> failure, int exitCode) {}
 
-    private final ReplayService service;
-    private final ReplayStats stats;
+    /** Where and how a run prints: one line per message (JSON lines with {@code json}), or the summary only. */
+    record Output(PrintWriter out, PrintWriter err, boolean json, boolean quiet) {}
+
+    private final OperatorPort operator;
     private final CliContext context;
     private final Settings settings;
-    private final PrintWriter out;
-    private final PrintWriter err;
-    private final boolean json;
-    private final boolean quiet;
+    private final Output output;
 
-    BulkReplay(
-            ReplayService service,
-            ReplayStats stats,
-            CliContext context,
-            Settings settings,
-            PrintWriter out,
-            PrintWriter err,
-            boolean json,
-            boolean quiet) {
-        this.service = service;
-        this.stats = stats;
+    BulkReplay(OperatorPort operator, CliContext context, Settings settings, Output output) {
+        this.operator = operator;
         this.context = context;
         this.settings = settings;
-        this.out = out;
-        this.err = err;
-        this.json = json;
-        this.quiet = quiet;
+        this.output = output;
     }
 
-    Result run(List<QuarantineRecord> targets, Actor actor, String why, boolean dryRun) {
+    Result run(List<String> targets, Actor actor, String why, boolean dryRun) {
         ReplayTally tally = new ReplayTally();
-        Progress progress = new Progress(err, context.tty() && !json, targets.size());
-        boolean interrupted = false;
-        Optional<String> failure = Optional.empty();
-        int exitCode = ExitCodes.OK;
-        for (QuarantineRecord r : targets) {
-            if (context.stopRequested()) {
-                interrupted = true;
-                break;
+        Progress progress = new Progress(output.err(), context.tty() && !output.json(), targets.size());
+        RunResult run = operator.replayEach(targets, actor, why, dryRun, new RunListener<>() {
+            @Override
+            public boolean stopRequested() {
+                return context.stopRequested();
             }
-            ReplayOutcome outcome;
-            try {
-                outcome = service.replay(r.id(), actor, why, Optional.empty(), dryRun);
-                if (outcome instanceof ReplayOutcome.Sent && !dryRun) {
-                    stats.add(r.classification().failureClass(), 1, 0);
-                }
-            } catch (SdkException e) {
-                failure = Optional.of(r.id() + ": " + AwsErrors.describe(e, settings));
-                exitCode = ExitCodes.CONFIG;
-                break;
-            } catch (RuntimeException e) {
-                failure = Optional.of(
-                        r.id() + ": unexpected " + e.getClass().getSimpleName() + ": " + AwsErrors.oneLine(e));
-                exitCode = ExitCodes.INTERNAL;
-                break;
+
+            @Override
+            public void done(String id, Optional<QuarantineState> before, ReplayOutcome outcome) {
+                tally.add(outcome, before.orElse(null));
+                progress.clear();
+                print(outcome, dryRun);
+                progress.update(tally.done(), tally.compact(dryRun));
             }
-            tally.add(outcome, r.state());
-            progress.clear();
-            print(outcome, dryRun);
-            progress.update(tally.done(), tally.compact(dryRun));
-        }
+        });
         progress.finish();
-        if (interrupted) {
+        Optional<String> failure = run.failure().map(f -> f.quarantineId() + ": " + describe(f.error()));
+        int exitCode = ExitCodes.OK;
+        if (run.stopped()) {
             exitCode = ExitCodes.INTERRUPTED;
-        } else if (failure.isEmpty() && !tally.allReplayed()) {
+        } else if (run.failure().isPresent()) {
+            exitCode = run.failure().get().error() instanceof SdkException ? ExitCodes.CONFIG : ExitCodes.INTERNAL;
+        } else if (!tally.allReplayed()) {
             exitCode = ExitCodes.PARTIAL;
         }
-        Result result = new Result(tally, targets.size(), interrupted, failure, exitCode);
+        Result result = new Result(tally, targets.size(), run.stopped(), failure, exitCode);
         summary(result, dryRun);
         return result;
     }
 
+    private String describe(RuntimeException e) {
+        return e instanceof SdkException sdk
+                ? AwsErrors.describe(sdk, settings)
+                : "unexpected " + e.getClass().getSimpleName() + ": " + AwsErrors.oneLine(e);
+    }
+
     private void print(ReplayOutcome outcome, boolean dryRun) {
-        if (json || !quiet) {
-            Json.outcome(out, json, outcome.quarantineId(), outcome, outcome.describe(), dryRun);
+        if (output.json() || !output.quiet()) {
+            Json.outcome(output.out(), output.json(), outcome.quarantineId(), outcome, outcome.describe(), dryRun);
         }
     }
 
     private void summary(Result result, boolean dryRun) {
+        PrintWriter out = output.out();
+        PrintWriter err = output.err();
         ReplayTally t = result.tally();
         int left = result.total() - t.done();
-        if (json) {
+        if (output.json()) {
             ObjectNode n = Json.object();
             ObjectNode s = n.putObject("summary");
             s.put("total", result.total());

@@ -4,6 +4,7 @@ import dev.redrive.core.replay.ReplaySender;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
@@ -58,9 +59,9 @@ public record CliContext(
     }
 
     /** An environment variable, empty or blank counting as absent. */
-    public java.util.Optional<String> var(String name) {
+    public Optional<String> var(String name) {
         String v = env.get(name);
-        return v == null || v.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(v.strip());
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.strip());
     }
 
     /** Whether the operator asked to stop, or the thread was interrupted. */

@@ -1,7 +1,9 @@
 package dev.redrive.cli;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,10 +47,8 @@ public final class Durations {
     }
 
     /** An instant as text output shows it: ISO-8601 to the second ({@code 2026-11-29T22:00:00Z}). */
-    public static String at(java.time.Instant instant) {
-        return instant == null
-                ? "-"
-                : instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    public static String at(Instant instant) {
+        return instant == null ? "-" : instant.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     /** A short human rendering: the two largest units ({@code 2d 4h}, {@code 3m 20s}, {@code 45s}, {@code 0s}). */

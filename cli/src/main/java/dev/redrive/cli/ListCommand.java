@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -104,9 +105,8 @@ final class ListCommand implements Callable<Integer> {
         if (limit < 1) {
             throw CliException.usage("--limit must be at least 1");
         }
-        RecordFilter filter = filter();
         Instant now = root.context().clock().instant();
-        List<QuarantineRecord> records = RecordSelection.select(root.backend().ledger(), filter, now);
+        List<QuarantineRecord> records = root.backend().operator().list(query());
         PrintWriter out = spec.commandLine().getOut();
         if (group) {
             printGroups(out, FailureGroups.of(records), records.size());
@@ -208,18 +208,20 @@ final class ListCommand implements Callable<Integer> {
 
     private boolean noneMatch(PrintWriter out, List<?> shown) {
         if (shown.isEmpty()) {
-            out.println("No dead letters match (" + filter().describe() + ").");
+            out.println("No dead letters match (" + RecordFilter.describe(query()) + ").");
             out.flush();
         }
         return shown.isEmpty();
     }
 
-    private RecordFilter filter() {
-        return new RecordFilter(
+    /** Every match: the rows shown are cut to --limit here, so the total can be told. */
+    private QuarantineQuery query() {
+        return new QuarantineQuery(
                 Optional.ofNullable(queue),
-                state == null ? RecordFilter.UNRESOLVED : RecordFilter.states(state),
+                state == null ? QuarantineQuery.unresolved() : RecordFilter.states(state),
                 failureClass == null ? Set.of() : Set.of(failureClass),
+                Optional.ofNullable(olderThan),
                 Optional.ofNullable(errorType),
-                Optional.ofNullable(olderThan));
+                Integer.MAX_VALUE);
     }
 }

@@ -1,10 +1,9 @@
 package dev.redrive.cli;
 
 import dev.redrive.core.failure.FailureClass;
-import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -15,40 +14,23 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which dead letters a command works on: by source queue, states, failure class, error type and age. {@code list}
- * builds one from its options; {@code replay} and {@code archive} parse {@code --filter} text:
- * {@code queue=order-placed-email,class=TRANSIENT,older-than=2h,error-type=Timeout,state=QUARANTINED|UNDER_REVIEW}.
- *
- * @param queue     the source queue (name), if any
- * @param states    the states wanted (never empty)
- * @param classes   the failure classes wanted (empty: any)
- * @param errorType the error type wanted, if any (exact, case-sensitive)
- * @param olderThan only records that arrived longer ago than this, if any
+ * Parses which dead letters a command works on into core's {@link QuarantineQuery}, and says a query in the filter's
+ * words. {@code replay} and {@code archive} take {@code --filter} text:
+ * {@code queue=order-placed-email,class=TRANSIENT,older-than=2h,error-type=Timeout,state=QUARANTINED|UNDER_REVIEW};
+ * {@code list} builds its query from options with {@link #states} and the rest. What matches is core's to decide.
  */
-public record RecordFilter(
-        Optional<String> queue,
-        Set<QuarantineState> states,
-        Set<FailureClass> classes,
-        Optional<String> errorType,
-        Optional<Duration> olderThan) {
-
-    /** The states nobody has resolved yet: the default of {@code list}. */
-    public static final Set<QuarantineState> UNRESOLVED = EnumSet.of(
-            QuarantineState.QUARANTINED,
-            QuarantineState.UNDER_REVIEW,
-            QuarantineState.SCHEMA_CHECK,
-            QuarantineState.IDEMPOTENCY_CHECK);
+final class RecordFilter {
 
     /** The keys {@code --filter} accepts. */
-    public static final List<String> KEYS = List.of("queue", "state", "class", "error-type", "older-than");
+    static final List<String> KEYS = List.of("queue", "state", "class", "error-type", "older-than");
 
-    public RecordFilter {
-        states = states.isEmpty() ? EnumSet.copyOf(UNRESOLVED) : EnumSet.copyOf(states);
-        classes = classes.isEmpty() ? EnumSet.noneOf(FailureClass.class) : EnumSet.copyOf(classes);
-    }
+    private RecordFilter() {}
 
-    /** Parses {@code --filter} text; states default to {@code defaultStates}. Bad text is a usage error. */
-    public static RecordFilter parse(String text, Set<QuarantineState> defaultStates) {
+    /**
+     * Parses {@code --filter} text; states default to {@code defaultStates}; at most {@code limit} dead letters. Bad
+     * text is a usage error.
+     */
+    static QuarantineQuery parse(String text, Set<QuarantineState> defaultStates, int limit) {
         if (text == null || text.isBlank()) {
             throw CliException.usage("--filter is empty (e.g. --filter queue=order-placed-email,class=TRANSIENT)");
         }
@@ -75,23 +57,24 @@ public record RecordFilter(
                 throw CliException.usage("filter older-than: " + e.getMessage());
             }
         }
-        return new RecordFilter(
+        return new QuarantineQuery(
                 Optional.ofNullable(pairs.get("queue")),
                 pairs.containsKey("state") ? states(pairs.get("state")) : defaultStates,
                 pairs.containsKey("class") ? classes(pairs.get("class")) : Set.of(),
+                Optional.ofNullable(olderThan),
                 Optional.ofNullable(pairs.get("error-type")),
-                Optional.ofNullable(olderThan));
+                limit);
     }
 
     /** States from {@code A|B}, {@code A+B} or {@code A;B} (or {@code all}, {@code unresolved}). */
-    public static Set<QuarantineState> states(String text) {
+    static Set<QuarantineState> states(String text) {
         Set<QuarantineState> states = EnumSet.noneOf(QuarantineState.class);
         for (String s : text.split("[|+;]")) {
             String name = s.strip().toUpperCase(Locale.ROOT).replace('-', '_');
             if (name.equals("ALL")) {
                 states.addAll(EnumSet.allOf(QuarantineState.class));
             } else if (name.equals("UNRESOLVED")) {
-                states.addAll(UNRESOLVED);
+                states.addAll(QuarantineQuery.unresolved());
             } else {
                 try {
                     states.add(QuarantineState.valueOf(name));
@@ -105,7 +88,7 @@ public record RecordFilter(
     }
 
     /** Failure classes from {@code A|B}. */
-    public static Set<FailureClass> classes(String text) {
+    static Set<FailureClass> classes(String text) {
         Set<FailureClass> classes = EnumSet.noneOf(FailureClass.class);
         for (String s : text.split("[|+;]")) {
             try {
@@ -118,26 +101,18 @@ public record RecordFilter(
         return classes;
     }
 
-    /** Whether {@code r} matches everything but the state and queue (which the ledger queries select on). */
-    public boolean matches(QuarantineRecord r, Instant now) {
-        return states.contains(r.state())
-                && queue.map(q -> q.equals(r.sourceQueue())).orElse(true)
-                && (classes.isEmpty() || classes.contains(r.classification().failureClass()))
-                && errorType.map(t -> t.equals(r.classification().errorType())).orElse(true)
-                && olderThan.map(d -> r.arrivedAt().isBefore(now.minus(d))).orElse(true);
-    }
-
-    /** The filter in words, for summaries. */
-    public String describe() {
+    /** {@code query} in the filter's words, for summaries. */
+    static String describe(QuarantineQuery query) {
         List<String> parts = new ArrayList<>();
-        queue.ifPresent(q -> parts.add("queue=" + q));
-        parts.add("state=" + String.join("|", states.stream().map(Enum::name).toList()));
-        if (!classes.isEmpty()) {
-            parts.add(
-                    "class=" + String.join("|", classes.stream().map(Enum::name).toList()));
+        query.sourceQueue().ifPresent(q -> parts.add("queue=" + q));
+        parts.add("state="
+                + String.join("|", query.states().stream().map(Enum::name).toList()));
+        if (!query.classes().isEmpty()) {
+            parts.add("class="
+                    + String.join("|", query.classes().stream().map(Enum::name).toList()));
         }
-        errorType.ifPresent(t -> parts.add("error-type=" + t));
-        olderThan.ifPresent(d -> parts.add("older-than=" + Durations.format(d)));
+        query.errorType().ifPresent(t -> parts.add("error-type=" + t));
+        query.olderThan().ifPresent(d -> parts.add("older-than=" + Durations.format(d)));
         return String.join(",", parts);
     }
 }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -123,12 +124,19 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
     String routes;
 
     private final CliContext context;
+    private final BiFunction<CliContext, Settings, Backend> backends;
     private Settings settings;
     private Backend backend;
     private ActorResolver actors;
 
     public RedriveCli(CliContext context) {
+        this(context, AwsBackend::new);
+    }
+
+    /** The CLI over another backend (tests run the commands on the in-memory fakes). */
+    RedriveCli(CliContext context, BiFunction<CliContext, Settings, Backend> backends) {
         this.context = context;
+        this.backends = backends;
     }
 
     /** The command line for {@code root}, with the CLI's converters and one-line error handling. */
@@ -195,7 +203,7 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
 
     synchronized Backend backend() {
         if (backend == null) {
-            backend = new Backend(context, settings());
+            backend = backends.apply(context, settings());
         }
         return backend;
     }
@@ -204,7 +212,7 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
     synchronized Actor actor() {
         if (actors == null) {
             actors = new ActorResolver(
-                    context, backend().aws(), actor, spec.commandLine().getErr());
+                    context, () -> backend().aws(), actor, spec.commandLine().getErr());
         }
         return actors.actor();
     }

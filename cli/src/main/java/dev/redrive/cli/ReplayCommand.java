@@ -1,11 +1,10 @@
 package dev.redrive.cli;
 
+import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.Actor;
-import dev.redrive.core.quarantine.QuarantineRecord;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -110,7 +109,8 @@ final class ReplayCommand implements Callable<Integer> {
             throw CliException.usage(filter == null ? "--limit goes with --filter" : "--limit must be at least 1");
         }
         Backend backend = root.backend();
-        List<QuarantineRecord> targets = targets(backend);
+        List<String> targets = Targets.of(
+                backend, ids, filter, QuarantineQuery.unresolved(), limit == null ? Integer.MAX_VALUE : limit);
         PrintWriter out = spec.commandLine().getOut();
         if (targets.isEmpty()) {
             out.println("Nothing to replay: no dead letter matches " + describeFilter() + ".");
@@ -123,37 +123,20 @@ final class ReplayCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Actor actor = dryRun ? null : root.actor();
+        backend.routes(); // the routes are read before anything is replayed: a bad value stops the run first
         return new BulkReplay(
-                        backend.replayService(),
-                        backend.replayStats(),
+                        backend.operator(),
                         root.context(),
                         backend.settings(),
-                        out,
-                        spec.commandLine().getErr(),
-                        json,
-                        quiet)
+                        new BulkReplay.Output(out, spec.commandLine().getErr(), json, quiet))
                 .run(targets, actor, reason, dryRun)
                 .exitCode();
-    }
-
-    private List<QuarantineRecord> targets(Backend backend) {
-        if (filter == null) {
-            List<QuarantineRecord> records = new ArrayList<>();
-            for (String id : new LinkedHashSet<>(ids)) {
-                records.add(RecordSelection.require(backend.ledger(), id, backend.settings()));
-            }
-            return records;
-        }
-        RecordFilter f = RecordFilter.parse(filter, RecordFilter.UNRESOLVED);
-        List<QuarantineRecord> all = RecordSelection.select(
-                backend.ledger(), f, root.context().clock().instant());
-        return limit == null ? all : all.subList(0, Math.min(limit, all.size()));
     }
 
     private String describeFilter() {
         return filter == null
                 ? "the ids given"
-                : RecordFilter.parse(filter, RecordFilter.UNRESOLVED).describe();
+                : RecordFilter.describe(RecordFilter.parse(filter, QuarantineQuery.unresolved(), Integer.MAX_VALUE));
     }
 
     /** On a terminal, a bulk replay asks first (unless --yes); off a terminal it proceeds. */

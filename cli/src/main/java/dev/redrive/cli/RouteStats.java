@@ -1,117 +1,59 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.operator.RouteStatus;
 import dev.redrive.core.quarantine.QuarantineRecord;
-import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.sweeper.DeadLetterSource.QueueDepth;
 import dev.redrive.core.sweeper.Route;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
-/** What {@code redrive stats} measures for one route. */
-record RouteStats(
-        Route route,
-        Depth source,
-        Depth deadLetters,
-        QuarantineRecord oldestUnresolved,
-        Duration oldestAge,
-        Map<FailureClass, Integer> arrivals,
-        Map<QuarantineState, Integer> states) {
-
-    /** A queue's approximate depth. */
-    record Depth(long visible, long inFlight, long delayed) {
-        @Override
-        public String toString() {
-            return visible + " visible, " + inFlight + " in flight, " + delayed + " delayed";
-        }
-    }
-
-    static RouteStats measure(Backend backend, Route route, Instant now, Duration since) {
-        Depth source = depth(backend, route.sourceQueue());
-        Depth dlq = depth(backend, route.deadLetterQueue());
-        List<QuarantineRecord> records = backend.ledger().ofQueue(route.sourceQueue(), Integer.MAX_VALUE);
-        Map<FailureClass, Integer> arrivals = new EnumMap<>(FailureClass.class);
-        Map<QuarantineState, Integer> states = new EnumMap<>(QuarantineState.class);
-        for (FailureClass c : FailureClass.values()) {
-            arrivals.put(c, 0);
-        }
-        QuarantineRecord oldest = null;
-        Instant from = now.minus(since);
-        for (QuarantineRecord r : records) {
-            states.merge(r.state(), 1, Integer::sum);
-            if (!r.arrivedAt().isBefore(from)) {
-                arrivals.merge(r.classification().failureClass(), 1, Integer::sum);
-            }
-            if (!r.state().resolved() && (oldest == null || r.arrivedAt().isBefore(oldest.arrivedAt()))) {
-                oldest = r;
-            }
-        }
-        return new RouteStats(route, source, dlq, oldest, oldest == null ? null : oldest.age(now), arrivals, states);
-    }
-
-    private static Depth depth(Backend backend, String queue) {
-        Map<QueueAttributeName, String> a = backend.aws()
-                .sqs()
-                .getQueueAttributes(b -> b.queueUrl(backend.directory().url(queue))
-                        .attributeNames(
-                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
-                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
-                .attributes();
-        return new Depth(
-                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
-                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE),
-                num(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
-    }
-
-    private static long num(Map<QueueAttributeName, String> attributes, QueueAttributeName name) {
-        String v = attributes.get(name);
-        return v == null ? 0 : Long.parseLong(v);
-    }
+/** How {@code redrive stats} shows one route's figures, as the operator port measured them at {@code now}. */
+record RouteStats(RouteStatus status, Instant now) {
 
     void print(PrintWriter out, Duration since) {
+        Route route = status.route();
         out.println(route.consumer() + ": " + route.sourceQueue() + " -> " + route.deadLetterQueue());
-        line(out, "source queue", source.toString());
-        line(out, "dead-letter queue", deadLetters.toString());
+        line(out, "source queue", status.source().toString());
+        line(out, "dead-letter queue", status.deadLetters().toString());
         line(
                 out,
                 "oldest unresolved",
-                oldestUnresolved == null
-                        ? "none"
-                        : Durations.format(oldestAge) + " (" + oldestUnresolved.id() + ", " + oldestUnresolved.state()
-                                + ")");
-        line(out, "arrivals, last " + Durations.format(since), join(arrivals));
-        line(out, "by state", states.isEmpty() ? "none in the ledger" : join(states));
+                status.oldestUnresolved()
+                        .map(r -> Durations.format(r.age(now)) + " (" + r.id() + ", " + r.state() + ")")
+                        .orElse("none"));
+        line(out, "arrivals, last " + Durations.format(since), join(status.arrivals()));
+        line(out, "by state", status.byState().isEmpty() ? "none in the ledger" : join(status.byState()));
         out.println();
     }
 
     ObjectNode json() {
+        Route route = status.route();
+        Optional<QuarantineRecord> oldest = status.oldestUnresolved();
         ObjectNode n = Json.object();
         n.put("consumer", route.consumer());
         n.put("sourceQueue", route.sourceQueue());
         n.put("deadLetterQueue", route.deadLetterQueue());
-        n.set("sourceDepth", depthJson(source));
-        n.set("deadLetterDepth", depthJson(deadLetters));
-        n.put("oldestUnresolvedId", oldestUnresolved == null ? null : oldestUnresolved.id());
-        if (oldestAge == null) {
+        n.set("sourceDepth", depthJson(status.source()));
+        n.set("deadLetterDepth", depthJson(status.deadLetters()));
+        n.put("oldestUnresolvedId", oldest.map(QuarantineRecord::id).orElse(null));
+        if (oldest.isEmpty()) {
             n.putNull("oldestUnresolvedAgeSeconds");
         } else {
-            n.put("oldestUnresolvedAgeSeconds", oldestAge.toSeconds());
+            n.put("oldestUnresolvedAgeSeconds", oldest.get().age(now).toSeconds());
         }
         ObjectNode a = n.putObject("arrivalsByClass");
-        arrivals.forEach((c, count) -> a.put(c.name(), count));
+        status.arrivals().forEach((c, count) -> a.put(c.name(), count));
         ObjectNode s = n.putObject("byState");
-        states.forEach((state, count) -> s.put(state.name(), count));
+        status.byState().forEach((state, count) -> s.put(state.name(), count));
         return n;
     }
 
-    private static ObjectNode depthJson(Depth d) {
+    private static ObjectNode depthJson(QueueDepth d) {
         ObjectNode n = Json.object();
         n.put("visible", d.visible());
         n.put("inFlight", d.inFlight());

@@ -59,9 +59,9 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Backend backend = root.backend();
-        QuarantineRecord r = RecordSelection.require(backend.ledger(), id, backend.settings());
+        QuarantineRecord r = Targets.require(backend, id);
         Instant now = root.context().clock().instant();
-        String body = backend.payloads().bodyOf(r).orElse(null);
+        String body = backend.operator().payload(r).orElse(null);
         Redactor.Redaction payload = body == null ? null : new Redactor(backend.schemas()).redact(body, reveal);
         String revealedTo = reveal && payload != null ? root.actor().name() : null;
         PrintWriter out = spec.commandLine().getOut();

@@ -70,9 +70,9 @@ final class StatsCommand implements Callable<Integer> {
         Instant now = root.context().clock().instant();
         List<RouteStats> stats = new ArrayList<>();
         for (Route r : routes) {
-            stats.add(RouteStats.measure(backend, r, now, since));
+            stats.add(new RouteStats(backend.operator().status(r, since), now));
         }
-        Map<FailureClass, ReplayStats.Totals> replays = backend.replayStats().totals();
+        Map<FailureClass, ReplayStats.Totals> replays = backend.operator().replayTotals();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             ObjectNode n = Json.object();
@@ -112,13 +112,6 @@ final class StatsCommand implements Callable<Integer> {
             }
             return configured;
         }
-        String name = QueueAddress.nameOf(queue);
-        for (Route r : configured) {
-            if (r.sourceQueue().equals(name)) {
-                return List.of(r);
-            }
-        }
-        String dlq = QueueAddress.nameOf(backend.directory().deadLetterUrl(name));
-        return List.of(new Route("-", name, dlq));
+        return List.of(backend.routeOf(QueueAddress.nameOf(queue)));
     }
 }

@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.replay.MaintenanceWindow;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -129,13 +130,13 @@ final class WindowCommand implements Callable<Integer> {
                                     .replace("T", "-")
                                     .replace(":", "") + "-"
                             + UUID.randomUUID().toString().substring(0, 4);
-            var windows = root.backend().windows();
-            if (windows.find(windowId).isPresent()) {
+            OperatorPort windows = root.backend().operator();
+            if (windows.window(windowId).isPresent()) {
                 throw CliException.usage("a window with id '" + windowId + "' exists already");
             }
             MaintenanceWindow w = new MaintenanceWindow(
                     windowId, dependency.strip(), start, end, root.actor().name(), reason.strip());
-            windows.add(w);
+            windows.addWindow(w);
             PrintWriter out = spec.commandLine().getOut();
             out.println("Added window " + w.id() + ": " + w.dependency() + " from " + Durations.at(w.start()) + " to "
                     + Durations.at(w.end())
@@ -182,7 +183,7 @@ final class WindowCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            List<MaintenanceWindow> windows = parent.root.backend().windows().list();
+            List<MaintenanceWindow> windows = parent.root.backend().operator().windows();
             Instant now = parent.root.context().clock().instant();
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
@@ -253,7 +254,7 @@ final class WindowCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            if (!parent.root.backend().windows().remove(id)) {
+            if (!parent.root.backend().operator().removeWindow(id)) {
                 throw CliException.usage("no maintenance window '" + id + "' (see redrive window list)");
             }
             spec.commandLine().getOut().println("Removed window " + id + ".");

@@ -7,8 +7,8 @@ import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.ReplaySender;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalAwsTest;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTest;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -20,20 +20,24 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
- * A bulk replay of 500 dead letters, stopped half-way twice — once by a network failure on a send, once by Ctrl-C —
+ * A bulk replay of {@value #COUNT} dead letters, stopped half-way twice — once by a network failure on a send, once by Ctrl-C —
  * and resumed by running the same command again: every message is sent exactly once.
  */
 @LocalAwsTest(resetBeforeEach = true)
 class BulkReplayResumeTest {
 
-    static final int COUNT = 500;
+    static final int COUNT = 150;
+    /** The send that fails in the first run, and the sends after which the operator stops the second. */
+    static final int FAILS_AT = 60;
+
+    static final int STOPPED_AFTER = 45;
 
     @Test
     void anInterruptedBulkReplayResumesAndSendsEachMessageExactlyOnce(LocalAws aws) {
         CliRig rig = new CliRig(aws);
         for (int i = 0; i < COUNT; i++) {
             rig.deadLetter(
-                    String.format("q-bulk-%03d", i),
+                    id(i),
                     Orders.v2("e-bulk-" + i, 100 + i),
                     FailureClass.TRANSIENT,
                     "Timeout",
@@ -43,29 +47,34 @@ class BulkReplayResumeTest {
             "replay", "--filter", "queue=order-placed-email,class=TRANSIENT", "--actor", "ada", "--quiet"
         };
 
-        CliRig.Run failed = rig.run(failingAfter(200), command);
+        CliRig.Run failed = rig.run(failingAfter(FAILS_AT), command);
 
         assertThat(failed.exitCode()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(failed.out()).contains("Replayed 200 of 500: sent 200");
+        assertThat(failed.out()).contains("Replayed " + FAILS_AT + " of " + COUNT + ": sent " + FAILS_AT);
         assertThat(failed.err())
-                .contains(
-                        "stopped after an error on q-bulk-200: could not reach AWS: connection " + "reset by the test")
-                .contains("300 of 500 not done; run the same command again to resume");
-        assertThat(rig.record("q-bulk-200").state())
+                .contains("stopped after an error on " + id(FAILS_AT)
+                        + ": could not reach AWS: connection reset by the test")
+                .contains((COUNT - FAILS_AT) + " of " + COUNT + " not done; run the same command again to resume");
+        assertThat(rig.record(id(FAILS_AT)).state())
                 .as("the message in hand stopped mid-way")
                 .isEqualTo(QuarantineState.IDEMPOTENCY_CHECK);
 
         CliContext context = CliContext.of(rig.env, rig.clock, "os-user");
-        CliRig.Run interrupted = rig.run(context.withSenderWrapper(stopAfter(150, context.stop())), command);
+        CliRig.Run interrupted = rig.run(context.withSenderWrapper(stopAfter(STOPPED_AFTER, context.stop())), command);
 
         assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.INTERRUPTED);
-        assertThat(interrupted.out()).contains("Replayed 150 of 300: sent 150");
-        assertThat(interrupted.err()).contains("150 of 300 not done; run the same command again to resume");
+        assertThat(interrupted.out())
+                .contains("Replayed " + STOPPED_AFTER + " of " + (COUNT - FAILS_AT) + ": sent " + STOPPED_AFTER);
+        assertThat(interrupted.err())
+                .contains((COUNT - FAILS_AT - STOPPED_AFTER) + " of " + (COUNT - FAILS_AT)
+                        + " not done; run the same command again to resume");
 
         CliRig.Run resumed = rig.run(command);
 
         assertThat(resumed.exitCode()).isZero();
-        assertThat(resumed.out()).contains("Replayed 150 of 150: sent 150");
+        assertThat(resumed.out())
+                .contains("Replayed " + (COUNT - FAILS_AT - STOPPED_AFTER) + " of " + (COUNT - FAILS_AT - STOPPED_AFTER)
+                        + ": sent " + (COUNT - FAILS_AT - STOPPED_AFTER));
         Map<String, Integer> sends = rig.sendsById();
         assertThat(sends).hasSize(COUNT);
         assertThat(sends.values()).containsOnly(1);
@@ -77,7 +86,7 @@ class BulkReplayResumeTest {
             }
         }
         assertThat(states).isEqualTo(Map.of(QuarantineState.REPLAYED, COUNT));
-        QuarantineRecord resumedMidWay = rig.record("q-bulk-200");
+        QuarantineRecord resumedMidWay = rig.record(id(FAILS_AT));
         assertThat(resumedMidWay.replayCount()).isEqualTo(1);
         assertThat(resumedMidWay.audit())
                 .extracting(AuditEntry::to)
@@ -88,13 +97,17 @@ class BulkReplayResumeTest {
                         QuarantineState.IDEMPOTENCY_CHECK,
                         QuarantineState.REPLAYED);
 
-        CliRig.Run again = rig.run("replay", "q-bulk-000", "q-bulk-499", "--actor", "ada");
+        CliRig.Run again = rig.run("replay", id(0), id(COUNT - 1), "--actor", "ada");
 
         assertThat(again.exitCode())
                 .as("replayed by an earlier run is done, not a failure")
                 .isZero();
         assertThat(again.out()).contains("skipped: it is REPLAYED").contains("replayed by an earlier run 2");
         assertThat(rig.drainSource()).isEmpty();
+    }
+
+    private static String id(int i) {
+        return String.format("q-bulk-%03d", i);
     }
 
     /** A sender whose connection drops on send number {@code n + 1}. */

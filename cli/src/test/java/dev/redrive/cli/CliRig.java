@@ -13,15 +13,13 @@ import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
-import dev.redrive.core.quarantine.Actor;
-import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
-import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.LocalResources.QueuePair;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -44,8 +42,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 final class CliRig {
 
-    static final String QUEUE = "order-placed-email";
-    static final String CONSUMER = "confirmation-email";
+    static final String QUEUE = DeadLetters.QUEUE;
+    static final String CONSUMER = DeadLetters.CONSUMER;
     static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 
     final LocalAws aws;
@@ -101,44 +99,13 @@ final class CliRig {
 
     /** A dead letter of the email consumer, QUARANTINED, that arrived {@code ago} before {@link #NOW}. */
     QuarantineRecord deadLetter(String id, String body, FailureClass c, String errorType, Duration ago) {
-        return deadLetter(
-                id,
-                body,
-                new Classification(
-                        c,
-                        errorType,
-                        errorType + " from the mail provider",
-                        c == FailureClass.TRANSIENT ? "email-provider" : null),
-                ago);
+        return deadLetter(id, body, DeadLetters.classification(c, errorType), ago);
     }
 
     /** A dead letter of the email consumer with {@code classification}, QUARANTINED, {@code ago} before now. */
     QuarantineRecord deadLetter(String id, String body, Classification classification, Duration ago) {
-        Instant arrived = clock.instant().minus(ago);
-        String key = eventId(body).map(e -> CONSUMER + "#" + e).orElse(null);
-        String reason =
-                "arrived in " + QUEUE + "-dlq: " + classification.failureClass() + " " + classification.errorType();
-        QuarantineRecord r = new QuarantineRecord(
-                id,
-                QuarantineState.QUARANTINED,
-                CONSUMER,
-                QUEUE,
-                QUEUE + "-dlq",
-                key,
-                classification,
-                arrived.minusSeconds(90),
-                arrived.minusSeconds(30),
-                arrived,
-                3,
-                "m-" + id,
-                body,
-                null,
-                Map.of("traceparent", "00-abc-def-01"),
-                0,
-                reason,
-                null,
-                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrived, Actor.AUTOMATION, reason)),
-                0);
+        QuarantineRecord r = DeadLetters.quarantined(
+                id, body, classification, clock.instant().minus(ago));
         if (!ledger.insertIfAbsent(r, Optional.empty())) {
             throw new IllegalStateException("dead letter " + id + " exists already");
         }
@@ -152,22 +119,12 @@ final class CliRig {
         QuarantineRecord aside = new QuarantineRecord(
                 id,
                 inline.state(),
-                inline.consumer(),
-                inline.sourceQueue(),
-                inline.deadLetterQueue(),
-                inline.idempotencyKey(),
-                inline.classification(),
-                inline.firstFailedAt(),
-                inline.lastFailedAt(),
-                inline.arrivedAt(),
-                inline.receiveCount(),
-                inline.sourceMessageId(),
-                null,
-                ref,
+                inline.origin(),
+                inline.evidence(),
+                new PayloadLocation.Aside(ref),
                 inline.attributes(),
                 0,
                 inline.note(),
-                null,
                 inline.audit(),
                 inline.version());
         return ledger.save(aside, Optional.empty()).orElseThrow();
@@ -226,14 +183,5 @@ final class CliRig {
             counts.merge(id, 1, Integer::sum);
         }
         return counts;
-    }
-
-    private static Optional<String> eventId(String body) {
-        try {
-            var node = Json.MAPPER.readTree(body);
-            return node.hasNonNull("eventId") ? Optional.of(node.get("eventId").asText()) : Optional.empty();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.core.failure.FailureClass;
@@ -10,8 +11,8 @@ import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.ReplayMarker;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalAwsTest;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTest;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -148,7 +149,7 @@ class ReplayCommandTest {
                 .map(l -> {
                     try {
                         return Json.MAPPER.readTree(l);
-                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    } catch (JsonProcessingException e) {
                         throw new AssertionError("not a JSON line: " + l, e);
                     }
                 })

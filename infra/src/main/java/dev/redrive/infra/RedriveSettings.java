@@ -25,6 +25,8 @@ import software.constructs.Node;
  *                             makes, and the JVM artifact runs on both) or {@code arm64}
  * @param sweepRate            {@code sweepRate}: the sweeper's schedule (default {@code rate(5 minutes)})
  * @param quarantineRetention  {@code sweeperRetention}: quarantine before archiving, ISO-8601 (default {@code P7D})
+ * @param claimTtl             {@code claimTtl}: how long claims count; default derived from the retentions
+ *                             ({@link ClaimTtl}), a shorter explicit value is refused
  * @param archiveExpiryDays    {@code archiveExpiryDays}: days archived dead letters are kept (default 365)
  * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
  * @param alarms               alarm thresholds
@@ -41,6 +43,7 @@ public record RedriveSettings(
         Architecture architecture,
         String sweepRate,
         Duration quarantineRetention,
+        Optional<Duration> claimTtl,
         int archiveExpiryDays,
         Path placeholderDirectory,
         AlarmThresholds alarms,
@@ -71,6 +74,7 @@ public record RedriveSettings(
                 text(node, "sweeperRetention")
                         .map(v -> duration("sweeperRetention", v))
                         .orElse(Duration.ofDays(7)),
+                text(node, "claimTtl").map(v -> duration("claimTtl", v)),
                 text(node, "archiveExpiryDays")
                         .map(v -> integer("archiveExpiryDays", v))
                         .orElse(365),

@@ -1,11 +1,13 @@
 package dev.redrive.infra;
 
 import dev.redrive.infra.consumer.CheckoutConsumers;
+import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.consumer.RetryWindow;
 import dev.redrive.infra.function.FunctionArtifact;
 import dev.redrive.infra.function.FunctionFactory;
+import dev.redrive.infra.function.IsoDurations;
 import dev.redrive.infra.monitoring.MonitoredQueue;
 import dev.redrive.infra.monitoring.Monitoring;
 import dev.redrive.infra.monitoring.MonitoringProps;
@@ -15,6 +17,8 @@ import dev.redrive.infra.sweeper.DlqSweeper;
 import dev.redrive.infra.sweeper.SweeperProps;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.RemovalPolicy;
@@ -22,6 +26,7 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
+import software.amazon.awscdk.services.lambda.Function;
 import software.constructs.Construct;
 
 /**
@@ -88,6 +93,7 @@ public final class RedriveStack extends Stack {
                         checkout.all(),
                         settings.quarantineRetention(),
                         settings.sweepRate()));
+        claimTtl(settings);
         this.monitoring = new Monitoring(
                 this,
                 "Monitoring",
@@ -113,6 +119,27 @@ public final class RedriveStack extends Stack {
         for (String problem : problems) {
             Annotations.of(this).addWarningV2("redrive:shortRetries", "allowShortRetries: " + problem);
         }
+    }
+
+    /**
+     * Tells every function that claims or looks claims up how long claims count, and what that must cover (they
+     * check it again at start).
+     */
+    private void claimTtl(RedriveSettings settings) {
+        ClaimTtl ttl = ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl());
+        Map<String, String> variables = new TreeMap<>();
+        variables.put(ConsumerEnvironment.CLAIMS_RECORD_TTL, IsoDurations.format(ttl.ttl()));
+        variables.put(ConsumerEnvironment.CLAIMS_SOURCE_RETENTION, IsoDurations.format(ttl.sourceRetention()));
+        variables.put(ConsumerEnvironment.CLAIMS_DEAD_LETTER_RETENTION, IsoDurations.format(ttl.deadLetterRetention()));
+        variables.put(ConsumerEnvironment.SWEEPER_RETENTION, IsoDurations.format(ttl.quarantineRetention()));
+        List<Function> functions = new ArrayList<>();
+        checkout.all().forEach(c -> functions.add(c.function()));
+        functions.add(sweeper.function());
+        for (Function f : functions) {
+            variables.forEach(f::addEnvironment);
+        }
+        // the sweeper's environment is the one near Lambda's 4 KB: check it with these too
+        sweeper.requireEnvironmentFits(variables);
     }
 
     private List<MonitoredQueue> monitoredQueues() {

@@ -127,7 +127,7 @@ class MonitoringTest {
                 .filter(m -> m.containsKey("MetricStat"))
                 .forEach(m -> inputs.put((String) m.get("Id"), map(m, "MetricStat")));
         assertThat(inputs).containsOnlyKeys("sent", "returned");
-        assertPerRunCount(inputs.get("sent"), "ReplaysSent");
+        assertPerRunCount(inputs.get("sent"), "Replayed");
         assertPerRunCount(inputs.get("returned"), "ReplaysReturned");
     }
 

@@ -2,6 +2,7 @@ package dev.redrive.localrun;
 
 import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.Scenario;
+import java.io.IOException;
 import java.io.PrintStream;
 
 /**
@@ -51,7 +52,7 @@ public final class LocalRun {
             try {
                 report.writeJson(options.report().get());
                 out.println("JSON report: " + options.report().get().toAbsolutePath());
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 System.err.println("redrive-local: could not write the report: " + e.getMessage());
                 exit = 2;
             }

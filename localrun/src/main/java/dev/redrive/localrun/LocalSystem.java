@@ -1,19 +1,23 @@
 package dev.redrive.localrun;
 
-import dev.redrive.localaws.EndpointOverrides;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.provision.LocalEventSourceMapping;
-import dev.redrive.localaws.provision.LocalFunction;
-import dev.redrive.localaws.provision.LocalQueue;
-import dev.redrive.localaws.provision.LocalSchedule;
-import dev.redrive.localaws.provision.ProvisionedResources;
-import dev.redrive.localaws.provision.TemplateProvisioner;
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
 import dev.redrive.localrun.lambda.FunctionArtifact;
 import dev.redrive.localrun.lambda.FunctionPool;
 import dev.redrive.localrun.lambda.InvocationResult;
+import dev.redrive.localrun.lambda.ManagedJavaRuntime;
+import dev.redrive.localrun.lambda.SandboxExit;
+import dev.redrive.localrun.lambda.SandboxSpec;
+import dev.redrive.localstack.EndpointOverrides;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.provision.LocalEventSourceMapping;
+import dev.redrive.localstack.provision.LocalFunction;
+import dev.redrive.localstack.provision.LocalQueue;
+import dev.redrive.localstack.provision.LocalSchedule;
+import dev.redrive.localstack.provision.ProvisionedResources;
+import dev.redrive.localstack.provision.TemplateProvisioner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,12 +40,15 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
  */
 public final class LocalSystem implements AutoCloseable {
 
-    public static final String EMAIL = "confirmation-email";
-    public static final String REVENUE = "revenue-analytics";
-    public static final String SWEEPER = "dlq-sweeper";
+    public static final String EMAIL = Handlers.CONFIRMATION_EMAIL;
+    public static final String REVENUE = Handlers.REVENUE_ANALYTICS;
+    public static final String SWEEPER = Handlers.DLQ_SWEEPER;
 
     private final LocalAws aws;
+    private final boolean ownsAws;
     private final ProvisionedResources resources;
+    private final FunctionArtifact artifact;
+    private final ManagedJavaRuntime javaRuntime;
     private final Map<String, FunctionPool> pools = new LinkedHashMap<>();
     private final Map<String, Map<String, AwsTrafficProxy>> proxies = new LinkedHashMap<>();
     private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
@@ -49,9 +57,17 @@ public final class LocalSystem implements AutoCloseable {
     private final AtomicLong scheduledSweeps = new AtomicLong();
     private final AtomicLong failedSweeps = new AtomicLong();
 
-    private LocalSystem(LocalAws aws, ProvisionedResources resources) {
+    private LocalSystem(
+            LocalAws aws,
+            boolean ownsAws,
+            ProvisionedResources resources,
+            FunctionArtifact artifact,
+            ManagedJavaRuntime javaRuntime) {
         this.aws = aws;
+        this.ownsAws = ownsAws;
         this.resources = resources;
+        this.artifact = artifact;
+        this.javaRuntime = javaRuntime;
     }
 
     /** Starts local AWS, provisions the template, starts the functions, pollers and schedules. */
@@ -60,21 +76,32 @@ public final class LocalSystem implements AutoCloseable {
             throw new IllegalStateException("no synthesized template at " + options.template()
                     + ": bin/redrive-local synthesizes it; or run  ./mvnw -pl infra package");
         }
-        Files.createDirectories(options.workDir());
         progress.step("starting local AWS");
-        LocalAws aws = LocalAws.start(EndpointOverrides.fromEnvironment());
+        return start(options, progress, LocalAws.start(EndpointOverrides.fromEnvironment()), true);
+    }
+
+    /**
+     * Starts on {@code aws} (a test JVM's shared local AWS, say): provisions the template, starts the functions,
+     * pollers and schedules. {@link #close()} closes {@code aws} only when {@code ownsAws}.
+     */
+    public static LocalSystem start(RunOptions options, Progress progress, LocalAws aws, boolean ownsAws)
+            throws IOException, InterruptedException {
+        Files.createDirectories(options.workDir());
         LocalSystem system = null;
         try {
             progress.step("provisioning from " + options.template());
             ProvisionedResources resources = new TemplateProvisioner(aws).provision(options.template());
-            system = new LocalSystem(aws, resources);
+            FunctionArtifact artifact = FunctionArtifact.find(options.functionsTarget());
+            ManagedJavaRuntime javaRuntime =
+                    ManagedJavaRuntime.unpackInto(Files.createTempDirectory(options.workDir(), "run-"));
+            system = new LocalSystem(aws, ownsAws, resources, artifact, javaRuntime);
             system.instrument();
             system.startFunctions(options, progress);
             return system;
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (system != null) {
                 system.close();
-            } else {
+            } else if (ownsAws) {
                 aws.close();
             }
             throw e;
@@ -97,17 +124,6 @@ public final class LocalSystem implements AutoCloseable {
             mine.put("sqs", new AwsTrafficProxy(aws.sqsEndpoint()));
             mine.put("s3", new AwsTrafficProxy(aws.s3Endpoint()));
             proxies.put(handler, mine);
-            Map<String, String> env = new HashMap<>(f.environment());
-            env.putAll(aws.environment());
-            mine.forEach((service, proxy) -> {
-                String upper = service.toUpperCase();
-                env.put("AWS_ENDPOINT_URL_" + upper, proxy.endpoint().toString());
-                env.put(
-                        "QUARKUS_" + upper + "_ENDPOINT_OVERRIDE",
-                        proxy.endpoint().toString());
-            });
-            env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
-            env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(f.memoryMb()));
             int instances = SWEEPER.equals(handler)
                     ? 1
                     : Math.min(
@@ -117,10 +133,8 @@ public final class LocalSystem implements AutoCloseable {
                                     .findFirst()
                                     .orElse(1));
             FunctionPool pool = new FunctionPool(
-                    handler,
-                    f.arn(),
-                    FunctionArtifact.find(options.functionsTarget(), f.memoryMb()),
-                    env,
+                    sandboxSpec(handler),
+                    javaRuntime,
                     options.workDir(),
                     f.timeout(),
                     Duration.ofSeconds(60),
@@ -172,6 +186,30 @@ public final class LocalSystem implements AutoCloseable {
                         }
                     });
         }
+    }
+
+    /**
+     * How the sandboxes of {@code handler}'s function start: the template's function, the artifact, and an
+     * environment pointing at this function's counting proxies.
+     */
+    public SandboxSpec sandboxSpec(String handler) {
+        LocalFunction f = resources
+                .functionWithHandler(handler)
+                .orElseThrow(() -> new IllegalStateException("the template has no function with handler " + handler));
+        Map<String, String> env = new HashMap<>(f.environment());
+        env.putAll(aws.environment());
+        proxies.get(handler).forEach((service, proxy) -> {
+            String upper = service.toUpperCase(Locale.ROOT);
+            env.put("AWS_ENDPOINT_URL_" + upper, proxy.endpoint().toString());
+            env.put("QUARKUS_" + upper + "_ENDPOINT_OVERRIDE", proxy.endpoint().toString());
+        });
+        env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
+        return new SandboxSpec(handler, f.arn(), artifact, f.memoryMb(), env);
+    }
+
+    /** The managed runtime's launch settings every JVM sandbox of this run shares (its JNI library among them). */
+    public ManagedJavaRuntime javaRuntime() {
+        return javaRuntime;
     }
 
     /** Invokes the sweeper now (as its schedule would) and returns its answer. */
@@ -255,6 +293,18 @@ public final class LocalSystem implements AutoCloseable {
         return figures;
     }
 
+    /** Sandboxes that ended without being asked to (a crash, not an injected fault), with reason and log tail. */
+    public List<SandboxExit> sandboxExits() {
+        List<SandboxExit> all = new ArrayList<>();
+        pools.values().forEach(p -> all.addAll(p.exits()));
+        return all;
+    }
+
+    /** Throws at once when a function cannot start at all, naming its log; waits call it so none waits in vain. */
+    public void failIfBroken() {
+        pools.values().forEach(FunctionPool::failIfCannotStart);
+    }
+
     public long mailProviderRefusals() {
         return proxies.get(EMAIL).get("s3").refused();
     }
@@ -265,7 +315,9 @@ public final class LocalSystem implements AutoCloseable {
         pollers.forEach(SqsEventSourcePoller::close);
         pools.values().forEach(FunctionPool::close);
         proxies.values().forEach(m -> m.values().forEach(AwsTrafficProxy::close));
-        aws.close();
+        if (ownsAws) {
+            aws.close();
+        }
     }
 
     /** Where the function logs are. */

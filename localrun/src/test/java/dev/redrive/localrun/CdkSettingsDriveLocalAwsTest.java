@@ -3,11 +3,10 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.infra.RedriveApp;
-import dev.redrive.localaws.EndpointOverrides;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.provision.LocalQueue;
-import dev.redrive.localaws.provision.ProvisionedResources;
-import dev.redrive.localaws.provision.TemplateProvisioner;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.provision.LocalQueue;
+import dev.redrive.localstack.provision.ProvisionedResources;
+import dev.redrive.localstack.provision.TemplateProvisioner;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -37,39 +36,39 @@ class CdkSettingsDriveLocalAwsTest {
                     .build());
             RedriveApp.create(app);
             app.synth();
-            try (LocalAws aws = LocalAws.start(EndpointOverrides.from(Map.of()))) {
-                ProvisionedResources resources =
-                        new TemplateProvisioner(aws).provision(outdir.resolve("Redrive.template.json"));
-                LocalQueue source =
-                        resources.queueNamed("redrive-confirmation-email").orElseThrow();
-                LocalQueue dlq =
-                        resources.queueNamed("redrive-confirmation-email-dlq").orElseThrow();
-                aws.sqs()
-                        .setQueueAttributes(b -> b.queueUrl(source.url())
-                                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "1")));
-                aws.sqs().sendMessage(b -> b.queueUrl(source.url()).messageBody("always fails"));
+            LocalAws aws = LocalAws.shared();
+            aws.reset();
+            ProvisionedResources resources =
+                    new TemplateProvisioner(aws).provision(outdir.resolve("Redrive.template.json"));
+            LocalQueue source =
+                    resources.queueNamed("redrive-confirmation-email").orElseThrow();
+            LocalQueue dlq =
+                    resources.queueNamed("redrive-confirmation-email-dlq").orElseThrow();
+            aws.sqs()
+                    .setQueueAttributes(b ->
+                            b.queueUrl(source.url()).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "1")));
+            aws.sqs().sendMessage(b -> b.queueUrl(source.url()).messageBody("always fails"));
 
-                int receives = 0;
-                long deadline = System.nanoTime() + 60_000_000_000L;
-                while (System.nanoTime() < deadline) {
-                    List<Message> got = aws.sqs()
-                            .receiveMessage(b -> b.queueUrl(source.url())
-                                    .waitTimeSeconds(2)
-                                    .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
-                            .messages();
-                    receives += got.size(); // never deleted: the consumer "fails" every time
-                    if (got.isEmpty()
-                            && !aws.sqs()
-                                    .receiveMessage(b -> b.queueUrl(dlq.url()).visibilityTimeout(0))
-                                    .messages()
-                                    .isEmpty()) {
-                        break;
-                    }
+            int receives = 0;
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                List<Message> got = aws.sqs()
+                        .receiveMessage(b -> b.queueUrl(source.url())
+                                .waitTimeSeconds(2)
+                                .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+                        .messages();
+                receives += got.size(); // never deleted: the consumer "fails" every time
+                if (got.isEmpty()
+                        && !aws.sqs()
+                                .receiveMessage(b -> b.queueUrl(dlq.url()).visibilityTimeout(0))
+                                .messages()
+                                .isEmpty()) {
+                    break;
                 }
-                assertThat(receives)
-                        .as("receives before the DLQ with maxReceiveCount=%d", maxReceives)
-                        .isEqualTo(maxReceives);
             }
+            assertThat(receives)
+                    .as("receives before the DLQ with maxReceiveCount=%d", maxReceives)
+                    .isEqualTo(maxReceives);
         }
     }
 }

@@ -3,17 +3,30 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.localrun.lambda.FunctionInstance;
+import dev.redrive.localrun.lambda.SandboxExit;
+import dev.redrive.localrun.lambda.SandboxSpec;
 import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.Observer;
+import dev.redrive.localrun.scenario.OrderTraffic;
 import dev.redrive.localrun.scenario.Scenario;
+import dev.redrive.localstack.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,8 +68,13 @@ class LocalRunEndToEndTest {
                 2,
                 60,
                 ROOT.resolve("localrun/target/test-run"));
+        LocalAws aws = LocalAws.shared();
+        aws.reset();
         system = LocalSystem.start(
-                options, new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+                options,
+                new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
+                aws,
+                false);
     }
 
     @AfterAll
@@ -87,6 +105,52 @@ class LocalRunEndToEndTest {
                 .containsKey("s3:PUT");
     }
 
+    /**
+     * Four sandboxes of the packaged email function starting at the same moment all start and load the runtime
+     * client's JNI library from the run's own folder. Twenty such rounds run against a small function in {@code
+     * ConcurrentSandboxStartsTest}; one round here shows the packaged functions start the same way.
+     */
+    @Test
+    void fourSandboxesOfThePackagedFunctionStartingAtOnceAllStart() throws Exception {
+        SandboxSpec spec = system.sandboxSpec(LocalSystem.EMAIL);
+        Path logs = Files.createTempDirectory(options.workDir(), "concurrent-starts-");
+        List<SandboxExit> exits = new CopyOnWriteArrayList<>();
+        List<String> failures = new CopyOnWriteArrayList<>();
+        ExecutorService starters = Executors.newFixedThreadPool(4);
+        CyclicBarrier together = new CyclicBarrier(4);
+        List<FunctionInstance> sandboxes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            sandboxes.add(new FunctionInstance(
+                    spec, i, system.javaRuntime(), logs.resolve("sandbox-" + i + ".log"), exits::add));
+        }
+        try {
+            List<Future<?>> started = new ArrayList<>();
+            for (FunctionInstance sandbox : sandboxes) {
+                started.add(starters.submit(() -> {
+                    together.await();
+                    try {
+                        sandbox.start(Duration.ofSeconds(60));
+                    } catch (RuntimeException e) {
+                        failures.add(e.getMessage());
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : started) {
+                f.get(3, TimeUnit.MINUTES);
+            }
+        } finally {
+            sandboxes.forEach(FunctionInstance::close);
+            starters.shutdownNow();
+        }
+        assertThat(exits).as("sandboxes that died while starting").isEmpty();
+        assertThat(failures).as("starts that failed").isEmpty();
+        assertThat(system.javaRuntime().jniLibrary())
+                .as("the JNI library every sandbox loads lives in this run's folder")
+                .startsWith(options.workDir())
+                .isRegularFile();
+    }
+
     @Test
     void aSandboxKilledMidBatchLeavesItsMessagesToReappearAndBeProcessedOnce() throws Exception {
         String queue = system.sourceQueueUrl(LocalSystem.EMAIL);
@@ -97,17 +161,18 @@ class LocalRunEndToEndTest {
                         b -> b.queueUrl(queue).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "3")));
         AtomicBoolean firstBatch = new AtomicBoolean(true);
         system.crashEmailSandboxOn("evt-kill-");
-        var traffic =
-                new dev.redrive.localrun.scenario.OrderTraffic(system.aws().sqs(), 7);
+        var traffic = new OrderTraffic(system.aws().sqs(), 7);
         var orders = traffic.newOrders(8, 0, "kill");
         long errorsBefore = system.runtimeFigures().get(LocalSystem.EMAIL).get("errors");
         traffic.send(orders, List.of(queue));
-        await().atMost(Duration.ofSeconds(60))
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> system.runtimeFigures().get(LocalSystem.EMAIL).get("errors") > errorsBefore);
         system.crashEmailSandboxOn("never-matches-" + firstBatch.getAndSet(false));
 
-        var observer = new dev.redrive.localrun.scenario.Observer(system);
-        await().atMost(Duration.ofSeconds(90))
+        var observer = new Observer(system);
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> orders.stream()
                         .allMatch(

@@ -1,5 +1,6 @@
 package dev.redrive.aws.claims;
 
+import static dev.redrive.aws.claims.ClaimItems.EXPIRES_AT;
 import static dev.redrive.aws.claims.ClaimItems.FAILURE_COUNT;
 import static dev.redrive.aws.claims.ClaimItems.FENCING_TOKEN;
 import static dev.redrive.aws.claims.ClaimItems.LEASE_EXPIRES_AT;
@@ -46,6 +47,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * record's {@code version}, carrying the token + 1 and the failure history.
  *
  * <p>Completing and releasing are UpdateItems conditional on {@code status = IN_PROGRESS AND fencingToken = :token}.
+ *
+ * <p>A transactional effect commits in one TransactWriteItems with its claim (index 0). The first attempt assumes a
+ * new key; when the key exists, the claim's cancellation reason (read before any effect's) returns the stored claim,
+ * which decides as {@link #claim} would: a duplicate is acknowledged, a take-over builds the effect's writes again with
+ * its real token. Records written before claims carried a {@code version} compare-and-set on their token instead.
  */
 public final class DynamoDbClaimStore implements TransactionalClaimStore<TransactWriteItem> {
 
@@ -54,6 +60,9 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
 
     private static final String NEW_KEY = "attribute_not_exists(" + PK + ")";
     private static final String SAME_VERSION = "#version = :expectedVersion";
+    /** A record written before claims carried a version reads as version 0: it matches only while still without. */
+    private static final String NO_VERSION_YET = "attribute_not_exists(#version) AND #token = :expectedToken";
+
     private static final String HELD_BY_TOKEN = "#status = :inProgress AND #token = :token";
 
     private final DynamoDbClient dynamoDb;
@@ -89,7 +98,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 return ClaimRules.rejection(decision, stored, request);
             }
             ClaimRecord successor = ClaimRules.claimedRecord(stored, request, now);
-            existing = compareAndSet(successor, stored.version());
+            existing = compareAndSet(successor, stored);
             if (existing == null) {
                 return new ClaimOutcome.Acquired(successor, true);
             }
@@ -102,21 +111,25 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     }
 
     @Override
-    public FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now) {
+    public FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now) {
         Map<String, AttributeValue> values = new HashMap<>(heldByValues(fencingToken));
-        values.put(":completed", s(ClaimStatus.COMPLETED.name()));
-        values.put(":one", n(1));
-        String update = "SET #status = :completed ADD #version :one";
-        if (result != null && !result.isEmpty()) {
-            values.put(":result", s(result));
-            update = "SET #status = :completed, #result = :result ADD #version :one";
-        }
         Map<String, String> names = new HashMap<>(heldByNames());
-        names.put("#version", VERSION);
+        StringBuilder set = new StringBuilder("SET #status = :completed");
+        values.put(":completed", s(ClaimStatus.COMPLETED.name()));
         if (result != null && !result.isEmpty()) {
+            set.append(", #result = :result");
+            values.put(":result", s(result));
             names.put("#result", RESULT);
         }
-        return conditionalUpdate(key, update, names, values);
+        if (expiresAt != null) {
+            // The TTL attribute then counts from the completion, not from the claim.
+            set.append(", #expiresAt = :expiresAt");
+            values.put(":expiresAt", n(expiresAt.getEpochSecond()));
+            names.put("#expiresAt", EXPIRES_AT);
+        }
+        values.put(":one", n(1));
+        names.put("#version", VERSION);
+        return conditionalUpdate(key, set + " ADD #version :one", names, values);
     }
 
     @Override
@@ -157,6 +170,7 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
     public ClaimOutcome claimAndCommit(
             ClaimRequest request, LongFunction<List<TransactWriteItem>> effectWrites, String result, Instant now) {
         ClaimRecord stored = null;
+        boolean known = false; // whether stored was read (or returned by a cancellation) rather than guessed absent
         for (int round = 0; round < MAX_CAS_ROUNDS; round++) {
             if (stored != null) {
                 ClaimRules.Decision decision = ClaimRules.decide(stored, request, now);
@@ -165,27 +179,32 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                 }
             }
             ClaimRecord claimed = ClaimRules.claimedRecord(stored, request, now);
-            ClaimRecord completed = new ClaimRecord(
-                    claimed.key(),
-                    ClaimStatus.COMPLETED,
-                    claimed.fencingToken(),
-                    claimed.leaseExpiresAt(),
-                    claimed.expiresAt(),
-                    claimed.payloadHash(),
-                    result,
-                    claimed.lastFailure(),
-                    claimed.failureCount(),
-                    claimed.origin(),
-                    claimed.version());
+            ClaimRecord completed = claimed.completed(result);
             List<TransactWriteItem> items = new ArrayList<>();
             items.add(
                     TransactWriteItem.builder().put(claimPut(completed, stored)).build());
-            items.addAll(effectWrites.apply(completed.fencingToken()));
+            List<TransactWriteItem> effect;
+            try {
+                effect = effectWrites.apply(completed.fencingToken());
+            } catch (RuntimeException refused) {
+                if (known) {
+                    throw refused;
+                }
+                // Built for a key guessed new: the stored claim decides first (a duplicate stays a duplicate).
+                stored = storedClaim(request.key());
+                known = true;
+                if (stored == null) {
+                    throw refused;
+                }
+                continue;
+            }
+            items.addAll(effect);
             try {
                 dynamoDb.transactWriteItems(b -> b.transactItems(items));
                 return new ClaimOutcome.Acquired(completed, stored != null);
             } catch (TransactionCanceledException e) {
                 stored = interpretCancellation(e);
+                known = true;
             }
         }
         throw new EffectConflict(
@@ -209,25 +228,22 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                             || (stored.status() == ClaimStatus.IN_PROGRESS && !stored.isLeaseExpired(now)))) {
                 return FencedWrite.FENCED_OUT;
             }
-            existing = compareAndSet(
-                    failedRecord(ClaimRules.claimedRecord(stored, request, now), failure, now), stored.version());
+            existing =
+                    compareAndSet(failedRecord(ClaimRules.claimedRecord(stored, request, now), failure, now), stored);
         }
         return existing == null ? FencedWrite.APPLIED : FencedWrite.FENCED_OUT;
     }
 
     private static ClaimRecord failedRecord(ClaimRecord claimed, FailureRecord failure, Instant now) {
-        return new ClaimRecord(
-                claimed.key(),
-                ClaimStatus.FAILED,
-                claimed.fencingToken(),
-                now,
-                claimed.expiresAt(),
-                claimed.payloadHash(),
-                null,
-                failure,
-                claimed.failureCount() + 1,
-                claimed.origin(),
-                claimed.version());
+        return claimed.failed(failure, now);
+    }
+
+    /** The stored claim, expired or not (the rules decide), or null when there is none. */
+    private ClaimRecord storedClaim(IdempotencyKey key) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(ClaimItems.key(key)).consistentRead(true))
+                .item();
+        return item == null || item.isEmpty() ? null : ClaimItems.fromItem(item);
     }
 
     /** Writes {@code record} if the key is absent; returns null on success, else the stored item. */
@@ -243,14 +259,15 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
         }
     }
 
-    /** Replaces the record if it is still at {@code expectedVersion}; null on success, else the stored item. */
-    private Map<String, AttributeValue> compareAndSet(ClaimRecord successor, long expectedVersion) {
+    /** Replaces the record if it is still {@code stored} (same version); null on success, else the stored item. */
+    private Map<String, AttributeValue> compareAndSet(ClaimRecord successor, ClaimRecord stored) {
         try {
+            Expected expected = Expected.of(stored.version(), stored.fencingToken());
             dynamoDb.putItem(b -> b.tableName(table)
                     .item(ClaimItems.toItem(successor))
-                    .conditionExpression(SAME_VERSION)
-                    .expressionAttributeNames(Map.of("#version", VERSION))
-                    .expressionAttributeValues(Map.of(":expectedVersion", n(expectedVersion)))
+                    .conditionExpression(expected.condition())
+                    .expressionAttributeNames(expected.names())
+                    .expressionAttributeValues(expected.values())
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return null;
         } catch (ConditionalCheckFailedException e) {
@@ -271,13 +288,33 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
         if (expected == null) {
             return put.conditionExpression(NEW_KEY).build();
         }
-        return put.conditionExpression(SAME_VERSION)
-                .expressionAttributeNames(Map.of("#version", VERSION))
-                .expressionAttributeValues(Map.of(":expectedVersion", n(expected.version())))
+        Expected condition = Expected.of(expected.version(), expected.fencingToken());
+        return put.conditionExpression(condition.condition())
+                .expressionAttributeNames(condition.names())
+                .expressionAttributeValues(condition.values())
                 .build();
     }
 
-    /** What a cancelled transaction says: the stored claim (to decide again), or the effect's refusal. */
+    /** The compare-and-set condition on the stored record's version (or, for a record without one, its token). */
+    private record Expected(String condition, Map<String, String> names, Map<String, AttributeValue> values) {
+        static Expected of(long version, long token) {
+            if (version == 0) {
+                return new Expected(
+                        NO_VERSION_YET,
+                        Map.of("#version", VERSION, "#token", FENCING_TOKEN),
+                        Map.of(":expectedToken", n(token)));
+            }
+            return new Expected(SAME_VERSION, Map.of("#version", VERSION), Map.of(":expectedVersion", n(version)));
+        }
+    }
+
+    /**
+     * What a cancelled transaction says, the claim's reason (index 0) first, always: the claim decides, and the
+     * effect's writes were built for the claim this attempt guessed (token 1 for a key assumed new). So a failed claim
+     * condition returns the stored claim to decide again, whatever the effect's reasons say (a redelivered duplicate of
+     * an insert-once effect is a duplicate, not a condition failure); a conflict on the claim decided nothing and is
+     * retried; only when the claim's condition held is an effect's own refusal a verdict on the effect.
+     */
     private ClaimRecord interpretCancellation(TransactionCanceledException e) {
         List<CancellationReason> reasons = e.cancellationReasons();
         if (reasons == null || reasons.isEmpty()) {
@@ -287,15 +324,6 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
                     "dynamodb");
         }
         CancellationReason claimReason = reasons.get(0);
-        for (int i = 1; i < reasons.size(); i++) {
-            String code = reasons.get(i).code();
-            if ("ConditionalCheckFailed".equals(code)) {
-                throw new EffectConflict(
-                        EffectConflict.Kind.CONDITION_FAILED,
-                        "the condition of effect write " + i + " failed; nothing was written",
-                        "dynamodb");
-            }
-        }
         if ("ConditionalCheckFailed".equals(claimReason.code())) {
             Map<String, AttributeValue> item = claimReason.item();
             if (item == null || item.isEmpty()) {
@@ -303,16 +331,28 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
             }
             return ClaimItems.fromItem(item);
         }
-        for (CancellationReason r : reasons) {
-            if ("TransactionConflict".equals(r.code()) || "ThrottlingError".equals(r.code())) {
+        if (!isNone(claimReason)) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT,
+                    "the claim item met a concurrent write (" + claimReason.code() + "); nothing was written",
+                    "dynamodb");
+        }
+        for (int i = 1; i < reasons.size(); i++) {
+            if ("ConditionalCheckFailed".equals(reasons.get(i).code())) {
                 throw new EffectConflict(
-                        EffectConflict.Kind.CONFLICT,
-                        "a concurrent transaction touched the same items (" + r.code() + ")",
+                        EffectConflict.Kind.CONDITION_FAILED,
+                        "the condition of effect write " + i + " failed; nothing was written",
                         "dynamodb");
             }
         }
         throw new EffectConflict(
-                EffectConflict.Kind.CONFLICT, "transaction cancelled: " + describe(reasons), "dynamodb");
+                EffectConflict.Kind.CONFLICT,
+                "transaction cancelled (" + describe(reasons) + "); nothing was written",
+                "dynamodb");
+    }
+
+    private static boolean isNone(CancellationReason reason) {
+        return reason.code() == null || "None".equals(reason.code());
     }
 
     private FencedWrite conditionalUpdate(

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
  * The quarantine ledger on DynamoDB. Every write is conditional on the version read. A fenced write (the sweeper's)
@@ -133,7 +134,8 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 limit);
     }
 
-    /** How many active records of {@code sourceQueue} are in {@code state} (a count query, no items read back). */
+    /** A count query on {@code byState}, filtered by queue: no items are read back. */
+    @Override
     public long count(QuarantineState state, String sourceQueue) {
         long total = 0;
         for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
@@ -143,13 +145,14 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 .expressionAttributeNames(Map.of("#state", "state", "#queue", "sourceQueue"))
                 .expressionAttributeValues(
                         Map.of(":state", QuarantineItems.s(state.name()), ":queue", QuarantineItems.s(sourceQueue)))
-                .select(software.amazon.awssdk.services.dynamodb.model.Select.COUNT))) {
+                .select(Select.COUNT))) {
             total += page.count();
         }
         return total;
     }
 
-    /** Records of one source queue (any state), oldest first: for operators' listings. */
+    /** A query on {@code byQueue}, which keeps tombstones. */
+    @Override
     public List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
         return query(
                 QueryRequest.builder()

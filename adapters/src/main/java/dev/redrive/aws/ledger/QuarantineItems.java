@@ -4,6 +4,9 @@ import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.DeadLetterEvidence;
+import dev.redrive.core.quarantine.DeadLetterOrigin;
+import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Instant;
@@ -98,28 +101,43 @@ public final class QuarantineItems {
         return new QuarantineRecord(
                 str(item, "pk"),
                 QuarantineState.valueOf(item.containsKey("state") ? str(item, "state") : str(item, "storedState")),
-                str(item, "consumer"),
-                str(item, "sourceQueue"),
-                str(item, "deadLetterQueue"),
-                str(item, "idempotencyKey"),
-                new Classification(
-                        FailureClass.valueOf(str(item, "failureClass")),
-                        str(item, "errorType"),
-                        str(item, "reason"),
-                        str(item, "dependency")),
-                instant(item, "firstFailedAt"),
-                instant(item, "lastFailedAt"),
-                instant(item, "arrivedAt"),
-                (int) num(item, "receiveCount"),
-                str(item, "sourceMessageId"),
-                str(item, "body"),
-                str(item, "bodyRef"),
+                new DeadLetterOrigin(
+                        str(item, "consumer"),
+                        str(item, "sourceQueue"),
+                        str(item, "deadLetterQueue"),
+                        str(item, "sourceMessageId"),
+                        str(item, "idempotencyKey"),
+                        instant(item, "arrivedAt")),
+                new DeadLetterEvidence(
+                        new Classification(
+                                FailureClass.valueOf(str(item, "failureClass")),
+                                str(item, "errorType"),
+                                str(item, "reason"),
+                                str(item, "dependency")),
+                        instant(item, "firstFailedAt"),
+                        instant(item, "lastFailedAt"),
+                        (int) num(item, "receiveCount")),
+                payload(item),
                 attributes,
                 (int) num(item, "replayCount"),
                 str(item, "note"),
-                str(item, "archiveRef"),
                 audit,
                 num(item, "version"));
+    }
+
+    /**
+     * Where the payload is: {@code archiveRef} on a tombstone, {@code bodyRef} when kept aside, else inline. An empty
+     * body is not written (an empty string attribute is left out like every other), so none stored is an empty one.
+     */
+    private static PayloadLocation payload(Map<String, AttributeValue> item) {
+        if (item.containsKey("archiveRef")) {
+            return new PayloadLocation.Archived(str(item, "archiveRef"));
+        }
+        if (item.containsKey("bodyRef")) {
+            return new PayloadLocation.Aside(str(item, "bodyRef"));
+        }
+        String body = str(item, "body");
+        return new PayloadLocation.Inline(body == null ? "" : body);
     }
 
     static AttributeValue s(String v) {

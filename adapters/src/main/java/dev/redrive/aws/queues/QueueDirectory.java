@@ -1,5 +1,6 @@
 package dev.redrive.aws.queues;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class QueueDirectory {
                     throw new IllegalStateException("redrive policy of " + q + " names no deadLetterTargetArn");
                 }
                 return url(target.asText());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 throw new IllegalStateException("redrive policy of " + q + " is not JSON", e);
             }
         });

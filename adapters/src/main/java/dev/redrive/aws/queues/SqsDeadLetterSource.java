@@ -9,16 +9,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Dead letters from SQS, with Redrive's attributes decoded ({@value DeadLetterMetadata#ATTRIBUTE},
- * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on.
+ * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on. A FIFO dead letter's message group
+ * is kept with its attributes as {@value #GROUP_ATTRIBUTE}, so that its replay goes back to the same group, in order
+ * ({@link SqsReplaySender} takes it off again).
  */
 public final class SqsDeadLetterSource implements DeadLetterSource {
+
+    /** Where a FIFO dead letter's original MessageGroupId travels from the DLQ to its replay. */
+    public static final String GROUP_ATTRIBUTE = "redrive-message-group";
 
     private final SqsClient sqs;
     private final QueueDirectory queues;
@@ -43,7 +50,8 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                         .messageAttributeNames("All")
                         .messageSystemAttributeNames(
                                 MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                                MessageSystemAttributeName.SENT_TIMESTAMP))
+                                MessageSystemAttributeName.SENT_TIMESTAMP,
+                                MessageSystemAttributeName.MESSAGE_GROUP_ID))
                 .messages();
         List<ArrivedDeadLetter> letters = new ArrayList<>();
         for (Message m : messages) {
@@ -62,6 +70,11 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
         Optional<DeadLetterMetadata> metadata =
                 DeadLetterMetadata.parse(attributes.remove(DeadLetterMetadata.ATTRIBUTE));
         Optional<ReplayMarker> marker = ReplayMarker.decode(attributes.remove(ReplayMarker.ATTRIBUTE));
+        attributes.remove(GROUP_ATTRIBUTE);
+        String group = m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID);
+        if (group != null && !group.isBlank()) {
+            attributes.put(GROUP_ATTRIBUTE, group);
+        }
         String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
         String receives = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
         int dlqReceives = receives == null ? 1 : Integer.parseInt(receives);
@@ -75,6 +88,25 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                 metadata.map(md -> new ArrivedDeadLetter.AttachedFailure(
                         md.consumer(), md.idempotencyKey(), md.sourceMessageId(), md.failure())),
                 marker);
+    }
+
+    @Override
+    public QueueDepth approximateDepth(String queue) {
+        Map<QueueAttributeName, String> a = sqs.getQueueAttributes(b -> b.queueUrl(queues.url(queue))
+                        .attributeNames(
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                .attributes();
+        return new QueueDepth(
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES),
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE),
+                number(a, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
+    }
+
+    private static long number(Map<QueueAttributeName, String> attributes, QueueAttributeName name) {
+        String v = attributes.get(name);
+        return v == null ? 0 : Long.parseLong(v);
     }
 
     @Override
@@ -92,7 +124,7 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                     b -> b.queueUrl(queues.url(deadLetterQueue)).entries(entries));
             if (!response.failed().isEmpty()) {
                 // Not deleted: it comes back after its visibility timeout and is recognised as already quarantined.
-                org.jboss.logging.Logger.getLogger(SqsDeadLetterSource.class)
+                Logger.getLogger(SqsDeadLetterSource.class)
                         .warnf(
                                 "%d dead letters of %s were quarantined but not deleted: %s",
                                 response.failed().size(),

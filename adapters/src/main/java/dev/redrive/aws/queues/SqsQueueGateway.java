@@ -2,6 +2,7 @@ package dev.redrive.aws.queues;
 
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.QueueGateway;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,12 +19,14 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
-/** The queue gateway on SQS: batch calls of up to ten entries, failures per entry. */
+/** The queue gateway on SQS: batch calls of up to ten entries and 1 MiB together, failures per entry. */
 public final class SqsQueueGateway implements QueueGateway {
 
     private static final Logger LOG = Logger.getLogger(SqsQueueGateway.class);
     private static final int SQS_BATCH = 10;
     private static final int SQS_MAX_ATTRIBUTES = 10;
+    /** SQS's limit on a message, and on a batch call's messages together. */
+    static final int SQS_MAX_BYTES = 1024 * 1024;
 
     private final SqsClient sqs;
     private final QueueDirectory queues;
@@ -93,19 +96,18 @@ public final class SqsQueueGateway implements QueueGateway {
             return failed;
         }
         boolean fifo = QueueAddress.nameOf(dlq).endsWith(".fifo");
-        for (int from = 0; from < letters.size(); from += SQS_BATCH) {
-            List<DeadLetter> chunk = letters.subList(from, Math.min(letters.size(), from + SQS_BATCH));
-            List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
-            Map<String, String> idByEntry = new HashMap<>();
-            for (int i = 0; i < chunk.size(); i++) {
-                DeadLetter letter = chunk.get(i);
-                String entryId = "d" + i;
-                idByEntry.put(entryId, letter.message().messageId());
-                entries.add(entry(entryId, letter, fifo));
-            }
+        List<SendMessageBatchRequestEntry> all = new ArrayList<>();
+        Map<String, String> idByEntry = new HashMap<>();
+        for (int i = 0; i < letters.size(); i++) {
+            DeadLetter letter = letters.get(i);
+            String entryId = "d" + i;
+            idByEntry.put(entryId, letter.message().messageId());
+            all.add(entry(entryId, letter, fifo));
+        }
+        for (List<SendMessageBatchRequestEntry> chunk : chunks(all)) {
             try {
                 SendMessageBatchResponse r =
-                        sqs.sendMessageBatch(b -> b.queueUrl(dlq).entries(entries));
+                        sqs.sendMessageBatch(b -> b.queueUrl(dlq).entries(chunk));
                 for (BatchResultErrorEntry e : r.failed()) {
                     failed.add(idByEntry.get(e.id()));
                     LOG.warnf(
@@ -116,10 +118,53 @@ public final class SqsQueueGateway implements QueueGateway {
                 LOG.warnf(
                         "SendMessageBatch to %s failed for %d messages (they stay in the source): %s",
                         dlq, chunk.size(), e.getMessage());
-                chunk.forEach(l -> failed.add(l.message().messageId()));
+                chunk.forEach(entry -> failed.add(idByEntry.get(entry.id())));
             }
         }
         return failed;
+    }
+
+    /**
+     * Batch calls of at most ten entries and at most {@value #SQS_MAX_BYTES} bytes together (SQS refuses a longer
+     * call whole), in order.
+     */
+    static List<List<SendMessageBatchRequestEntry>> chunks(List<SendMessageBatchRequestEntry> entries) {
+        List<List<SendMessageBatchRequestEntry>> chunks = new ArrayList<>();
+        List<SendMessageBatchRequestEntry> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (SendMessageBatchRequestEntry e : entries) {
+            long size = size(e);
+            if (!chunk.isEmpty() && (chunk.size() == SQS_BATCH || bytes + size > SQS_MAX_BYTES)) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+            chunk.add(e);
+            bytes += size;
+        }
+        if (!chunk.isEmpty()) {
+            chunks.add(chunk);
+        }
+        return chunks;
+    }
+
+    /** A message's size as SQS counts it: the body, and each attribute's name, data type and value. */
+    static long size(String body, Map<String, MessageAttributeValue> attributes) {
+        long size = utf8(body);
+        for (Map.Entry<String, MessageAttributeValue> a : attributes.entrySet()) {
+            size += utf8(a.getKey())
+                    + utf8(a.getValue().dataType())
+                    + utf8(a.getValue().stringValue());
+        }
+        return size;
+    }
+
+    private static long size(SendMessageBatchRequestEntry e) {
+        return size(e.messageBody(), e.messageAttributes());
+    }
+
+    private static long utf8(String s) {
+        return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static SendMessageBatchRequestEntry entry(String entryId, DeadLetter letter, boolean fifo) {
@@ -132,13 +177,21 @@ public final class SqsQueueGateway implements QueueGateway {
                                 .dataType("String")
                                 .stringValue(v)
                                 .build()));
-        if (attributes.size() < SQS_MAX_ATTRIBUTES || attributes.containsKey(DeadLetterMetadata.ATTRIBUTE)) {
-            attributes.put(
-                    DeadLetterMetadata.ATTRIBUTE,
-                    MessageAttributeValue.builder()
-                            .dataType("String")
-                            .stringValue(DeadLetterMetadata.of(letter).toJson())
-                            .build());
+        MessageAttributeValue metadata = MessageAttributeValue.builder()
+                .dataType("String")
+                .stringValue(DeadLetterMetadata.of(letter).toJson())
+                .build();
+        Map<String, MessageAttributeValue> withMetadata = new HashMap<>(attributes);
+        withMetadata.put(DeadLetterMetadata.ATTRIBUTE, metadata);
+        boolean roomForMetadata =
+                attributes.size() < SQS_MAX_ATTRIBUTES || attributes.containsKey(DeadLetterMetadata.ATTRIBUTE);
+        if (roomForMetadata && size(m.body(), withMetadata) <= SQS_MAX_BYTES) {
+            attributes.put(DeadLetterMetadata.ATTRIBUTE, metadata);
+        } else if (roomForMetadata) {
+            LOG.warnf(
+                    "message %s is too close to SQS's 1 MiB limit to carry its failure metadata; it stays on the "
+                            + "claim record only",
+                    m.messageId());
         } else {
             LOG.warnf(
                     "message %s already has %d attributes; its failure metadata stays on the claim record only",

@@ -15,10 +15,15 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
- * Sends replays back to their source queue on SQS, ten per call (FIFO queues: the replay's own group and a
- * deduplication id from the replay marker).
+ * Sends replays back to their source queue on SQS, ten per call. On a FIFO queue a replay goes back to the message
+ * group it was dead-lettered from ({@value SqsDeadLetterSource#GROUP_ATTRIBUTE}, taken off the attributes sent), so it
+ * keeps its order in its group and a failing replay holds back only its own group; a replay whose group is unknown
+ * goes to the group {@value #FALLBACK_GROUP}. The deduplication id comes from the replay marker.
  */
 public final class SqsReplaySender implements ReplaySender {
+
+    /** The group of a FIFO replay whose original group is unknown. */
+    public static final String FALLBACK_GROUP = "redrive-replay";
 
     private final SqsClient sqs;
     private final QueueDirectory queues;
@@ -41,7 +46,7 @@ public final class SqsReplaySender implements ReplaySender {
                         .messageBody(m.body())
                         .messageAttributes(values(m.attributes()));
                 if (sourceQueue.endsWith(".fifo")) {
-                    e.messageGroupId("redrive-replay")
+                    e.messageGroupId(groupOf(m.attributes()))
                             .messageDeduplicationId(m.attributes()
                                     .getOrDefault(ReplayMarker.ATTRIBUTE, "r" + i)
                                     .replace(':', '-'));
@@ -61,33 +66,37 @@ public final class SqsReplaySender implements ReplaySender {
         return ids;
     }
 
+    private static String groupOf(Map<String, String> attributes) {
+        String group = attributes.get(SqsDeadLetterSource.GROUP_ATTRIBUTE);
+        return group == null || group.isBlank() ? FALLBACK_GROUP : group;
+    }
+
+    /** The message attributes to send: Redrive's carrier of the message group is not one of them. */
     private static Map<String, MessageAttributeValue> values(Map<String, String> attributes) {
         Map<String, MessageAttributeValue> values = new HashMap<>();
-        attributes.forEach((k, v) -> values.put(
-                k,
-                MessageAttributeValue.builder()
-                        .dataType("String")
-                        .stringValue(v)
-                        .build()));
+        attributes.forEach((k, v) -> {
+            if (!SqsDeadLetterSource.GROUP_ATTRIBUTE.equals(k)) {
+                values.put(
+                        k,
+                        MessageAttributeValue.builder()
+                                .dataType("String")
+                                .stringValue(v)
+                                .build());
+            }
+        });
         return values;
     }
 
     @Override
     public String send(String sourceQueue, String body, Map<String, String> attributes) {
-        Map<String, MessageAttributeValue> values = new HashMap<>();
-        attributes.forEach((k, v) -> values.put(
-                k,
-                MessageAttributeValue.builder()
-                        .dataType("String")
-                        .stringValue(v)
-                        .build()));
+        Map<String, MessageAttributeValue> values = values(attributes);
         SendMessageRequest.Builder request = SendMessageRequest.builder()
                 .queueUrl(queues.url(sourceQueue))
                 .messageBody(body)
                 .messageAttributes(values);
         if (sourceQueue.endsWith(".fifo")) {
             String marker = attributes.getOrDefault(ReplayMarker.ATTRIBUTE, Integer.toHexString(body.hashCode()));
-            request.messageGroupId("redrive-replay").messageDeduplicationId(marker.replace(':', '-'));
+            request.messageGroupId(groupOf(attributes)).messageDeduplicationId(marker.replace(':', '-'));
         }
         return sqs.sendMessage(request.build()).messageId();
     }

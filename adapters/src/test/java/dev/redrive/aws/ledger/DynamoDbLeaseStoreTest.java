@@ -2,7 +2,7 @@ package dev.redrive.aws.ledger;
 
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseStoreContract;
-import dev.redrive.localaws.LocalAws;
+import dev.redrive.localstack.LocalAws;
 import org.junit.jupiter.api.BeforeAll;
 
 class DynamoDbLeaseStoreTest extends LeaseStoreContract {

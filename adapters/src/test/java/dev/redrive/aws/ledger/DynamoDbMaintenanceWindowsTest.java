@@ -2,7 +2,7 @@ package dev.redrive.aws.ledger;
 
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.MaintenanceWindowsContract;
-import dev.redrive.localaws.LocalAws;
+import dev.redrive.localstack.LocalAws;
 import org.junit.jupiter.api.BeforeAll;
 
 class DynamoDbMaintenanceWindowsTest extends MaintenanceWindowsContract {

@@ -3,7 +3,7 @@ package dev.redrive.aws.ledger;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineLedgerContract;
-import dev.redrive.localaws.LocalAws;
+import dev.redrive.localstack.LocalAws;
 import java.time.Clock;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -60,6 +60,64 @@ public record ClaimRecord(
         return Optional.ofNullable(lastFailure);
     }
 
+    /** This claim completed by its holder, with {@code result}: same token, lease and history. */
+    public ClaimRecord completed(String newResult) {
+        return completed(newResult, null);
+    }
+
+    /**
+     * This claim completed with {@code newResult}; its record is kept at least until {@code keepUntil} (a completion
+     * refreshes the record's expiry; null keeps it as it is).
+     */
+    public ClaimRecord completed(String newResult, Instant keepUntil) {
+        return new ClaimRecord(
+                key,
+                ClaimStatus.COMPLETED,
+                fencingToken,
+                leaseExpiresAt,
+                keepUntil == null || keepUntil.isBefore(expiresAt) ? expiresAt : keepUntil,
+                payloadHash,
+                newResult,
+                lastFailure,
+                failureCount,
+                origin,
+                version);
+    }
+
+    /**
+     * This claim's attempt failed with {@code failure} at {@code now}: the lease ends now, one more failure counts, and
+     * the first failure time of the claim's earlier failures is kept.
+     */
+    public ClaimRecord failed(FailureRecord failure, Instant now) {
+        return new ClaimRecord(
+                key,
+                ClaimStatus.FAILED,
+                fencingToken,
+                now,
+                expiresAt,
+                payloadHash,
+                null,
+                failure.keepingFirstOf(lastFailure),
+                failureCount + 1,
+                origin,
+                version);
+    }
+
+    public ClaimRecord withVersion(long newVersion) {
+        return new ClaimRecord(
+                key,
+                status,
+                fencingToken,
+                leaseExpiresAt,
+                expiresAt,
+                payloadHash,
+                result,
+                lastFailure,
+                failureCount,
+                origin,
+                newVersion);
+    }
+
     /**
      * Attempts that neither completed nor recorded a failure, and whose lease is over: the worker crashed or timed
      * out mid-flight. This is the evidence for the POISON class.

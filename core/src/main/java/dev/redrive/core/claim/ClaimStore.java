@@ -19,15 +19,29 @@ public interface ClaimStore {
      * Marks the claim completed, if {@code fencingToken} still holds it. A worker whose lease was taken over gets
      * {@link FencedWrite#FENCED_OUT} and has changed nothing.
      *
-     * @param result a small summary of what the effect did (never the payload); may be null
+     * @param result    a small summary of what the effect did (never the payload); may be null
+     * @param expiresAt the record's new expiry, counted from the completion (a duplicate can come back for as long
+     *                  after the effect as the TTL covers); null keeps the one set at the claim
      */
-    FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now);
+    FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now);
+
+    /** {@link #complete(IdempotencyKey, long, String, Instant, Instant)} keeping the expiry set at the claim. */
+    default FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now) {
+        return complete(key, fencingToken, result, null, now);
+    }
 
     /**
      * Records a failed attempt and releases the lease so the next delivery may re-claim at once; conditional on the
      * token like {@link #complete}.
      */
     FencedWrite release(IdempotencyKey key, long fencingToken, FailureRecord failure, Instant now);
+
+    /**
+     * Records a failed attempt on a key that no lease holds: a transaction that did not commit, or a FIFO message
+     * held back behind its group's failed head. Takes the next token, keeps the history (and its first failure time,
+     * when earlier than {@code failure}'s), and leaves a completed claim or a live lease untouched.
+     */
+    FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now);
 
     /**
      * Reads the claim as the consumer would see it: a record past its expiry is absent. Strongly consistent; used by

@@ -25,6 +25,8 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     private final Map<String, ClaimRecord> records = new HashMap<>();
+    /** Test support: where the next transaction meets a concurrent one (null: nowhere). */
+    private Boolean conflictOnClaim;
 
     @Override
     public synchronized ClaimOutcome claim(ClaimRequest request, Instant now) {
@@ -39,25 +41,13 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     }
 
     @Override
-    public synchronized FencedWrite complete(IdempotencyKey key, long fencingToken, String result, Instant now) {
+    public synchronized FencedWrite complete(
+            IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now) {
         ClaimRecord r = records.get(key.value());
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
         }
-        records.put(
-                key.value(),
-                new ClaimRecord(
-                        r.key(),
-                        ClaimStatus.COMPLETED,
-                        r.fencingToken(),
-                        r.leaseExpiresAt(),
-                        r.expiresAt(),
-                        r.payloadHash(),
-                        result,
-                        r.lastFailure(),
-                        r.failureCount(),
-                        r.origin(),
-                        r.version() + 1));
+        records.put(key.value(), r.completed(result, expiresAt).withVersion(r.version() + 1));
         return FencedWrite.APPLIED;
     }
 
@@ -67,20 +57,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
         if (!heldBy(r, fencingToken)) {
             return FencedWrite.FENCED_OUT;
         }
-        records.put(
-                key.value(),
-                new ClaimRecord(
-                        r.key(),
-                        ClaimStatus.FAILED,
-                        r.fencingToken(),
-                        now,
-                        r.expiresAt(),
-                        r.payloadHash(),
-                        null,
-                        failure,
-                        r.failureCount() + 1,
-                        r.origin(),
-                        r.version() + 1));
+        records.put(key.value(), r.failed(failure, now).withVersion(r.version() + 1));
         return FencedWrite.APPLIED;
     }
 
@@ -93,10 +70,22 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
     @Override
     public synchronized ClaimOutcome claimAndCommit(
             ClaimRequest request, LongFunction<List<Write>> effectWrites, String result, Instant now) {
+        Boolean conflict = conflictOnClaim;
+        conflictOnClaim = null;
+        if (Boolean.TRUE.equals(conflict)) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT, "a concurrent transaction held the claim; nothing was written", null);
+        }
         ClaimRecord existing = records.get(request.key().value());
         ClaimRules.Decision decision = ClaimRules.decide(existing, request, now);
         if (decision != ClaimRules.Decision.CLAIM_NEW && decision != ClaimRules.Decision.TAKE_OVER) {
             return ClaimRules.rejection(decision, existing, request);
+        }
+        if (conflict != null) {
+            throw new EffectConflict(
+                    EffectConflict.Kind.CONFLICT,
+                    "a concurrent transaction held an item of the effect; nothing was written",
+                    null);
         }
         ClaimRecord claimed = ClaimRules.claimedRecord(existing, request, now);
         List<Write> writes = effectWrites.apply(claimed.fencingToken());
@@ -109,18 +98,7 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
             }
         }
         writes.forEach(Write::apply);
-        ClaimRecord completed = new ClaimRecord(
-                claimed.key(),
-                ClaimStatus.COMPLETED,
-                claimed.fencingToken(),
-                claimed.leaseExpiresAt(),
-                claimed.expiresAt(),
-                claimed.payloadHash(),
-                result,
-                claimed.lastFailure(),
-                claimed.failureCount(),
-                claimed.origin(),
-                claimed.version());
+        ClaimRecord completed = claimed.completed(result);
         records.put(request.key().value(), completed);
         return new ClaimOutcome.Acquired(completed, existing != null);
     }
@@ -135,21 +113,16 @@ public final class InMemoryClaimStore implements TransactionalClaimStore<InMemor
             }
         }
         ClaimRecord claimed = ClaimRules.claimedRecord(existing, request, now);
-        records.put(
-                request.key().value(),
-                new ClaimRecord(
-                        claimed.key(),
-                        ClaimStatus.FAILED,
-                        claimed.fencingToken(),
-                        now,
-                        claimed.expiresAt(),
-                        claimed.payloadHash(),
-                        null,
-                        failure,
-                        claimed.failureCount() + 1,
-                        claimed.origin(),
-                        claimed.version()));
+        records.put(request.key().value(), claimed.failed(failure, now));
         return FencedWrite.APPLIED;
+    }
+
+    /**
+     * Test support: the next {@link #claimAndCommit} meets a concurrent transaction, on the claim item (it decides
+     * nothing: CONFLICT) or on an item of the effect (the claim still decides first: a duplicate stays a duplicate).
+     */
+    public synchronized void conflictOnNextTransaction(boolean onClaim) {
+        conflictOnClaim = onClaim;
     }
 
     /** Test support: overwrite a record as stored (for instance one written by an older version). */

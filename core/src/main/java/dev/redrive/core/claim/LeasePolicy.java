@@ -15,8 +15,13 @@ import java.util.Objects;
  * @param minimumLease    the shortest lease ever granted
  * @param recordTtl       how long a claim record counts; must cover the longest time a message can come back
  *                        (source retention + DLQ + quarantine retention), or a late replay would apply twice
+ * @param effectMargin    kept back from the end of the lease, besides the clock skew, for an effect's last call to
+ *                        reach its downstream: see {@link #effectDeadline}
  */
-public record LeasePolicy(Duration clockSkewMargin, Duration minimumLease, Duration recordTtl) {
+public record LeasePolicy(Duration clockSkewMargin, Duration minimumLease, Duration recordTtl, Duration effectMargin) {
+
+    /** The effect margin used when none is given. */
+    public static final Duration DEFAULT_EFFECT_MARGIN = Duration.ofSeconds(1);
 
     public static final LeasePolicy DEFAULT =
             new LeasePolicy(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofDays(35));
@@ -25,12 +30,31 @@ public record LeasePolicy(Duration clockSkewMargin, Duration minimumLease, Durat
         Objects.requireNonNull(clockSkewMargin, "clockSkewMargin");
         Objects.requireNonNull(minimumLease, "minimumLease");
         Objects.requireNonNull(recordTtl, "recordTtl");
+        Objects.requireNonNull(effectMargin, "effectMargin");
         if (clockSkewMargin.isNegative() || minimumLease.isNegative() || minimumLease.isZero()) {
             throw new IllegalArgumentException("lease durations must be positive");
+        }
+        if (effectMargin.isNegative()) {
+            throw new IllegalArgumentException("effectMargin must not be negative: " + effectMargin);
         }
         if (recordTtl.compareTo(minimumLease.plus(clockSkewMargin)) <= 0) {
             throw new IllegalArgumentException("recordTtl " + recordTtl + " must be longer than a lease");
         }
+    }
+
+    /** A policy with the {@link #DEFAULT_EFFECT_MARGIN}. */
+    public LeasePolicy(Duration clockSkewMargin, Duration minimumLease, Duration recordTtl) {
+        this(clockSkewMargin, minimumLease, recordTtl, DEFAULT_EFFECT_MARGIN);
+    }
+
+    /**
+     * The deadline of an effect run under a lease ending at {@code leaseExpiresAt}: the lease end minus the clock
+     * skew margin (another worker whose clock is that far ahead may take over that much earlier, by our clock) minus
+     * the effect margin (a call sent just before the deadline still has to reach its downstream). As the lease is the
+     * invocation's remaining time plus the skew margin, this is the invocation's deadline minus the effect margin.
+     */
+    public Instant effectDeadline(Instant leaseExpiresAt) {
+        return leaseExpiresAt.minus(clockSkewMargin).minus(effectMargin);
     }
 
     public Instant leaseExpiry(Instant now, Duration invocationRemaining) {

@@ -22,10 +22,4 @@ public interface TransactionalClaimStore<W> extends ClaimStore {
      *                        transaction touched the same items)
      */
     ClaimOutcome claimAndCommit(ClaimRequest request, LongFunction<List<W>> effectWrites, String result, Instant now);
-
-    /**
-     * Records a failed attempt on a key that no lease holds (the transaction did not commit). Leaves a completed claim
-     * or a live lease untouched.
-     */
-    FencedWrite recordFailure(ClaimRequest request, dev.redrive.core.failure.FailureRecord failure, Instant now);
 }

@@ -8,20 +8,32 @@ import java.util.Set;
 
 /**
  * The in-memory fake of the queue gateway: records every call so tests can assert on what would have been sent, and
- * can be told to fail sends for given message ids.
+ * can be told to fail dead-letter sends and visibility changes for given message ids.
  */
 public final class InMemoryQueueGateway implements QueueGateway {
 
     private final List<List<VisibilityChange>> visibilityCalls = Collections.synchronizedList(new ArrayList<>());
     private final List<DeadLetter> deadLetters = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> failSendsFor = Collections.synchronizedSet(new HashSet<>());
+    private final Set<String> failVisibilityFor = Collections.synchronizedSet(new HashSet<>());
 
     @Override
     public Set<String> changeVisibility(String sourceQueue, List<VisibilityChange> changes) {
         for (int i = 0; i < changes.size(); i += 10) {
             visibilityCalls.add(List.copyOf(changes.subList(i, Math.min(changes.size(), i + 10))));
         }
-        return Set.of();
+        Set<String> failed = new HashSet<>();
+        for (VisibilityChange c : changes) {
+            if (failVisibilityFor.contains(c.messageId())) {
+                failed.add(c.messageId());
+            }
+        }
+        return failed;
+    }
+
+    /** Makes the visibility change of {@code messageId} fail (a receipt handle gone stale, an unreachable queue). */
+    public void failVisibilityChangesFor(String messageId) {
+        failVisibilityFor.add(messageId);
     }
 
     @Override

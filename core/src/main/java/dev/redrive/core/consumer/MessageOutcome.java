@@ -69,8 +69,17 @@ public sealed interface MessageOutcome {
         }
     }
 
-    /** Not processed: an earlier message of the same FIFO group failed, so order requires it to wait. */
-    record SkippedAfterGroupFailure(String messageGroupId) implements MessageOutcome {
+    /**
+     * Not processed: an earlier message of the same FIFO group failed, so order requires it to wait. It comes back
+     * with its head: after the head's delay when the head has one (a retry's backoff, a deferral), else after the
+     * queue's visibility timeout, as the head does.
+     *
+     * @param messageGroupId the group
+     * @param headMessageId  the message it waits behind
+     * @param delaySeconds   the head's delay, or null when the head keeps its visibility
+     */
+    record SkippedAfterGroupFailure(String messageGroupId, String headMessageId, Integer delaySeconds)
+            implements MessageOutcome {
         public boolean acknowledged() {
             return false;
         }

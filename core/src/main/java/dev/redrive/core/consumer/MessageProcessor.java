@@ -33,6 +33,9 @@ public final class MessageProcessor {
     /** The dependency name failures of the claim store itself are recorded under. */
     public static final String CLAIM_STORE = "claim-store";
 
+    /** The error type of a FIFO message held back behind its group's failed head. */
+    public static final String WAITING_BEHIND_GROUP_HEAD = "WaitingBehindGroupHead";
+
     private final ClaimStore claims;
     private final LeasePolicy leases;
     private final FullJitterBackoff backoff;
@@ -81,14 +84,17 @@ public final class MessageProcessor {
         MessageOrigin origin = new MessageOrigin(message.sourceQueue(), message.messageId());
         ClaimRequest request = leases.request(key, payloadHash, origin, now(), remaining.get());
 
-        if (consumer instanceof ExternalEffectConsumer<E> external) {
-            return processExternal(external, parsed, message, request);
-        }
-        if (consumer instanceof TransactionalEffectConsumer<E, ?> transactional) {
-            return processTransactional(transactional, parsed, message, request);
-        }
-        throw new IllegalArgumentException(
-                consumer.name() + " implements neither ExternalEffectConsumer nor TransactionalEffectConsumer");
+        return consumer.match(new IdempotentConsumer.Cases<E, MessageOutcome>() {
+            @Override
+            public MessageOutcome external(ExternalEffectConsumer<E> external) {
+                return processExternal(external, parsed, message, request);
+            }
+
+            @Override
+            public <W> MessageOutcome transactional(TransactionalEffectConsumer<E, W> transactional) {
+                return processTransactional(transactional, parsed, message, request);
+            }
+        });
     }
 
     private <E> MessageOutcome processExternal(
@@ -106,7 +112,14 @@ public final class MessageProcessor {
             return rejected(outcome, request, message);
         }
         long token = acquired.fencingToken();
-        EffectContext context = new EffectContext(request.key(), token, message.receiveCount(), message.messageId());
+        Instant deadline = leases.effectDeadline(acquired.claim().leaseExpiresAt());
+        EffectContext context =
+                new EffectContext(request.key(), token, message.receiveCount(), message.messageId(), deadline, clock);
+        if (!now().isBefore(deadline)) {
+            // Claimed too late to start anything (a slow claim, a frozen worker): the effect never starts.
+            return failedUnderClaim(
+                    consumer, acquired.claim(), message, new EffectDeadlinePassed("the effect", deadline, null));
+        }
         long started = System.nanoTime();
         String result;
         try {
@@ -118,14 +131,15 @@ public final class MessageProcessor {
         listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
         FencedWrite completion;
         try {
-            completion = claims.complete(request.key(), token, result, now());
+            Instant now = now();
+            completion = claims.complete(request.key(), token, result, leases.recordExpiry(now), now);
         } catch (RuntimeException e) {
             // The effect happened but completion could not be recorded. Report the message as failed: the next
             // delivery re-claims after the lease, and the downstream's idempotency key makes the effect a no-op.
             listener.completionFailed(request.key(), e);
             return new MessageOutcome.RetryLater(
                     request.key().value(),
-                    consumer.classifier().classify(e),
+                    consumer.classifier().classify(e).withDependency(CLAIM_STORE),
                     backoff.delaySeconds(message.receiveCount(), random));
         }
         if (!completion.applied()) {
@@ -152,7 +166,13 @@ public final class MessageProcessor {
                     request,
                     token -> consumer.effectWrites(
                             parsed.event(),
-                            new EffectContext(request.key(), token, message.receiveCount(), message.messageId())),
+                            new EffectContext(
+                                    request.key(),
+                                    token,
+                                    message.receiveCount(),
+                                    message.messageId(),
+                                    leases.effectDeadline(request.leaseExpiresAt()),
+                                    clock)),
                     consumer.resultSummary(parsed.event()),
                     now());
         } catch (RuntimeException e) {
@@ -205,7 +225,10 @@ public final class MessageProcessor {
                 FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
         try {
             if (!claims.release(claim.key(), claim.fencingToken(), failure, now).applied()) {
+                // Another worker took the claim over meanwhile: the message is its to settle, not this stale one's
+                // (which must not dead-letter what the holder may still apply).
                 listener.releaseFenced(claim.key(), claim.fencingToken());
+                return new MessageOutcome.Superseded(claim.key().value(), claim.fencingToken());
             }
         } catch (RuntimeException releaseError) {
             // The lease expires on its own; the failure is still reported on the message.
@@ -226,15 +249,62 @@ public final class MessageProcessor {
         if (dependency != null) {
             c = c.withDependency(dependency);
         }
-        FailureRecord failure = FailureRecord.next(null, c, message.receiveCount(), now, message.sourceQueue());
-        if (record && claims instanceof TransactionalClaimStore<?> store) {
+        FailureRecord failure = FailureRecord.next(
+                previousFailure(request.key(), now), c, message.receiveCount(), now, message.sourceQueue());
+        if (record) {
             try {
-                store.recordFailure(request, failure, now);
+                claims.recordFailure(request, failure, now);
             } catch (RuntimeException recordError) {
                 listener.releaseFailed(request.key(), recordError);
             }
         }
         return routeFailure(request.key(), failure, message);
+    }
+
+    /**
+     * Records on a FIFO message's claim that it was held back behind its group's failed head, so that if it follows
+     * the head into the dead-letter queue (its receive count climbs with the head's, though it never ran), the sweeper
+     * finds it waiting behind its head, never a POISON "no failure recorded". The classification is the head's
+     * class and dependency under its own error type {@value #WAITING_BEHIND_GROUP_HEAD}, so it is replayed in the same
+     * window as its head. A member that cannot be read records nothing: its own failure shows once it runs.
+     *
+     * @param why the head's failure: class, dependency, and what happened to it
+     */
+    public <E> void recordWaiting(IdempotentConsumer<E> consumer, IncomingMessage member, Classification why) {
+        ParsedMessage<E> parsed;
+        IdempotencyKey key;
+        try {
+            parsed = consumer.parse(member);
+            key = new IdempotencyKey(consumer.name(), parsed.producerKey());
+        } catch (RuntimeException unreadable) {
+            return;
+        }
+        Instant now = now();
+        ClaimRequest request = leases.request(
+                key,
+                PayloadFingerprint.of(parsed.canonicalPayload()),
+                new MessageOrigin(member.sourceQueue(), member.messageId()),
+                now,
+                Duration.ZERO);
+        try {
+            claims.recordFailure(
+                    request, FailureRecord.next(null, why, member.receiveCount(), now, member.sourceQueue()), now);
+        } catch (RuntimeException e) {
+            listener.releaseFailed(key, e);
+        }
+    }
+
+    /**
+     * The failure the claim recorded before this attempt, so that the first failure time survives attempts that never
+     * held the claim (a transaction that did not commit, a claim store that refused): one consistent read, on failure
+     * paths only. Null when there is none or the store cannot be read either.
+     */
+    private FailureRecord previousFailure(IdempotencyKey key, Instant now) {
+        try {
+            return claims.find(key, now).map(ClaimRecord::lastFailure).orElse(null);
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
     }
 
     private MessageOutcome routeFailure(IdempotencyKey key, FailureRecord failure, IncomingMessage message) {

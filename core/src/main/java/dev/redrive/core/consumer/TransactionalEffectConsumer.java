@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param <W> the store's write type (a DynamoDB {@code TransactWriteItem}, or an in-memory write in tests)
  */
-public interface TransactionalEffectConsumer<E, W> extends IdempotentConsumer<E> {
+public non-sealed interface TransactionalEffectConsumer<E, W> extends IdempotentConsumer<E> {
 
     /**
      * The writes that make up the effect. Called once per transaction attempt with that attempt's fencing token;
@@ -19,5 +19,10 @@ public interface TransactionalEffectConsumer<E, W> extends IdempotentConsumer<E>
     /** A short summary stored on the completed claim, or null. */
     default String resultSummary(E event) {
         return null;
+    }
+
+    @Override
+    default <R> R match(Cases<E, R> cases) {
+        return cases.transactional(this);
     }
 }

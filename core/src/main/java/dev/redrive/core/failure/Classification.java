@@ -1,7 +1,6 @@
 package dev.redrive.core.failure;
 
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A failure, classified.
@@ -24,10 +23,6 @@ public record Classification(FailureClass failureClass, String errorType, String
 
     public static Classification of(FailureClass failureClass, String errorType, String reason) {
         return new Classification(failureClass, errorType, reason, null);
-    }
-
-    public Optional<String> dependencyIfKnown() {
-        return Optional.ofNullable(dependency);
     }
 
     public Classification withDependency(String dependency) {

@@ -4,6 +4,8 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -32,8 +34,8 @@ public final class FailureClassifier {
             NoRouteToHostException.class,
             UnknownHostException.class,
             TimeoutException.class,
-            java.net.http.HttpTimeoutException.class,
-            java.net.http.HttpConnectTimeoutException.class);
+            HttpTimeoutException.class,
+            HttpConnectTimeoutException.class);
 
     private final List<ClassificationRule> rules;
 

@@ -36,4 +36,12 @@ public record FailureRecord(
         Instant first = previous == null ? now : previous.firstFailedAt();
         return new FailureRecord(classification, attempt, first.isAfter(now) ? now : first, now, sourceQueue);
     }
+
+    /** This failure, with the first failure time of {@code earlier} when that is earlier (null: unchanged). */
+    public FailureRecord keepingFirstOf(FailureRecord earlier) {
+        if (earlier == null || !earlier.firstFailedAt().isBefore(firstFailedAt)) {
+            return this;
+        }
+        return new FailureRecord(classification, attempt, earlier.firstFailedAt(), lastFailedAt, sourceQueue);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.redrive.core.operator;
 
+import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineLedger;
@@ -7,45 +8,59 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
+import dev.redrive.core.replay.PayloadStore;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import dev.redrive.core.sweeper.ReplayStats;
+import dev.redrive.core.sweeper.Route;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.time.Duration;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
-/** The operator port over the ledger, the replay service, the archive decision and the windows. */
+/**
+ * The operator port over the ledger, the replay service, the archive decision, the windows, the queues and the replay
+ * statistics. It records a sent replay in the statistics (per run and class for a batch approval, per replay for a run
+ * one at a time, so a stopped run has counted what it sent), so a person's replay counts in the success rate the way
+ * the sweeper's do.
+ */
 public final class LedgerOperator implements OperatorPort {
 
     private final QuarantineLedger ledger;
     private final ReplayService replays;
     private final ArchiveDecision archives;
     private final MaintenanceWindows windows;
+    private final ReplayStats stats;
+    private final DeadLetterSource queues;
+    private final PayloadStore payloads;
     private final Clock clock;
+    private final LedgerQueries queries;
 
-    public LedgerOperator(QuarantineLedger ledger, ReplayService replays, MaintenanceWindows windows, Clock clock) {
-        this.ledger = ledger;
-        this.replays = replays;
+    private LedgerOperator(Builder b) {
+        this.ledger = require(b.ledger, "a quarantine ledger");
+        this.replays = require(b.replays, "a replay service");
+        this.windows = require(b.windows, "the maintenance windows");
+        this.stats = require(b.stats, "replay statistics");
+        this.queues = require(b.queues, "the queues (a dead-letter source)");
+        this.payloads = require(b.payloads, "a payload store");
+        this.clock = b.clock;
         this.archives = new ArchiveDecision(ledger, clock);
-        this.windows = windows;
-        this.clock = clock;
+        this.queries = new LedgerQueries(ledger, clock);
+    }
+
+    /** A builder; the clock defaults to the system's UTC clock, everything else must be given. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     @Override
     public List<QuarantineRecord> list(QuarantineQuery query) {
-        List<QuarantineRecord> found = new ArrayList<>();
-        for (QuarantineState state : query.states()) {
-            for (QuarantineRecord r : ledger.inState(state, query.sourceQueue(), Integer.MAX_VALUE)) {
-                if (query.matches(r, clock.instant())) {
-                    found.add(r);
-                }
-            }
-        }
-        found.sort(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id));
-        return found.size() <= query.limit() ? found : List.copyOf(found.subList(0, query.limit()));
+        return queries.list(query);
     }
 
     @Override
@@ -54,15 +69,61 @@ public final class LedgerOperator implements OperatorPort {
     }
 
     @Override
+    public Optional<String> payload(QuarantineRecord record) {
+        return payloads.bodyOf(record);
+    }
+
+    @Override
     public Map<String, ReplayOutcome> approveReplay(
             List<String> quarantineIds, Actor person, String reason, boolean dryRun) {
         requirePerson(person);
-        if (!dryRun) {
-            return replays.replayAll(quarantineIds, person, reason, Optional.empty());
-        }
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
-        quarantineIds.forEach(id -> outcomes.put(id, replays.replay(id, person, reason, Optional.empty(), true)));
+        if (dryRun) {
+            quarantineIds.forEach(id -> outcomes.put(id, replays.replay(id, person, reason, Optional.empty(), true)));
+            return outcomes;
+        }
+        Map<FailureClass, Integer> sent = new EnumMap<>(FailureClass.class);
+        try {
+            replays.attemptAll(quarantineIds, person, reason, Optional.empty()).forEach((id, attempt) -> {
+                outcomes.put(id, attempt.outcome());
+                if (attempt.outcome() instanceof ReplayOutcome.Sent) {
+                    sent.merge(classOf(attempt), 1, Integer::sum);
+                }
+            });
+        } finally {
+            sent.forEach((c, count) -> stats.add(c, count, 0)); // one write per class and approval
+        }
         return outcomes;
+    }
+
+    @Override
+    public RunResult replayEach(
+            List<String> quarantineIds,
+            Actor person,
+            String reason,
+            boolean dryRun,
+            RunListener<ReplayOutcome> listener) {
+        if (!dryRun) {
+            requirePerson(person);
+        }
+        int done = 0;
+        for (String id : quarantineIds) {
+            if (listener.stopRequested()) {
+                return new RunResult(quarantineIds.size(), done, true, Optional.empty());
+            }
+            ReplayService.Attempt attempt;
+            try {
+                attempt = replays.attempt(id, person, reason, Optional.empty(), dryRun);
+                if (!dryRun && attempt.outcome() instanceof ReplayOutcome.Sent) {
+                    stats.add(classOf(attempt), 1, 0);
+                }
+            } catch (RuntimeException e) {
+                return new RunResult(quarantineIds.size(), done, false, Optional.of(new RunResult.Failure(id, e)));
+            }
+            done++;
+            listener.done(id, attempt.before().map(QuarantineRecord::state), attempt.outcome());
+        }
+        return new RunResult(quarantineIds.size(), done, false, Optional.empty());
     }
 
     @Override
@@ -72,6 +133,44 @@ public final class LedgerOperator implements OperatorPort {
         Map<String, ArchiveDecision.Outcome> outcomes = new LinkedHashMap<>();
         quarantineIds.forEach(id -> outcomes.put(id, archives.archive(id, person, note, dryRun)));
         return outcomes;
+    }
+
+    @Override
+    public RunResult archiveEach(
+            List<String> quarantineIds,
+            Actor person,
+            String note,
+            boolean dryRun,
+            RunListener<ArchiveDecision.Outcome> listener) {
+        requirePerson(person);
+        if (note == null || note.isBlank()) {
+            throw new IllegalArgumentException("an archive decision needs a note saying why");
+        }
+        int done = 0;
+        for (String id : quarantineIds) {
+            if (listener.stopRequested()) {
+                return new RunResult(quarantineIds.size(), done, true, Optional.empty());
+            }
+            ArchiveDecision.Outcome outcome;
+            try {
+                outcome = archives.archive(id, person, note, dryRun);
+            } catch (RuntimeException e) {
+                return new RunResult(quarantineIds.size(), done, false, Optional.of(new RunResult.Failure(id, e)));
+            }
+            done++;
+            listener.done(id, stateBefore(outcome), outcome);
+        }
+        return new RunResult(quarantineIds.size(), done, false, Optional.empty());
+    }
+
+    @Override
+    public RouteStatus status(Route route, Duration since) {
+        return queries.status(route, queues, since);
+    }
+
+    @Override
+    public Map<FailureClass, ReplayStats.Totals> replayTotals() {
+        return stats.totals();
     }
 
     @Override
@@ -86,13 +185,96 @@ public final class LedgerOperator implements OperatorPort {
     }
 
     @Override
+    public Optional<MaintenanceWindow> window(String id) {
+        return windows.find(id);
+    }
+
+    @Override
     public boolean removeWindow(String id) {
         return windows.remove(id);
     }
 
+    /** The state an archive decision found (it reads the record itself); empty when there was none, or it changed. */
+    private static Optional<QuarantineState> stateBefore(ArchiveDecision.Outcome outcome) {
+        if (outcome instanceof ArchiveDecision.Archived a) {
+            return Optional.of(a.from());
+        }
+        if (outcome instanceof ArchiveDecision.Refused r) {
+            return Optional.of(r.state());
+        }
+        return Optional.empty();
+    }
+
+    private static FailureClass classOf(ReplayService.Attempt attempt) {
+        return attempt.before().orElseThrow().classification().failureClass();
+    }
+
     private static void requirePerson(Actor person) {
+        Objects.requireNonNull(person, "person");
         if (person.automated()) {
             throw new IllegalArgumentException("operator decisions are a person's; the automation has its own path");
+        }
+    }
+
+    private static <T> T require(T value, String what) {
+        if (value == null) {
+            throw new IllegalStateException("an operator needs " + what);
+        }
+        return value;
+    }
+
+    /** Builds a {@link LedgerOperator}. */
+    public static final class Builder {
+        private QuarantineLedger ledger;
+        private ReplayService replays;
+        private MaintenanceWindows windows;
+        private ReplayStats stats;
+        private DeadLetterSource queues;
+        private PayloadStore payloads;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {}
+
+        public Builder ledger(QuarantineLedger ledger) {
+            this.ledger = ledger;
+            return this;
+        }
+
+        public Builder replays(ReplayService replays) {
+            this.replays = replays;
+            return this;
+        }
+
+        public Builder windows(MaintenanceWindows windows) {
+            this.windows = windows;
+            return this;
+        }
+
+        /** Where sent replays are counted: the same statistics the sweeper counts in. */
+        public Builder stats(ReplayStats stats) {
+            this.stats = stats;
+            return this;
+        }
+
+        /** Reads the queues' depths for {@link #status}. */
+        public Builder queues(DeadLetterSource queues) {
+            this.queues = queues;
+            return this;
+        }
+
+        /** Where payloads too large for the ledger are kept, for {@link #payload}. */
+        public Builder payloads(PayloadStore payloads) {
+            this.payloads = payloads;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public LedgerOperator build() {
+            return new LedgerOperator(this);
         }
     }
 }

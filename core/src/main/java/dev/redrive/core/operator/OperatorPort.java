@@ -1,37 +1,77 @@
 package dev.redrive.core.operator;
 
+import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.ReplayOutcome;
+import dev.redrive.core.sweeper.ReplayStats;
+import dev.redrive.core.sweeper.Route;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a person can do with the dead-letter workflow, whatever the interface (the CLI, the local run's scripted
- * operator): look, approve replays, archive with a note, manage maintenance windows. Approvals run the same checks as
- * the sweeper's replays; every decision is attributed to the person.
+ * What a person can do with the dead-letter workflow, whatever the interface (the {@code redrive} CLI, the local run's
+ * scripted operator, a future UI): look, approve replays, archive with a note, manage maintenance windows, read the
+ * figures. Every rule lives behind it: approvals run the same checks as the sweeper's replays, every decision is
+ * attributed to the person, and the replay statistics are recorded here, never by the caller.
  */
 public interface OperatorPort {
 
-    /** Dead letters matching {@code query}, oldest first. */
+    /** Dead letters matching {@code query}, oldest first; the port picks the ledger's index for the query. */
     List<QuarantineRecord> list(QuarantineQuery query);
 
     /** One dead letter, with its audit trail. */
     Optional<QuarantineRecord> show(String quarantineId);
 
-    /** Approves replaying these dead letters (or, with {@code dryRun}, says what would happen to each). */
+    /** The payload of {@code record}, inline or kept aside; empty once archived to the store (a tombstone). */
+    Optional<String> payload(QuarantineRecord record);
+
+    /**
+     * Approves replaying these dead letters, in batches per source queue (or, with {@code dryRun}, says what would
+     * happen to each).
+     */
     Map<String, ReplayOutcome> approveReplay(List<String> quarantineIds, Actor person, String reason, boolean dryRun);
+
+    /**
+     * Replays these dead letters one at a time, in order, telling {@code listener} each outcome and stopping between
+     * two when it asks; a failure (an AWS call that fails) ends the run there. Resumable: run the same ids again.
+     *
+     * @param person who approves; may be null for a dry run, which changes nothing
+     */
+    RunResult replayEach(
+            List<String> quarantineIds,
+            Actor person,
+            String reason,
+            boolean dryRun,
+            RunListener<ReplayOutcome> listener);
 
     /** Archives these dead letters with a note instead of replaying them. */
     Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note, boolean dryRun);
 
-    /** Opens a maintenance window, approved by {@code person}. */
+    /** {@link #archive}, one at a time, telling {@code listener} each outcome and stopping between two when asked. */
+    RunResult archiveEach(
+            List<String> quarantineIds,
+            Actor person,
+            String note,
+            boolean dryRun,
+            RunListener<ArchiveDecision.Outcome> listener);
+
+    /** The figures of one route: depths, the oldest unresolved dead letter, arrivals over {@code since}, states. */
+    RouteStatus status(Route route, Duration since);
+
+    /** Replays sent and returned, by failure class, over all routes. */
+    Map<FailureClass, ReplayStats.Totals> replayTotals();
+
+    /** Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. */
     MaintenanceWindow addWindow(MaintenanceWindow window);
 
     List<MaintenanceWindow> windows();
+
+    Optional<MaintenanceWindow> window(String id);
 
     boolean removeWindow(String id);
 }

@@ -5,7 +5,9 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -13,7 +15,7 @@ import java.util.Set;
  * Which dead letters an operator asks for.
  *
  * @param sourceQueue only this queue, if given
- * @param states      these states (default: the unresolved ones)
+ * @param states      these states (default: the unresolved ones), in the order of {@link QuarantineState}
  * @param classes     these failure classes (empty: all)
  * @param olderThan   only those waiting longer than this, if given
  * @param errorType   only this error type, if given
@@ -28,8 +30,13 @@ public record QuarantineQuery(
         int limit) {
 
     public QuarantineQuery {
-        states = states == null || states.isEmpty() ? unresolved() : Set.copyOf(states);
-        classes = classes == null ? Set.of() : Set.copyOf(classes);
+        states =
+                Collections.unmodifiableSet(states == null || states.isEmpty() ? unresolved() : EnumSet.copyOf(states));
+        classes = Collections.unmodifiableSet(
+                classes == null || classes.isEmpty() ? EnumSet.noneOf(FailureClass.class) : EnumSet.copyOf(classes));
+        Objects.requireNonNull(sourceQueue, "sourceQueue");
+        Objects.requireNonNull(olderThan, "olderThan");
+        Objects.requireNonNull(errorType, "errorType");
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1");
         }

@@ -6,6 +6,7 @@ import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -15,15 +16,21 @@ import java.util.Optional;
  *
  * @param classification the class, error type, reason and dependency
  * @param firstFailedAt   the first recorded failure, or null
- * @param lastFailedAt    the last recorded failure, or null
+ * @param lastFailedAt    the last recorded failure, or null (matched against maintenance windows)
+ * @param receiveCount    how many times the source queue delivered it
  */
-public record DeadLetterEvidence(Classification classification, Instant firstFailedAt, Instant lastFailedAt) {
+public record DeadLetterEvidence(
+        Classification classification, Instant firstFailedAt, Instant lastFailedAt, int receiveCount) {
+
+    public DeadLetterEvidence {
+        Objects.requireNonNull(classification, "classification");
+    }
 
     public static DeadLetterEvidence classify(
             Optional<FailureRecord> attached, Optional<ClaimRecord> claim, int receiveCount, Instant now) {
         if (attached.isPresent()) {
             FailureRecord f = attached.get();
-            return new DeadLetterEvidence(f.classification(), f.firstFailedAt(), f.lastFailedAt());
+            return new DeadLetterEvidence(f.classification(), f.firstFailedAt(), f.lastFailedAt(), receiveCount);
         }
         if (claim.isEmpty()) {
             return new DeadLetterEvidence(
@@ -34,7 +41,8 @@ public record DeadLetterEvidence(Classification classification, Instant firstFai
                                     + " receives, and no attempt recorded a claim or a failure: the consumer crashed or "
                                     + "timed out before it could"),
                     null,
-                    null);
+                    null,
+                    receiveCount);
         }
         ClaimRecord c = claim.get();
         FailureRecord last = c.lastFailure();
@@ -53,7 +61,8 @@ public record DeadLetterEvidence(Classification classification, Instant firstFai
                                     + " attempts neither completed nor recorded a failure: "
                                     + "the consumer crashed or timed out mid-flight" + lastWords),
                     last == null ? null : last.firstFailedAt(),
-                    last == null ? null : last.lastFailedAt());
+                    last == null ? null : last.lastFailedAt(),
+                    receiveCount);
         }
         if (last != null) {
             Classification lc = last.classification();
@@ -64,7 +73,8 @@ public record DeadLetterEvidence(Classification classification, Instant firstFai
                             "failed " + c.failureCount() + " time(s) with " + lc.errorType() + ": " + lc.reason(),
                             lc.dependency()),
                     last.firstFailedAt(),
-                    last.lastFailedAt());
+                    last.lastFailedAt(),
+                    receiveCount);
         }
         if (c.status() == ClaimStatus.COMPLETED) {
             return new DeadLetterEvidence(
@@ -74,11 +84,13 @@ public record DeadLetterEvidence(Classification classification, Instant firstFai
                             "the effect completed under token " + c.fencingToken() + " but the message was not deleted "
                                     + "in time; a replay will find it already applied"),
                     null,
-                    null);
+                    null,
+                    receiveCount);
         }
         return new DeadLetterEvidence(
                 Classification.of(FailureClass.POISON, "NoFailureRecorded", "claimed but no failure recorded"),
                 null,
-                null);
+                null,
+                receiveCount);
     }
 }

@@ -69,6 +69,24 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
                 .toList();
     }
 
+    @Override
+    public synchronized List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
+        return records.values().stream()
+                .filter(r -> r.sourceQueue().equals(sourceQueue))
+                .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized long count(QuarantineState state, String sourceQueue) {
+        return records.values().stream()
+                .filter(r -> r.state() == state
+                        && !r.archivedToStore()
+                        && r.sourceQueue().equals(sourceQueue))
+                .count();
+    }
+
     public synchronized List<QuarantineRecord> all() {
         return new ArrayList<>(records.values());
     }

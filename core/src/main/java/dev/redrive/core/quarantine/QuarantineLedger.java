@@ -1,6 +1,5 @@
 package dev.redrive.core.quarantine;
 
-import dev.redrive.core.claim.FencedWrite;
 import dev.redrive.core.lease.LeaseToken;
 import java.time.Instant;
 import java.util.List;
@@ -39,8 +38,12 @@ public interface QuarantineLedger {
     /** Active records in {@code state} that arrived before {@code cutoff}, oldest first. */
     List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit);
 
-    /** Result of a conditional write on the ledger. */
-    static FencedWrite of(boolean applied) {
-        return applied ? FencedWrite.APPLIED : FencedWrite.FENCED_OUT;
-    }
+    /**
+     * Every record of {@code sourceQueue}, in any state and tombstones included (they stay findable by queue), oldest
+     * arrival first: for operators' listings over many states.
+     */
+    List<QuarantineRecord> ofQueue(String sourceQueue, int limit);
+
+    /** How many active records of {@code sourceQueue} are in {@code state} (tombstones excluded). */
+    long count(QuarantineState state, String sourceQueue);
 }

@@ -1,6 +1,7 @@
 package dev.redrive.core.quarantine;
 
 import dev.redrive.core.failure.Classification;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,73 +12,109 @@ import java.util.Optional;
 /**
  * One dead letter in the quarantine ledger.
  *
- * @param id              deterministic from the dead-letter queue and the source message id, so the same dead letter
- *                        seen twice is one record
- * @param state           where it stands
- * @param consumer        the consumer it failed in
- * @param sourceQueue     the queue it came from (name), where a replay sends it back
- * @param deadLetterQueue the dead-letter queue it arrived in (name)
- * @param idempotencyKey  its claim key when one could be read ({@code consumer#producerKey}), else null
- * @param classification  why it failed, from the evidence
- * @param firstFailedAt   the first recorded failure, when known
- * @param lastFailedAt    the last recorded failure, when known (matched against maintenance windows)
- * @param arrivedAt       when the sweeper first saw it
- * @param receiveCount    how many times the source queue delivered it
- * @param sourceMessageId the message id in the source queue
- * @param body            the payload, or null when it is stored aside ({@code bodyRef}) or archived
- * @param bodyRef         where a large (or archived) payload is kept, else null
- * @param attributes      the original string message attributes (Redrive's own markers excluded)
- * @param replayCount     how many times it was sent back
- * @param note            the latest outcome in words ("already applied", "upcast v1 to v2", an incompatibility)
- * @param archiveRef      once archived to S3, the object holding it (the record is then a tombstone)
- * @param audit           every transition, oldest first
- * @param version         optimistic-lock counter, bumped on every write
+ * @param id          deterministic from the dead-letter queue and the source message id, so the same dead letter seen
+ *                    twice is one record
+ * @param state       where it stands
+ * @param origin      where it came from: consumer, queues, source message id, claim key, arrival
+ * @param evidence    why it failed: classification, first and last failure, receive count
+ * @param payload     where its payload is: inline, kept aside, or archived (the record is then a tombstone)
+ * @param attributes  the original string message attributes (Redrive's own markers excluded; a FIFO dead letter's
+ *                    message group is kept here for its replay, under the SQS adapter's own attribute name)
+ * @param replayCount how many times it was sent back
+ * @param note        the latest outcome in words ("already applied", "upcast v1 to v2", an incompatibility)
+ * @param audit       every transition, oldest first
+ * @param version     optimistic-lock counter, bumped on every write
  */
 public record QuarantineRecord(
         String id,
         QuarantineState state,
-        String consumer,
-        String sourceQueue,
-        String deadLetterQueue,
-        String idempotencyKey,
-        Classification classification,
-        Instant firstFailedAt,
-        Instant lastFailedAt,
-        Instant arrivedAt,
-        int receiveCount,
-        String sourceMessageId,
-        String body,
-        String bodyRef,
+        DeadLetterOrigin origin,
+        DeadLetterEvidence evidence,
+        PayloadLocation payload,
         Map<String, String> attributes,
         int replayCount,
         String note,
-        String archiveRef,
         List<AuditEntry> audit,
         long version) {
 
     public QuarantineRecord {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(state, "state");
-        Objects.requireNonNull(consumer, "consumer");
-        Objects.requireNonNull(sourceQueue, "sourceQueue");
-        Objects.requireNonNull(classification, "classification");
-        Objects.requireNonNull(arrivedAt, "arrivedAt");
+        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(evidence, "evidence");
+        Objects.requireNonNull(payload, "payload");
         attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
         audit = audit == null ? List.of() : List.copyOf(audit);
         note = note == null ? "" : note;
     }
 
+    public String consumer() {
+        return origin.consumer();
+    }
+
+    public String sourceQueue() {
+        return origin.sourceQueue();
+    }
+
+    public String deadLetterQueue() {
+        return origin.deadLetterQueue();
+    }
+
+    public String sourceMessageId() {
+        return origin.sourceMessageId();
+    }
+
+    /** Its claim key, or null when none could be read. */
+    public String idempotencyKey() {
+        return origin.idempotencyKey();
+    }
+
     public Optional<String> key() {
-        return Optional.ofNullable(idempotencyKey);
+        return origin.key();
+    }
+
+    public Instant arrivedAt() {
+        return origin.arrivedAt();
+    }
+
+    public Classification classification() {
+        return evidence.classification();
+    }
+
+    public Instant firstFailedAt() {
+        return evidence.firstFailedAt();
+    }
+
+    public Instant lastFailedAt() {
+        return evidence.lastFailedAt();
+    }
+
+    public int receiveCount() {
+        return evidence.receiveCount();
+    }
+
+    /** The payload when it is inline, else null. */
+    public String body() {
+        return payload.inlineBody();
+    }
+
+    /** Where a payload kept aside is, else null. */
+    public String bodyRef() {
+        return payload.asideReference();
+    }
+
+    /** Once archived to the store, the object holding it, else null. */
+    public String archiveRef() {
+        return payload.archiveReference();
     }
 
     /** How long it has waited, for "oldest unresolved" metrics and retention. */
-    public java.time.Duration age(Instant now) {
-        return java.time.Duration.between(arrivedAt, now);
+    public Duration age(Instant now) {
+        return Duration.between(arrivedAt(), now);
     }
 
     public boolean archivedToStore() {
-        return archiveRef != null;
+        return payload instanceof PayloadLocation.Archived;
     }
 
     /**
@@ -91,124 +128,32 @@ public record QuarantineRecord(
         }
         List<AuditEntry> trail = new ArrayList<>(audit);
         trail.add(new AuditEntry(state, to, at, actor, reason));
-        return new QuarantineRecord(
-                id,
-                to,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                idempotencyKey,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                body,
-                bodyRef,
-                attributes,
-                replayCount,
-                reason,
-                archiveRef,
-                trail,
-                version);
+        return new QuarantineRecord(id, to, origin, evidence, payload, attributes, replayCount, reason, trail, version);
     }
 
+    /** With an inline payload of {@code newBody} (an upcast one). */
     public QuarantineRecord withBody(String newBody) {
         return new QuarantineRecord(
                 id,
                 state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                idempotencyKey,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                newBody,
-                bodyRef,
+                origin,
+                evidence,
+                new PayloadLocation.Inline(newBody),
                 attributes,
                 replayCount,
                 note,
-                archiveRef,
-                audit,
-                version);
-    }
-
-    public QuarantineRecord withKey(String key) {
-        return new QuarantineRecord(
-                id,
-                state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                key,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                body,
-                bodyRef,
-                attributes,
-                replayCount,
-                note,
-                archiveRef,
                 audit,
                 version);
     }
 
     public QuarantineRecord withReplayCount(int count) {
-        return new QuarantineRecord(
-                id,
-                state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                idempotencyKey,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                body,
-                bodyRef,
-                attributes,
-                count,
-                note,
-                archiveRef,
-                audit,
-                version);
+        return new QuarantineRecord(id, state, origin, evidence, payload, attributes, count, note, audit, version);
     }
 
     /** After a failed replay came back: the new evidence replaces the old. */
-    public QuarantineRecord withEvidence(Classification c, Instant first, Instant last, int receives) {
+    public QuarantineRecord withEvidence(DeadLetterEvidence newEvidence) {
         return new QuarantineRecord(
-                id,
-                state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                idempotencyKey,
-                c,
-                first,
-                last,
-                arrivedAt,
-                receives,
-                sourceMessageId,
-                body,
-                bodyRef,
-                attributes,
-                replayCount,
-                note,
-                archiveRef,
-                audit,
-                version);
+                id, state, origin, newEvidence, payload, attributes, replayCount, note, audit, version);
     }
 
     /** The tombstone left in the ledger once the record is in the archive: no payload, no attributes. */
@@ -216,47 +161,17 @@ public record QuarantineRecord(
         return new QuarantineRecord(
                 id,
                 state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                idempotencyKey,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                null,
-                null,
+                origin,
+                evidence,
+                new PayloadLocation.Archived(ref),
                 Map.of(),
                 replayCount,
                 note,
-                ref,
                 audit,
                 version);
     }
 
     public QuarantineRecord withVersion(long v) {
-        return new QuarantineRecord(
-                id,
-                state,
-                consumer,
-                sourceQueue,
-                deadLetterQueue,
-                idempotencyKey,
-                classification,
-                firstFailedAt,
-                lastFailedAt,
-                arrivedAt,
-                receiveCount,
-                sourceMessageId,
-                body,
-                bodyRef,
-                attributes,
-                replayCount,
-                note,
-                archiveRef,
-                audit,
-                v);
+        return new QuarantineRecord(id, state, origin, evidence, payload, attributes, replayCount, note, audit, v);
     }
 }

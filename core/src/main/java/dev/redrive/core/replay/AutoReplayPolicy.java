@@ -2,6 +2,7 @@ package dev.redrive.core.replay;
 
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineRecord;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,7 +17,7 @@ public final class AutoReplayPolicy {
 
     /** The window that pre-approves replaying {@code record}, if any. */
     public static Optional<MaintenanceWindow> approvingWindow(
-            QuarantineRecord record, List<MaintenanceWindow> windows, java.time.Instant now) {
+            QuarantineRecord record, List<MaintenanceWindow> windows, Instant now) {
         if (record.classification().failureClass() != FailureClass.TRANSIENT) {
             return Optional.empty();
         }

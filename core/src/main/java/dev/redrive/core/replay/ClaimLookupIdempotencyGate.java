@@ -1,6 +1,7 @@
 package dev.redrive.core.replay;
 
 import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimRetention;
 import dev.redrive.core.claim.ClaimStatus;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.claim.IdempotencyKey;
@@ -8,6 +9,7 @@ import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.ParsedMessage;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -15,15 +17,53 @@ import java.util.Optional;
 /**
  * The idempotency gate built from the consumers themselves: the consumer's own parser finds the key, the claim store
  * the consumer claims in says whether it was applied. No second implementation that could drift from the first.
+ *
+ * <p>No claim means "not applied" only while a claim, had one been written, would still count: claims expire (their
+ * TTL), and a replay later than the {@linkplain ClaimRetention#claimHorizonAfterArrival claim horizon} after the dead
+ * letter arrived that finds none is refused as unsafe, never sent as "not applied" (it may have been applied, with
+ * its claim gone since).
  */
 public final class ClaimLookupIdempotencyGate implements IdempotencyGate {
 
+    /**
+     * The claim horizon when none is given: the default 35-day TTL less SQS's longest source and dead-letter
+     * retention (14 days each), safe whatever the queues keep.
+     */
+    public static final Duration DEFAULT_CLAIM_HORIZON = Duration.ofDays(7);
+
     private final Map<String, ? extends IdempotentConsumer<?>> consumers;
     private final ClaimStore claims;
+    private final Duration claimHorizon;
 
+    /** A gate with the {@link #DEFAULT_CLAIM_HORIZON}. */
     public ClaimLookupIdempotencyGate(Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims) {
+        this(consumers, claims, DEFAULT_CLAIM_HORIZON);
+    }
+
+    /**
+     * @param claimHorizon how long after a dead letter arrived its claim still counts
+     *                     ({@link ClaimRetention#claimHorizonAfterArrival})
+     */
+    public ClaimLookupIdempotencyGate(
+            Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims, Duration claimHorizon) {
         this.consumers = Map.copyOf(consumers);
         this.claims = claims;
+        this.claimHorizon = claimHorizon;
+    }
+
+    @Override
+    public Verdict check(String consumerName, String body, Instant deadLetteredAt, Instant now) {
+        Verdict verdict = check(consumerName, body, now);
+        if (verdict instanceof NotApplied notApplied
+                && deadLetteredAt != null
+                && !now.isBefore(deadLetteredAt.plus(claimHorizon))
+                && claims.find(IdempotencyKey.parse(notApplied.key()), now).isEmpty()) {
+            return new Unsafe("the claim of " + notApplied.key() + " may have expired: the dead letter arrived "
+                    + Duration.between(deadLetteredAt, now).toDays() + " day(s) ago and claims are only known to "
+                    + "count for " + claimHorizon.toDays() + " day(s) after arrival, so whether it was applied cannot "
+                    + "be told; check the downstream, then archive it or send it by hand");
+        }
+        return verdict;
     }
 
     @Override

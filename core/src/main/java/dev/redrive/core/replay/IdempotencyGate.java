@@ -7,6 +7,14 @@ public interface IdempotencyGate {
 
     Verdict check(String consumer, String body, Instant now);
 
+    /**
+     * The same check for a dead letter that arrived at {@code deadLetteredAt}: a gate that knows how long claims
+     * count refuses, rather than call "not applied", a replay whose claim may have expired.
+     */
+    default Verdict check(String consumer, String body, Instant deadLetteredAt, Instant now) {
+        return check(consumer, body, now);
+    }
+
     /** What the lookup found. */
     sealed interface Verdict {}
 
@@ -19,6 +27,9 @@ public interface IdempotencyGate {
     /** A worker holds a live lease on the key right now: try again later. */
     record InProgress(String key, Instant leaseExpiresAt) implements Verdict {}
 
-    /** Sending would be unsafe (the key was applied with different content, or cannot be read). */
+    /**
+     * Sending would be unsafe (the key was applied with different content, or cannot be read, or its claim may have
+     * expired so whether it was applied cannot be told).
+     */
     record Unsafe(String reason) implements Verdict {}
 }

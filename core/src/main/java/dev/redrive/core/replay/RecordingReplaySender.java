@@ -11,9 +11,14 @@ public final class RecordingReplaySender implements ReplaySender {
     public record Sent(String queue, String body, Map<String, String> attributes, String messageId) {}
 
     private final List<Sent> sent = new ArrayList<>();
+    private int failSends;
 
     @Override
     public synchronized String send(String sourceQueue, String body, Map<String, String> attributes) {
+        if (failSends > 0) {
+            failSends--;
+            throw new IllegalStateException("send to " + sourceQueue + " failed (simulated)");
+        }
         String id = "replayed-" + (sent.size() + 1);
         sent.add(new Sent(sourceQueue, body, Map.copyOf(attributes), id));
         return id;
@@ -29,6 +34,11 @@ public final class RecordingReplaySender implements ReplaySender {
             ids.add(send(sourceQueue, m.body(), m.attributes()));
         }
         return ids;
+    }
+
+    /** The next {@code n} sends throw, as a send whose connection drops does. */
+    public synchronized void failNextSends(int n) {
+        failSends = n;
     }
 
     /** How many batch sends were made. */

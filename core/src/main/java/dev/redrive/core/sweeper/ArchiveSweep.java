@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
  * first ARCHIVED, the reason saying retention expired). Objects are batched per source queue and arrival day; each
  * ledger record shrinks to a tombstone pointing at its object.
  */
-public final class ArchiveSweep {
+final class ArchiveSweep {
 
     private final QuarantineLedger ledger;
     private final ArchiveStore store;
@@ -35,7 +35,7 @@ public final class ArchiveSweep {
     private final LeaseStore leases;
     private final Clock clock;
 
-    public ArchiveSweep(
+    ArchiveSweep(
             QuarantineLedger ledger,
             ArchiveStore store,
             PayloadStore payloads,

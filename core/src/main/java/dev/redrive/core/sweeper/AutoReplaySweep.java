@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
  * The automation's part of replaying: resume replays already started (by anyone), then replay the dead letters a
  * maintenance window pre-approves. Nothing else is touched; it waits for a person.
  */
-public final class AutoReplaySweep {
+final class AutoReplaySweep {
 
     private final QuarantineLedger ledger;
     private final MaintenanceWindows windows;
@@ -37,7 +37,7 @@ public final class AutoReplaySweep {
     /** Replays checked and sent together: a multiple of ten, the SQS batch. */
     private static final int CHUNK = 50;
 
-    public AutoReplaySweep(
+    AutoReplaySweep(
             QuarantineLedger ledger,
             MaintenanceWindows windows,
             ReplayService replays,
@@ -109,7 +109,7 @@ public final class AutoReplaySweep {
                 boolean conflicted = false;
                 for (Map.Entry<String, ReplayOutcome> o : outcomes.entrySet()) {
                     FailureClass c = classes.get(o.getKey());
-                    report.replayOutcome(o.getValue().getClass().getSimpleName(), c);
+                    report.replayOutcome(o.getValue().getClass().getSimpleName());
                     if (o.getValue() instanceof ReplayOutcome.Sent) {
                         sent.merge(c, 1, Integer::sum);
                     }

@@ -50,6 +50,13 @@ public final class InMemoryDeadLetterSource implements DeadLetterSource {
         }
     }
 
+    @Override
+    public synchronized QueueDepth approximateDepth(String queue) {
+        Map<String, ArrivedDeadLetter> letters = queues.getOrDefault(queue, Map.of());
+        long inFlightHere = letters.keySet().stream().filter(inFlight::contains).count();
+        return new QueueDepth(letters.size() - inFlightHere, inFlightHere, 0);
+    }
+
     /** The visibility timeout of every undeleted letter ends. */
     public synchronized void redeliverUndeleted() {
         inFlight.clear();

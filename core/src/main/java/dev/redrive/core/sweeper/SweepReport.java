@@ -19,7 +19,6 @@ public final class SweepReport {
     private int alreadyQuarantined;
     private final Map<FailureClass, Integer> replaysReturned = new EnumMap<>(FailureClass.class);
     private final Map<String, Integer> replayOutcomes = new LinkedHashMap<>();
-    private final Map<FailureClass, Integer> replaysSent = new EnumMap<>(FailureClass.class);
     private int archivedToStore;
     private final List<String> archiveObjects = new ArrayList<>();
     private Duration oldestUnresolvedAge;
@@ -53,11 +52,8 @@ public final class SweepReport {
         replaysReturned.merge(c, 1, Integer::sum);
     }
 
-    void replayOutcome(String type, FailureClass c) {
+    void replayOutcome(String type) {
         replayOutcomes.merge(type, 1, Integer::sum);
-        if ("Sent".equals(type)) {
-            replaysSent.merge(c, 1, Integer::sum);
-        }
     }
 
     void archived(String objectRef, int entries) {
@@ -104,10 +100,6 @@ public final class SweepReport {
 
     public Map<FailureClass, Integer> replaysReturnedByClass() {
         return Map.copyOf(replaysReturned);
-    }
-
-    public Map<FailureClass, Integer> replaysSentByClass() {
-        return Map.copyOf(replaysSent);
     }
 
     /** Replay outcomes by type: Sent, AlreadyApplied, Deferred, Refused, Conflict. */

@@ -47,6 +47,32 @@ public abstract class ClaimStoreContract<W> {
     /** The counter's current value (0 when absent). */
     protected abstract long counter(String counterId);
 
+    /** A write that creates the counter {@code counterId} with value 1, on condition that it does not exist yet. */
+    protected abstract W insertOnce(String counterId);
+
+    /**
+     * A write that sets the counter {@code counterId} to {@code token}, on condition that it is absent or holds a
+     * smaller value: a downstream that enforces fencing tokens.
+     */
+    protected abstract W fencedSet(String counterId, long token);
+
+    /** Sets the counter {@code counterId} to {@code value} outside any claim. */
+    protected abstract void seedCounter(String counterId, long value);
+
+    /** Where the next transaction meets a concurrent transaction (DynamoDB's TransactionConflict). */
+    protected enum ConflictOn {
+        /** On the claim item: the claim decided nothing. */
+        CLAIM,
+        /** On an item of the effect. */
+        EFFECT
+    }
+
+    /** Makes the next {@code claimAndCommit} transaction meet a concurrent transaction on {@code where}. */
+    protected abstract void nextTransactionMeetsAConflictOn(ConflictOn where);
+
+    /** Stores {@code record} as a claim item written before claims carried a {@code version}. */
+    protected abstract void storeWithoutVersion(ClaimRecord record);
+
     /** How many rounds the concurrency test runs; adapters on slower endpoints may run fewer, but at least 100. */
     protected int concurrencyRounds() {
         return 200;
@@ -454,5 +480,186 @@ public abstract class ClaimStoreContract<W> {
         assertThat(stored.failureCount()).isEqualTo(2);
         assertThat(stored.fencingToken()).isEqualTo(2);
         assertThat(stored.lastFailure()).isEqualTo(f2);
+    }
+
+    @Test
+    void aDuplicateOfAnInsertOnceEffectIsAlreadyCompletedNotAConditionFailure() {
+        IdempotencyKey key = newKey();
+        String item = "once-" + UUID.randomUUID();
+        assertThat(store.claimAndCommit(request(key, "h1", T0), token -> List.of(insertOnce(item)), "inserted", T0))
+                .isInstanceOf(ClaimOutcome.Acquired.class);
+
+        ClaimOutcome again = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> List.of(insertOnce(item)),
+                "inserted",
+                T0.plusSeconds(1));
+
+        assertThat(again)
+                .as("the claim decides first: a redelivered duplicate is acknowledged, not dead-lettered")
+                .isInstanceOf(ClaimOutcome.AlreadyCompleted.class);
+        assertThat(counter(item)).isEqualTo(1);
+    }
+
+    @Test
+    void aTakeoverCommitsItsEffectWithTheRealToken() {
+        IdempotencyKey key = newKey();
+        String item = "fenced-" + UUID.randomUUID();
+        seedCounter(item, 1); // the downstream has seen token 1 already
+        store.recordFailure(request(key, "h1", T0), failure(FailureClass.TRANSIENT, T0), T0); // token 1 failed
+
+        ClaimOutcome outcome = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> List.of(fencedSet(item, token)),
+                "set",
+                T0.plusSeconds(1));
+
+        assertThat(outcome).isInstanceOf(ClaimOutcome.Acquired.class);
+        assertThat(((ClaimOutcome.Acquired) outcome).fencingToken()).isEqualTo(2);
+        assertThat(counter(item)).as("the effect carried token 2").isEqualTo(2);
+        assertThat(store.find(key, T0.plusSeconds(1)).orElseThrow().status()).isEqualTo(ClaimStatus.COMPLETED);
+    }
+
+    @Test
+    void aTakeoverWhoseEffectConditionFailsWritesNothingAndSaysSo() {
+        IdempotencyKey key = newKey();
+        String item = "fenced-" + UUID.randomUUID();
+        seedCounter(item, 9); // a newer writer got there first
+        store.recordFailure(request(key, "h1", T0), failure(FailureClass.TRANSIENT, T0), T0);
+
+        assertThatThrownBy(() -> store.claimAndCommit(
+                        request(key, "h1", T0.plusSeconds(1)),
+                        token -> List.of(fencedSet(item, token)),
+                        null,
+                        T0.plusSeconds(1)))
+                .isInstanceOfSatisfying(
+                        EffectConflict.class,
+                        e -> assertThat(e.kind()).isEqualTo(EffectConflict.Kind.CONDITION_FAILED));
+        assertThat(counter(item)).isEqualTo(9);
+        ClaimRecord stored = store.find(key, T0.plusSeconds(1)).orElseThrow();
+        assertThat(stored.status()).isEqualTo(ClaimStatus.FAILED);
+        assertThat(stored.fencingToken()).isEqualTo(1);
+    }
+
+    @Test
+    void aDuplicateWhoseEffectMetAConcurrentTransactionIsStillADuplicate() {
+        IdempotencyKey key = newKey();
+        String item = "once-" + UUID.randomUUID();
+        store.claimAndCommit(request(key, "h1", T0), token -> List.of(insertOnce(item)), null, T0);
+        nextTransactionMeetsAConflictOn(ConflictOn.EFFECT);
+
+        ClaimOutcome again = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)), token -> List.of(insertOnce(item)), null, T0.plusSeconds(1));
+
+        assertThat(again).isInstanceOf(ClaimOutcome.AlreadyCompleted.class);
+        assertThat(counter(item)).isEqualTo(1);
+    }
+
+    @Test
+    void aConflictOnTheClaimIsTransientEvenWhenTheEffectConditionAlsoFailed() {
+        IdempotencyKey key = newKey();
+        String item = "once-" + UUID.randomUUID();
+        seedCounter(item, 1); // insertOnce's condition fails
+        nextTransactionMeetsAConflictOn(ConflictOn.CLAIM);
+
+        assertThatThrownBy(() ->
+                        store.claimAndCommit(request(key, "h1", T0), token -> List.of(insertOnce(item)), null, T0))
+                .as("the claim decided nothing, so the effect's condition was judged on a guess: retry")
+                .isInstanceOfSatisfying(
+                        EffectConflict.class, e -> assertThat(e.kind()).isEqualTo(EffectConflict.Kind.CONFLICT));
+        assertThat(store.find(key, T0)).isEmpty();
+        assertThat(counter(item)).isEqualTo(1);
+    }
+
+    @Test
+    void aClaimStoredWithoutAVersionCanBeTakenOver() {
+        IdempotencyKey lapsed = newKey();
+        storeWithoutVersion(new ClaimRecord(
+                lapsed,
+                ClaimStatus.IN_PROGRESS,
+                1,
+                T0.plus(LEASE),
+                T0.plus(TTL),
+                "h1",
+                null,
+                null,
+                0,
+                new MessageOrigin("orders", "m-0"),
+                0));
+        IdempotencyKey failed = newKey();
+        storeWithoutVersion(new ClaimRecord(
+                failed,
+                ClaimStatus.FAILED,
+                1,
+                T0,
+                T0.plus(TTL),
+                "h1",
+                null,
+                failure(FailureClass.TRANSIENT, T0),
+                1,
+                new MessageOrigin("orders", "m-0"),
+                0));
+        Instant later = T0.plus(LEASE).plusSeconds(1);
+        String counter = "revenue-" + UUID.randomUUID();
+
+        ClaimOutcome takeover = store.claim(request(lapsed, "h1", later), later);
+        ClaimOutcome committed = store.claimAndCommit(
+                request(failed, "h1", later), token -> List.of(increment(counter, 3)), null, later);
+
+        assertThat(takeover)
+                .isInstanceOfSatisfying(
+                        ClaimOutcome.Acquired.class,
+                        a -> assertThat(a.fencingToken()).isEqualTo(2));
+        assertThat(committed)
+                .isInstanceOfSatisfying(
+                        ClaimOutcome.Acquired.class,
+                        a -> assertThat(a.fencingToken()).isEqualTo(2));
+        assertThat(counter(counter)).isEqualTo(3);
+        assertThat(store.complete(lapsed, 2, "done", later)).isEqualTo(FencedWrite.APPLIED);
+    }
+
+    @Test
+    void recordingAFailureKeepsTheFirstFailureTimeOfTheHistory() {
+        IdempotencyKey key = newKey();
+        store.recordFailure(request(key, "h", T0), failure(FailureClass.TRANSIENT, T0), T0);
+        Instant later = T0.plusSeconds(90);
+
+        store.recordFailure(request(key, "h", later), failure(FailureClass.TRANSIENT, later), later);
+
+        FailureRecord last = store.find(key, later).orElseThrow().lastFailure();
+        assertThat(last.firstFailedAt()).isEqualTo(T0);
+        assertThat(last.lastFailedAt()).isEqualTo(later);
+    }
+
+    @Test
+    void completingRefreshesTheRecordsExpiry() {
+        IdempotencyKey key = newKey();
+        store.claim(request(key, "h1", T0), T0);
+        Instant done = T0.plusSeconds(25);
+
+        assertThat(store.complete(key, 1, "ok", done.plus(TTL), done)).isEqualTo(FencedWrite.APPLIED);
+
+        assertThat(store.find(key, done).orElseThrow().expiresAt()).isEqualTo(done.plus(TTL));
+    }
+
+    @Test
+    void aDuplicateIsAcknowledgedEvenWhenItsEffectCanNoLongerBeBuilt() {
+        IdempotencyKey key = newKey();
+        String counter = "revenue-" + UUID.randomUUID();
+        store.claimAndCommit(request(key, "h1", T0), token -> List.of(increment(counter, 5)), null, T0);
+
+        ClaimOutcome again = store.claimAndCommit(
+                request(key, "h1", T0.plusSeconds(1)),
+                token -> {
+                    throw new dev.redrive.core.failure.PermanentFailure(
+                            "UnsupportedCurrency", "the rules changed since it was applied");
+                },
+                null,
+                T0.plusSeconds(1));
+
+        assertThat(again)
+                .as("the claim decides before the effect is built")
+                .isInstanceOf(ClaimOutcome.AlreadyCompleted.class);
+        assertThat(counter(counter)).isEqualTo(5);
     }
 }

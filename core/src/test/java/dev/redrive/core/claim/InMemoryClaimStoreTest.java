@@ -38,4 +38,49 @@ class InMemoryClaimStoreTest extends ClaimStoreContract<InMemoryClaimStore.Write
         AtomicLong c = counters.get(counterId);
         return c == null ? 0 : c.get();
     }
+
+    @Override
+    protected InMemoryClaimStore.Write insertOnce(String counterId) {
+        return new InMemoryClaimStore.Write() {
+            @Override
+            public boolean conditionHolds() {
+                return !counters.containsKey(counterId);
+            }
+
+            @Override
+            public void apply() {
+                counters.put(counterId, new AtomicLong(1));
+            }
+        };
+    }
+
+    @Override
+    protected InMemoryClaimStore.Write fencedSet(String counterId, long token) {
+        return new InMemoryClaimStore.Write() {
+            @Override
+            public boolean conditionHolds() {
+                return counter(counterId) < token;
+            }
+
+            @Override
+            public void apply() {
+                counters.put(counterId, new AtomicLong(token));
+            }
+        };
+    }
+
+    @Override
+    protected void seedCounter(String counterId, long value) {
+        counters.put(counterId, new AtomicLong(value));
+    }
+
+    @Override
+    protected void nextTransactionMeetsAConflictOn(ConflictOn where) {
+        ((InMemoryClaimStore) store).conflictOnNextTransaction(where == ConflictOn.CLAIM);
+    }
+
+    @Override
+    protected void storeWithoutVersion(ClaimRecord record) {
+        ((InMemoryClaimStore) store).put(record);
+    }
 }

@@ -15,32 +15,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class BatchProcessorTest {
 
-    final ExecutorService executor = Executors.newFixedThreadPool(10);
     final InMemoryQueueGateway queues = new InMemoryQueueGateway();
     final ScriptedConsumer consumer = new ScriptedConsumer();
+    final InMemoryClaimStore claims = new InMemoryClaimStore();
     final BatchProcessor batches = new BatchProcessor(
             new MessageProcessor(
-                    new InMemoryClaimStore(),
+                    claims,
                     LeasePolicy.DEFAULT,
                     new FullJitterBackoff(Duration.ofSeconds(2), 2, Duration.ofMinutes(5)),
                     new Mulberry32(3),
                     Clock.systemUTC(),
                     ProcessingListener.NONE),
-            executor,
-            queues);
-
-    @AfterEach
-    void stop() {
-        executor.shutdownNow();
-    }
+            queues,
+            10);
 
     BatchReport process(List<IncomingMessage> batch, Duration budget) {
         return batches.process(consumer, batch, budget, () -> Duration.ofSeconds(30));
@@ -85,8 +77,12 @@ class BatchProcessorTest {
         BatchReport report = process(batch, Duration.ofSeconds(10));
 
         assertThat(report.outcomes().get(0)).isInstanceOf(MessageOutcome.RetryLater.class);
-        assertThat(report.outcomes().get(2)).isEqualTo(new MessageOutcome.SkippedAfterGroupFailure("A"));
-        assertThat(report.outcomes().get(4)).isEqualTo(new MessageOutcome.SkippedAfterGroupFailure("A"));
+        assertThat(List.of(report.outcomes().get(2), report.outcomes().get(4)))
+                .allSatisfy(o -> assertThat(o)
+                        .isInstanceOfSatisfying(MessageOutcome.SkippedAfterGroupFailure.class, s -> {
+                            assertThat(s.messageGroupId()).isEqualTo("A");
+                            assertThat(s.headMessageId()).isEqualTo(batch.get(0).messageId());
+                        }));
         assertThat(List.of(
                         report.outcomes().get(1),
                         report.outcomes().get(3),
@@ -161,42 +157,37 @@ class BatchProcessorTest {
 
     @Test
     void withASeededGeneratorTheVisibilityDelaysAreTheFormulasValuesExactly() {
-        ExecutorService oneAtATime = Executors.newSingleThreadExecutor();
-        try {
-            FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 3.0, Duration.ofSeconds(100));
-            BatchProcessor seeded = new BatchProcessor(
-                    new MessageProcessor(
-                            new InMemoryClaimStore(),
-                            LeasePolicy.DEFAULT,
-                            backoff,
-                            new Mulberry32(20261129),
-                            Clock.systemUTC(),
-                            ProcessingListener.NONE),
-                    oneAtATime,
-                    queues);
-            List<IncomingMessage> batch = new ArrayList<>();
-            for (int attempt = 1; attempt <= 6; attempt++) {
-                String key = "down-" + attempt;
-                consumer.failing(key, (k, c) -> new TransientFailure("timeout", "payments"));
-                batch.add(message(key, attempt, null));
-            }
-
-            seeded.process(consumer, batch, Duration.ofSeconds(10), () -> Duration.ofSeconds(30));
-
-            Mulberry32 same = new Mulberry32(20261129);
-            List<Integer> expected = new ArrayList<>();
-            for (int attempt = 1; attempt <= 6; attempt++) {
-                double capped = Math.min(100.0, 2.0 * Math.pow(3.0, attempt - 1));
-                expected.add((int) Math.round(capped * same.nextDouble()));
-            }
-            assertThat(queues.visibilityCalls())
-                    .singleElement()
-                    .satisfies(call -> assertThat(call)
-                            .extracting(QueueGateway.VisibilityChange::timeoutSeconds)
-                            .containsExactlyElementsOf(expected));
-        } finally {
-            oneAtATime.shutdownNow();
+        FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 3.0, Duration.ofSeconds(100));
+        BatchProcessor seeded = new BatchProcessor(
+                new MessageProcessor(
+                        new InMemoryClaimStore(),
+                        LeasePolicy.DEFAULT,
+                        backoff,
+                        new Mulberry32(20261129),
+                        Clock.systemUTC(),
+                        ProcessingListener.NONE),
+                queues,
+                1);
+        List<IncomingMessage> batch = new ArrayList<>();
+        for (int attempt = 1; attempt <= 6; attempt++) {
+            String key = "down-" + attempt;
+            consumer.failing(key, (k, c) -> new TransientFailure("timeout", "payments"));
+            batch.add(message(key, attempt, null));
         }
+
+        seeded.process(consumer, batch, Duration.ofSeconds(10), () -> Duration.ofSeconds(30));
+
+        Mulberry32 same = new Mulberry32(20261129);
+        List<Integer> expected = new ArrayList<>();
+        for (int attempt = 1; attempt <= 6; attempt++) {
+            double capped = Math.min(100.0, 2.0 * Math.pow(3.0, attempt - 1));
+            expected.add((int) Math.round(capped * same.nextDouble()));
+        }
+        assertThat(queues.visibilityCalls())
+                .singleElement()
+                .satisfies(call -> assertThat(call)
+                        .extracting(QueueGateway.VisibilityChange::timeoutSeconds)
+                        .containsExactlyElementsOf(expected));
     }
 
     @Test
@@ -206,5 +197,120 @@ class BatchProcessorTest {
         assertThat(report.failedMessageIds()).isEmpty();
         assertThat(queues.visibilityCalls()).isEmpty();
         assertThat(queues.deadLetters()).isEmpty();
+    }
+
+    @Test
+    void membersSkippedBehindAFailedHeadComeBackWithTheHeadsDelay() {
+        consumer.failing("a1", (k, c) -> new TransientFailure("down", "payments"));
+        List<IncomingMessage> batch =
+                List.of(message("a1", 3, "A"), message("a2", 3, "A"), message("a3", 3, "A"), message("b1", 3, "B"));
+
+        BatchReport report = process(batch, Duration.ofSeconds(10));
+
+        int headDelay = ((MessageOutcome.RetryLater) report.outcomes().get(0)).delaySeconds();
+        assertThat(queues.visibilityCalls())
+                .singleElement()
+                .satisfies(call -> assertThat(call)
+                        .extracting(
+                                QueueGateway.VisibilityChange::messageId, QueueGateway.VisibilityChange::timeoutSeconds)
+                        .containsExactly(
+                                org.assertj.core.groups.Tuple.tuple(batch.get(0).messageId(), headDelay),
+                                org.assertj.core.groups.Tuple.tuple(batch.get(1).messageId(), headDelay),
+                                org.assertj.core.groups.Tuple.tuple(batch.get(2).messageId(), headDelay)));
+    }
+
+    @Test
+    void aSkippedMemberThatReachesTheDlqIsClassifiedAsWaitingBehindItsHeadNeverPoison() {
+        consumer.failing("a1", (k, c) -> new TransientFailure("down", "payments"));
+        List<IncomingMessage> batch = List.of(message("a1", 5, "A"), message("a2", 5, "A"));
+
+        process(batch, Duration.ofSeconds(10));
+
+        // The redrive policy moves a2 with its head, attaching nothing: the sweeper has only the claim to go by.
+        java.time.Instant now = Clock.systemUTC().instant();
+        dev.redrive.core.quarantine.DeadLetterEvidence evidence =
+                dev.redrive.core.quarantine.DeadLetterEvidence.classify(
+                        java.util.Optional.empty(),
+                        claims.find(new dev.redrive.core.claim.IdempotencyKey("scripted", "a2"), now),
+                        5,
+                        now);
+        assertThat(evidence.classification().failureClass()).isNotEqualTo(dev.redrive.core.failure.FailureClass.POISON);
+        assertThat(evidence.classification().errorType()).isEqualTo("WaitingBehindGroupHead");
+        assertThat(evidence.classification().reason()).contains(batch.get(0).messageId());
+        assertThat(evidence.classification().dependency())
+                .as("replayed with its head, in the head's maintenance window")
+                .isEqualTo("payments");
+        assertThat(consumer.applied("a2")).isZero();
+    }
+
+    @Test
+    void aFifoHeadIsDeadLetteredBeforeTheNextMessageOfItsGroupRuns() {
+        consumer.failing("a1", (k, c) -> new PermanentFailure("CardDeclined", "no"));
+        consumer.on("a2", (k, c) -> "ran after " + queues.deadLetters().size() + " dead letter(s)");
+        List<IncomingMessage> batch = List.of(message("a1", 1, "A"), message("a2", 1, "A"));
+
+        BatchReport report = process(batch, Duration.ofSeconds(10));
+
+        assertThat(report.outcomes().get(1))
+                .isInstanceOfSatisfying(
+                        MessageOutcome.Applied.class,
+                        a -> assertThat(a.result()).isEqualTo("ran after 1 dead letter(s)"));
+        assertThat(queues.deadLetters())
+                .singleElement()
+                .satisfies(d -> assertThat(d.message().messageId())
+                        .isEqualTo(batch.get(0).messageId()));
+        assertThat(report.failedMessageIds()).isEmpty();
+    }
+
+    @Test
+    void aFifoHeadWhoseDeadLetterCannotBeSentHoldsBackItsGroup() {
+        consumer.failing("a1", (k, c) -> new PermanentFailure("CardDeclined", "no"));
+        List<IncomingMessage> batch = List.of(message("a1", 1, "A"), message("a2", 1, "A"), message("b1", 1, "B"));
+        queues.failDeadLetterSendsFor(batch.get(0).messageId());
+
+        BatchReport report = process(batch, Duration.ofSeconds(10));
+
+        assertThat(consumer.applied("a2")).as("a2 must not overtake a1").isZero();
+        assertThat(report.outcomes().get(1)).isInstanceOf(MessageOutcome.SkippedAfterGroupFailure.class);
+        assertThat(report.failedMessageIds())
+                .containsExactly(batch.get(0).messageId(), batch.get(1).messageId());
+        assertThat(consumer.applied("b1")).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedVisibilityChangeIsReportedNotDropped() {
+        consumer.failing("t", (k, c) -> new TransientFailure("down", "payments"));
+        IncomingMessage m = message("t");
+        queues.failVisibilityChangesFor(m.messageId());
+
+        BatchReport report = process(List.of(m), Duration.ofSeconds(10));
+
+        assertThat(report.failedMessageIds()).containsExactly(m.messageId());
+        assertThat(report.visibilityNotChanged()).containsExactly(m.messageId());
+    }
+
+    @Test
+    void aRetryDelayStaysWithinTheTwelveHoursAReceivedMessageMayStayInvisible() {
+        BatchProcessor longBackoff = new BatchProcessor(
+                new MessageProcessor(
+                        claims,
+                        LeasePolicy.DEFAULT,
+                        new FullJitterBackoff(Duration.ofHours(12), 2, Duration.ofHours(12)),
+                        () -> 0.99999,
+                        Clock.systemUTC(),
+                        ProcessingListener.NONE),
+                queues,
+                10);
+        consumer.failing("slow", (k, c) -> new TransientFailure("down", "payments"));
+
+        longBackoff.process(
+                consumer, List.of(message("slow", 9, null)), Duration.ofSeconds(10), () -> Duration.ofSeconds(30));
+
+        assertThat(queues.visibilityCalls())
+                .singleElement()
+                .satisfies(call -> assertThat(call.get(0).timeoutSeconds())
+                        .as("SQS refuses a visibility beyond 12 h from the receive; Lambda received up to minutes ago")
+                        .isPositive()
+                        .isLessThanOrEqualTo(12 * 3600 - 10 * 60));
     }
 }

@@ -13,6 +13,8 @@ import dev.redrive.core.claim.FencedWrite;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.InMemoryClaimStore;
 import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.claim.MessageOrigin;
+import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.claim.TransactionalClaimStore;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
@@ -20,6 +22,7 @@ import dev.redrive.core.failure.PermanentFailure;
 import dev.redrive.core.failure.TransientFailure;
 import dev.redrive.core.testing.ManualClock;
 import dev.redrive.core.testing.ScriptedConsumer;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -142,11 +145,7 @@ class MessageProcessorTest {
     void aDeliveryWhileAnotherHoldsTheLeaseIsDeferredNoLaterThanTheLease() {
         store.claim(
                 leases.request(
-                        key("order-6"),
-                        fingerprint("order-6|"),
-                        dev.redrive.core.claim.MessageOrigin.UNKNOWN,
-                        T0,
-                        Duration.ofSeconds(3)),
+                        key("order-6"), fingerprint("order-6|"), MessageOrigin.UNKNOWN, T0, Duration.ofSeconds(3)),
                 T0);
 
         MessageOutcome outcome = process(processor(1), message("order-6", 6, null));
@@ -182,6 +181,56 @@ class MessageProcessorTest {
     }
 
     @Test
+    void aStalledWorkerWhoseEffectFailsAfterATakeoverLeavesTheMessageToTheNewHolder() {
+        MessageProcessor stalled = processor(1);
+        MessageProcessor rescuer = processor(2);
+        consumer.on("order-13", (k, context) -> {
+            if (context.fencingToken() == 1) {
+                clock.advance(REMAINING.plusSeconds(5));
+                consumer.on("order-13", (k2, c2) -> "rescued");
+                process(rescuer, message("order-13", 2, null));
+                throw new PermanentFailure("Rejected", "the stale worker's call was refused");
+            }
+            return "unreachable";
+        });
+
+        MessageOutcome outcome = process(stalled, message("order-13"));
+
+        assertThat(outcome)
+                .as("not dead-lettered by a worker that no longer holds the claim")
+                .isEqualTo(new MessageOutcome.Superseded("scripted#order-13", 1));
+        ClaimRecord claim = store.find(key("order-13"), clock.instant()).orElseThrow();
+        assertThat(claim.status()).isEqualTo(ClaimStatus.COMPLETED);
+        assertThat(claim.lastFailure()).isNull();
+    }
+
+    @Test
+    void aCompletionThatCannotBeWrittenIsRetriedAgainstTheClaimStore() {
+        dev.redrive.core.claim.ClaimStore failingCompletion = new RefusingClaims(store) {
+            @Override
+            public ClaimOutcome claim(ClaimRequest request, Instant now) {
+                return store.claim(request, now);
+            }
+
+            @Override
+            public FencedWrite complete(IdempotencyKey k, long token, String result, Instant expiresAt, Instant now) {
+                throw new IllegalStateException("connection reset");
+            }
+        };
+        MessageProcessor p = new MessageProcessor(
+                failingCompletion, leases, backoff, new Mulberry32(1), clock, ProcessingListener.NONE);
+
+        MessageOutcome outcome = p.process(consumer, message("order-14"), () -> REMAINING);
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+            assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+            assertThat(r.classification().dependency())
+                    .as("the claim store failed, not the effect's dependency")
+                    .isEqualTo(MessageProcessor.CLAIM_STORE);
+        });
+    }
+
+    @Test
     void aClaimStoreOutageRetriesAsTransientAgainstTheClaimStore() {
         TransactionalClaimStore<InMemoryClaimStore.Write> down = new DownClaimStore();
         MessageProcessor p =
@@ -206,7 +255,7 @@ class MessageProcessorTest {
             }
 
             @Override
-            public dev.redrive.core.consumer.ParsedMessage<String[]> parse(IncomingMessage m) {
+            public ParsedMessage<String[]> parse(IncomingMessage m) {
                 return consumer.parse(m);
             }
 
@@ -225,18 +274,128 @@ class MessageProcessorTest {
         assertThat(revenue.get()).isEqualTo(250);
     }
 
+    @Test
+    void aTransactionalFailureKeepsTheFirstFailureTime() {
+        TransactionalEffectConsumer<String[], InMemoryClaimStore.Write> failing = transactional((event, c) -> {
+            throw new TransientFailure("revenue store throttled", "revenue-store");
+        });
+        MessageProcessor p = processor(1);
+        p.process(failing, message("order-10", 1, null), () -> REMAINING);
+        clock.advance(Duration.ofMinutes(3));
+
+        p.process(failing, message("order-10", 2, null), () -> REMAINING);
+
+        FailureRecord f = store.find(new IdempotencyKey("revenue", "order-10"), clock.instant())
+                .orElseThrow()
+                .lastFailure();
+        assertThat(f.firstFailedAt()).isEqualTo(T0);
+        assertThat(f.lastFailedAt()).isEqualTo(T0.plus(Duration.ofMinutes(3)));
+    }
+
+    @Test
+    void aTransactionalDeadLetterCarriesTheFirstFailureTime() {
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        TransactionalEffectConsumer<String[], InMemoryClaimStore.Write> failing = transactional((event, c) -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new TransientFailure("revenue store throttled", "revenue-store");
+            }
+            throw new PermanentFailure("UnsupportedCurrency", "XXX is not reported");
+        });
+        MessageProcessor p = processor(1);
+        p.process(failing, message("order-11", 1, null), () -> REMAINING);
+        clock.advance(Duration.ofMinutes(3));
+
+        MessageOutcome outcome = p.process(failing, message("order-11", 2, null), () -> REMAINING);
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        MessageOutcome.DeadLettered.class,
+                        d -> assertThat(d.failure().firstFailedAt()).isEqualTo(T0));
+    }
+
+    @Test
+    void aClaimStoreFailureDeadLettersWithTheFirstFailureTimeTheClaimStillHolds() {
+        consumer.failing("order-12", (k, c) -> new TransientFailure("down", "payments"));
+        process(processor(1), message("order-12", 1, null));
+        clock.advance(Duration.ofMinutes(3));
+        MessageProcessor p = new MessageProcessor(
+                new RefusingClaims(store), leases, backoff, new Mulberry32(1), clock, ProcessingListener.NONE);
+
+        MessageOutcome outcome = p.process(consumer, message("order-12", 2, null), () -> REMAINING);
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.DeadLettered.class, d -> {
+            assertThat(d.failure().classification().dependency()).isEqualTo(MessageProcessor.CLAIM_STORE);
+            assertThat(d.failure().firstFailedAt()).isEqualTo(T0);
+            assertThat(d.failure().lastFailedAt()).isEqualTo(T0.plus(Duration.ofMinutes(3)));
+        });
+    }
+
+    private TransactionalEffectConsumer<String[], InMemoryClaimStore.Write> transactional(
+            java.util.function.BiFunction<String[], EffectContext, List<InMemoryClaimStore.Write>> writes) {
+        return new TransactionalEffectConsumer<>() {
+            @Override
+            public String name() {
+                return "revenue";
+            }
+
+            @Override
+            public dev.redrive.core.consumer.ParsedMessage<String[]> parse(IncomingMessage m) {
+                return consumer.parse(m);
+            }
+
+            @Override
+            public List<InMemoryClaimStore.Write> effectWrites(String[] event, EffectContext c) {
+                return writes.apply(event, c);
+            }
+        };
+    }
+
+    /** Claims refused for good (access denied); reads still work. */
+    static class RefusingClaims implements dev.redrive.core.claim.ClaimStore {
+        private final InMemoryClaimStore delegate;
+
+        RefusingClaims(InMemoryClaimStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public ClaimOutcome claim(ClaimRequest request, Instant now) {
+            throw new PermanentFailure("AccessDenied", "the role may not write claims");
+        }
+
+        @Override
+        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant expiresAt, Instant now) {
+            return delegate.complete(key, token, result, expiresAt, now);
+        }
+
+        @Override
+        public FencedWrite release(IdempotencyKey key, long token, FailureRecord failure, Instant now) {
+            return delegate.release(key, token, failure, now);
+        }
+
+        @Override
+        public Optional<ClaimRecord> find(IdempotencyKey key, Instant now) {
+            return delegate.find(key, now);
+        }
+
+        @Override
+        public FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now) {
+            throw new PermanentFailure("AccessDenied", "the role may not write claims");
+        }
+    }
+
     private static IdempotencyKey key(String k) {
         return new IdempotencyKey("scripted", k);
     }
 
     private static String fingerprint(String canonical) {
-        return dev.redrive.core.claim.PayloadFingerprint.of(canonical);
+        return PayloadFingerprint.of(canonical);
     }
 
     /** A claim store whose every call fails like an unreachable database. */
     static final class DownClaimStore implements TransactionalClaimStore<InMemoryClaimStore.Write> {
         private static RuntimeException down() {
-            return new IllegalStateException("connection refused", new java.net.ConnectException("connection refused"));
+            return new IllegalStateException("connection refused", new ConnectException("connection refused"));
         }
 
         @Override
@@ -245,7 +404,7 @@ class MessageProcessorTest {
         }
 
         @Override
-        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant now) {
+        public FencedWrite complete(IdempotencyKey key, long token, String result, Instant expiresAt, Instant now) {
             throw down();
         }
 

@@ -27,7 +27,15 @@ import org.junit.jupiter.api.Test;
 class LedgerOperatorTest {
 
     final SweeperFixture f = new SweeperFixture();
-    final OperatorPort operator = new LedgerOperator(f.ledger, f.replays, f.windows, f.clock);
+    final OperatorPort operator = LedgerOperator.builder()
+            .ledger(f.ledger)
+            .replays(f.replays)
+            .windows(f.windows)
+            .stats(f.stats)
+            .queues(f.dlq)
+            .payloads(f.payloads)
+            .clock(f.clock)
+            .build();
     final Actor ada = Actor.person("ada");
 
     @BeforeEach

@@ -44,22 +44,16 @@ public abstract class QuarantineLedgerContract {
         return new QuarantineRecord(
                 id,
                 QuarantineState.QUARANTINED,
-                "email",
-                queue,
-                queue + "-dlq",
-                "email#k-" + id,
-                new Classification(FailureClass.TRANSIENT, "Timeout", "slow \"quoted\" reason", "payments"),
-                arrivedAt.minusSeconds(60),
-                arrivedAt.minusSeconds(30),
-                arrivedAt,
-                3,
-                "m-" + id,
-                "{\"orderId\":\"o-1\"}",
-                null,
+                new DeadLetterOrigin("email", queue, queue + "-dlq", "m-" + id, "email#k-" + id, arrivedAt),
+                new DeadLetterEvidence(
+                        new Classification(FailureClass.TRANSIENT, "Timeout", "slow \"quoted\" reason", "payments"),
+                        arrivedAt.minusSeconds(60),
+                        arrivedAt.minusSeconds(30),
+                        3),
+                new PayloadLocation.Inline("{\"orderId\":\"o-1\"}"),
                 Map.of("trace", "t-1"),
                 0,
                 "arrived",
-                null,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrivedAt, Actor.AUTOMATION, "arrived")),
                 0);
     }
@@ -76,6 +70,17 @@ public abstract class QuarantineLedgerContract {
 
         QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
 
+        assertThat(stored).isEqualTo(r.withVersion(1));
+    }
+
+    @Test
+    void anEmptyPayloadStaysAnEmptyInlinePayload() {
+        QuarantineRecord r = record(id(), clock.instant()).withBody("");
+        assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
+
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+
+        assertThat(stored.payload()).isEqualTo(new PayloadLocation.Inline(""));
         assertThat(stored).isEqualTo(r.withVersion(1));
     }
 
@@ -171,22 +176,12 @@ public abstract class QuarantineLedgerContract {
         QuarantineRecord elsewhere = new QuarantineRecord(
                 id(),
                 QuarantineState.QUARANTINED,
-                "email",
-                "other-queue",
-                "other-dlq",
-                null,
-                older.classification(),
-                null,
-                null,
-                t.plusSeconds(30),
-                1,
-                "m",
-                "b",
-                null,
+                new DeadLetterOrigin("email", "other-queue", "other-dlq", "m", null, t.plusSeconds(30)),
+                new DeadLetterEvidence(older.classification(), null, null, 1),
+                new PayloadLocation.Inline("b"),
                 Map.of(),
                 0,
                 "",
-                null,
                 List.of(),
                 0);
         ledger.insertIfAbsent(newer, Optional.empty());
@@ -203,5 +198,91 @@ public abstract class QuarantineLedgerContract {
                 .doesNotContain(newer.id());
         assertThat(ledger.inState(QuarantineState.REPLAYED, Optional.of(queue), 10))
                 .isEmpty();
+    }
+
+    @Test
+    void ofQueueListsEveryStateOfOneQueueOldestFirstTombstonesIncluded() {
+        Instant t = clock.instant().minus(Duration.ofHours(3));
+        QuarantineRecord waiting = record(id(), t.plusSeconds(20));
+        QuarantineRecord tombstoned = record(id(), t);
+        QuarantineRecord replayed = record(id(), t.plusSeconds(10));
+        ledger.insertIfAbsent(waiting, Optional.empty());
+        ledger.insertIfAbsent(tombstoned, Optional.empty());
+        ledger.insertIfAbsent(replayed, Optional.empty());
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), t), Optional.empty());
+        QuarantineRecord archived = ledger.save(
+                        ledger.find(tombstoned.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "expired", t),
+                        Optional.empty())
+                .orElseThrow();
+        ledger.save(archived.tombstone("archive/1.jsonl.gz"), Optional.empty()).orElseThrow();
+        QuarantineRecord review = ledger.find(replayed.id())
+                .orElseThrow()
+                .moveTo(QuarantineState.UNDER_REVIEW, Actor.person("ada"), "look", t);
+        ledger.save(review, Optional.empty()).orElseThrow();
+
+        List<QuarantineRecord> all = ledger.ofQueue(queue, 10);
+
+        assertThat(all).extracting(QuarantineRecord::id).containsExactly(tombstoned.id(), replayed.id(), waiting.id());
+        assertThat(all)
+                .extracting(QuarantineRecord::state)
+                .containsExactly(QuarantineState.ARCHIVED, QuarantineState.UNDER_REVIEW, QuarantineState.QUARANTINED);
+        assertThat(all.get(0).archivedToStore()).isTrue();
+        assertThat(ledger.ofQueue(queue, 2))
+                .extracting(QuarantineRecord::id)
+                .containsExactly(tombstoned.id(), replayed.id());
+        assertThat(ledger.ofQueue("no-such-" + queue, 10)).isEmpty();
+    }
+
+    @Test
+    void countCountsTheActiveRecordsOfOneQueueInOneState() {
+        Instant t = clock.instant().minus(Duration.ofHours(1));
+        for (int i = 0; i < 3; i++) {
+            ledger.insertIfAbsent(record(id(), t.plusSeconds(i)), Optional.empty());
+        }
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), t), Optional.empty());
+        QuarantineRecord gone = record(id(), t);
+        ledger.insertIfAbsent(gone, Optional.empty());
+        QuarantineRecord archived = ledger.save(
+                        ledger.find(gone.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "expired", t),
+                        Optional.empty())
+                .orElseThrow();
+
+        assertThat(ledger.count(QuarantineState.QUARANTINED, queue)).isEqualTo(3);
+        assertThat(ledger.count(QuarantineState.ARCHIVED, queue)).isEqualTo(1);
+
+        ledger.save(archived.tombstone("archive/2.jsonl.gz"), Optional.empty()).orElseThrow();
+
+        assertThat(ledger.count(QuarantineState.ARCHIVED, queue))
+                .as("a tombstone is not active")
+                .isZero();
+        assertThat(ledger.count(QuarantineState.REPLAYED, queue)).isZero();
+        assertThat(ledger.count(QuarantineState.QUARANTINED, "other-" + queue)).isEqualTo(1);
+    }
+
+    /** A QUARANTINED record of another source queue. */
+    protected QuarantineRecord recordOf(String sourceQueue, String id, Instant arrivedAt) {
+        QuarantineRecord r = record(id, arrivedAt);
+        DeadLetterOrigin o = r.origin();
+        return new QuarantineRecord(
+                r.id(),
+                r.state(),
+                new DeadLetterOrigin(
+                        o.consumer(),
+                        sourceQueue,
+                        sourceQueue + "-dlq",
+                        o.sourceMessageId(),
+                        o.idempotencyKey(),
+                        arrivedAt),
+                r.evidence(),
+                r.payload(),
+                r.attributes(),
+                r.replayCount(),
+                r.note(),
+                r.audit(),
+                r.version());
     }
 }

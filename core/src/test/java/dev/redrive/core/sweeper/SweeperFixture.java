@@ -6,7 +6,6 @@ import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.lease.InMemoryLeaseStore;
 import dev.redrive.core.quarantine.InMemoryQuarantineLedger;
-import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
 import dev.redrive.core.replay.InMemoryMaintenanceWindows;
 import dev.redrive.core.replay.InMemoryPayloadStore;
 import dev.redrive.core.replay.RecordingReplaySender;
@@ -48,25 +47,28 @@ public class SweeperFixture {
             : body.startsWith("v0:")
                     ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
                     : new SchemaGate.Current();
-    public final ReplayService replays = new ReplayService(
-            ledger,
-            schemas,
-            new ClaimLookupIdempotencyGate(Map.of("scripted", consumer), claims),
-            sender,
-            payloads,
-            clock);
-    public final Sweeper sweeper = new Sweeper(
-            dlq,
-            ledger,
-            leases,
-            claims,
-            Map.of("scripted", consumer),
-            payloads,
-            new AutoReplaySweep(ledger, windows, replays, stats, leases, clock, 100),
-            new ArchiveSweep(ledger, archive, payloads, settings, leases, clock),
-            stats,
-            settings,
-            clock);
+    public final ReplayService replays = ReplayService.builder()
+            .ledger(ledger)
+            .schemas(schemas)
+            .claimLookup(Map.of("scripted", consumer), claims)
+            .sender(sender)
+            .payloads(payloads)
+            .clock(clock)
+            .build();
+    public final Sweeper sweeper = Sweeper.builder()
+            .deadLetters(dlq)
+            .ledger(ledger)
+            .leases(leases)
+            .consumers(Map.of("scripted", consumer), claims)
+            .payloads(payloads)
+            .windows(windows)
+            .replays(replays)
+            .stats(stats)
+            .archive(archive)
+            .settings(settings)
+            .clock(clock)
+            .replayBatch(100)
+            .build();
 
     public SweepReport sweep() {
         return sweeper.sweep(ROUTE, "test", Duration.ofMinutes(5), () -> true);

@@ -182,6 +182,23 @@ class SweeperTest {
     }
 
     @Test
+    void deadLettersAreReplayedInTheOrderTheyArrivedInTheirDeadLetterQueue() {
+        Instant during = T0.minus(Duration.ofMinutes(30));
+        f.windows.add(new MaintenanceWindow("w-1", "payments", T0.minus(Duration.ofHours(1)), T0, "ops-lead", ""));
+        List<String> arrivalOrder = List.of("g-1|x", "g-2|x", "g-3|x", "g-4|x", "g-5|x", "g-6|x");
+        for (String body : arrivalOrder) {
+            // A FIFO group's head and the messages that waited behind it arrive in the group's order.
+            f.dlq.add(ROUTE.deadLetterQueue(), attached(body, FailureClass.TRANSIENT, "Timeout", "payments", during));
+        }
+
+        f.sweep();
+
+        assertThat(f.sender.sent())
+                .extracting(dev.redrive.core.replay.RecordingReplaySender.Sent::body)
+                .containsExactlyElementsOf(arrivalOrder);
+    }
+
+    @Test
     void nothingIsReplayedWhileItsMaintenanceWindowIsStillOpen() {
         f.windows.add(new MaintenanceWindow("w", "payments", T0.minusSeconds(3600), T0.plusSeconds(3600), "a", ""));
         f.dlq.add(ROUTE.deadLetterQueue(), attached("early|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
@@ -212,6 +229,27 @@ class SweeperTest {
         assertThat(f.sender.sent()).isEmpty();
         assertThat(only().state()).isEqualTo(QuarantineState.REPLAYED);
         assertThat(only().note()).contains("already applied").contains("nothing sent");
+    }
+
+    @Test
+    void aReplayWhoseClaimMayHaveExpiredIsRefusedNeverSentAsNotApplied() {
+        IdempotencyKey key = new IdempotencyKey("scripted", "old");
+        f.claims.claim(
+                LeasePolicy.DEFAULT.request(
+                        key, PayloadFingerprint.of("old|x"), MessageOrigin.UNKNOWN, T0, Duration.ofSeconds(30)),
+                T0);
+        f.claims.complete(key, 1, "ok", T0); // applied; the record counts for 35 days
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("old|x", FailureClass.PERMANENT, "Rejected", "payments", T0));
+        f.sweep();
+        f.clock.advance(Duration.ofDays(36)); // a person replays it late (its claim has expired meanwhile)
+
+        var outcome = f.replays.replay(only().id(), Actor.person("ops"), "late look", Optional.empty(), false);
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        dev.redrive.core.replay.ReplayOutcome.Refused.class,
+                        r -> assertThat(r.reason()).contains("may have expired"));
+        assertThat(f.sender.sent()).as("never treated as not applied").isEmpty();
     }
 
     @Test
@@ -320,7 +358,7 @@ class SweeperTest {
         assertThat(f.archive.objects())
                 .as("one object per queue and arrival day")
                 .hasSize(1);
-        List<dev.redrive.core.sweeper.ArchiveStore.Entry> entries =
+        List<ArchiveStore.Entry> entries =
                 f.archive.objects().values().iterator().next();
         assertThat(entries).hasSize(3).allSatisfy(e -> assertThat(e.body()).startsWith("old-"));
         assertThat(entries)

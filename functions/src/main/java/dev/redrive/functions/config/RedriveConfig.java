@@ -37,11 +37,20 @@ public interface RedriveConfig {
         String table();
 
         /**
-         * How long a claim record counts. It must cover the longest time a message can come back: source retention,
-         * plus time in the dead-letter queue, plus quarantine retention. Past it, the same key is a new message.
+         * How long a claim record counts (counted from its last write). It must cover the longest time a message can
+         * come back: {@link #sourceRetention()} + {@link #deadLetterRetention()} + the sweeper's retention + one day;
+         * the function refuses to start otherwise ({@code ClaimTtlCheck}). The IaC derives it from the same settings.
          */
         @WithDefault("P35D")
         Duration recordTtl();
+
+        /** The longest source-queue retention the TTL must cover (the IaC sets it from the queues). */
+        @WithDefault("P4D")
+        Duration sourceRetention();
+
+        /** The longest dead-letter-queue retention the TTL must cover (the IaC sets it from the queues). */
+        @WithDefault("P14D")
+        Duration deadLetterRetention();
 
         /** Added to the invocation's remaining time to size a lease, for clock skew between workers. */
         @WithDefault("2s")
@@ -50,6 +59,14 @@ public interface RedriveConfig {
         /** The shortest lease ever granted, even when the invocation has almost no time left. */
         @WithDefault("10s")
         Duration minimumLease();
+
+        /**
+         * Kept back from the end of a lease, besides the clock-skew margin, for an effect's last call to reach its
+         * downstream: an effect's deadline is the lease end minus both (the invocation's deadline minus this), and every
+         * call of the effect times out by then.
+         */
+        @WithDefault("1s")
+        Duration effectMargin();
     }
 
     interface Backoff {

@@ -14,15 +14,10 @@ import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.metrics.EmfOutput;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -32,12 +27,6 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 @ApplicationScoped
 public class ConsumerRuntime {
-
-    private final ExecutorService executor;
-
-    public ConsumerRuntime(RedriveConfig config) {
-        this.executor = Executors.newFixedThreadPool(Math.max(1, config.batch().concurrency()), daemonThreads());
-    }
 
     @Produces
     @Singleton
@@ -100,7 +89,8 @@ public class ConsumerRuntime {
         return new LeasePolicy(
                 config.claims().clockSkewMargin(),
                 config.claims().minimumLease(),
-                config.claims().recordTtl());
+                config.claims().recordTtl(),
+                config.claims().effectMargin());
     }
 
     @Produces
@@ -112,22 +102,10 @@ public class ConsumerRuntime {
             RandomSource random,
             Clock clock,
             SqsQueueGateway queues,
-            ProcessingListener listener) {
+            ProcessingListener listener,
+            RedriveConfig config) {
         MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener);
-        return new BatchProcessor(processor, executor, queues);
-    }
-
-    @PreDestroy
-    void shutdown() {
-        executor.shutdownNow();
-    }
-
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, "redrive-record-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+        // Lanes run on threads started per batch, not a container-wide pool: a hung effect holds only its own thread.
+        return new BatchProcessor(processor, queues, Math.max(1, config.batch().concurrency()));
     }
 }

@@ -20,6 +20,20 @@ import org.jboss.logging.Logger;
  * The Lambda side of an idempotent SQS consumer: turns the event into messages, lets the core process the batch, and
  * answers with a partial batch response (ReportBatchItemFailures) so only the failed records come back.
  *
+ * <p><b>It never returns while an effect is still running.</b> After the handler returns, Lambda freezes the sandbox;
+ * a thread still blocked in an effect would resume when the sandbox is next thawed, possibly minutes later, after its
+ * lease — and apply the effect a second time. So once the batch is settled (visibility changes and dead letters
+ * sent, the response ready), the handler waits until every lane has ended. Effects end by their deadline (their calls
+ * time out inside it, see {@link dev.redrive.core.consumer.EffectContext}), which is before the invocation's; one that
+ * ignores its deadline keeps the handler from returning until Lambda's timeout ends the invocation, and Lambda then
+ * replaces the sandbox, thread and all: nothing of it ever resumes. The price of that rare case is the partial batch
+ * response: the whole batch comes back, and what was applied is acknowledged as a duplicate.
+ *
+ * <p>Why not exit the process after posting the response instead: neither runtime this artifact runs under (AWS's
+ * runtime interface client on {@code java21}, Quarkus' poll loop in the native {@code bootstrap}) calls anything
+ * between posting the response and asking for the next invocation, so an exit could only race the post, and a lost
+ * response costs the same whole-batch retry on every batch that had a straggler.
+ *
  * <p>A subclass is a {@code @Named} CDI bean that hands its consumer to this constructor; the IaC picks it per
  * function with {@code QUARKUS_LAMBDA_HANDLER}.
  */
@@ -31,6 +45,8 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
      * {@code Lambda-Runtime-Deadline-Ms} (Quarkus' mock event server). Lambda itself always sends one.
      */
     private static final Duration UNKNOWN_DEADLINE_REMAINING = Duration.ofSeconds(60);
+    /** Lambda's longest timeout: a remaining time beyond it is no deadline at all. */
+    private static final Duration LONGEST_INVOCATION = Duration.ofMinutes(15);
 
     private final IdempotentConsumer<?> consumer;
     private final BatchProcessor batches;
@@ -58,6 +74,7 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         log(report);
         metrics.record(consumer.name(), report);
         metrics.flush(consumer.name());
+        awaitRunningEffects();
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         for (String id : report.failedMessageIds()) {
             failures.add(SQSBatchResponse.BatchItemFailure.builder()
@@ -65,6 +82,25 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
                     .build());
         }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** Does not let the sandbox freeze with an effect running (see the class comment). */
+    private void awaitRunningEffects() {
+        int running = batches.lanesRunning();
+        if (running == 0) {
+            return;
+        }
+        LOG.warnf(
+                "%s: %d record(s) still running past the batch's budget; not returning until they end (by their "
+                        + "deadline, or by the function's timeout, which replaces this sandbox)",
+                consumer.name(), running);
+        try {
+            while (!batches.awaitLanesEnded(Duration.ofMinutes(15))) {
+                // Lambda's timeout (at most 15 minutes) ends this invocation first
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -76,13 +112,21 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         return configured.compareTo(quarter) < 0 ? configured : quarter;
     }
 
-    private static Duration remaining(Context context) {
+    /**
+     * The invocation's remaining time. Lambda's context computes it as {@code (int) (deadline - now)}: below zero once
+     * the deadline has passed (a sandbox thawed late: no time left), and any value at all when no deadline was given
+     * (Quarkus' mock event server sends none: {@code 0 - now} wraps around), which no real invocation can have, as
+     * none lasts more than 15 minutes.
+     */
+    static Duration remaining(Context context) {
         if (context == null) {
             return UNKNOWN_DEADLINE_REMAINING;
         }
         long millis = context.getRemainingTimeInMillis();
-        // A deadline in the past means none was given (the context computes "0 - now"): Lambda never invokes late.
-        return millis <= 0 ? UNKNOWN_DEADLINE_REMAINING : Duration.ofMillis(millis);
+        if (millis > LONGEST_INVOCATION.toMillis() || millis < -LONGEST_INVOCATION.toMillis()) {
+            return UNKNOWN_DEADLINE_REMAINING;
+        }
+        return millis <= 0 ? Duration.ZERO : Duration.ofMillis(millis);
     }
 
     private void log(BatchReport report) {
@@ -92,6 +136,12 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
                 report.entries().size(),
                 report.countsByOutcome(),
                 report.failedMessageIds().size());
+        if (!report.visibilityNotChanged().isEmpty()) {
+            LOG.warnf(
+                    "%s: the retry delay of %d message(s) was not set, they come back after the queue's visibility "
+                            + "timeout instead: %s",
+                    consumer.name(), report.visibilityNotChanged().size(), report.visibilityNotChanged());
+        }
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.DeadLettered d) {

@@ -29,7 +29,7 @@ final class SqsRecords {
                     stringAttributes(r),
                     receiveCount(system.get("ApproximateReceiveCount")),
                     r.getEventSourceArn(),
-                    blankToNull(system.get("MessageGroupId"))));
+                    fifoGroup(r.getEventSourceArn(), system.get("MessageGroupId"))));
         }
         return messages;
     }
@@ -54,7 +54,12 @@ final class SqsRecords {
         }
     }
 
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s;
+    /**
+     * The message group to keep order in: only a FIFO queue's. A standard queue may carry message groups too (fair
+     * queues), for fairness between tenants, never as an order to keep.
+     */
+    private static String fifoGroup(String sourceArn, String group) {
+        boolean fifo = sourceArn != null && sourceArn.endsWith(".fifo");
+        return !fifo || group == null || group.isBlank() ? null : group;
     }
 }

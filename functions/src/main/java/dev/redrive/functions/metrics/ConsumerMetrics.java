@@ -3,6 +3,8 @@ package dev.redrive.functions.metrics;
 import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.MessageOutcome;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.names.RedriveNames.Dimensions;
+import dev.redrive.core.names.RedriveNames.Metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -18,14 +20,13 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
 
 /**
  * The consumer metrics: instrumented with Micrometer (counters and a timer in a plain in-memory registry), exported
- * at the end of every invocation as Embedded Metric Format on stdout, namespace {@value #NAMESPACE}. Only what
+ * at the end of every invocation as Embedded Metric Format on stdout, namespace {@value Metrics#NAMESPACE}, names from {@link Metrics}. Only what
  * changed during the invocation is exported. Names: {@code Processed}, {@code Duplicates}, {@code Deferred},
- * {@code TimedOut}, {@code Superseded}, {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
+ * {@code TimedOut}, {@code Superseded}, {@code HeldBehindGroupHead}, {@code VisibilityNotChanged} (a retry delay the
+ * queue did not take), {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
  * {@code DeadLettered} (dimensions {@code Consumer}, {@code FailureClass}).
  */
 public final class ConsumerMetrics {
-
-    public static final String NAMESPACE = "Redrive";
 
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final EmfOutput output;
@@ -36,14 +37,10 @@ public final class ConsumerMetrics {
         this.output = output;
     }
 
-    public MeterRegistry registry() {
-        return registry;
-    }
-
     /** Times one effect of {@code consumer}; called concurrently by the records of a batch. */
     public void effectLatency(String consumer, Duration latency) {
-        Timer.builder("EffectLatency")
-                .tag("Consumer", consumer)
+        Timer.builder(Metrics.EFFECT_LATENCY)
+                .tag(Dimensions.CONSUMER, consumer)
                 .register(registry)
                 .record(latency.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -53,52 +50,65 @@ public final class ConsumerMetrics {
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.Applied) {
-                count(consumer, "Processed", null);
+                count(consumer, Metrics.PROCESSED, null);
             } else if (o instanceof MessageOutcome.Duplicate) {
-                count(consumer, "Duplicates", null);
+                count(consumer, Metrics.DUPLICATES, null);
             } else if (o instanceof MessageOutcome.Deferred) {
-                count(consumer, "Deferred", null);
+                count(consumer, Metrics.DEFERRED, null);
             } else if (o instanceof MessageOutcome.TimedOut) {
-                count(consumer, "TimedOut", null);
+                count(consumer, Metrics.TIMED_OUT, null);
             } else if (o instanceof MessageOutcome.Superseded) {
-                count(consumer, "Superseded", null);
+                count(consumer, Metrics.SUPERSEDED, null);
+            } else if (o instanceof MessageOutcome.SkippedAfterGroupFailure) {
+                count(consumer, Metrics.HELD_BEHIND_GROUP_HEAD, null);
             } else if (o instanceof MessageOutcome.RetryLater r) {
-                count(consumer, "Failures", r.classification().failureClass());
+                count(consumer, Metrics.FAILURES, r.classification().failureClass());
             } else if (o instanceof MessageOutcome.DeadLettered d) {
-                count(consumer, "Failures", d.failure().failureClass());
-                count(consumer, "DeadLettered", d.failure().failureClass());
+                count(consumer, Metrics.FAILURES, d.failure().failureClass());
+                count(consumer, Metrics.DEAD_LETTERED, d.failure().failureClass());
             }
         }
+        report.visibilityNotChanged().forEach(id -> count(consumer, Metrics.VISIBILITY_NOT_CHANGED, null));
     }
 
     private void count(String consumer, String name, FailureClass failureClass) {
-        Counter.Builder b = Counter.builder(name).tag("Consumer", consumer);
+        Counter.Builder b = Counter.builder(name).tag(Dimensions.CONSUMER, consumer);
         if (failureClass != null) {
-            b.tag("FailureClass", failureClass.name());
+            b.tag(Dimensions.FAILURE_CLASS, failureClass.name());
         }
         b.register(registry).increment();
     }
 
     /** Writes what changed since the last flush as EMF documents: one per dimension set. */
     public synchronized void flush(String consumer) {
-        MetricsLogger plain = logger(DimensionSet.of("Consumer", consumer));
+        MetricsLogger plain = logger(DimensionSet.of(Dimensions.CONSUMER, consumer));
         boolean anyPlain = false;
-        for (String name : new String[] {"Processed", "Duplicates", "Deferred", "TimedOut", "Superseded"}) {
+        for (String name : new String[] {
+            Metrics.PROCESSED,
+            Metrics.DUPLICATES,
+            Metrics.DEFERRED,
+            Metrics.TIMED_OUT,
+            Metrics.SUPERSEDED,
+            Metrics.HELD_BEHIND_GROUP_HEAD,
+            Metrics.VISIBILITY_NOT_CHANGED
+        }) {
             double delta = delta(
                     consumer + "/" + name,
-                    registry.find(name).tag("Consumer", consumer).counter());
-            if (delta > 0 || "Processed".equals(name)) {
+                    registry.find(name).tag(Dimensions.CONSUMER, consumer).counter());
+            if (delta > 0 || Metrics.PROCESSED.equals(name)) {
                 plain.putMetric(name, delta, Unit.COUNT);
                 anyPlain = true;
             }
         }
-        Timer latency = registry.find("EffectLatency").tag("Consumer", consumer).timer();
+        Timer latency = registry.find(Metrics.EFFECT_LATENCY)
+                .tag(Dimensions.CONSUMER, consumer)
+                .timer();
         if (latency != null) {
             String key = consumer + "/EffectLatency";
             double count = latency.count() - exported.getOrDefault(key, 0.0);
             double total = latency.totalTime(TimeUnit.MILLISECONDS) - exportedLatencyTotal.getOrDefault(key, 0.0);
             if (count > 0) {
-                plain.putMetric("EffectLatency", total / count, Unit.MILLISECONDS);
+                plain.putMetric(Metrics.EFFECT_LATENCY, total / count, Unit.MILLISECONDS);
             }
             exported.put(key, (double) latency.count());
             exportedLatencyTotal.put(key, latency.totalTime(TimeUnit.MILLISECONDS));
@@ -108,15 +118,17 @@ public final class ConsumerMetrics {
         }
         Map<FailureClass, MetricsLogger> byClass = new EnumMap<>(FailureClass.class);
         for (FailureClass c : FailureClass.values()) {
-            for (String name : new String[] {"Failures", "DeadLettered"}) {
+            for (String name : new String[] {Metrics.FAILURES, Metrics.DEAD_LETTERED}) {
                 Counter counter = registry.find(name)
-                        .tag("Consumer", consumer)
-                        .tag("FailureClass", c.name())
+                        .tag(Dimensions.CONSUMER, consumer)
+                        .tag(Dimensions.FAILURE_CLASS, c.name())
                         .counter();
                 double delta = delta(consumer + "/" + name + "/" + c, counter);
                 if (delta > 0) {
                     byClass.computeIfAbsent(
-                                    c, k -> logger(DimensionSet.of("Consumer", consumer, "FailureClass", k.name())))
+                                    c,
+                                    k -> logger(DimensionSet.of(
+                                            Dimensions.CONSUMER, consumer, Dimensions.FAILURE_CLASS, k.name())))
                             .putMetric(name, delta, Unit.COUNT);
                 }
             }
@@ -135,7 +147,7 @@ public final class ConsumerMetrics {
 
     private MetricsLogger logger(DimensionSet dimensions) {
         MetricsLogger logger = new MetricsLogger(output);
-        logger.setNamespace(NAMESPACE);
+        logger.setNamespace(Metrics.NAMESPACE);
         logger.setDimensions(dimensions);
         return logger;
     }

@@ -2,8 +2,14 @@ package dev.redrive.functions.sweeper;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
+import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.EmfOutput;
 import jakarta.inject.Named;
@@ -29,19 +35,33 @@ import org.jboss.logging.Logger;
  * <p>The schedule event is read as a plain map: Quarkus' Lambda JSON mapper drops {@code detail-type} from
  * {@code ScheduledEvent}, and nothing in it is needed.
  */
-@Named("dlq-sweeper")
+@Named(Handlers.DLQ_SWEEPER)
 @Singleton
 public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
 
     private static final Logger LOG = Logger.getLogger("dev.redrive.sweeper");
     private static final Duration UNKNOWN_DEADLINE_REMAINING = Duration.ofMinutes(5);
 
-    private final SweeperRuntime.Sweeping sweeping;
+    private final List<Route> routes;
+    private final Sweeper sweeper;
+    private final QuarantineLedger ledger;
+    private final DeadLetterSource deadLetters;
+    private final ReplayStats stats;
     private final RedriveConfig config;
     private final SweeperMetrics metrics = new SweeperMetrics(EmfOutput.stdout());
 
-    public SweeperHandler(SweeperRuntime.Sweeping sweeping, RedriveConfig config) {
-        this.sweeping = sweeping;
+    public SweeperHandler(
+            SweeperRuntime.SweptRoutes routes,
+            Sweeper sweeper,
+            QuarantineLedger ledger,
+            DeadLetterSource deadLetters,
+            ReplayStats stats,
+            RedriveConfig config) {
+        this.routes = routes.all();
+        this.sweeper = sweeper;
+        this.ledger = ledger;
+        this.deadLetters = deadLetters;
+        this.stats = stats;
         this.config = config;
     }
 
@@ -54,17 +74,15 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         List<SweepReport> reports = new ArrayList<>();
         List<SweeperMetrics.QueueFigures> figures = new ArrayList<>();
         List<String> failed = new ArrayList<>();
-        for (Route route : sweeping.routes()) {
+        for (Route route : routes) {
             try {
-                long depth = depth(route.deadLetterQueue());
-                SweepReport report = sweeping.sweeper()
-                        .sweep(
-                                route,
-                                owner,
-                                remaining.plus(margin),
-                                () -> Duration.ofNanos(System.nanoTime() - started)
-                                                .compareTo(remaining.minus(margin))
-                                        < 0);
+                long depth =
+                        deadLetters.approximateDepth(route.deadLetterQueue()).visible();
+                SweepReport report = sweeper.sweep(
+                        route,
+                        owner,
+                        remaining.plus(margin),
+                        () -> Duration.ofNanos(System.nanoTime() - started).compareTo(remaining.minus(margin)) < 0);
                 LOG.infof("sweep of %s", report);
                 reports.add(report);
                 figures.add(new SweeperMetrics.QueueFigures(route.deadLetterQueue(), depth, report, byState(route)));
@@ -76,7 +94,7 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
                 failed.add(route.deadLetterQueue());
             }
         }
-        metrics.export(reports, sweeping.stats().totals());
+        metrics.export(reports, stats.totals());
         metrics.exportQueues(figures);
         if (!failed.isEmpty()) {
             throw new IllegalStateException("sweep failed for " + failed + " (see the log); other queues were swept");
@@ -100,20 +118,10 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         return summary;
     }
 
-    private long depth(String deadLetterQueue) {
-        var attributes = sweeping.sqs()
-                .getQueueAttributes(b -> b.queueUrl(sweeping.queues().url(deadLetterQueue))
-                        .attributeNames(
-                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
-                                        .APPROXIMATE_NUMBER_OF_MESSAGES))
-                .attributes();
-        return attributes.values().stream().mapToLong(Long::parseLong).sum();
-    }
-
     private Map<String, Long> byState(Route route) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (dev.redrive.core.quarantine.QuarantineState state : dev.redrive.core.quarantine.QuarantineState.values()) {
-            counts.put(state.name(), sweeping.ledger().count(state, route.sourceQueue()));
+        for (QuarantineState state : QuarantineState.values()) {
+            counts.put(state.name(), ledger.count(state, route.sourceQueue()));
         }
         return counts;
     }

@@ -1,10 +1,12 @@
 package dev.redrive.functions.sweeper;
 
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.names.RedriveNames.Dimensions;
+import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.SweepReport;
-import dev.redrive.functions.metrics.ConsumerMetrics;
 import dev.redrive.functions.metrics.EmfOutput;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import software.amazon.cloudwatchlogs.emf.logger.MetricsLogger;
@@ -12,10 +14,11 @@ import software.amazon.cloudwatchlogs.emf.model.DimensionSet;
 import software.amazon.cloudwatchlogs.emf.model.Unit;
 
 /**
- * The sweeper's metrics, as Embedded Metric Format, namespace {@value ConsumerMetrics#NAMESPACE}: without dimensions
- * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code ReplaysSent} and {@code ReplaysReturned} (this run's counts:
- * the replay success rate alarm sums them over a window), {@code ReplaySuccessRate} (all-time, for the dashboard),
- * {@code Replayed}, {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred}, {@code Archived}; by
+ * The sweeper's metrics, as Embedded Metric Format, namespace {@value Metrics#NAMESPACE}: without dimensions
+ * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code Replayed} and {@code ReplaysReturned} (this run's replays sent
+ * and replays that came back: the replay success rate alarm sums them over a window), {@code ReplaySuccessRate}
+ * (all-time, for the dashboard), {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred},
+ * {@code Archived}; by
  * {@code FailureClass}
  * {@code Quarantined}, {@code ReplayFailed} and {@code ReplaySuccessRate}; by {@code DeadLetterQueue}
  * {@code DeadLetterQueueDepth} (from the queue's attributes, before the sweep), {@code OldestDeadLetterAgeSeconds} (the
@@ -37,33 +40,30 @@ public final class SweeperMetrics {
         int refused = 0;
         int deferred = 0;
         int archived = 0;
-        int replaysSent = 0;
         int replaysReturned = 0;
         for (SweepReport r : reports) {
             oldest = Math.max(
-                    oldest,
-                    r.oldestUnresolvedAge().map(java.time.Duration::toSeconds).orElse(0L));
+                    oldest, r.oldestUnresolvedAge().map(Duration::toSeconds).orElse(0L));
             replayed += r.replayOutcomes().getOrDefault("Sent", 0);
             alreadyApplied += r.replayOutcomes().getOrDefault("AlreadyApplied", 0);
             refused += r.replayOutcomes().getOrDefault("Refused", 0);
             deferred += r.replayOutcomes().getOrDefault("Deferred", 0);
             archived += r.archivedToStoreCount();
-            replaysSent += sum(r.replaysSentByClass());
             replaysReturned += sum(r.replaysReturnedByClass());
         }
-        overall.putMetric("OldestUnresolvedQuarantineAgeSeconds", oldest, Unit.SECONDS);
-        overall.putMetric("Replayed", replayed, Unit.COUNT);
-        overall.putMetric("AlreadyApplied", alreadyApplied, Unit.COUNT);
-        overall.putMetric("ReplayRefused", refused, Unit.COUNT);
-        overall.putMetric("ReplayDeferred", deferred, Unit.COUNT);
-        overall.putMetric("Archived", archived, Unit.COUNT);
-        // This run's counts, summed over a window by the alarm: all-time totals would let early failures hold it.
-        overall.putMetric("ReplaysSent", replaysSent, Unit.COUNT);
-        overall.putMetric("ReplaysReturned", replaysReturned, Unit.COUNT);
+        overall.putMetric(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, oldest, Unit.SECONDS);
+        overall.putMetric(Metrics.REPLAYED, replayed, Unit.COUNT);
+        overall.putMetric(Metrics.ALREADY_APPLIED, alreadyApplied, Unit.COUNT);
+        overall.putMetric(Metrics.REPLAY_REFUSED, refused, Unit.COUNT);
+        overall.putMetric(Metrics.REPLAY_DEFERRED, deferred, Unit.COUNT);
+        overall.putMetric(Metrics.ARCHIVED, archived, Unit.COUNT);
+        // This run's replays that came back; with Replayed (this run's sent) summed over a window by the alarm:
+        // all-time totals would let early failures hold it.
+        overall.putMetric(Metrics.REPLAYS_RETURNED, replaysReturned, Unit.COUNT);
         long sent = totals.values().stream().mapToLong(ReplayStats.Totals::sent).sum();
         long returned =
                 totals.values().stream().mapToLong(ReplayStats.Totals::returned).sum();
-        overall.putMetric("ReplaySuccessRate", new ReplayStats.Totals(sent, returned).successRate(), Unit.NONE);
+        overall.putMetric(Metrics.REPLAY_SUCCESS_RATE, new ReplayStats.Totals(sent, returned).successRate(), Unit.NONE);
         overall.flush();
         for (FailureClass c : FailureClass.values()) {
             int quarantined = reports.stream()
@@ -77,10 +77,10 @@ public final class SweeperMetrics {
                 continue;
             }
             MetricsLogger byClass = logger(c);
-            byClass.putMetric("Quarantined", quarantined, Unit.COUNT);
-            byClass.putMetric("ReplayFailed", failed, Unit.COUNT);
+            byClass.putMetric(Metrics.QUARANTINED, quarantined, Unit.COUNT);
+            byClass.putMetric(Metrics.REPLAY_FAILED, failed, Unit.COUNT);
             if (t != null) {
-                byClass.putMetric("ReplaySuccessRate", t.successRate(), Unit.NONE);
+                byClass.putMetric(Metrics.REPLAY_SUCCESS_RATE, t.successRate(), Unit.NONE);
             }
             byClass.flush();
         }
@@ -92,18 +92,20 @@ public final class SweeperMetrics {
 
     /** The per-queue figures of one sweep. */
     public record QueueFigures(
-            String deadLetterQueue, long depthBefore, SweepReport report, java.util.Map<String, Long> byState) {}
+            String deadLetterQueue, long depthBefore, SweepReport report, Map<String, Long> byState) {}
 
     public void exportQueues(List<QueueFigures> queues) {
         for (QueueFigures q : queues) {
             MetricsLogger perQueue = new MetricsLogger(output);
-            perQueue.setNamespace(ConsumerMetrics.NAMESPACE);
-            perQueue.setDimensions(DimensionSet.of("DeadLetterQueue", q.deadLetterQueue()));
-            perQueue.putMetric("DeadLetterQueueDepth", q.depthBefore(), Unit.COUNT);
+            perQueue.setNamespace(Metrics.NAMESPACE);
+            perQueue.setDimensions(DimensionSet.of(Dimensions.DEAD_LETTER_QUEUE, q.deadLetterQueue()));
+            perQueue.putMetric(Metrics.DEAD_LETTER_QUEUE_DEPTH, q.depthBefore(), Unit.COUNT);
             perQueue.putMetric(
-                    "OldestDeadLetterAgeSeconds", q.report().oldestArrivalAge().toSeconds(), Unit.SECONDS);
+                    Metrics.OLDEST_DEAD_LETTER_AGE,
+                    q.report().oldestArrivalAge().toSeconds(),
+                    Unit.SECONDS);
             perQueue.putMetric(
-                    "Arrivals",
+                    Metrics.ARRIVALS,
                     q.report().quarantinedTotal()
                             + q.report().replaysReturnedByClass().values().stream()
                                     .mapToInt(Integer::intValue)
@@ -112,9 +114,10 @@ public final class SweeperMetrics {
             perQueue.flush();
             q.byState().forEach((state, count) -> {
                 MetricsLogger byState = new MetricsLogger(output);
-                byState.setNamespace(ConsumerMetrics.NAMESPACE);
-                byState.setDimensions(DimensionSet.of("DeadLetterQueue", q.deadLetterQueue(), "State", state));
-                byState.putMetric("Quarantine", count, Unit.COUNT);
+                byState.setNamespace(Metrics.NAMESPACE);
+                byState.setDimensions(
+                        DimensionSet.of(Dimensions.DEAD_LETTER_QUEUE, q.deadLetterQueue(), Dimensions.STATE, state));
+                byState.putMetric(Metrics.QUARANTINE, count, Unit.COUNT);
                 byState.flush();
             });
         }
@@ -122,11 +125,11 @@ public final class SweeperMetrics {
 
     private MetricsLogger logger(FailureClass c) {
         MetricsLogger logger = new MetricsLogger(output);
-        logger.setNamespace(ConsumerMetrics.NAMESPACE);
+        logger.setNamespace(Metrics.NAMESPACE);
         if (c == null) {
             logger.setDimensions(new DimensionSet()); // "Dimensions": [[]] — metrics without dimensions
         } else {
-            logger.setDimensions(DimensionSet.of("FailureClass", c.name()));
+            logger.setDimensions(DimensionSet.of(Dimensions.FAILURE_CLASS, c.name()));
         }
         return logger;
     }

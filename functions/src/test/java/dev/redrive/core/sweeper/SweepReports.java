@@ -11,7 +11,7 @@ public final class SweepReports {
     public static SweepReport replays(Route route, FailureClass failureClass, int sent, int returned) {
         SweepReport report = new SweepReport(route);
         for (int i = 0; i < sent; i++) {
-            report.replayOutcome("Sent", failureClass);
+            report.replayOutcome("Sent");
         }
         for (int i = 0; i < returned; i++) {
             report.replayReturned(failureClass);

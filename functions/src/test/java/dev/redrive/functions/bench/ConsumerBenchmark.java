@@ -4,12 +4,13 @@ import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.checkout.OrderEvents;
 import dev.redrive.functions.testing.ConsumerRig;
 import dev.redrive.functions.testing.CountingConsumer;
-import dev.redrive.localaws.LocalAws;
+import dev.redrive.localstack.LocalAws;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -68,7 +69,7 @@ public final class ConsumerBenchmark {
                             b.queueUrl(rig.queue.url()).maxNumberOfMessages(10).waitTimeSeconds(1))
                     .messages()) {
                 mixed.add(new IncomingMessage(
-                        m.messageId(), m.receiptHandle(), m.body(), java.util.Map.of(), 1, rig.queue.arn(), null));
+                        m.messageId(), m.receiptHandle(), m.body(), Map.of(), 1, rig.queue.arn(), null));
             }
             rig.clients.reset();
             rig.process(external, mixed);

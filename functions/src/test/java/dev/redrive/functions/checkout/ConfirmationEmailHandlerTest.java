@@ -12,15 +12,16 @@ import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalAwsTestResource;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTestResource;
+import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,10 +88,12 @@ class ConfirmationEmailHandlerTest {
     @Test
     void theOutboxRefusesASecondEmailUnderTheSameKeyLikeAnIdempotentProvider() {
         S3EmailOutbox outbox = new S3EmailOutbox(aws.s3(), config.checkout().emailOutboxBucket(), json);
-        EmailOutbox.Email email = new EmailOutbox.Email("confirmation-email#evt-x", 1, "ada@example.com", "s", "b");
+        EmailOutbox.Email email = new EmailOutbox.Email(
+                "confirmation-email#evt-x", 1, "ada@example.com", "s", "b", java.time.Duration.ofSeconds(20));
 
         String first = outbox.send(email);
-        String second = outbox.send(new EmailOutbox.Email("confirmation-email#evt-x", 2, "ada@example.com", "s", "b"));
+        String second = outbox.send(new EmailOutbox.Email(
+                "confirmation-email#evt-x", 2, "ada@example.com", "s", "b", java.time.Duration.ofSeconds(20)));
 
         assertThat(first).startsWith("s3://");
         assertThat(second).startsWith("already sent: ");
@@ -121,7 +124,7 @@ class ConfirmationEmailHandlerTest {
                         .messageAttributeNames("All"))
                 .messages();
         assertThat(dead).hasSize(4);
-        Map<String, String> reasons = new java.util.TreeMap<>();
+        Map<String, String> reasons = new TreeMap<>();
         for (Message m : dead) {
             DeadLetterMetadata meta = DeadLetterMetadata.parse(m.messageAttributes()
                             .get(DeadLetterMetadata.ATTRIBUTE)

@@ -23,9 +23,9 @@ import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.testing.ManualClock;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalAwsTest;
-import dev.redrive.localaws.LocalResources;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTest;
+import dev.redrive.localstack.LocalResources;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -108,6 +108,39 @@ class FailureClassesOnLocalAwsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aMailProviderThatHangsIsCutOffAtTheEffectsDeadline() throws Exception {
+        try (BlackHole hole = new BlackHole()) {
+            // A client with no call timeouts of its own (and a socket timeout longer than the test): only the
+            // effect's deadline (the lease end minus skew and margin: 3 s from now) can end the call.
+            S3Client s3 = S3Client.builder()
+                    .endpointOverride(hole.endpoint())
+                    .region(aws.region())
+                    .credentialsProvider(aws.credentials())
+                    .forcePathStyle(true)
+                    .httpClient(UrlConnectionHttpClient.builder()
+                            .socketTimeout(Duration.ofMinutes(5))
+                            .build())
+                    .build();
+            ConfirmationEmailConsumer consumer =
+                    new ConfirmationEmailConsumer(reader, new S3EmailOutbox(s3, "outbox", new ObjectMapper()));
+            MessageProcessor processor = new MessageProcessor(
+                    claims, LeasePolicy.DEFAULT, backoff, new Mulberry32(5), clock, ProcessingListener.NONE);
+
+            MessageOutcome outcome = processor.process(
+                    consumer,
+                    new IncomingMessage(
+                            "m-hang", "rh", OrderEvents.v2("evt-hang", "o-6", 100, "EUR"), Map.of(), 1, "orders", null),
+                    () -> Duration.ofSeconds(4));
+
+            assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+                assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+                assertThat(r.classification().errorType()).isEqualTo("ApiCallTimeoutException");
+            });
+        }
+    }
+
+    @Test
     void throttlingByTheMailProviderIsTransient() throws Exception {
         HttpServer slowDown = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         slowDown.createContext("/", exchange -> {
@@ -132,6 +165,34 @@ class FailureClassesOnLocalAwsTest {
             });
         } finally {
             slowDown.stop(0);
+        }
+    }
+
+    @Test
+    void aConcurrentConditionalWriteOfTheSameEmailIsTransient() throws Exception {
+        HttpServer racing = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        racing.createContext("/", exchange -> {
+            byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>ConditionalRequestConflict</Code>"
+                            + "<Message>A conflicting conditional operation is currently in progress against this "
+                            + "resource. Please try again.</Message></Error>")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/xml");
+            exchange.sendResponseHeaders(409, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        racing.start();
+        try {
+            S3Client s3 =
+                    s3(URI.create("http://127.0.0.1:" + racing.getAddress().getPort()), Duration.ofSeconds(5));
+            MessageOutcome outcome = deliver(s3, OrderEvents.v2("evt-racing", "o-5", 100, "EUR"), 1);
+
+            assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+                assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+                assertThat(r.classification().errorType()).isEqualTo("ConditionalRequestConflict");
+            });
+        } finally {
+            racing.stop(0);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.redrive.functions.it;
 
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalResources;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.LinkedHashMap;
 import java.util.Map;

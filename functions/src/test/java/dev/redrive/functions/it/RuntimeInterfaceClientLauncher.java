@@ -38,6 +38,7 @@ final class RuntimeInterfaceClientLauncher implements ArtifactLauncher<ArtifactL
     private final Path work;
     private final Map<String, String> properties = new TreeMap<>();
     private Process process;
+    private DeadlineHeaderProxy runtimeApiProxy;
 
     RuntimeInterfaceClientLauncher(Path jar, Path buildOutput, Map<String, String> devServices) {
         this.jar = jar;
@@ -78,7 +79,9 @@ final class RuntimeInterfaceClientLauncher implements ArtifactLauncher<ArtifactL
         command.add(HANDLER);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> env = builder.environment();
-        env.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);
+        // the mock server's address would do, but it sends no deadline; the proxy adds it, as Lambda would
+        runtimeApiProxy = new DeadlineHeaderProxy(runtimeApi.replace("/_lambda_", ""));
+        env.put("AWS_LAMBDA_RUNTIME_API", runtimeApiProxy.address() + "/_lambda_");
         env.put("AWS_LAMBDA_FUNCTION_NAME", "redrive-it");
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024");
@@ -175,6 +178,13 @@ final class RuntimeInterfaceClientLauncher implements ArtifactLauncher<ArtifactL
 
     @Override
     public void close() {
+        stopProcess();
+        if (runtimeApiProxy != null) {
+            runtimeApiProxy.close();
+        }
+    }
+
+    private void stopProcess() {
         if (process != null && process.isAlive()) {
             process.destroy();
             try {

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.core.claim.IdempotencyKey;
-import dev.redrive.localaws.LocalAws;
+import dev.redrive.localstack.LocalAws;
 import io.quarkus.test.common.DevServicesContext;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
@@ -66,8 +66,8 @@ class SweeperArtifactIT {
                     .untilAsserted(() -> assertThat(out.emfDocuments())
                             .as("this run's counts, which the replay success rate alarm sums")
                             .anySatisfy(doc -> {
-                                assertThat(doc.has("ReplaysSent")).isTrue();
-                                assertThat(doc.get("ReplaysSent").asDouble()).isZero();
+                                assertThat(doc.has("ReplaysReturned")).isTrue();
+                                assertThat(doc.get("Replayed").asDouble()).isZero();
                                 assertThat(doc.get("ReplaysReturned").asDouble())
                                         .isZero();
                                 assertThat(doc.get("_aws")

@@ -12,16 +12,17 @@ import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.functions.testing.CountingConsumer;
 import dev.redrive.functions.testing.CountingHandler;
 import dev.redrive.functions.testing.SqsPollerForTests;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalAwsTestResource;
-import dev.redrive.localaws.LocalResources;
-import dev.redrive.localaws.LocalResources.QueuePair;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTestResource;
+import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The consumer framework end to end on local AWS: real SQS queues with a redrive policy, real DynamoDB claims, the
@@ -96,13 +99,11 @@ class IdempotentSqsHandlerTest {
     }
 
     private int inFlightOrWaiting(String queueUrl) {
-        Map<software.amazon.awssdk.services.sqs.model.QueueAttributeName, String> a = aws.sqs()
+        Map<QueueAttributeName, String> a = aws.sqs()
                 .getQueueAttributes(b -> b.queueUrl(queueUrl)
                         .attributeNames(
-                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
-                                        .APPROXIMATE_NUMBER_OF_MESSAGES,
-                                software.amazon.awssdk.services.sqs.model.QueueAttributeName
-                                        .APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
                 .attributes();
         return a.values().stream().mapToInt(Integer::parseInt).sum();
     }
@@ -196,8 +197,7 @@ class IdempotentSqsHandlerTest {
                         .maxNumberOfMessages(10)
                         .waitTimeSeconds(1)
                         .messageAttributeNames("All")
-                        .messageSystemAttributeNames(
-                                software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.ALL))
+                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
                 .messages();
         assertThat(received).hasSize(3);
 
@@ -214,7 +214,7 @@ class IdempotentSqsHandlerTest {
                         .messageAttributeNames("All"))
                 .messages();
         assertThat(dead).hasSize(2);
-        Map<String, DeadLetterMetadata> byBody = new java.util.HashMap<>();
+        Map<String, DeadLetterMetadata> byBody = new HashMap<>();
         for (Message m : dead) {
             byBody.put(
                     m.body(),
@@ -232,6 +232,78 @@ class IdempotentSqsHandlerTest {
                 .filteredOn(m -> m.body().equals("{\"nokey\":true}"))
                 .allSatisfy(m -> assertThat(m.messageAttributes().get("trace").stringValue())
                         .isEqualTo("t-1"));
+    }
+
+    @Test
+    void theHandlerDoesNotReturnWhileAnEffectStillRuns() throws Exception {
+        QueuePair q = LocalResources.createQueuePair(aws, "orders", 3, 30);
+        String key = "hang-" + UUID.randomUUID();
+        Future<SQSBatchResponse> response = DELIVERIES.submit(
+                () -> handler.handleRequest(syntheticEvent(q.arn(), "{\"key\":\"" + key + "\"}"), remaining(1500)));
+
+        // Past the batch's budget the record is reported timed out, but the sandbox must not freeze with its effect
+        // still running: a thawed thread would go on after its lease.
+        org.awaitility.Awaitility.await()
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> !response.isDone());
+        consumer.releaseHung();
+
+        SQSBatchResponse answer = response.get(10, TimeUnit.SECONDS);
+        assertThat(answer.getBatchItemFailures()).hasSize(1);
+        assertThat(consumer.effectsFor(key))
+                .as("the effect ended before the handler returned")
+                .isEqualTo(1);
+    }
+
+    /** A Lambda context with {@code millis} left. */
+    private static com.amazonaws.services.lambda.runtime.Context remaining(long millis) {
+        long deadline = System.currentTimeMillis() + millis;
+        return new com.amazonaws.services.lambda.runtime.Context() {
+            public String getAwsRequestId() {
+                return "req-1";
+            }
+
+            public String getLogGroupName() {
+                return "";
+            }
+
+            public String getLogStreamName() {
+                return "";
+            }
+
+            public String getFunctionName() {
+                return "counting";
+            }
+
+            public String getFunctionVersion() {
+                return "$LATEST";
+            }
+
+            public String getInvokedFunctionArn() {
+                return "";
+            }
+
+            public com.amazonaws.services.lambda.runtime.CognitoIdentity getIdentity() {
+                return null;
+            }
+
+            public com.amazonaws.services.lambda.runtime.ClientContext getClientContext() {
+                return null;
+            }
+
+            public int getRemainingTimeInMillis() {
+                return (int) (deadline - System.currentTimeMillis());
+            }
+
+            public int getMemoryLimitInMB() {
+                return 512;
+            }
+
+            public com.amazonaws.services.lambda.runtime.LambdaLogger getLogger() {
+                return null;
+            }
+        };
     }
 
     private static SQSEvent syntheticEvent(String queueArn, String body) {

@@ -68,6 +68,23 @@ class ConsumerMetricsTest {
         assertThat(find("Processed").has("Duplicates")).isFalse();
     }
 
+    @Test
+    void aRetryDelayTheQueueDidNotTakeIsCounted() throws Exception {
+        IncomingMessage m = new IncomingMessage("m-1", "r", "{}", Map.of(), 1, "q", null);
+        BatchReport report = new BatchReport(
+                List.of(new BatchReport.Entry(
+                        m,
+                        new MessageOutcome.RetryLater("k", Classification.of(FailureClass.TRANSIENT, "T", "t"), 30))),
+                List.of("m-1"),
+                List.of("m-1"));
+
+        metrics.record("email", report);
+        metrics.flush("email");
+
+        assertThat(find("VisibilityNotChanged").get("VisibilityNotChanged").asDouble())
+                .isEqualTo(1);
+    }
+
     private JsonNode find(String metric) throws Exception {
         for (String line : lines) {
             JsonNode n = json.readTree(line);

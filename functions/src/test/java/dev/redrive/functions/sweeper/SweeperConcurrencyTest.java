@@ -9,8 +9,8 @@ import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.SweepReport;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.functions.testing.SweeperRig;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalAwsTest;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +37,7 @@ class SweeperConcurrencyTest {
         Sweeper second = rig.sweeper(s -> s);
         ExecutorService two = Executors.newFixedThreadPool(2);
         int rounds = 12;
-        int perRound = 15;
+        int perRound = 8;
         try {
             for (int round = 0; round < rounds; round++) {
                 rig.deadLetter(perRound, "r" + round);
@@ -82,6 +82,11 @@ class SweeperConcurrencyTest {
                     @Override
                     public void delete(String queue, List<ArrivedDeadLetter> letters) {
                         throw new IllegalStateException("killed after the records were written, before the delete");
+                    }
+
+                    @Override
+                    public QueueDepth approximateDepth(String queue) {
+                        return real.approximateDepth(queue);
                     }
                 },
                 2);

@@ -61,8 +61,8 @@ class SweeperMetricsTest {
         // all-time totals that an early failure would dominate: the per-run counts do not come from them
         metrics.export(List.of(email, revenue), Map.of(FailureClass.TRANSIENT, new ReplayStats.Totals(1000, 900)));
 
-        JsonNode run = doc("ReplaysSent", null);
-        assertThat(run.get("ReplaysSent").asDouble()).isEqualTo(4);
+        JsonNode run = doc("ReplaysReturned", null);
+        assertThat(run.get("Replayed").asDouble()).isEqualTo(4);
         assertThat(run.get("ReplaysReturned").asDouble()).isEqualTo(1);
         assertThat(run.get("_aws")
                         .get("CloudWatchMetrics")

@@ -16,16 +16,14 @@ import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalResources;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The consumer machinery wired by hand on local AWS, with counted SDK clients: for call-count tests and benchmarks
@@ -39,7 +37,6 @@ public final class ConsumerRig implements AutoCloseable {
     public final String revenueTable;
     public final LocalResources.QueuePair queue;
     public final QueueDirectory directory;
-    private final ExecutorService executor;
     public final BatchProcessor batches;
 
     public ConsumerRig(LocalAws aws, int concurrency) {
@@ -52,7 +49,6 @@ public final class ConsumerRig implements AutoCloseable {
         LocalResources.createTable(aws.dynamoDb(), revenueTable);
         this.queue = LocalResources.createQueuePair(aws, "rig-" + suffix, 5, 30);
         this.directory = new QueueDirectory(clients.sqs(), Optional.of(queue.dlqUrl()));
-        this.executor = Executors.newFixedThreadPool(concurrency);
         MessageProcessor processor = new MessageProcessor(
                 new DynamoDbClaimStore(clients.dynamoDb(), claimsTable),
                 LeasePolicy.DEFAULT,
@@ -60,7 +56,7 @@ public final class ConsumerRig implements AutoCloseable {
                 new Mulberry32(11),
                 Clock.systemUTC(),
                 ProcessingListener.NONE);
-        this.batches = new BatchProcessor(processor, executor, new SqsQueueGateway(clients.sqs(), directory));
+        this.batches = new BatchProcessor(processor, new SqsQueueGateway(clients.sqs(), directory), concurrency);
     }
 
     public RevenueAnalyticsConsumer revenueConsumer() {
@@ -80,6 +76,6 @@ public final class ConsumerRig implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        // lane threads are daemons started per batch; nothing to stop
     }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A test consumer whose effect counts how often it ran per key. Bodies are JSON objects with a {@code key}; a key
  * starting with {@code always-fail} fails TRANSIENT (a dependency that is down) every time, and the effect takes
- * {@code effectMillis} so that concurrent deliveries overlap.
+ * {@code effectMillis} so that concurrent deliveries overlap; a key starting with {@code hang} blocks until
+ * {@link #releaseHung()}, ignoring interrupts (an effect stuck in I/O).
  */
 public final class CountingConsumer implements ExternalEffectConsumer<JsonNode> {
 
@@ -25,6 +26,7 @@ public final class CountingConsumer implements ExternalEffectConsumer<JsonNode> 
     private final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
     private final AtomicInteger attempts = new AtomicInteger();
     private volatile Duration effectDuration = Duration.ZERO;
+    private volatile java.util.concurrent.CountDownLatch hung = new java.util.concurrent.CountDownLatch(1);
 
     @Override
     public String name() {
@@ -52,6 +54,9 @@ public final class CountingConsumer implements ExternalEffectConsumer<JsonNode> 
         if (key.startsWith("always-fail")) {
             throw new TransientFailure("the downstream is down", "downstream");
         }
+        if (key.startsWith("hang")) {
+            hangIgnoringInterrupts();
+        }
         if (!effectDuration.isZero()) {
             Thread.sleep(effectDuration.toMillis()); // the effect's own work, so deliveries overlap
         }
@@ -72,7 +77,26 @@ public final class CountingConsumer implements ExternalEffectConsumer<JsonNode> 
         this.effectDuration = d;
     }
 
+    private void hangIgnoringInterrupts() {
+        java.util.concurrent.CountDownLatch latch = hung;
+        while (true) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException ignored) {
+                // stuck in I/O: the interrupt goes unnoticed
+            }
+        }
+    }
+
+    /** Lets every hung effect go on. */
+    public void releaseHung() {
+        hung.countDown();
+    }
+
     public void reset() {
+        releaseHung();
+        hung = new java.util.concurrent.CountDownLatch(1);
         effects.clear();
         attempts.set(0);
         effectDuration = Duration.ZERO;

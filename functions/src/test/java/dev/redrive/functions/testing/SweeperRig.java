@@ -1,34 +1,23 @@
 package dev.redrive.functions.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.aws.archive.S3ArchiveStore;
-import dev.redrive.aws.archive.S3PayloadStore;
-import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.aws.ledger.DynamoDbLeaseStore;
+import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
-import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
-import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.aws.queues.SqsDeadLetterSource;
-import dev.redrive.aws.queues.SqsReplaySender;
-import dev.redrive.checkout.CheckoutSchemaGate;
+import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
-import dev.redrive.checkout.EventSchemas;
-import dev.redrive.checkout.OrderPlacedReader;
+import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.failure.FailureClass;
-import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.ReplayService;
-import dev.redrive.core.sweeper.ArchiveSweep;
-import dev.redrive.core.sweeper.AutoReplaySweep;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.core.sweeper.SweeperSettings;
 import dev.redrive.functions.checkout.OrderEvents;
-import dev.redrive.localaws.LocalAws;
-import dev.redrive.localaws.LocalResources;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,43 +78,24 @@ public final class SweeperRig {
         QueueDirectory directory = new QueueDirectory(clients.sqs(), Optional.empty());
         directory.register(route.sourceQueue(), queue.url());
         directory.register(route.deadLetterQueue(), queue.dlqUrl());
-        OrderPlacedReader reader = new OrderPlacedReader(new ObjectMapper(), new EventSchemas());
-        ConfirmationEmailConsumer email = new ConfirmationEmailConsumer(reader, e -> {
-            throw new UnsupportedOperationException("the sweeper never sends emails");
-        });
-        DynamoDbClaimStore claimStore = new DynamoDbClaimStore(clients.dynamoDb(), claims);
-        DynamoDbQuarantineLedger ledger = new DynamoDbQuarantineLedger(clients.dynamoDb(), quarantine, control, clock);
-        DynamoDbLeaseStore leases = new DynamoDbLeaseStore(clients.dynamoDb(), control);
-        DynamoDbReplayStats stats = new DynamoDbReplayStats(clients.dynamoDb(), control);
-        S3PayloadStore payloads = new S3PayloadStore(aws.s3(), archive, null);
-        ReplayService replays = new ReplayService(
-                ledger,
-                new CheckoutSchemaGate(new ObjectMapper(), new EventSchemas(), CheckoutSchemaGate.upcasters()),
-                new ClaimLookupIdempotencyGate(Map.of(email.name(), email), claimStore),
-                new SqsReplaySender(clients.sqs(), directory),
-                payloads,
+        CheckoutDeployment checkout = CheckoutDeployment.forReplayChecks(new ObjectMapper(), "rig-revenue-unused");
+        Map<String, IdempotentConsumer<?>> consumers = Map.of(checkout.email().name(), checkout.email());
+        AwsRedrive redrive = new AwsRedrive(
+                clients.dynamoDb(),
+                clients.sqs(),
+                aws.s3(),
+                directory,
+                new AwsRedrive.Names(claims, quarantine, control, archive, Optional.empty()),
+                receiveVisibilitySeconds,
                 clock);
+        ReplayService replays =
+                redrive.replays(consumers, checkout.schemaGate()).build();
         SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100_000, 64 * 1024, 10_000);
-        return new Sweeper(
-                source.apply(new SqsDeadLetterSource(clients.sqs(), directory, receiveVisibilitySeconds)),
-                ledger,
-                leases,
-                claimStore,
-                Map.of(email.name(), email),
-                payloads,
-                new AutoReplaySweep(
-                        ledger,
-                        new DynamoDbMaintenanceWindows(clients.dynamoDb(), control),
-                        replays,
-                        stats,
-                        leases,
-                        clock,
-                        10_000),
-                new ArchiveSweep(
-                        ledger, new S3ArchiveStore(aws.s3(), archive, null, clock), payloads, settings, leases, clock),
-                stats,
-                settings,
-                clock);
+        return redrive.sweeper(consumers, replays)
+                .deadLetters(source.apply(redrive.deadLetters()))
+                .settings(settings)
+                .replayBatch(10_000)
+                .build();
     }
 
     /** An approved window for the email provider that is over, covering the last hour. */

@@ -10,8 +10,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs cfn-lint on a synthesized template for the build's {@code verify} phase: fails on errors (cfn-lint exit bits 1
- * and 2), passes on warnings and informational findings (bits 4 and 8). Uses {@code cfn-lint} from the PATH, else
- * {@code python3 -m cfnlint}; when neither exists it fails and says how to install it or skip the check.
+ * and 2), passes on warnings and informational findings (bits 4 and 8). Uses {@code <python> -m cfnlint} with the
+ * interpreter the build chose ({@code redrive.python}: the project's {@code .venv/} when
+ * {@code bin/check-prerequisites --install} made it), else {@code cfn-lint} from the PATH; when neither exists it fails
+ * and says how to install it or skip the check.
  */
 public final class CfnLint {
 
@@ -31,8 +33,9 @@ public final class CfnLint {
         }
         List<String> command = new ArrayList<>(findCfnLint()
                 .orElseThrow(() -> new IllegalStateException(
-                        "cfn-lint is not installed (neither 'cfn-lint' on the PATH nor 'python3 -m cfnlint' works): "
-                                + "pip install cfn-lint, or skip the template lint with -Dcfn-lint.skip")));
+                        "cfn-lint is not installed (neither '<python> -m cfnlint' nor 'cfn-lint' on the PATH works): "
+                                + "run bin/check-prerequisites --install, or pip install cfn-lint, or skip the "
+                                + "template lint with -Dcfn-lint.skip")));
         command.add(template.toString());
         Process process = new ProcessBuilder(command).inheritIO().start();
         int exit = process.waitFor();
@@ -46,7 +49,8 @@ public final class CfnLint {
 
     /** The command that runs cfn-lint here, if any. */
     static Optional<List<String>> findCfnLint() throws InterruptedException {
-        for (List<String> candidate : List.of(List.of("cfn-lint"), List.of("python3", "-m", "cfnlint"))) {
+        String python = System.getProperty("redrive.python", System.getenv().getOrDefault("REDRIVE_PYTHON", "python3"));
+        for (List<String> candidate : List.of(List.of(python, "-m", "cfnlint"), List.of("cfn-lint"))) {
             List<String> probe = new ArrayList<>(candidate);
             probe.add("--version");
             try {

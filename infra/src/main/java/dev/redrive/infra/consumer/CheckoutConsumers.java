@@ -1,5 +1,6 @@
 package dev.redrive.infra.consumer;
 
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.infra.function.FunctionRuntime;
 import java.util.List;
 import software.amazon.awscdk.services.dynamodb.ITable;
@@ -28,7 +29,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
         IdempotentConsumer email = consumer(
                 scope,
                 "ConfirmationEmail",
-                "confirmation-email",
+                Handlers.CONFIRMATION_EMAIL,
                 platform,
                 runtime,
                 tuning,
@@ -36,12 +37,13 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                 emailOutbox.getBucketName(),
                 PolicyStatement.Builder.create()
                         .sid("EmailOutboxPut")
-                        .actions(List.of("s3:PutObject"))
+                        // GetObject: a refused create-only write (412) is confirmed against the email already there
+                        .actions(List.of("s3:PutObject", "s3:GetObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
         IdempotentConsumer revenue = consumer(
                 scope,
                 "RevenueAnalytics",
-                "revenue-analytics",
+                Handlers.REVENUE_ANALYTICS,
                 platform,
                 runtime,
                 tuning,

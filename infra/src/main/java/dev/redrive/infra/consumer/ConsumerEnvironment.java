@@ -8,6 +8,14 @@ public final class ConsumerEnvironment {
 
     /** The idempotency claims table. */
     public static final String CLAIMS_TABLE = "REDRIVE_CLAIMS_TABLE";
+    /** How long claims count (ISO-8601), derived from the retentions below ({@code dev.redrive.infra.ClaimTtl}). */
+    public static final String CLAIMS_RECORD_TTL = "REDRIVE_CLAIMS_RECORD_TTL";
+    /** The longest source-queue retention the claim TTL covers; the functions check the TTL against it at start. */
+    public static final String CLAIMS_SOURCE_RETENTION = "REDRIVE_CLAIMS_SOURCE_RETENTION";
+    /** The longest dead-letter retention the claim TTL covers. */
+    public static final String CLAIMS_DEAD_LETTER_RETENTION = "REDRIVE_CLAIMS_DEAD_LETTER_RETENTION";
+    /** The quarantine retention the claim TTL covers (the sweeper's {@code sweeperRetention}). */
+    public static final String SWEEPER_RETENTION = "REDRIVE_SWEEPER_RETENTION";
     /** The consumer's own dead-letter queue URL. */
     public static final String DEAD_LETTERS_QUEUE_URL = "REDRIVE_DEAD_LETTERS_QUEUE_URL";
     /** The backoff base, an ISO-8601 duration ({@code PT2S}). */

@@ -1,5 +1,6 @@
 package dev.redrive.infra.consumer;
 
+import dev.redrive.core.consumer.VisibilityRule;
 import dev.redrive.infra.function.FunctionRuntime;
 import java.time.Duration;
 import java.util.Map;
@@ -48,9 +49,6 @@ public record IdempotentConsumerProps(
         BackoffSettings backoff,
         Map<String, String> environment) {
 
-    /** How many function timeouts the visibility timeout must cover at least (the AWS recommendation). */
-    public static final int VISIBILITY_TIMEOUT_FACTOR = 6;
-
     private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
 
     /** Validates; see {@link Builder#build()}. */
@@ -84,17 +82,12 @@ public record IdempotentConsumerProps(
         }
     }
 
-    /** The least visibility timeout: 6 x the function timeout + the batching window (AWS's recommendation). */
-    public static Duration minimumVisibility(Duration timeout, Duration maxBatchingWindow) {
-        return timeout.multipliedBy(VISIBILITY_TIMEOUT_FACTOR).plus(maxBatchingWindow);
-    }
-
     private static void checkQueueTimes(
             String name, Duration timeout, Duration window, Duration visibility, Duration source, Duration deadLetter) {
-        Duration minimum = minimumVisibility(timeout, window);
-        if (visibility.compareTo(minimum) < 0) {
+        Duration minimum = VisibilityRule.minimum(timeout, window);
+        if (!VisibilityRule.holds(visibility, timeout, window)) {
             throw new IllegalArgumentException("visibility timeout " + visibility + " of " + name + " is shorter than "
-                    + VISIBILITY_TIMEOUT_FACTOR + " x the function timeout " + timeout + " + the batching window "
+                    + VisibilityRule.FACTOR + " x the function timeout " + timeout + " + the batching window "
                     + window + " (" + minimum + "): a slow invocation's messages would be delivered again while it "
                     + "still runs");
         }
@@ -221,7 +214,7 @@ public record IdempotentConsumerProps(
         /** The props; throws {@link IllegalArgumentException} naming the setting that breaks a limit or a rule. */
         public IdempotentConsumerProps build() {
             Duration visibility =
-                    visibilityTimeout != null ? visibilityTimeout : minimumVisibility(timeout, maxBatchingWindow);
+                    visibilityTimeout != null ? visibilityTimeout : VisibilityRule.minimum(timeout, maxBatchingWindow);
             return new IdempotentConsumerProps(
                     name,
                     handler,

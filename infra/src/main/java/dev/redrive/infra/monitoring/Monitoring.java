@@ -1,5 +1,6 @@
 package dev.redrive.infra.monitoring;
 
+import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -141,7 +142,7 @@ public final class Monitoring extends Construct {
     private void sweeperAlarms(IFunction sweeper) {
         alarm(
                 prefix + "-oldest-unresolved-quarantine",
-                custom(RedriveMetrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum"),
+                custom(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum"),
                 thresholds.oldestUnresolvedQuarantine().toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
                 1,
@@ -179,8 +180,8 @@ public final class Monitoring extends Construct {
         return MathExpression.Builder.create()
                 .expression("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))")
                 .usingMetrics(Map.of(
-                        "sent", custom(RedriveMetrics.REPLAYS_SENT, "Sum", window),
-                        "returned", custom(RedriveMetrics.REPLAYS_RETURNED, "Sum", window)))
+                        "sent", custom(Metrics.REPLAYED, "Sum", window),
+                        "returned", custom(Metrics.REPLAYS_RETURNED, "Sum", window)))
                 .period(window)
                 .label("replay success rate")
                 .build();
@@ -188,7 +189,7 @@ public final class Monitoring extends Construct {
 
     private Metric custom(String name, String statistic, Duration period) {
         return Metric.Builder.create()
-                .namespace(RedriveMetrics.NAMESPACE)
+                .namespace(Metrics.NAMESPACE)
                 .metricName(name)
                 .statistic(statistic)
                 .period(period)

@@ -1,5 +1,7 @@
 package dev.redrive.infra.monitoring;
 
+import dev.redrive.core.names.RedriveNames.Dimensions;
+import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,25 +45,21 @@ final class RedriveDashboard extends Construct {
         }
         List<IMetric> processed = new ArrayList<>();
         for (String consumer : consumers) {
-            processed.add(consumerMetric(RedriveMetrics.PROCESSED, consumer));
-            processed.add(consumerMetric(RedriveMetrics.DUPLICATES, consumer));
+            processed.add(consumerMetric(Metrics.PROCESSED, consumer));
+            processed.add(consumerMetric(Metrics.DUPLICATES, consumer));
         }
         List<IMetric> outcomes = new ArrayList<>();
-        for (String outcome : List.of(
-                RedriveMetrics.REPLAYED,
-                RedriveMetrics.REPLAY_FAILED,
-                RedriveMetrics.ALREADY_APPLIED,
-                RedriveMetrics.ARCHIVED)) {
-            outcomes.add(
-                    search("Namespace=\"" + RedriveMetrics.NAMESPACE + "\" MetricName=\"" + outcome + "\"", outcome));
+        for (String outcome :
+                List.of(Metrics.REPLAYED, Metrics.REPLAY_FAILED, Metrics.ALREADY_APPLIED, Metrics.ARCHIVED)) {
+            outcomes.add(search("Namespace=\"" + Metrics.NAMESPACE + "\" MetricName=\"" + outcome + "\"", outcome));
         }
         IMetric deadLettered = search(
-                "{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.CONSUMER + "," + RedriveMetrics.FAILURE_CLASS
-                        + "} MetricName=\"" + RedriveMetrics.DEAD_LETTERED + "\"",
+                "{" + Metrics.NAMESPACE + "," + Dimensions.CONSUMER + "," + Dimensions.FAILURE_CLASS + "} MetricName=\""
+                        + Metrics.DEAD_LETTERED + "\"",
                 "");
         IMetric quarantined = search(
-                "{" + RedriveMetrics.NAMESPACE + "," + RedriveMetrics.FAILURE_CLASS + "} MetricName=\""
-                        + RedriveMetrics.QUARANTINED + "\"",
+                "{" + Metrics.NAMESPACE + "," + Dimensions.FAILURE_CLASS + "} MetricName=\"" + Metrics.QUARANTINED
+                        + "\"",
                 "");
         List<IAlarm> alarmList = new ArrayList<>(alarms);
         Dashboard.Builder.create(this, "Resource")
@@ -94,9 +92,9 @@ final class RedriveDashboard extends Construct {
 
     private Metric consumerMetric(String name, String consumer) {
         return Metric.Builder.create()
-                .namespace(RedriveMetrics.NAMESPACE)
+                .namespace(Metrics.NAMESPACE)
                 .metricName(name)
-                .dimensionsMap(Map.of(RedriveMetrics.CONSUMER, consumer))
+                .dimensionsMap(Map.of(Dimensions.CONSUMER, consumer))
                 .statistic("Sum")
                 .period(period)
                 .label(consumer + " " + name)

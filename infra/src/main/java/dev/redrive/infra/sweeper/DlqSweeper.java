@@ -1,5 +1,6 @@
 package dev.redrive.infra.sweeper;
 
+import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.EnvironmentSize;
@@ -35,8 +36,6 @@ import software.constructs.Construct;
  */
 public final class DlqSweeper extends Construct {
 
-    /** The Quarkus handler of the sweeper. */
-    public static final String HANDLER = "dlq-sweeper";
     /** The schedule's input: how the sweeper tells a scheduled run from a manual one. */
     public static final Map<String, String> SCHEDULE_INPUT = Map.of("source", "redrive.schedule");
 
@@ -48,6 +47,8 @@ public final class DlqSweeper extends Construct {
     static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
 
     private final Function function;
+    private final Map<String, String> environment;
+    private final int consumerCount;
     private final String scheduleDeadLetterQueueName;
     private final Queue scheduleDeadLetterQueue;
     private final Schedule schedule;
@@ -55,13 +56,15 @@ public final class DlqSweeper extends Construct {
     public DlqSweeper(Construct scope, String id, SweeperProps props) {
         super(scope, id);
         FunctionSpec spec = new FunctionSpec(
-                HANDLER,
+                Handlers.DLQ_SWEEPER,
                 props.runtime(),
                 SweeperProps.TIMEOUT,
                 props.runtime().defaultMemoryMb(),
                 environment(props),
                 "Redrive dead-letter sweeper: quarantine, replay, archive");
-        requireRoutesFit(props, props.functions().environment(spec));
+        this.environment = props.functions().environment(spec);
+        this.consumerCount = props.consumers().size();
+        requireEnvironmentFits(Map.of());
         this.function = props.functions().create(this, "Function", spec);
         grant(props);
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
@@ -139,15 +142,18 @@ public final class DlqSweeper extends Construct {
 
     /**
      * The routes grow by about 250 bytes per consumer (two queue URLs): about 14 consumers with names as long as the
-     * examples' fit next to the other variables. More fail here, not at deploy.
+     * examples' fit next to the other variables. More fail here, not at deploy. The stack calls it again with the
+     * variables it adds once every function exists ({@code added}: the claim TTL's), so the check sees them all.
      */
-    private void requireRoutesFit(SweeperProps props, Map<String, String> environment) {
+    public void requireEnvironmentFits(Map<String, String> added) {
+        Map<String, String> all = new TreeMap<>(environment);
+        all.putAll(added);
         EnvironmentSize.requireWithinLimit(
                 this,
-                HANDLER,
-                environment,
-                ROUTES + " holds the routes of " + props.consumers().size() + " consumers and takes up to "
-                        + EnvironmentSize.upperBound(this, environment.get(ROUTES)) + " bytes: use shorter consumer "
+                Handlers.DLQ_SWEEPER,
+                all,
+                ROUTES + " holds the routes of " + consumerCount + " consumers and takes up to "
+                        + EnvironmentSize.upperBound(this, all.get(ROUTES)) + " bytes: use shorter consumer "
                         + "names or a shorter -c prefix, or fewer consumers per stack; more consumers than that need "
                         + "the routes moved out of the environment (an SSM parameter the sweeper reads at start), which "
                         + "this stack does not do");

@@ -1,5 +1,6 @@
 package dev.redrive.localrun.eventsource;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.localrun.lambda.FunctionPool;
@@ -165,7 +166,7 @@ public final class SqsEventSourcePoller implements AutoCloseable {
                 failed.add(id);
             }
             return failed;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return null;
         }
     }

@@ -15,36 +15,55 @@ import java.util.stream.Stream;
  * managed {@code java21} runtime uses — with Quarkus' standard stream handler. Nothing in the artifact exists for
  * local runs.
  */
-public record FunctionArtifact(List<String> command, String kind) {
+public record FunctionArtifact(String kind, Path executable, String classpath) {
 
     static final String JVM_HANDLER = "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest";
     static final String RIC_MAIN = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
     /** Finds the artifact in {@code functionsTarget} (the functions module's {@code target} directory). */
-    public static FunctionArtifact find(Path functionsTarget, int memoryMb) {
+    public static FunctionArtifact find(Path functionsTargetDir) {
+        // Absolute: every sandbox runs in a folder of its own, where a relative path would point elsewhere.
+        Path functionsTarget = functionsTargetDir.toAbsolutePath().normalize();
         Optional<Path> nativeRunner = list(functionsTarget)
                 .filter(p -> p.getFileName().toString().endsWith("-runner")
                         && Files.isExecutable(p)
                         && Files.isRegularFile(p))
                 .findFirst();
         if (nativeRunner.isPresent()) {
-            return new FunctionArtifact(List.of(nativeRunner.get().toString()), "native");
+            return new FunctionArtifact("native", nativeRunner.get(), "");
         }
         Path jar = list(functionsTarget)
                 .filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no packaged functions in " + functionsTarget
                         + ": build them first with  ./mvnw -pl functions -am package -DskipTests"));
+        return new FunctionArtifact("jvm", jar, jar + File.pathSeparator + runtimeInterfaceClientClasspath());
+    }
+
+    /**
+     * The command that starts one sandbox of a function of {@code memoryMb}: the native executable as is, or the JVM
+     * with the {@code java21} runtime's flags under AWS's runtime interface client.
+     */
+    public List<String> command(ManagedJavaRuntime runtime, int memoryMb, Path sandboxTmp) {
+        return command(runtime, memoryMb, sandboxTmp, JVM_HANDLER);
+    }
+
+    /**
+     * As {@link #command(ManagedJavaRuntime, int, Path)}, for the function's {@code handler} setting (the managed
+     * runtime passes the function's {@code Handler} to the runtime interface client as its argument).
+     */
+    public List<String> command(ManagedJavaRuntime runtime, int memoryMb, Path sandboxTmp, String handler) {
+        if ("native".equals(kind)) {
+            return List.of(executable.toString());
+        }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx" + Math.max(96, memoryMb * 3 / 4) + "m");
-        command.add("-XX:+UseSerialGC");
-        command.add("-XX:TieredStopAtLevel=1");
+        command.addAll(runtime.jvmFlags(memoryMb, sandboxTmp));
         command.add("-cp");
-        command.add(jar + File.pathSeparator + runtimeInterfaceClientClasspath());
+        command.add(classpath);
         command.add(RIC_MAIN);
-        command.add(JVM_HANDLER);
-        return new FunctionArtifact(List.copyOf(command), "jvm");
+        command.add(handler);
+        return List.copyOf(command);
     }
 
     /**
@@ -66,7 +85,11 @@ public record FunctionArtifact(List<String> command, String kind) {
         }
         List<String> jars = new ArrayList<>();
         for (String entry : candidates) {
-            if (jars.contains(entry) || !entry.endsWith(".jar")) {
+            if (!entry.endsWith(".jar")) {
+                continue;
+            }
+            entry = Path.of(entry).toAbsolutePath().normalize().toString();
+            if (jars.contains(entry)) {
                 continue;
             }
             String name = Path.of(entry).getFileName().toString();

@@ -1,74 +1,127 @@
 package dev.redrive.localrun.lambda;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * One Lambda sandbox: a child process of the artifact polling its own Runtime API. One invocation at a time; after a
  * timeout or a crash it is replaced, as Lambda resets a sandbox.
+ *
+ * <p>A process that ends without being asked to is seen at once, not at the next timeout: during init it fails the
+ * start (and the pool replaces it), during an invocation the invocation ends with {@code Runtime.ExitError}, as on
+ * Lambda. Either way its exit is reported with its reason and the tail of its log.
  */
 public final class FunctionInstance implements AutoCloseable {
 
+    /** Starts in a row that may end before the first poll before the function counts as unable to start. */
+    static final int START_ATTEMPTS = 3;
+
     private final String functionName;
+    private final int number;
     private final FunctionArtifact artifact;
+    private final ManagedJavaRuntime runtime;
+    private final int memoryMb;
     private final Map<String, String> environment;
+    private final Path sandboxDir;
     private final Path log;
     private final String functionArn;
+    private final Consumer<SandboxExit> exits;
     private LambdaRuntimeApi api;
     private Process process;
+    /** Set before this program ends the current process itself, so that its exit is not reported as a death. */
+    private AtomicBoolean stopping = new AtomicBoolean();
+
     private Duration initDuration = Duration.ZERO;
     private long processStartedNanos;
     private volatile Duration startToFirstResponse;
 
     public FunctionInstance(
-            String functionName,
-            String functionArn,
-            FunctionArtifact artifact,
-            Map<String, String> environment,
-            Path log) {
-        this.functionName = functionName;
-        this.functionArn = functionArn;
-        this.artifact = artifact;
-        this.environment = Map.copyOf(environment);
-        this.log = log;
+            SandboxSpec spec, int number, ManagedJavaRuntime runtime, Path log, Consumer<SandboxExit> exits) {
+        this.functionName = spec.functionName();
+        this.functionArn = spec.functionArn();
+        this.artifact = spec.artifact();
+        this.memoryMb = spec.memoryMb();
+        this.environment = Map.copyOf(spec.environment());
+        this.number = number;
+        this.runtime = runtime;
+        this.log = log.toAbsolutePath().normalize();
+        this.sandboxDir = this.log.resolveSibling("sandboxes").resolve(functionName + "-" + number);
+        this.exits = exits;
     }
 
-    /** Starts the process and waits until it polls for work (its cold start). */
+    /**
+     * Starts the process and waits until it polls for work (its cold start). A process that ends before its first
+     * poll is replaced, up to {@link #START_ATTEMPTS} times in a row; then the function cannot start.
+     */
     public synchronized void start(Duration initTimeout) {
+        SandboxStartFailure last = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                startOnce(initTimeout);
+                return;
+            } catch (SandboxStartFailure e) {
+                last = e;
+            }
+        }
+        throw new FunctionCannotStart(functionName, START_ATTEMPTS, last);
+    }
+
+    private void startOnce(Duration initTimeout) {
         long t0 = System.nanoTime();
+        AtomicBoolean expected = new AtomicBoolean();
+        stopping = expected;
         try {
             api = new LambdaRuntimeApi(functionArn);
-            ProcessBuilder pb = new ProcessBuilder(artifact.command());
+            Path tmp = freshTmp();
+            String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler));
             Map<String, String> env = pb.environment();
             env.putAll(environment);
             env.put("AWS_LAMBDA_RUNTIME_API", api.address());
             env.put("AWS_LAMBDA_FUNCTION_NAME", functionName);
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
-            env.put("_HANDLER", environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER));
+            env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
+            env.put("_HANDLER", handler);
+            env.put("TMPDIR", tmp.toString());
+            pb.directory(sandboxDir.toFile());
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             processStartedNanos = System.nanoTime();
-            process = pb.start();
-            api.ready().get(initTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            Process started = pb.start();
+            process = started;
+            LambdaRuntimeApi mine = api;
+            started.onExit().thenAccept(p -> exited(p, mine, expected));
+            CompletableFuture.anyOf(api.ready(), started.onExit()).get(initTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!api.ready().isDone()) {
+                SandboxExit exit = exitOf(started, "init");
+                close();
+                exits.accept(exit);
+                throw new SandboxStartFailure(exit.describe(), null);
+            }
+            api.ready().get();
             initDuration = Duration.ofNanos(System.nanoTime() - t0);
         } catch (IOException e) {
+            close();
             throw new IllegalStateException("could not start function " + functionName + ": " + e.getMessage(), e);
         } catch (TimeoutException e) {
             close();
-            throw new IllegalStateException(
-                    "function " + functionName + " did not poll the Runtime API within " + initTimeout.toSeconds()
-                            + " s; see " + log,
+            throw new SandboxStartFailure(
+                    functionName + " did not poll the Runtime API within " + initTimeout.toSeconds() + " s; see " + log,
                     e);
         } catch (ExecutionException e) {
             close();
-            throw new IllegalStateException(
-                    "function " + functionName + " failed to initialize: "
-                            + e.getCause().getMessage() + "; see " + log,
-                    e);
+            throw new SandboxStartFailure(
+                    functionName + " failed to initialize: " + e.getCause().getMessage() + "; see " + log, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
@@ -76,12 +129,41 @@ public final class FunctionInstance implements AutoCloseable {
         }
     }
 
+    /** Every start gets an empty {@code /tmp} of its own, as a fresh Lambda sandbox does. */
+    private Path freshTmp() {
+        try {
+            Files.createDirectories(sandboxDir);
+            return Files.createTempDirectory(sandboxDir, "tmp-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create the sandbox folder " + sandboxDir, e);
+        }
+    }
+
+    /** A death after the first poll (one before it is reported by the start that saw it). */
+    private void exited(Process p, LambdaRuntimeApi itsApi, AtomicBoolean expected) {
+        if (expected.get() || !itsApi.ready().isDone()) {
+            return;
+        }
+        SandboxExit exit = exitOf(p, "invoke");
+        itsApi.sandboxExited("{\"errorType\":\"Runtime.ExitError\",\"errorMessage\":\"RequestId: sandbox " + number
+                + " exited: " + exit.reason() + "\"}");
+        exits.accept(exit);
+    }
+
+    private SandboxExit exitOf(Process p, String phase) {
+        int code;
+        try {
+            code = p.waitFor(5, TimeUnit.SECONDS) ? p.exitValue() : -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            code = -1;
+        }
+        return new SandboxExit(functionName, number, phase, code, Instant.now(), log, SandboxExit.tail(log));
+    }
+
     /** Invokes; on a timeout or a dead process the sandbox is replaced before the next invocation. */
     public synchronized InvocationResult invoke(String payload, Duration timeout, Duration initTimeout) {
-        if (process == null || !process.isAlive()) {
-            close();
-            start(initTimeout);
-        }
+        ensureRunning(initTimeout);
         InvocationResult result;
         try {
             result = api.invoke(payload, timeout).get();
@@ -105,10 +187,7 @@ public final class FunctionInstance implements AutoCloseable {
      * answer (as an out-of-memory while reading it would): Lambda reports Runtime.ExitError.
      */
     public synchronized InvocationResult crashWhileHandling(String payload, Duration initTimeout) {
-        if (process == null || !process.isAlive()) {
-            close();
-            start(initTimeout);
-        }
+        ensureRunning(initTimeout);
         long t0 = System.nanoTime();
         api.forgetDispatches();
         api.invoke(payload, Duration.ofSeconds(30));
@@ -117,12 +196,25 @@ public final class FunctionInstance implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        stopping.set(true); // an injected crash, not a sandbox dying by itself
         process.destroyForcibly();
         close();
         return new InvocationResult.FunctionError(
                 "Runtime.ExitError",
                 "{\"errorMessage\":\"sandbox exited while handling the batch (out of memory, simulated)\"}",
                 Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    private void ensureRunning(Duration initTimeout) {
+        if (process == null || !process.isAlive()) {
+            close();
+            start(initTimeout);
+        }
+    }
+
+    /** The sandbox's process id, while it runs. */
+    public synchronized long pid() {
+        return process == null ? -1 : process.pid();
     }
 
     /** From process start to the first response it gave (JVM start-up, init, first event), once known. */
@@ -136,6 +228,7 @@ public final class FunctionInstance implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        stopping.set(true);
         if (process != null) {
             process.destroy();
             try {
@@ -151,6 +244,23 @@ public final class FunctionInstance implements AutoCloseable {
         if (api != null) {
             api.close();
             api = null;
+        }
+    }
+
+    /** One start that ended before the sandbox's first poll. */
+    static final class SandboxStartFailure extends RuntimeException {
+        SandboxStartFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The function's sandboxes end before their first poll every time: the run cannot go on. */
+    public static final class FunctionCannotStart extends IllegalStateException {
+        FunctionCannotStart(String function, int attempts, RuntimeException last) {
+            super(
+                    "function " + function + " cannot start: " + attempts + " sandboxes in a row ended before "
+                            + "their first poll of the Runtime API; the last: " + last.getMessage(),
+                    last);
         }
     }
 }

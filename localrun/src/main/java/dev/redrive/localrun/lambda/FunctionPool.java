@@ -1,14 +1,17 @@
 package dev.redrive.localrun.lambda;
 
+import dev.redrive.localrun.lambda.FunctionInstance.FunctionCannotStart;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 /**
  * The sandboxes of one function: up to {@code maxInstances} processes, started on demand (cold starts), each serving
@@ -17,9 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FunctionPool implements AutoCloseable {
 
     private final String name;
-    private final String arn;
-    private final FunctionArtifact artifact;
-    private final Map<String, String> environment;
+    private final SandboxSpec spec;
+    private final ManagedJavaRuntime runtime;
     private final Path logDir;
     private final Duration timeout;
     private final Duration initTimeout;
@@ -30,21 +32,20 @@ public final class FunctionPool implements AutoCloseable {
     private final AtomicLong invocations = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong timeouts = new AtomicLong();
-    private volatile java.util.function.Predicate<String> crashOn = payload -> false;
+    private final List<SandboxExit> exits = new CopyOnWriteArrayList<>();
+    private final AtomicReference<FunctionCannotStart> cannotStart = new AtomicReference<>();
+    private volatile Predicate<String> crashOn = payload -> false;
 
     public FunctionPool(
-            String name,
-            String arn,
-            FunctionArtifact artifact,
-            Map<String, String> environment,
+            SandboxSpec spec,
+            ManagedJavaRuntime runtime,
             Path logDir,
             Duration timeout,
             Duration initTimeout,
             int maxInstances) {
-        this.name = name;
-        this.arn = arn;
-        this.artifact = artifact;
-        this.environment = Map.copyOf(environment);
+        this.name = spec.functionName();
+        this.spec = spec;
+        this.runtime = runtime;
         this.logDir = logDir;
         this.timeout = timeout;
         this.initTimeout = initTimeout;
@@ -58,6 +59,7 @@ public final class FunctionPool implements AutoCloseable {
 
     /** Invokes the function synchronously (RequestResponse), waiting for a free sandbox. */
     public InvocationResult invoke(String payload) throws InterruptedException {
+        failIfCannotStart();
         FunctionInstance instance = acquire();
         try {
             InvocationResult r = crashOn.test(payload)
@@ -70,6 +72,9 @@ public final class FunctionPool implements AutoCloseable {
                 timeouts.incrementAndGet();
             }
             return r;
+        } catch (FunctionCannotStart e) {
+            cannotStart.compareAndSet(null, e);
+            throw e;
         } finally {
             idle.add(instance);
         }
@@ -90,9 +95,13 @@ public final class FunctionPool implements AutoCloseable {
             if (started.get() < maxInstances) {
                 int n = started.incrementAndGet();
                 FunctionInstance created =
-                        new FunctionInstance(name, arn, artifact, environment, logDir.resolve(name + "-" + n + ".log"));
+                        new FunctionInstance(spec, n, runtime, logDir.resolve(name + "-" + n + ".log"), exits::add);
                 try {
                     created.start(initTimeout);
+                } catch (FunctionCannotStart e) {
+                    started.decrementAndGet();
+                    cannotStart.compareAndSet(null, e);
+                    throw e;
                 } catch (RuntimeException e) {
                     started.decrementAndGet();
                     throw e;
@@ -108,8 +117,21 @@ public final class FunctionPool implements AutoCloseable {
      * Fault injection at the Lambda service level, for the poison scenario: a sandbox handed a payload that matches
      * dies mid-invocation (as when the function runs out of memory on it). The function's code is unchanged.
      */
-    public void crashOn(java.util.function.Predicate<String> predicate) {
+    public void crashOn(Predicate<String> predicate) {
         this.crashOn = predicate;
+    }
+
+    /** Throws when this function's sandboxes cannot start at all: the run cannot go on. */
+    public void failIfCannotStart() {
+        FunctionCannotStart e = cannotStart.get();
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    /** Sandboxes that ended without being asked to, in the order seen. */
+    public List<SandboxExit> exits() {
+        return List.copyOf(exits);
     }
 
     public long invocations() {

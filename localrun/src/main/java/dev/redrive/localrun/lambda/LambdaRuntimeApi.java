@@ -136,6 +136,19 @@ public final class LambdaRuntimeApi implements AutoCloseable {
         dispatched.release();
     }
 
+    /**
+     * The sandbox's process ended: every invocation it holds or was about to take ends with {@code errorBody}, as
+     * Lambda answers {@code Runtime.ExitError} instead of waiting for the timeout.
+     */
+    public void sandboxExited(String errorBody) {
+        firstPoll.completeExceptionally(new IllegalStateException("the sandbox exited before its first poll"));
+        for (Pending p : inFlight.values()) {
+            p.result()
+                    .complete(new InvocationResult.FunctionError(
+                            "Runtime.ExitError", errorBody, Duration.ofNanos(System.nanoTime() - p.startedNanos())));
+        }
+    }
+
     /** Forgets earlier dispatches, before an invocation whose dispatch is to be awaited. */
     public void forgetDispatches() {
         dispatched.drainPermits();

@@ -14,6 +14,7 @@ import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.OrderTraffic.Order;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,7 +166,7 @@ final class IncidentScenario implements Scenario {
      */
     private static List<String> leftByThePreviousVersion(ScenarioSupport s, int k, Instant outageStart) {
         Instant failedAt = outageStart.plusSeconds(1);
-        List<String> keys = new java.util.ArrayList<>();
+        List<String> keys = new ArrayList<>();
         for (int i = 0; i < k; i++) {
             String eventId = "evt-premigration-" + (i + 1);
             String key = LocalSystem.EMAIL + "#" + eventId;

@@ -1,76 +1,69 @@
 package dev.redrive.localrun.scenario;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.aws.archive.S3PayloadStore;
-import dev.redrive.aws.claims.DynamoDbClaimStore;
-import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
-import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
-import dev.redrive.aws.queues.QueueAddress;
+import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.aws.queues.SqsReplaySender;
-import dev.redrive.checkout.CheckoutSchemaGate;
-import dev.redrive.checkout.ConfirmationEmailConsumer;
-import dev.redrive.checkout.EventSchemas;
-import dev.redrive.checkout.OrderPlacedReader;
-import dev.redrive.checkout.RevenueAnalyticsConsumer;
-import dev.redrive.core.operator.LedgerOperator;
+import dev.redrive.aws.queues.SweeperRoutes;
+import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineRecord;
-import dev.redrive.core.replay.ClaimLookupIdempotencyGate;
+import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
-import dev.redrive.core.replay.ReplayService;
 import dev.redrive.localrun.LocalSystem;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * A person at the terminal, scripted: maintains maintenance windows, replays or archives what waits for a decision,
- * through core's operator port (and so the same schema and idempotency checks as the sweeper and the CLI).
+ * through core's operator port — wired like the CLI's and the sweeper's ({@link AwsRedrive}, {@link
+ * CheckoutDeployment}, core's builders), so with the same schema and idempotency checks, and counted in the same
+ * replay statistics.
  */
 public final class Operator {
+
+    /** The operator never receives from a dead-letter queue; it only reads depths. */
+    private static final int NO_RECEIVES = 30;
 
     private final Actor actor;
     private final OperatorPort port;
 
+    /** The operator of the local system: its tables, bucket and routes, as the sweeper function is configured. */
     public Operator(LocalSystem system, Observer observer, Actor actor) {
+        this(onAws(system, observer), observer.revenueTable(), actor);
+    }
+
+    /** The operator on {@code redrive}'s resources, with the checkout's consumers read from {@code revenueTable}. */
+    public Operator(AwsRedrive redrive, String revenueTable, Actor actor) {
         this.actor = actor;
-        ObjectMapper json = new ObjectMapper();
+        CheckoutDeployment checkout = CheckoutDeployment.forReplayChecks(new ObjectMapper(), revenueTable);
+        this.port = redrive.operator(redrive.replays(checkout.consumers(), checkout.schemaGate())
+                        .build())
+                .build();
+    }
+
+    /** The local system's resources, the routes' URLs registered from the sweeper's own configuration. */
+    private static AwsRedrive onAws(LocalSystem system, Observer observer) {
         var aws = system.aws();
         QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
-        try {
-            for (JsonNode route :
-                    json.readTree(system.environmentOf(LocalSystem.SWEEPER).get("REDRIVE_SWEEPER_ROUTES"))) {
-                String source = route.get("sourceQueueUrl").asText();
-                directory.register(QueueAddress.nameOf(source), source);
-            }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("the sweeper's routes are not JSON", e);
-        }
-        OrderPlacedReader reader = new OrderPlacedReader(json, new EventSchemas());
-        ConfirmationEmailConsumer email = new ConfirmationEmailConsumer(reader, e -> {
-            throw new UnsupportedOperationException("the operator never sends emails");
-        });
-        RevenueAnalyticsConsumer revenue = new RevenueAnalyticsConsumer(reader, observer.revenueTable());
-        DynamoDbQuarantineLedger ledger = new DynamoDbQuarantineLedger(
-                aws.dynamoDb(), observer.quarantineTable(), observer.controlTable(), Clock.systemUTC());
-        ReplayService replays = new ReplayService(
-                ledger,
-                new CheckoutSchemaGate(json, new EventSchemas(), CheckoutSchemaGate.upcasters()),
-                new ClaimLookupIdempotencyGate(
-                        Map.of(email.name(), email, revenue.name(), revenue),
-                        new DynamoDbClaimStore(aws.dynamoDb(), observer.claimsTable())),
-                new SqsReplaySender(aws.sqs(), directory),
-                new S3PayloadStore(aws.s3(), observer.archiveBucket(), null),
-                Clock.systemUTC());
-        this.port = new LedgerOperator(
-                ledger,
-                replays,
-                new DynamoDbMaintenanceWindows(aws.dynamoDb(), observer.controlTable()),
+        Map<String, String> sweeper = system.environmentOf(LocalSystem.SWEEPER);
+        SweeperRoutes.parse(sweeper.get("REDRIVE_SWEEPER_ROUTES"), new ObjectMapper(), directory);
+        return new AwsRedrive(
+                aws.dynamoDb(),
+                aws.sqs(),
+                aws.s3(),
+                directory,
+                new AwsRedrive.Names(
+                        observer.claimsTable(),
+                        observer.quarantineTable(),
+                        observer.controlTable(),
+                        observer.archiveBucket(),
+                        Optional.empty()),
+                NO_RECEIVES,
                 Clock.systemUTC());
     }
 
@@ -78,7 +71,7 @@ public final class Operator {
     public MaintenanceWindows windows() {
         return new MaintenanceWindows() {
             @Override
-            public void add(dev.redrive.core.replay.MaintenanceWindow window) {
+            public void add(MaintenanceWindow window) {
                 port.addWindow(window);
             }
 
@@ -88,13 +81,13 @@ public final class Operator {
             }
 
             @Override
-            public java.util.List<dev.redrive.core.replay.MaintenanceWindow> list() {
+            public List<MaintenanceWindow> list() {
                 return port.windows();
             }
 
             @Override
-            public Optional<dev.redrive.core.replay.MaintenanceWindow> find(String id) {
-                return port.windows().stream().filter(w -> w.id().equals(id)).findFirst();
+            public Optional<MaintenanceWindow> find(String id) {
+                return port.window(id);
             }
         };
     }
@@ -103,14 +96,14 @@ public final class Operator {
         return actor;
     }
 
+    /** A person's approval to replay {@code record}; the port counts it in the replay statistics when sent. */
     public ReplayOutcome replay(QuarantineRecord record, String why) {
-        return port.approveReplay(java.util.List.of(record.id()), actor, why, false)
-                .get(record.id());
+        return port.approveReplay(List.of(record.id()), actor, why, false).get(record.id());
     }
 
     /** A person's decision to archive a dead letter that waits, with a note. */
     public boolean archive(QuarantineRecord record, String note) {
-        return port.archive(java.util.List.of(record.id()), actor, note, false).get(record.id())
+        return port.archive(List.of(record.id()), actor, note, false).get(record.id())
                 instanceof ArchiveDecision.Archived;
     }
 }

@@ -8,6 +8,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +108,7 @@ public final class Reconciliation {
     }
 
     private static Set<String> expectedEmailObjects(Map<String, Order> orders, Observer observer) {
-        Set<String> keys = new java.util.HashSet<>();
+        Set<String> keys = new HashSet<>();
         for (Order o : orders.values()) {
             if ("applied".equals(statusWord(observer, LocalSystem.EMAIL, o))) {
                 keys.add("emails/" + URLEncoder.encode(LocalSystem.EMAIL + "#" + o.eventId(), StandardCharsets.UTF_8)

@@ -4,6 +4,7 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.localrun.LocalSystem;
 import dev.redrive.localrun.Progress;
 import dev.redrive.localrun.lambda.InvocationResult;
+import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.report.RunReport;
 import java.time.Duration;
 import java.util.List;
@@ -59,7 +60,10 @@ class ScenarioSupport {
     }
 
     void await(String what, Supplier<Boolean> done) throws InterruptedException {
-        progress.await(what, PHASE_TIMEOUT, this::status, done);
+        progress.await(what, PHASE_TIMEOUT, this::status, () -> {
+            system.failIfBroken();
+            return done.get();
+        });
     }
 
     /** Invokes the sweeper now (as its schedule would) and returns its answer, for the story. */
@@ -81,6 +85,9 @@ class ScenarioSupport {
     void closingFigures() {
         report.put("api calls by function (through counting proxies)", system.apiCalls());
         report.put("lambda runtime", system.runtimeFigures());
+        report.put(
+                "sandboxes that ended by themselves",
+                system.sandboxExits().stream().map(SandboxExit::toMap).toList());
         report.put("mail provider refusals during the outage", system.mailProviderRefusals());
         report.put("archive objects (S3 keys)", observer.archiveObjects());
     }

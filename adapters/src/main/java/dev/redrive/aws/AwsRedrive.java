@@ -1,0 +1,144 @@
+package dev.redrive.aws;
+
+import dev.redrive.aws.archive.S3ArchiveStore;
+import dev.redrive.aws.archive.S3PayloadStore;
+import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.ledger.DynamoDbLeaseStore;
+import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
+import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.aws.ledger.DynamoDbReplayStats;
+import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsDeadLetterSource;
+import dev.redrive.aws.queues.SqsReplaySender;
+import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.operator.LedgerOperator;
+import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.replay.SchemaGate;
+import dev.redrive.core.sweeper.Sweeper;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Redrive's resources on AWS and the adapters over them, in one place for every deployable that wires the dead-letter
+ * workflow (the sweeper function, the CLI, the local run's operator): the same tables, bucket and queues give the same
+ * ledger, claim lookup, sender and payloads everywhere. The builders it returns are core's, filled in; a caller sets
+ * what is its own (the consumers, the schema gate, a wrapped sender) and builds.
+ *
+ * @param queues            queue URLs by name (the routes' URLs registered)
+ * @param dlqVisibilitySecs how long a dead letter received by the sweeper stays invisible
+ */
+public record AwsRedrive(
+        DynamoDbClient dynamoDb,
+        SqsClient sqs,
+        S3Client s3,
+        QueueDirectory queues,
+        Names names,
+        int dlqVisibilitySecs,
+        Clock clock) {
+
+    /** The names of the tables and the bucket (the functions' {@code REDRIVE_*} configuration). */
+    public record Names(
+            String claimsTable,
+            String quarantineTable,
+            String controlTable,
+            String archiveBucket,
+            Optional<String> archiveKmsKeyId) {
+        public Names {
+            Objects.requireNonNull(claimsTable, "claimsTable");
+            Objects.requireNonNull(quarantineTable, "quarantineTable");
+            Objects.requireNonNull(controlTable, "controlTable");
+            Objects.requireNonNull(archiveBucket, "archiveBucket");
+            archiveKmsKeyId = archiveKmsKeyId.filter(k -> !k.isBlank());
+        }
+    }
+
+    public AwsRedrive {
+        Objects.requireNonNull(dynamoDb, "dynamoDb");
+        Objects.requireNonNull(sqs, "sqs");
+        Objects.requireNonNull(s3, "s3");
+        Objects.requireNonNull(queues, "queues");
+        Objects.requireNonNull(names, "names");
+        Objects.requireNonNull(clock, "clock");
+    }
+
+    public DynamoDbQuarantineLedger ledger() {
+        return new DynamoDbQuarantineLedger(dynamoDb, names.quarantineTable(), names.controlTable(), clock);
+    }
+
+    public DynamoDbClaimStore claims() {
+        return new DynamoDbClaimStore(dynamoDb, names.claimsTable());
+    }
+
+    public DynamoDbLeaseStore leases() {
+        return new DynamoDbLeaseStore(dynamoDb, names.controlTable());
+    }
+
+    public DynamoDbMaintenanceWindows windows() {
+        return new DynamoDbMaintenanceWindows(dynamoDb, names.controlTable());
+    }
+
+    public DynamoDbReplayStats stats() {
+        return new DynamoDbReplayStats(dynamoDb, names.controlTable());
+    }
+
+    public S3PayloadStore payloads() {
+        return new S3PayloadStore(
+                s3, names.archiveBucket(), names.archiveKmsKeyId().orElse(null));
+    }
+
+    public S3ArchiveStore archive() {
+        return new S3ArchiveStore(
+                s3, names.archiveBucket(), names.archiveKmsKeyId().orElse(null), clock);
+    }
+
+    public SqsDeadLetterSource deadLetters() {
+        return new SqsDeadLetterSource(sqs, queues, dlqVisibilitySecs);
+    }
+
+    public SqsReplaySender sender() {
+        return new SqsReplaySender(sqs, queues);
+    }
+
+    /** The replay service on these resources, checking with {@code consumers} and {@code schemas}. */
+    public ReplayService.Builder replays(Map<String, ? extends IdempotentConsumer<?>> consumers, SchemaGate schemas) {
+        return ReplayService.builder()
+                .ledger(ledger())
+                .schemas(schemas)
+                .claimLookup(consumers, claims())
+                .sender(sender())
+                .payloads(payloads())
+                .clock(clock);
+    }
+
+    /** The operator port on these resources, replaying through {@code replays}. */
+    public LedgerOperator.Builder operator(ReplayService replays) {
+        return LedgerOperator.builder()
+                .ledger(ledger())
+                .replays(replays)
+                .windows(windows())
+                .stats(stats())
+                .queues(deadLetters())
+                .payloads(payloads())
+                .clock(clock);
+    }
+
+    /** The sweeper on these resources, reading keys with {@code consumers} and replaying through {@code replays}. */
+    public Sweeper.Builder sweeper(Map<String, ? extends IdempotentConsumer<?>> consumers, ReplayService replays) {
+        return Sweeper.builder()
+                .deadLetters(deadLetters())
+                .ledger(ledger())
+                .leases(leases())
+                .consumers(consumers, claims())
+                .payloads(payloads())
+                .windows(windows())
+                .replays(replays)
+                .stats(stats())
+                .archive(archive())
+                .clock(clock);
+    }
+}

@@ -1,0 +1,15 @@
+package dev.redrive.aws.ledger;
+
+import dev.redrive.core.sweeper.ReplayStats;
+import dev.redrive.core.sweeper.ReplayStatsContract;
+import dev.redrive.localstack.LocalAws;
+
+/** The replay statistics contract on DynamoDB: a fresh control table per test. */
+class DynamoDbReplayStatsTest extends ReplayStatsContract {
+
+    @Override
+    protected ReplayStats newStats() {
+        LocalAws aws = LocalAws.shared();
+        return new DynamoDbReplayStats(aws.dynamoDb(), ControlTables.control(aws));
+    }
+}

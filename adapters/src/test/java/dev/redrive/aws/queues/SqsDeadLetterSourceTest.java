@@ -1,0 +1,95 @@
+package dev.redrive.aws.queues;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.sweeper.ArrivedDeadLetter;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import dev.redrive.core.sweeper.DeadLetterSourceContract;
+import dev.redrive.localstack.LocalAws;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+
+/**
+ * The dead-letter source contract on SQS (fresh queues per test; a received letter stays invisible for five seconds),
+ * and the decoding of the failure metadata a consumer attaches.
+ */
+class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
+
+    static final int VISIBILITY_SECONDS = 5;
+
+    private final LocalAws aws = LocalAws.shared();
+    private final QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
+
+    @Override
+    protected DeadLetterSource newSource() {
+        return new SqsDeadLetterSource(aws.sqs(), directory, VISIBILITY_SECONDS);
+    }
+
+    @Override
+    protected String newDeadLetterQueue() {
+        String name = "dead-letters-" + UUID.randomUUID().toString().substring(0, 8);
+        aws.sqs().createQueue(b -> b.queueName(name));
+        return name;
+    }
+
+    @Override
+    protected void arrive(String queue, String body, Map<String, String> attributes, Optional<ReplayMarker> marker) {
+        Map<String, MessageAttributeValue> values = new HashMap<>();
+        attributes.forEach((k, v) -> values.put(k, text(v)));
+        marker.ifPresent(m -> values.put(ReplayMarker.ATTRIBUTE, text(m.encode())));
+        aws.sqs()
+                .sendMessage(
+                        b -> b.queueUrl(directory.url(queue)).messageBody(body).messageAttributes(values));
+    }
+
+    @Override
+    protected List<ArrivedDeadLetter> receiveAfterTheVisibilityTimeout(String queue) {
+        AtomicReference<List<ArrivedDeadLetter>> back = new AtomicReference<>(List.of());
+        await().atMost(Duration.ofSeconds(VISIBILITY_SECONDS * 6L))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    back.set(source.receive(queue));
+                    return !back.get().isEmpty();
+                });
+        return back.get();
+    }
+
+    private static MessageAttributeValue text(String value) {
+        return MessageAttributeValue.builder()
+                .dataType("String")
+                .stringValue(value)
+                .build();
+    }
+
+    @Test
+    void theFailureAConsumerAttachedIsDecodedAndLeavesTheAttributes() {
+        String queue = newDeadLetterQueue();
+        String metadata = "{\"consumer\":\"email\",\"idempotencyKey\":\"email#e-1\",\"sourceQueue\":\"orders\","
+                + "\"sourceMessageId\":\"m-source\",\"failureClass\":\"PERMANENT\",\"errorType\":\"Rule\","
+                + "\"reason\":\"refused\",\"attempt\":4,\"firstFailedAtMillis\":1000,\"lastFailedAtMillis\":2000}";
+        arrive(queue, "{}", Map.of("trace", "t", DeadLetterMetadata.ATTRIBUTE, metadata), Optional.empty());
+
+        ArrivedDeadLetter letter = source.receive(queue).get(0);
+
+        assertThat(letter.attributes()).isEqualTo(Map.of("trace", "t"));
+        assertThat(letter.receiveCount())
+                .as("the attempt the consumer recorded")
+                .isEqualTo(4);
+        assertThat(letter.sourceMessageId()).isEqualTo("m-source");
+        ArrivedDeadLetter.AttachedFailure attached = letter.attached().orElseThrow();
+        assertThat(attached.consumer()).isEqualTo("email");
+        assertThat(attached.idempotencyKey()).isEqualTo("email#e-1");
+        assertThat(attached.failure().failureClass()).isEqualTo(FailureClass.PERMANENT);
+        assertThat(attached.failure().lastFailedAt().toEpochMilli()).isEqualTo(2000);
+    }
+}

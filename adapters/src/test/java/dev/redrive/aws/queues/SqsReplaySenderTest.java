@@ -1,0 +1,83 @@
+package dev.redrive.aws.queues;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.replay.ReplaySender;
+import dev.redrive.core.replay.ReplaySenderContract;
+import dev.redrive.localstack.LocalAws;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/** The replay sender contract on SQS (fresh queues per test), and what it promises on FIFO queues and failures. */
+class SqsReplaySenderTest extends ReplaySenderContract {
+
+    private final LocalAws aws = LocalAws.shared();
+    private final QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
+
+    @Override
+    protected ReplaySender newSender() {
+        return new SqsReplaySender(aws.sqs(), directory);
+    }
+
+    @Override
+    protected String newQueue() {
+        String name = "replays-" + UUID.randomUUID().toString().substring(0, 8);
+        aws.sqs().createQueue(b -> b.queueName(name));
+        return name;
+    }
+
+    @Override
+    protected List<Received> received(String queue) {
+        String url = directory.url(queue);
+        List<Received> all = new ArrayList<>();
+        List<Message> batch;
+        do {
+            batch = aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(url)
+                            .maxNumberOfMessages(10)
+                            .visibilityTimeout(600)
+                            .waitTimeSeconds(0)
+                            .messageAttributeNames("All"))
+                    .messages();
+            for (Message m : batch) {
+                Map<String, String> attributes = new HashMap<>();
+                m.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
+                all.add(new Received(m.messageId(), m.body(), attributes));
+            }
+        } while (!batch.isEmpty());
+        return all;
+    }
+
+    @Test
+    void onAFifoQueueTheSameReplaySentTwiceArrivesOnce() {
+        String name = "replays-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
+        aws.sqs().createQueue(b -> b.queueName(name).attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true")));
+        Map<String, String> marker = Map.of(ReplayMarker.ATTRIBUTE, "q-7:2");
+
+        sender.send(name, "{\"orderId\":\"o-7\"}", marker);
+        sender.sendAll(name, List.of(new ReplaySender.Outgoing("{\"orderId\":\"o-7\"}", marker)));
+        sender.send(name, "{\"orderId\":\"o-8\"}", Map.of(ReplayMarker.ATTRIBUTE, "q-8:1"));
+
+        assertThat(received(name))
+                .extracting(Received::body)
+                .containsExactly("{\"orderId\":\"o-7\"}", "{\"orderId\":\"o-8\"}");
+    }
+
+    @Test
+    void aBatchSqsRefusesGivesNoIdsAndThrowsNothing() {
+        String missing = "never-created-" + UUID.randomUUID().toString().substring(0, 8);
+
+        List<String> ids = sender.sendAll(
+                missing, List.of(new ReplaySender.Outgoing("a", Map.of()), new ReplaySender.Outgoing("b", Map.of())));
+
+        assertThat(ids).containsExactly(null, null);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.redrive.checkout;
+
+import dev.redrive.core.consumer.EffectDeadlinePassed;
+import java.time.Duration;
+import java.util.Optional;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+
+/**
+ * The per-request timeouts of an effect's AWS calls: each call may take at most the time left before the effect's
+ * deadline ({@code apiCallTimeout}, which bounds its retries too, and {@code apiCallAttemptTimeout}), or the client's
+ * own timeouts when they are shorter (a per-request value replaces the client's), and no call starts once the
+ * deadline has passed. Measured on the monotonic clock from the time left when the effect began.
+ */
+final class EffectCallTimeouts {
+
+    private final long deadlineNanos;
+    private final String dependency;
+    private final Optional<Duration> clientCallTimeout;
+    private final Optional<Duration> clientAttemptTimeout;
+
+    private EffectCallTimeouts(long deadlineNanos, String dependency, ClientOverrideConfiguration client) {
+        this.deadlineNanos = deadlineNanos;
+        this.dependency = dependency;
+        this.clientCallTimeout = client == null ? Optional.empty() : client.apiCallTimeout();
+        this.clientAttemptTimeout = client == null ? Optional.empty() : client.apiCallAttemptTimeout();
+    }
+
+    /**
+     * Timeouts for calls made from now on, by an effect with {@code timeLeft} before its deadline, through a client
+     * configured with {@code client} (null: none of its own).
+     */
+    static EffectCallTimeouts within(Duration timeLeft, String dependency, ClientOverrideConfiguration client) {
+        return new EffectCallTimeouts(System.nanoTime() + Math.max(0, timeLeft.toNanos()), dependency, client);
+    }
+
+    /**
+     * The override configuration of the next call.
+     *
+     * @throws EffectDeadlinePassed when no time is left: the call must not start
+     */
+    AwsRequestOverrideConfiguration next(String call) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            throw new EffectDeadlinePassed(call, dependency);
+        }
+        Duration timeout = Duration.ofNanos(left);
+        return AwsRequestOverrideConfiguration.builder()
+                .apiCallTimeout(shorter(timeout, clientCallTimeout))
+                .apiCallAttemptTimeout(shorter(timeout, clientAttemptTimeout))
+                .build();
+    }
+
+    private static Duration shorter(Duration timeLeft, Optional<Duration> configured) {
+        return configured.filter(c -> c.compareTo(timeLeft) < 0).orElse(timeLeft);
+    }
+}

@@ -1,0 +1,123 @@
+package dev.redrive.core.names;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The names the functions, the IaC, the local run and the CLI must agree on, in one place: the handlers a function is
+ * told to run ({@code QUARKUS_LAMBDA_HANDLER}), and the CloudWatch metrics the functions emit as EMF and the alarms and
+ * the dashboard read. It lives in core because core is the one module every other one depends on that brings no
+ * dependency along (the CDK app takes it for these constants only).
+ */
+public final class RedriveNames {
+
+    private RedriveNames() {}
+
+    /** The {@code @Named} Lambda handlers of the one function artifact. */
+    public static final class Handlers {
+
+        /** The checkout example's email consumer; also its consumer name, part of every claim key it makes. */
+        public static final String CONFIRMATION_EMAIL = "confirmation-email";
+
+        /** The checkout example's analytics consumer; also its consumer name. */
+        public static final String REVENUE_ANALYTICS = "revenue-analytics";
+
+        /** The scheduled dead-letter sweeper. */
+        public static final String DLQ_SWEEPER = "dlq-sweeper";
+
+        private Handlers() {}
+    }
+
+    /** The dimensions the metrics are emitted with. */
+    public static final class Dimensions {
+
+        public static final String CONSUMER = "Consumer";
+        public static final String FAILURE_CLASS = "FailureClass";
+        public static final String DEAD_LETTER_QUEUE = "DeadLetterQueue";
+        public static final String STATE = "State";
+
+        private Dimensions() {}
+    }
+
+    /** The custom metrics, namespace {@value #NAMESPACE}. */
+    public static final class Metrics {
+
+        public static final String NAMESPACE = "Redrive";
+
+        // Consumers: by Consumer.
+        public static final String PROCESSED = "Processed";
+        public static final String DUPLICATES = "Duplicates";
+        public static final String DEFERRED = "Deferred";
+        public static final String TIMED_OUT = "TimedOut";
+        public static final String SUPERSEDED = "Superseded";
+        public static final String HELD_BEHIND_GROUP_HEAD = "HeldBehindGroupHead";
+        public static final String VISIBILITY_NOT_CHANGED = "VisibilityNotChanged";
+        public static final String EFFECT_LATENCY = "EffectLatency";
+        // Consumers: by Consumer and FailureClass.
+        public static final String FAILURES = "Failures";
+        public static final String DEAD_LETTERED = "DeadLettered";
+
+        // Sweeper: without dimensions (the alarms read them so).
+        public static final String OLDEST_UNRESOLVED_QUARANTINE_AGE = "OldestUnresolvedQuarantineAgeSeconds";
+        /** All-time, for the dashboard; no alarm reads it (early failures would hold one in ALARM). */
+        public static final String REPLAY_SUCCESS_RATE = "ReplaySuccessRate";
+        /** This run's replays that came back to a DLQ; the success-rate alarm sums it and {@link #REPLAYED}. */
+        public static final String REPLAYS_RETURNED = "ReplaysReturned";
+        /** This run's replays sent. */
+        public static final String REPLAYED = "Replayed";
+
+        public static final String ALREADY_APPLIED = "AlreadyApplied";
+        public static final String REPLAY_REFUSED = "ReplayRefused";
+        public static final String REPLAY_DEFERRED = "ReplayDeferred";
+        public static final String ARCHIVED = "Archived";
+        // Sweeper: by FailureClass (and ReplaySuccessRate again).
+        public static final String QUARANTINED = "Quarantined";
+        public static final String REPLAY_FAILED = "ReplayFailed";
+        // Sweeper: by DeadLetterQueue; Quarantine by DeadLetterQueue and State.
+        public static final String DEAD_LETTER_QUEUE_DEPTH = "DeadLetterQueueDepth";
+        public static final String OLDEST_DEAD_LETTER_AGE = "OldestDeadLetterAgeSeconds";
+        public static final String ARRIVALS = "Arrivals";
+        public static final String QUARANTINE = "Quarantine";
+
+        /** Every metric a consumer function emits. */
+        public static final Set<String> CONSUMER_EMITTED = Set.of(
+                PROCESSED,
+                DUPLICATES,
+                DEFERRED,
+                TIMED_OUT,
+                SUPERSEDED,
+                HELD_BEHIND_GROUP_HEAD,
+                VISIBILITY_NOT_CHANGED,
+                EFFECT_LATENCY,
+                FAILURES,
+                DEAD_LETTERED);
+
+        /** Every metric the sweeper function emits. */
+        public static final Set<String> SWEEPER_EMITTED = Set.of(
+                OLDEST_UNRESOLVED_QUARANTINE_AGE,
+                REPLAY_SUCCESS_RATE,
+                REPLAYS_RETURNED,
+                REPLAYED,
+                ALREADY_APPLIED,
+                REPLAY_REFUSED,
+                REPLAY_DEFERRED,
+                ARCHIVED,
+                QUARANTINED,
+                REPLAY_FAILED,
+                DEAD_LETTER_QUEUE_DEPTH,
+                OLDEST_DEAD_LETTER_AGE,
+                ARRIVALS,
+                QUARANTINE);
+
+        /** Every metric of namespace {@value #NAMESPACE} that some function emits: all an alarm may read. */
+        public static final Set<String> EMITTED = union(CONSUMER_EMITTED, SWEEPER_EMITTED);
+
+        private Metrics() {}
+
+        private static Set<String> union(Set<String> a, Set<String> b) {
+            Set<String> all = new HashSet<>(a);
+            all.addAll(b);
+            return Set.copyOf(all);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.redrive.core.operator;
+
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.sweeper.DeadLetterSource;
+import dev.redrive.core.sweeper.Route;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operator's reads of the ledger, each through the query that fits it: one queue over many states by queue (the
+ * by-queue index keeps tombstones, so such a listing shows dead letters archived to the store too); an age limit by
+ * state with the arrival cutoff in the query; otherwise by state, filtered by queue.
+ */
+final class LedgerQueries {
+
+    private final QuarantineLedger ledger;
+    private final Clock clock;
+
+    LedgerQueries(QuarantineLedger ledger, Clock clock) {
+        this.ledger = ledger;
+        this.clock = clock;
+    }
+
+    List<QuarantineRecord> list(QuarantineQuery query) {
+        Instant now = clock.instant();
+        Map<String, QuarantineRecord> found = new LinkedHashMap<>();
+        boolean byQueue = query.sourceQueue().isPresent()
+                && query.states().size() > 2
+                && query.olderThan().isEmpty();
+        if (byQueue) {
+            ledger.ofQueue(query.sourceQueue().get(), Integer.MAX_VALUE).forEach(r -> found.put(r.id(), r));
+        } else {
+            for (QuarantineState state : query.states()) {
+                List<QuarantineRecord> inState = query.olderThan().isPresent()
+                        ? ledger.arrivedBefore(
+                                state, now.minus(query.olderThan().get()), Integer.MAX_VALUE)
+                        : ledger.inState(state, query.sourceQueue(), Integer.MAX_VALUE);
+                inState.forEach(r -> found.put(r.id(), r));
+            }
+        }
+        List<QuarantineRecord> matching = new ArrayList<>();
+        for (QuarantineRecord r : found.values()) {
+            if (query.states().contains(r.state())
+                    && query.sourceQueue().map(q -> q.equals(r.sourceQueue())).orElse(true)
+                    && query.matches(r, now)) {
+                matching.add(r);
+            }
+        }
+        matching.sort(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id));
+        return matching.size() <= query.limit() ? matching : List.copyOf(matching.subList(0, query.limit()));
+    }
+
+    RouteStatus status(Route route, DeadLetterSource queues, Duration since) {
+        Instant now = clock.instant();
+        DeadLetterSource.QueueDepth source = queues.approximateDepth(route.sourceQueue());
+        DeadLetterSource.QueueDepth deadLetters = queues.approximateDepth(route.deadLetterQueue());
+        Map<FailureClass, Integer> arrivals = new EnumMap<>(FailureClass.class);
+        for (FailureClass c : FailureClass.values()) {
+            arrivals.put(c, 0);
+        }
+        Map<QuarantineState, Integer> states = new EnumMap<>(QuarantineState.class);
+        QuarantineRecord oldest = null;
+        Instant from = now.minus(since);
+        for (QuarantineRecord r : ledger.ofQueue(route.sourceQueue(), Integer.MAX_VALUE)) {
+            states.merge(r.state(), 1, Integer::sum);
+            if (!r.arrivedAt().isBefore(from)) {
+                arrivals.merge(r.classification().failureClass(), 1, Integer::sum);
+            }
+            if (!r.state().resolved() && (oldest == null || r.arrivedAt().isBefore(oldest.arrivedAt()))) {
+                oldest = r;
+            }
+        }
+        return new RouteStatus(route, source, deadLetters, Optional.ofNullable(oldest), arrivals, states);
+    }
+}

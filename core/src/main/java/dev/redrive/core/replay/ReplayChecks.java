@@ -1,0 +1,185 @@
+package dev.redrive.core.replay;
+
+import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The checks of one replay, the same as a first delivery's: {@code QUARANTINED → UNDER_REVIEW → SCHEMA_CHECK →
+ * IDEMPOTENCY_CHECK}, then ready to send, or settled here ({@code ARCHIVED} when incompatible or unsafe, {@code
+ * REPLAYED} when already applied). Each step is in the audit trail; the record is saved once the checks have passed and
+ * before anything is sent. A dry run runs the same checks and changes nothing.
+ */
+final class ReplayChecks {
+
+    private final QuarantineLedger ledger;
+    private final SchemaGate schemas;
+    private final IdempotencyGate idempotency;
+    private final PayloadStore payloads;
+    private final Clock clock;
+
+    ReplayChecks(
+            QuarantineLedger ledger,
+            SchemaGate schemas,
+            IdempotencyGate idempotency,
+            PayloadStore payloads,
+            Clock clock) {
+        this.ledger = ledger;
+        this.schemas = schemas;
+        this.idempotency = idempotency;
+        this.payloads = payloads;
+        this.clock = clock;
+    }
+
+    /** What the checks decided about one record. */
+    sealed interface Checked permits Ready, Settled {}
+
+    /** A record that passed both checks, saved in IDEMPOTENCY_CHECK, with the body and marker to send. */
+    record Ready(QuarantineRecord record, String body, String upcast, int replayCount) implements Checked {}
+
+    /** The replay ends here, with this outcome. */
+    record Settled(ReplayOutcome outcome) implements Checked {}
+
+    /** Runs the checks; returns a {@link Ready} or the outcome that ends the replay here. */
+    Checked check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
+        if (r.state().resolved() || r.archivedToStore()) {
+            return new Settled(new ReplayOutcome.NotReplayable(
+                    r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")")));
+        }
+        String body = bodyOf(r);
+        QuarantineRecord moved = r;
+        String upcast = "";
+        if (moved.state() == QuarantineState.QUARANTINED) {
+            moved = moved.moveTo(QuarantineState.UNDER_REVIEW, actor, why, clock.instant());
+        }
+        if (moved.state() == QuarantineState.UNDER_REVIEW) {
+            moved = moved.moveTo(
+                    QuarantineState.SCHEMA_CHECK,
+                    actor,
+                    "checking against the consumer's current schema",
+                    clock.instant());
+        }
+        if (moved.state() == QuarantineState.SCHEMA_CHECK) {
+            SchemaGate.Verdict schema = schemas.check(moved.consumer(), body);
+            if (schema instanceof SchemaGate.Incompatible incompatible) {
+                return settle(
+                        save(
+                                        moved.moveTo(
+                                                QuarantineState.ARCHIVED,
+                                                actor,
+                                                "incompatible: " + incompatible.reason(),
+                                                clock.instant()),
+                                        fence)
+                                .map(saved -> new ReplayOutcome.Refused(r.id(), incompatible.reason(), false)),
+                        r,
+                        fence);
+            }
+            if (schema instanceof SchemaGate.Upcast u) {
+                upcast = upcastNote(u);
+                body = u.body();
+                moved = moved.body() != null ? moved.withBody(body) : moved;
+            }
+            moved = moved.moveTo(
+                    QuarantineState.IDEMPOTENCY_CHECK,
+                    actor,
+                    upcast.isEmpty() ? "schema is current" : upcast,
+                    clock.instant());
+        }
+        IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, r.arrivedAt(), clock.instant());
+        if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
+            return settle(
+                    save(
+                                    moved.moveTo(
+                                            QuarantineState.REPLAYED,
+                                            actor,
+                                            "already applied under " + applied.key() + " (token "
+                                                    + applied.fencingToken() + "); nothing sent",
+                                            clock.instant()),
+                                    fence)
+                            .map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)),
+                    r,
+                    fence);
+        }
+        if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
+            return settle(
+                    save(
+                                    moved.moveTo(
+                                            QuarantineState.ARCHIVED,
+                                            actor,
+                                            "unsafe to replay: " + unsafe.reason(),
+                                            clock.instant()),
+                                    fence)
+                            .map(saved -> new ReplayOutcome.Refused(r.id(), unsafe.reason(), false)),
+                    r,
+                    fence);
+        }
+        Optional<QuarantineRecord> saved = moved == r ? Optional.of(r) : save(moved, fence);
+        if (saved.isEmpty()) {
+            return new Settled(conflict(r, fence));
+        }
+        if (verdict instanceof IdempotencyGate.InProgress busy) {
+            return new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt()));
+        }
+        return new Ready(saved.get(), body, upcast, saved.get().replayCount() + 1);
+    }
+
+    ReplayOutcome dryRun(QuarantineRecord r) {
+        if (r.state().resolved() || r.archivedToStore()) {
+            return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
+        }
+        String body = bodyOf(r);
+        String upcast = "";
+        if (r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
+            SchemaGate.Verdict schema = schemas.check(r.consumer(), body);
+            if (schema instanceof SchemaGate.Incompatible incompatible) {
+                return new ReplayOutcome.Refused(r.id(), incompatible.reason(), true);
+            }
+            if (schema instanceof SchemaGate.Upcast u) {
+                upcast = upcastNote(u);
+                body = u.body();
+            }
+        }
+        IdempotencyGate.Verdict verdict = idempotency.check(r.consumer(), body, r.arrivedAt(), clock.instant());
+        if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
+            return new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), true);
+        }
+        if (verdict instanceof IdempotencyGate.InProgress busy) {
+            return new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt());
+        }
+        if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
+            return new ReplayOutcome.Refused(r.id(), unsafe.reason(), true);
+        }
+        return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true);
+    }
+
+    /** The outcome of a final save: {@code saved} when it was written, else a conflict. */
+    private static Settled settle(Optional<ReplayOutcome> saved, QuarantineRecord r, Optional<LeaseToken> fence) {
+        return new Settled(saved.orElseGet(() -> conflict(r, fence)));
+    }
+
+    private static String upcastNote(SchemaGate.Upcast u) {
+        return "upcast v" + u.fromVersion() + " to v" + u.toVersion();
+    }
+
+    /** Every record that is not yet archived keeps its payload, inline or aside. */
+    private String bodyOf(QuarantineRecord r) {
+        return payloads.bodyOf(r)
+                .orElseThrow(() -> new IllegalStateException("dead letter " + r.id()
+                        + " keeps no payload (neither inline nor a reference); nothing can be replayed"));
+    }
+
+    private Optional<QuarantineRecord> save(QuarantineRecord r, Optional<LeaseToken> fence) {
+        return ledger.save(r, fence);
+    }
+
+    static ReplayOutcome conflict(QuarantineRecord r, Optional<LeaseToken> fence) {
+        return new ReplayOutcome.Conflict(
+                r.id(),
+                "dead letter " + r.id() + " changed meanwhile"
+                        + (fence.isPresent() ? " (or the sweeper's lease was taken over)" : "") + "; nothing was done");
+    }
+}

@@ -1,0 +1,194 @@
+package dev.redrive.core.sweeper;
+
+import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimStore;
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.DeadLetterEvidence;
+import dev.redrive.core.quarantine.DeadLetterOrigin;
+import dev.redrive.core.quarantine.PayloadLocation;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.PayloadStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The sweeper's first part: quarantine every arrival of a dead-letter queue. Each is classified from the evidence, its
+ * ledger record written (once, however often it is seen; a replay that came back reopens its own record), and only
+ * then is it deleted from the queue, so nothing is lost if the sweep dies anywhere.
+ */
+final class ArrivalSweep {
+
+    private final DeadLetterSource source;
+    private final QuarantineLedger ledger;
+    private final LeaseStore leases;
+    private final ClaimStore claims;
+    private final Map<String, ? extends IdempotentConsumer<?>> consumers;
+    private final PayloadStore payloads;
+    private final ReplayStats stats;
+    private final SweeperSettings settings;
+    private final Clock clock;
+    /** The last arrival time given out: arrivals get strictly increasing times, so the ledger keeps DLQ order. */
+    private Instant lastArrival = Instant.EPOCH;
+
+    ArrivalSweep(
+            DeadLetterSource source,
+            QuarantineLedger ledger,
+            LeaseStore leases,
+            ClaimStore claims,
+            Map<String, ? extends IdempotentConsumer<?>> consumers,
+            PayloadStore payloads,
+            ReplayStats stats,
+            SweeperSettings settings,
+            Clock clock) {
+        this.source = source;
+        this.ledger = ledger;
+        this.leases = leases;
+        this.claims = claims;
+        this.consumers = Map.copyOf(consumers);
+        this.payloads = payloads;
+        this.stats = stats;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Returns false when the lease was lost. */
+    boolean run(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
+        int seen = 0;
+        while (seen < settings.maxArrivalsPerRun() && timeLeft.getAsBoolean()) {
+            List<ArrivedDeadLetter> batch = source.receive(route.deadLetterQueue());
+            if (batch.isEmpty()) {
+                return true;
+            }
+            List<ArrivedDeadLetter> durable = new ArrayList<>();
+            for (ArrivedDeadLetter letter : batch) {
+                report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
+                if (!quarantine(route, letter, fence, report)) {
+                    source.delete(route.deadLetterQueue(), durable);
+                    return false; // lease lost: stop; the undeleted letters come back to the next sweeper
+                }
+                durable.add(letter);
+            }
+            source.delete(route.deadLetterQueue(), durable);
+            seen += batch.size();
+        }
+        return true;
+    }
+
+    /**
+     * The arrival time of the next letter: now, or a millisecond after the previous arrival (the ledger keeps
+     * milliseconds and lists by arrival), so the messages of a FIFO group — a failed head and those that waited behind
+     * it — are replayed in the order their dead-letter queue delivered them.
+     */
+    private synchronized Instant nextArrival() {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        lastArrival = now.isAfter(lastArrival) ? now : lastArrival.plusMillis(1);
+        return lastArrival;
+    }
+
+    /** Records {@code letter}; false only when the lease was lost. */
+    private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
+        Instant now = nextArrival();
+        if (letter.replay().isPresent()) {
+            Optional<QuarantineRecord> replayed =
+                    ledger.find(letter.replay().get().quarantineId());
+            if (replayed.isPresent()) {
+                return reopen(replayed.get(), letter, fence, report, now);
+            }
+        }
+        String consumer = letter.attached()
+                .map(ArrivedDeadLetter.AttachedFailure::consumer)
+                .filter(consumers::containsKey)
+                .orElse(route.consumer());
+        String key = letter.attached()
+                .map(ArrivedDeadLetter.AttachedFailure::idempotencyKey)
+                .orElseGet(() -> keyOf(consumer, letter));
+        Optional<ClaimRecord> claim = key == null ? Optional.empty() : claims.find(IdempotencyKey.parse(key), now);
+        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
+                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
+        String id = QuarantineIds.of(route.deadLetterQueue(), letter.sourceMessageId());
+        boolean large = letter.body().length() > settings.inlineBodyLimit();
+        String reason = "arrived in " + route.deadLetterQueue() + ": "
+                + evidence.classification().failureClass() + " "
+                + evidence.classification().errorType() + " — "
+                + evidence.classification().reason();
+        QuarantineRecord record = new QuarantineRecord(
+                id,
+                QuarantineState.QUARANTINED,
+                new DeadLetterOrigin(
+                        consumer, route.sourceQueue(), route.deadLetterQueue(), letter.sourceMessageId(), key, now),
+                evidence,
+                large
+                        ? new PayloadLocation.Aside(payloads.put(id, letter.body()))
+                        : new PayloadLocation.Inline(letter.body()),
+                letter.attributes(),
+                0,
+                reason,
+                List.of(new AuditEntry(null, QuarantineState.QUARANTINED, now, Actor.AUTOMATION, reason)),
+                0);
+        if (ledger.insertIfAbsent(record, fence)) {
+            report.quarantined(evidence.classification().failureClass());
+            return true;
+        }
+        if (!leases.holds(fence.orElseThrow(), clock.instant())) {
+            return false;
+        }
+        report.alreadyQuarantined();
+        return true;
+    }
+
+    private boolean reopen(
+            QuarantineRecord replayed,
+            ArrivedDeadLetter letter,
+            Optional<LeaseToken> fence,
+            SweepReport report,
+            Instant now) {
+        if (replayed.state() != QuarantineState.REPLAYED) {
+            report.alreadyQuarantined(); // this return was seen already
+            return true;
+        }
+        Optional<ClaimRecord> claim = replayed.key().flatMap(k -> claims.find(IdempotencyKey.parse(k), now));
+        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
+                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
+        String reason = "replay #" + replayed.replayCount() + " dead-lettered again: "
+                + evidence.classification().failureClass() + " "
+                + evidence.classification().errorType();
+        QuarantineRecord reopened =
+                replayed.withEvidence(evidence).moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
+        if (ledger.save(reopened, fence).isEmpty()) {
+            if (!leases.holds(fence.orElseThrow(), clock.instant())) {
+                return false;
+            }
+            report.alreadyQuarantined();
+            return true;
+        }
+        stats.add(replayed.classification().failureClass(), 0, 1);
+        report.replayReturned(replayed.classification().failureClass());
+        return true;
+    }
+
+    private String keyOf(String consumerName, ArrivedDeadLetter letter) {
+        IdempotentConsumer<?> consumer = consumers.get(consumerName);
+        if (consumer == null) {
+            return null;
+        }
+        return consumer.producerKey(new IncomingMessage(
+                        letter.messageId(), null, letter.body(), letter.attributes(), letter.receiveCount(), "", null))
+                .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
+                .orElse(null); // no key: the evidence says so
+    }
+}

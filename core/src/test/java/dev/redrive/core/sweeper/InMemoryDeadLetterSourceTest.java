@@ -1,0 +1,36 @@
+package dev.redrive.core.sweeper;
+
+import dev.redrive.core.replay.ReplayMarker;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+class InMemoryDeadLetterSourceTest extends DeadLetterSourceContract {
+    private final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
+
+    @Override
+    protected DeadLetterSource newSource() {
+        return dlq;
+    }
+
+    @Override
+    protected String newDeadLetterQueue() {
+        return "dlq-" + UUID.randomUUID();
+    }
+
+    @Override
+    protected void arrive(String queue, String body, Map<String, String> attributes, Optional<ReplayMarker> marker) {
+        String id = UUID.randomUUID().toString();
+        dlq.add(
+                queue,
+                new ArrivedDeadLetter(id, "rh-" + id, body, attributes, 1, Instant.now(), Optional.empty(), marker));
+    }
+
+    @Override
+    protected List<ArrivedDeadLetter> receiveAfterTheVisibilityTimeout(String queue) {
+        dlq.redeliverUndeleted();
+        return dlq.receive(queue);
+    }
+}

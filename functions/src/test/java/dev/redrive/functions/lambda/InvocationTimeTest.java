@@ -1,0 +1,82 @@
+package dev.redrive.functions.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** What the handler makes of the invocation's remaining time, which sizes leases and effect deadlines. */
+class InvocationTimeTest {
+
+    @Test
+    void aDeadlineThatHasPassedLeavesNoTimeNotAMinute() {
+        // A sandbox thawed after its invocation's deadline: Lambda's context then counts below zero.
+        assertThat(IdempotentSqsHandler.remaining(context(-5_000))).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void noDeadlineAtAllFallsBackToTheDefault() {
+        // No Lambda-Runtime-Deadline-Ms: the context computes (int) (0 - now), which wraps around to any value.
+        int wrapped = (int) (0 - System.currentTimeMillis());
+        assertThat(IdempotentSqsHandler.remaining(context(wrapped))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(IdempotentSqsHandler.remaining(context(Integer.MAX_VALUE))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(IdempotentSqsHandler.remaining(null)).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aRealDeadlineIsTakenAsItIs() {
+        assertThat(IdempotentSqsHandler.remaining(context(29_500))).isEqualTo(Duration.ofMillis(29_500));
+    }
+
+    private static Context context(int remainingMillis) {
+        return new Context() {
+            public String getAwsRequestId() {
+                return "r";
+            }
+
+            public String getLogGroupName() {
+                return "";
+            }
+
+            public String getLogStreamName() {
+                return "";
+            }
+
+            public String getFunctionName() {
+                return "f";
+            }
+
+            public String getFunctionVersion() {
+                return "1";
+            }
+
+            public String getInvokedFunctionArn() {
+                return "";
+            }
+
+            public CognitoIdentity getIdentity() {
+                return null;
+            }
+
+            public ClientContext getClientContext() {
+                return null;
+            }
+
+            public int getRemainingTimeInMillis() {
+                return remainingMillis;
+            }
+
+            public int getMemoryLimitInMB() {
+                return 512;
+            }
+
+            public LambdaLogger getLogger() {
+                return null;
+            }
+        };
+    }
+}

@@ -1,0 +1,43 @@
+package dev.redrive.functions.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.redrive.core.consumer.IncomingMessage;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SqsRecordsTest {
+
+    @Test
+    void onlyAFifoQueueOrdersByMessageGroup() {
+        IncomingMessage fair = only(record("arn:aws:sqs:eu-west-1:123456789012:orders", "tenant-7"));
+        IncomingMessage fifo = only(record("arn:aws:sqs:eu-west-1:123456789012:orders.fifo", "customer-7"));
+
+        assertThat(fair.messageGroupId())
+                .as("a standard queue's message group is for fairness only, never an order to keep")
+                .isNull();
+        assertThat(fair.fifo()).isFalse();
+        assertThat(fifo.messageGroupId()).isEqualTo("customer-7");
+        assertThat(fifo.fifo()).isTrue();
+    }
+
+    private static IncomingMessage only(SQSEvent.SQSMessage r) {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(List.of(r));
+        List<IncomingMessage> messages = SqsRecords.messages(event);
+        assertThat(messages).hasSize(1);
+        return messages.get(0);
+    }
+
+    private static SQSEvent.SQSMessage record(String arn, String group) {
+        SQSEvent.SQSMessage r = new SQSEvent.SQSMessage();
+        r.setMessageId("m-1");
+        r.setReceiptHandle("rh");
+        r.setBody("{}");
+        r.setEventSourceArn(arn);
+        r.setAttributes(Map.of("ApproximateReceiveCount", "1", "MessageGroupId", group));
+        return r;
+    }
+}

@@ -1,0 +1,264 @@
+package dev.redrive.localstack.provision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/** Provisions the real synthesized Redrive template on local AWS. */
+@LocalAwsTest(resetBeforeEach = true)
+class TemplateProvisionerTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> CONSUMERS = List.of("confirmation-email", "revenue-analytics");
+
+    private static ProvisionedResources provision(LocalAws aws) {
+        return new TemplateProvisioner(aws).provision(RedriveTemplate.path());
+    }
+
+    /** The table made as {@code constructId} ({@code ClaimsTable}): the template leaves table names to the stack. */
+    private static LocalTable table(ProvisionedResources resources, String constructId) {
+        return resources.tables().entrySet().stream()
+                .filter(e -> e.getKey().startsWith(constructId))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no table " + constructId));
+    }
+
+    private static Map<QueueAttributeName, String> attributes(LocalAws aws, LocalQueue queue) {
+        return aws.sqs()
+                .getQueueAttributes(b -> b.queueUrl(queue.url()).attributeNames(QueueAttributeName.ALL))
+                .attributes();
+    }
+
+    @Test
+    void createsEveryQueueWithItsRedrivePolicyVisibilityAndRetention(LocalAws aws) throws Exception {
+        ProvisionedResources resources = provision(aws);
+
+        assertThat(resources.queues().values())
+                .extracting(LocalQueue::name)
+                .containsExactlyInAnyOrder(
+                        "redrive-confirmation-email",
+                        "redrive-confirmation-email-dlq",
+                        "redrive-revenue-analytics",
+                        "redrive-revenue-analytics-dlq",
+                        "redrive-sweeper-schedule-dlq");
+        assertThat(aws.sqs().listQueues().queueUrls()).hasSize(5);
+        for (String consumer : CONSUMERS) {
+            LocalQueue source = resources.queueNamed("redrive-" + consumer).orElseThrow();
+            LocalQueue dlq =
+                    resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
+            Map<QueueAttributeName, String> attributes = attributes(aws, source);
+            JsonNode redrive = JSON.readTree(attributes.get(QueueAttributeName.REDRIVE_POLICY));
+            assertThat(redrive.path("deadLetterTargetArn").asText()).isEqualTo(dlq.arn());
+            assertThat(redrive.path("maxReceiveCount").asInt()).isEqualTo(10);
+            assertThat(attributes).containsEntry(QueueAttributeName.VISIBILITY_TIMEOUT, "180");
+            // ElasticMQ accepts but does not report retention; SQS and LocalStack do.
+            if (attributes.containsKey(QueueAttributeName.MESSAGE_RETENTION_PERIOD)) {
+                assertThat(attributes).containsEntry(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "345600");
+                assertThat(attributes(aws, dlq)).containsEntry(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "1209600");
+            }
+        }
+    }
+
+    @Test
+    void aMessageNeverDeletedLandsInTheDeadLetterQueueAfterTenReceives(LocalAws aws) {
+        ProvisionedResources resources = provision(aws);
+        LocalQueue source = resources.queueNamed("redrive-revenue-analytics").orElseThrow();
+        LocalQueue dlq = resources.queueNamed("redrive-revenue-analytics-dlq").orElseThrow();
+        aws.sqs().sendMessage(b -> b.queueUrl(source.url()).messageBody("{\"poison\":true}"));
+
+        int[] receives = {0};
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            // Visibility 0 for this receive: the message is visible again at once, as after a crash.
+            receives[0] += aws.sqs()
+                    .receiveMessage(
+                            b -> b.queueUrl(source.url()).visibilityTimeout(0).waitTimeSeconds(0))
+                    .messages()
+                    .size();
+            return !aws.sqs()
+                    .receiveMessage(b -> b.queueUrl(dlq.url()).waitTimeSeconds(0))
+                    .messages()
+                    .isEmpty();
+        });
+
+        assertThat(receives[0]).isEqualTo(10);
+        List<Message> left = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(source.url()).waitTimeSeconds(0))
+                .messages();
+        assertThat(left).isEmpty();
+    }
+
+    @Test
+    void createsTheTablesWithTheirKeysIndexesAndTtl(LocalAws aws) {
+        ProvisionedResources resources = provision(aws);
+
+        assertThat(resources.tables().values())
+                .extracting(LocalTable::name)
+                .containsExactlyInAnyOrder(
+                        table(resources, "ClaimsTable").name(),
+                        table(resources, "RevenueTable").name(),
+                        table(resources, "QuarantineTable").name(),
+                        table(resources, "ControlTable").name())
+                .allSatisfy(name -> assertThat(name).startsWith("redrive-"));
+        String claimsTable = table(resources, "ClaimsTable").name();
+        TableDescription claims =
+                aws.dynamoDb().describeTable(b -> b.tableName(claimsTable)).table();
+        assertThat(claims.keySchema())
+                .extracting(KeySchemaElement::attributeName)
+                .containsExactly("pk");
+        assertThat(aws.dynamoDb()
+                        .describeTimeToLive(b -> b.tableName(claimsTable))
+                        .timeToLiveDescription())
+                .satisfies(ttl -> {
+                    assertThat(ttl.attributeName()).isEqualTo("expiresAt");
+                    assertThat(ttl.timeToLiveStatus()).isEqualTo(TimeToLiveStatus.ENABLED);
+                });
+        String quarantineTable = table(resources, "QuarantineTable").name();
+        TableDescription quarantine =
+                aws.dynamoDb().describeTable(b -> b.tableName(quarantineTable)).table();
+        assertThat(quarantine.keySchema())
+                .extracting(KeySchemaElement::attributeName)
+                .containsExactly("pk", "sk");
+        assertThat(quarantine.globalSecondaryIndexes()).hasSize(2).allSatisfy(index -> {
+            assertThat(index.indexName()).isIn("byState", "byQueue");
+            assertThat(index.keySchema())
+                    .extracting(KeySchemaElement::attributeName)
+                    .containsExactly(index.indexName().equals("byState") ? "state" : "sourceQueue", "arrivedAt");
+            assertThat(index.projection().projectionTypeAsString()).isEqualTo("ALL");
+        });
+        assertThat(resources.tableNamed(quarantineTable).orElseThrow().arn()).isEqualTo(quarantine.tableArn());
+    }
+
+    @Test
+    void createsTheBucketsVersionedAndPrivate(LocalAws aws) {
+        ProvisionedResources resources = provision(aws);
+
+        assertThat(resources.buckets()).hasSize(2);
+        LocalBucket archive = resources.buckets().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("ArchiveBucket"))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElseThrow();
+        assertThat(archive.name()).startsWith("redrive-archivebucket");
+        assertThat(aws.s3().getBucketVersioning(b -> b.bucket(archive.name())).status())
+                .isEqualTo(BucketVersioningStatus.ENABLED);
+        resources
+                .buckets()
+                .values()
+                .forEach(bucket -> assertThat(aws.s3()
+                                .getPublicAccessBlock(b -> b.bucket(bucket.name()))
+                                .publicAccessBlockConfiguration()
+                                .blockPublicAcls())
+                        .isTrue());
+    }
+
+    @Test
+    void resolvesEveryFunctionEnvironmentToTheCreatedResources(LocalAws aws) throws Exception {
+        ProvisionedResources resources = provision(aws);
+
+        assertThat(resources.functions()).hasSize(3);
+        resources
+                .functions()
+                .values()
+                .forEach(f -> assertThat(f.environment().values())
+                        .as(f.logicalId())
+                        .noneMatch(v -> v.contains("\"Ref\"") || v.contains("Fn::")));
+        for (String consumer : CONSUMERS) {
+            LocalFunction function = resources.functionWithHandler(consumer).orElseThrow();
+            assertThat(function.environment())
+                    .containsEntry(
+                            "REDRIVE_CLAIMS_TABLE",
+                            table(resources, "ClaimsTable").name())
+                    .containsEntry(
+                            "REDRIVE_DEAD_LETTERS_QUEUE_URL",
+                            resources
+                                    .queueNamed("redrive-" + consumer + "-dlq")
+                                    .orElseThrow()
+                                    .url());
+            assertThat(function.timeout()).isEqualTo(Duration.ofSeconds(30));
+        }
+        assertThat(resources
+                        .functionWithHandler("revenue-analytics")
+                        .orElseThrow()
+                        .environment())
+                .containsEntry(
+                        "REDRIVE_CHECKOUT_REVENUE_TABLE",
+                        table(resources, "RevenueTable").name());
+        String outbox = resources
+                .functionWithHandler("confirmation-email")
+                .orElseThrow()
+                .environment()
+                .get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET");
+        assertThat(resources.buckets().values()).extracting(LocalBucket::name).contains(outbox);
+
+        LocalFunction sweeper = resources.functionWithHandler("dlq-sweeper").orElseThrow();
+        assertThat(sweeper.timeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(sweeper.environment().get("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID"))
+                .matches("arn:aws:kms:us-east-1:000000000000:key/[0-9a-f-]{36}");
+        JsonNode routes = JSON.readTree(sweeper.environment().get("REDRIVE_SWEEPER_ROUTES"));
+        assertThat(routes).hasSize(2);
+        for (JsonNode route : routes) {
+            String consumer = route.path("consumer").asText();
+            LocalQueue source = resources.queueNamed("redrive-" + consumer).orElseThrow();
+            LocalQueue dlq =
+                    resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
+            assertThat(route.path("sourceQueueUrl").asText()).isEqualTo(source.url());
+            assertThat(route.path("deadLetterQueueUrl").asText()).isEqualTo(dlq.url());
+        }
+    }
+
+    @Test
+    void readsTheEventSourceMappingsAndTheSchedule(LocalAws aws) {
+        ProvisionedResources resources = provision(aws);
+
+        assertThat(resources.eventSourceMappings()).hasSize(2);
+        for (String consumer : CONSUMERS) {
+            LocalFunction function = resources.functionWithHandler(consumer).orElseThrow();
+            LocalEventSourceMapping mapping =
+                    resources.mappingsOf(function.logicalId()).get(0);
+            assertThat(resources.queues().get(mapping.queueLogicalId()).name()).isEqualTo("redrive-" + consumer);
+            assertThat(mapping.batchSize()).isEqualTo(10);
+            assertThat(mapping.maximumBatchingWindow()).isZero();
+            assertThat(mapping.maximumConcurrency()).contains(5);
+            assertThat(mapping.reportsBatchItemFailures()).isTrue();
+            assertThat(mapping.enabled()).isTrue();
+        }
+        assertThat(resources.schedules()).singleElement().satisfies(schedule -> {
+            assertThat(schedule.expression()).isEqualTo("rate(5 minutes)");
+            assertThat(schedule.targetFunctionLogicalId())
+                    .contains(resources
+                            .functionWithHandler("dlq-sweeper")
+                            .orElseThrow()
+                            .logicalId());
+            assertThat(schedule.input()).isEqualTo("{\"source\":\"redrive.schedule\"}");
+            assertThat(schedule.enabled()).isTrue();
+        });
+    }
+
+    @Test
+    void provisioningTwiceGivesTheSameResourcesWithAndWithoutAReset(LocalAws aws) {
+        ProvisionedResources first = provision(aws);
+        ProvisionedResources again = provision(aws);
+        aws.reset();
+        ProvisionedResources afterReset = provision(aws);
+
+        assertThat(again).isEqualTo(first);
+        assertThat(afterReset).isEqualTo(first);
+        assertThat(aws.sqs().listQueues().queueUrls()).hasSize(5);
+        assertThat(aws.dynamoDb().listTables().tableNames()).hasSize(4);
+    }
+}
