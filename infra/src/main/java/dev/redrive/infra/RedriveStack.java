@@ -176,6 +176,11 @@ public final class RedriveStack extends Stack {
                 .value(tables.claims().getTableName())
                 .description("REDRIVE_CLAIMS_TABLE for the redrive CLI")
                 .build();
+        CfnOutput.Builder.create(this, "RevenueTableName")
+                .value(tables.revenue().getTableName())
+                .description(
+                        "REDRIVE_CHECKOUT_REVENUE_TABLE for the redrive CLI (its replay checks of revenue-analytics)")
+                .build();
         CfnOutput.Builder.create(this, "ArchiveBucketName")
                 .value(buckets.archive().getBucketName())
                 .build();

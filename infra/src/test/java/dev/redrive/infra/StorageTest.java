@@ -180,6 +180,14 @@ class StorageTest {
     }
 
     @Test
+    void everyGeneratedTableNameTheCliReadsIsAStackOutput() {
+        for (String output :
+                List.of("ClaimsTableName", "QuarantineTableName", "ControlTableName", "RevenueTableName")) {
+            t.template().hasOutput(output, Map.of());
+        }
+    }
+
+    @Test
     void theKeysAliasGoesWithTheStackSoTheNextStackCanTakeItsName() {
         var aliases = t.resources("AWS::KMS::Alias");
         assertThat(aliases.values()).singleElement().satisfies(alias -> {
