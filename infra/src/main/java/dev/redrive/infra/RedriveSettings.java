@@ -17,9 +17,12 @@ import software.constructs.Node;
  * The stack's settings, read from CDK context ({@code -c key=value} on the CLI, or {@code cdk.json}).
  *
  * @param prefix               {@code prefix}: names of queues, tables, alarms (default {@code redrive})
- * @param functionsAsset       {@code functionsAsset}: the functions artifact zip; absent or missing: a placeholder
- * @param runtime              {@code runtime}: {@code native} (default) or {@code jvm}
- * @param architecture         {@code architecture}: {@code arm64} (default) or {@code x86_64}
+ * @param functionsAsset       {@code functionsAsset}: the functions artifact zip, checked at synth against the runtime
+ *                             and architecture; absent: a placeholder (a given path that does not exist fails)
+ * @param runtime              {@code runtime}: {@code jvm} (default: what {@code ./mvnw package} builds anywhere) or
+ *                             {@code native} (a GraalVM/Mandrel {@code bootstrap})
+ * @param architecture         {@code architecture}: {@code x86_64} (default: what a native build on a usual machine
+ *                             makes, and the JVM artifact runs on both) or {@code arm64}
  * @param sweepRate            {@code sweepRate}: the sweeper's schedule (default {@code rate(5 minutes)})
  * @param quarantineRetention  {@code sweeperRetention}: quarantine before archiving, ISO-8601 (default {@code P7D})
  * @param claimTtl             {@code claimTtl}: how long claims count; default derived from the retentions
@@ -28,7 +31,10 @@ import software.constructs.Node;
  * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
  * @param alarms               alarm thresholds
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
- *                             {@code backoffMultiplier}, {@code backoffMaxDelay}: the consumers' tuning
+ *                             {@code backoffMultiplier}, {@code backoffMaxDelay}, {@code minimumRetryWindow}: the
+ *                             consumers' tuning
+ * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
+ *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
  */
 public record RedriveSettings(
         String prefix,
@@ -41,7 +47,8 @@ public record RedriveSettings(
         int archiveExpiryDays,
         Path placeholderDirectory,
         AlarmThresholds alarms,
-        ConsumerTuning consumers) {
+        ConsumerTuning consumers,
+        boolean allowShortRetries) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -61,8 +68,8 @@ public record RedriveSettings(
         return new RedriveSettings(
                 text(node, "prefix").orElse("redrive"),
                 text(node, "functionsAsset"),
-                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.NATIVE),
-                text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.ARM_64),
+                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.JVM),
+                text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.X86_64),
                 text(node, "sweepRate").orElse("rate(5 minutes)"),
                 text(node, "sweeperRetention")
                         .map(v -> duration("sweeperRetention", v))
@@ -73,7 +80,10 @@ public record RedriveSettings(
                         .orElse(365),
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
                 AlarmThresholds.DEFAULT,
-                consumerTuning(node));
+                consumerTuning(node),
+                text(node, "allowShortRetries")
+                        .map(v -> bool("allowShortRetries", v))
+                        .orElse(false));
     }
 
     private static ConsumerTuning consumerTuning(Node node) {
@@ -95,7 +105,10 @@ public record RedriveSettings(
                 text(node, "maxReceiveCount")
                         .map(v -> integer("maxReceiveCount", v))
                         .orElse(d.maxReceiveCount()),
-                backoff);
+                backoff,
+                text(node, "minimumRetryWindow")
+                        .map(v -> duration("minimumRetryWindow", v))
+                        .orElse(d.minimumRetryWindow()));
     }
 
     private static Optional<String> text(Node node, String key) {
@@ -122,6 +135,14 @@ public record RedriveSettings(
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(key + " '" + value + "' is not an ISO-8601 duration such as P7D", e);
         }
+    }
+
+    private static boolean bool(String key, String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + " '" + value + "' must be true or false");
+        };
     }
 
     private static int integer(String key, String value) {

@@ -4,6 +4,7 @@ import dev.redrive.infra.consumer.CheckoutConsumers;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.consumer.RetryWindow;
 import dev.redrive.infra.function.FunctionArtifact;
 import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.function.IsoDurations;
@@ -16,10 +17,14 @@ import dev.redrive.infra.sweeper.DlqSweeper;
 import dev.redrive.infra.sweeper.SweeperProps;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.lambda.Function;
 import software.constructs.Construct;
@@ -44,23 +49,33 @@ public final class RedriveStack extends Stack {
     public RedriveStack(Construct scope, String id, StackProps props, RedriveSettings settings) {
         super(scope, id, props);
         String prefix = settings.prefix();
+        // Kept when the stack goes (the kept tables and buckets stay readable), not when its create rolls back. The
+        // alias is a name: it goes with the stack, so the next stack of this prefix can take it.
         Key key = Key.Builder.create(this, "DataKey")
                 .description("Redrive: encrypts queues, tables, buckets and the alarm topic (" + prefix + ")")
                 .enableKeyRotation(true)
-                .alias("alias/" + prefix + "-data")
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
-        this.tables = Tables.create(this, prefix, key);
+        Alias.Builder.create(this, "DataKeyAlias")
+                .aliasName("alias/" + prefix + "-data")
+                .targetKey(key)
+                .removalPolicy(RemovalPolicy.DESTROY)
+                .build();
+        this.tables = Tables.create(this, key);
         this.buckets = Buckets.create(this, key, settings.archiveExpiryDays());
-        this.artifact = FunctionArtifact.resolve(settings.functionsAsset(), settings.placeholderDirectory());
+        this.artifact = FunctionArtifact.resolve(
+                settings.functionsAsset(),
+                settings.placeholderDirectory(),
+                settings.runtime(),
+                settings.architecture());
         if (artifact.isPlaceholder()) {
             Annotations.of(this)
                     .addWarningV2(
                             "redrive:placeholderAsset",
-                            "No functions artifact ("
-                                    + settings.functionsAsset().orElse("-c functionsAsset not given")
-                                    + "): the functions get a "
-                                    + "placeholder that fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
+                            "No functions artifact (-c functionsAsset not given): the functions get a placeholder that "
+                                    + "fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
         }
+        retryWindow(settings);
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
         ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);
         this.checkout = CheckoutConsumers.create(
@@ -92,31 +107,52 @@ public final class RedriveStack extends Stack {
         outputs();
     }
 
+    /** Refuses a retry window that dead-letters short outages, or only warns on a demo stack. */
+    private void retryWindow(RedriveSettings settings) {
+        List<String> problems = RetryWindow.problems(settings.consumers());
+        if (problems.isEmpty()) {
+            return;
+        }
+        if (!settings.allowShortRetries()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        for (String problem : problems) {
+            Annotations.of(this).addWarningV2("redrive:shortRetries", "allowShortRetries: " + problem);
+        }
+    }
+
     /**
      * Tells every function that claims or looks claims up how long claims count, and what that must cover (they
      * check it again at start).
      */
     private void claimTtl(RedriveSettings settings) {
         ClaimTtl ttl = ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl());
+        Map<String, String> variables = new TreeMap<>();
+        variables.put(ConsumerEnvironment.CLAIMS_RECORD_TTL, IsoDurations.format(ttl.ttl()));
+        variables.put(ConsumerEnvironment.CLAIMS_SOURCE_RETENTION, IsoDurations.format(ttl.sourceRetention()));
+        variables.put(ConsumerEnvironment.CLAIMS_DEAD_LETTER_RETENTION, IsoDurations.format(ttl.deadLetterRetention()));
+        variables.put(ConsumerEnvironment.SWEEPER_RETENTION, IsoDurations.format(ttl.quarantineRetention()));
         List<Function> functions = new ArrayList<>();
         checkout.all().forEach(c -> functions.add(c.function()));
         functions.add(sweeper.function());
         for (Function f : functions) {
-            f.addEnvironment(ConsumerEnvironment.CLAIMS_RECORD_TTL, IsoDurations.format(ttl.ttl()));
-            f.addEnvironment(ConsumerEnvironment.CLAIMS_SOURCE_RETENTION, IsoDurations.format(ttl.sourceRetention()));
-            f.addEnvironment(
-                    ConsumerEnvironment.CLAIMS_DEAD_LETTER_RETENTION, IsoDurations.format(ttl.deadLetterRetention()));
-            f.addEnvironment(ConsumerEnvironment.SWEEPER_RETENTION, IsoDurations.format(ttl.quarantineRetention()));
+            variables.forEach(f::addEnvironment);
         }
+        // the sweeper's environment is the one near Lambda's 4 KB: check it with these too
+        sweeper.requireEnvironmentFits(variables);
     }
 
     private List<MonitoredQueue> monitoredQueues() {
         List<MonitoredQueue> queues = new ArrayList<>();
         for (IdempotentConsumer c : checkout.all()) {
-            queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), false));
-            queues.add(new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), true));
+            queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), MonitoredQueue.Kind.SOURCE));
+            queues.add(
+                    new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), MonitoredQueue.Kind.DEAD_LETTER));
         }
-        queues.add(new MonitoredQueue(sweeper.scheduleDeadLetterQueueName(), sweeper.scheduleDeadLetterQueue(), true));
+        queues.add(new MonitoredQueue(
+                sweeper.scheduleDeadLetterQueueName(),
+                sweeper.scheduleDeadLetterQueue(),
+                MonitoredQueue.Kind.FAILURE_RECORD));
         return queues;
     }
 
@@ -127,8 +163,23 @@ public final class RedriveStack extends Stack {
                     .description("Send " + c.name() + "'s events here")
                     .build();
         }
+        // The table names are generated: the CLI and operators read them here (REDRIVE_SWEEPER_QUARANTINE_TABLE, ...).
         CfnOutput.Builder.create(this, "QuarantineTableName")
                 .value(tables.quarantine().getTableName())
+                .description("REDRIVE_SWEEPER_QUARANTINE_TABLE for the redrive CLI")
+                .build();
+        CfnOutput.Builder.create(this, "ControlTableName")
+                .value(tables.control().getTableName())
+                .description("REDRIVE_SWEEPER_CONTROL_TABLE for the redrive CLI")
+                .build();
+        CfnOutput.Builder.create(this, "ClaimsTableName")
+                .value(tables.claims().getTableName())
+                .description("REDRIVE_CLAIMS_TABLE for the redrive CLI")
+                .build();
+        CfnOutput.Builder.create(this, "RevenueTableName")
+                .value(tables.revenue().getTableName())
+                .description(
+                        "REDRIVE_CHECKOUT_REVENUE_TABLE for the redrive CLI (its replay checks of revenue-analytics)")
                 .build();
         CfnOutput.Builder.create(this, "ArchiveBucketName")
                 .value(buckets.archive().getBucketName())

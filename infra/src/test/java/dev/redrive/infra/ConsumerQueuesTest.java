@@ -17,11 +17,11 @@ class ConsumerQueuesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"confirmation-email", "revenue-analytics"})
-    void sourceQueueRedrivesToItsOwnDeadLetterQueueAfterFiveReceives(String consumer) {
+    void sourceQueueRedrivesToItsOwnDeadLetterQueueAfterTenReceives(String consumer) {
         Map<String, Object> source = t.properties(t.queue("redrive-" + consumer));
         Map<String, Object> policy = map(source, "RedrivePolicy");
 
-        assertThat(policy.get("maxReceiveCount")).isEqualTo(5);
+        assertThat(policy.get("maxReceiveCount")).isEqualTo(10);
         assertThat(policy.get("deadLetterTargetArn"))
                 .isEqualTo(Map.of("Fn::GetAtt", List.of(t.queue("redrive-" + consumer + "-dlq"), "Arn")));
     }

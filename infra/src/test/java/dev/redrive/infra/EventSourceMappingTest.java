@@ -44,25 +44,26 @@ class EventSourceMappingTest {
                 .containsEntry("REDRIVE_BACKOFF_MULTIPLIER", "2.0")
                 .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT15M")
                 .containsEntry("REDRIVE_BATCH_CONCURRENCY", "10")
-                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
+                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("ClaimsTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))
                 .containsKey("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET")
                 .doesNotContainKey("REDRIVE_CHECKOUT_REVENUE_TABLE");
         assertThat(t.environment(t.function("revenue-analytics")))
-                .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("redrive-revenue")))
+                .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("RevenueTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-revenue-analytics-dlq")));
     }
 
     @Test
-    void byDefaultEveryFunctionIsTheNativeArtifactOnArm() {
+    void byDefaultEveryFunctionIsTheJvmArtifactOnX8664WhatAPlainBuildMakes() {
         assertThat(t.functionIds()).hasSize(3).allSatisfy(id -> {
             Map<String, Object> fn = t.properties(id);
-            assertThat(fn.get("Runtime")).isEqualTo("provided.al2023");
-            assertThat(fn.get("Handler")).isEqualTo("not.used.in.provided.runtime");
-            assertThat(fn.get("Architectures")).isEqualTo(List.of("arm64"));
-            assertThat(t.environment(id)).containsEntry("DISABLE_SIGNAL_HANDLERS", "true");
+            assertThat(fn.get("Runtime")).isEqualTo("java21");
+            assertThat(fn.get("Handler"))
+                    .isEqualTo("io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest");
+            assertThat(fn.get("Architectures")).isEqualTo(List.of("x86_64"));
+            assertThat(t.environment(id)).doesNotContainKey("DISABLE_SIGNAL_HANDLERS");
         });
         assertThat(t.functionIds().stream()
                         .map(id -> t.properties(id).get("Code"))

@@ -65,7 +65,7 @@ class LeastPrivilegeTest {
 
     @Test
     void consumersMayClaimButNeverScanOrDeleteClaims() {
-        String claims = t.table("redrive-claims");
+        String claims = t.table("ClaimsTable");
         for (String consumer : CONSUMERS) {
             List<Statement> policy = t.statementsOf(t.function(consumer));
             for (String action : List.of(
@@ -78,7 +78,7 @@ class LeastPrivilegeTest {
                     List.of("dynamodb:Scan", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem")) {
                 assertThat(policy).noneMatch(s -> s.allows(action));
             }
-            for (String table : List.of("redrive-quarantine", "redrive-control")) {
+            for (String table : List.of("QuarantineTable", "ControlTable")) {
                 assertThat(policy).as(consumer + " on " + table).noneMatch(s -> s.on(t.table(table)));
             }
         }
@@ -95,9 +95,9 @@ class LeastPrivilegeTest {
                 .isTrue();
         assertThat(email).as("no s3 on the archive").noneMatch(s -> s.on(archive()));
         assertThat(email).noneMatch(s -> s.allows("s3:DeleteObject"));
-        assertThat(email).noneMatch(s -> s.on(t.table("redrive-revenue")));
+        assertThat(email).noneMatch(s -> s.on(t.table("RevenueTable")));
 
-        assertThat(allows(revenue, "dynamodb:UpdateItem", t.table("redrive-revenue")))
+        assertThat(allows(revenue, "dynamodb:UpdateItem", t.table("RevenueTable")))
                 .isTrue();
         assertThat(revenue).noneMatch(s -> s.allows("s3:PutObject"));
         assertThat(revenue).noneMatch(s -> s.on(archive()) || s.on(outbox()));
@@ -114,16 +114,13 @@ class LeastPrivilegeTest {
             assertThat(allows(policy, "sqs:SendMessage", t.queue("redrive-" + consumer)))
                     .isTrue();
         }
-        assertThat(allows(policy, "dynamodb:PutItem", t.table("redrive-quarantine")))
+        assertThat(allows(policy, "dynamodb:PutItem", t.table("QuarantineTable")))
                 .isTrue();
-        assertThat(allows(policy, "dynamodb:Query", t.table("redrive-quarantine")))
+        assertThat(allows(policy, "dynamodb:Query", t.table("QuarantineTable"))).isTrue();
+        assertThat(allows(policy, "dynamodb:UpdateItem", t.table("ControlTable")))
                 .isTrue();
-        assertThat(allows(policy, "dynamodb:UpdateItem", t.table("redrive-control")))
-                .isTrue();
-        assertThat(allows(policy, "dynamodb:GetItem", t.table("redrive-claims")))
-                .isTrue();
-        assertThat(allows(policy, "dynamodb:PutItem", t.table("redrive-claims")))
-                .isFalse();
+        assertThat(allows(policy, "dynamodb:GetItem", t.table("ClaimsTable"))).isTrue();
+        assertThat(allows(policy, "dynamodb:PutItem", t.table("ClaimsTable"))).isFalse();
         assertThat(allows(policy, "s3:PutObject", archive())).isTrue();
         assertThat(allows(policy, "s3:GetObject", archive())).isTrue();
         assertThat(policy).noneMatch(s -> s.on(outbox()));
@@ -133,8 +130,7 @@ class LeastPrivilegeTest {
                 "revenue-analytics", t.statementsOf(t.function("revenue-analytics")));
         others.forEach((name, statements) -> assertThat(statements)
                 .as(name)
-                .noneMatch(s ->
-                        s.on(archive()) || s.on(t.table("redrive-quarantine")) || s.on(t.table("redrive-control"))));
+                .noneMatch(s -> s.on(archive()) || s.on(t.table("QuarantineTable")) || s.on(t.table("ControlTable"))));
     }
 
     @Test

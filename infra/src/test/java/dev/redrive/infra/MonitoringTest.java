@@ -11,7 +11,8 @@ class MonitoringTest {
 
     private static final List<String> SOURCES = List.of("redrive-confirmation-email", "redrive-revenue-analytics");
     private static final List<String> DEAD_LETTER_QUEUES =
-            List.of("redrive-confirmation-email-dlq", "redrive-revenue-analytics-dlq", "redrive-sweeper-schedule-dlq");
+            List.of("redrive-confirmation-email-dlq", "redrive-revenue-analytics-dlq");
+    private static final String SCHEDULE_DLQ = "redrive-sweeper-schedule-dlq";
 
     private final TemplateView t = Synth.defaults();
 
@@ -72,7 +73,27 @@ class MonitoringTest {
     }
 
     @Test
-    void sweeperMetricsAlarmOnOldestUnresolvedQuarantineAndReplaySuccessRate() {
+    void theScheduleDeadLetterQueueAlarmsOnArrivalsSoTheAlarmClearsWithoutADrain() {
+        Map<String, Object> arrival = alarm(SCHEDULE_DLQ + "-arrival");
+
+        assertThat(arrival)
+                .containsEntry("Namespace", "AWS/SQS")
+                .containsEntry("MetricName", "NumberOfMessagesSent")
+                .containsEntry("Statistic", "Sum")
+                .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
+                .containsEntry("Threshold", 1)
+                .containsEntry("EvaluationPeriods", 1)
+                .containsEntry("TreatMissingData", "notBreaching");
+        assertThat(String.valueOf(arrival.get("Dimensions"))).contains(t.queue(SCHEDULE_DLQ));
+        assertThat(t.resources("AWS::CloudWatch::Alarm").values().stream()
+                        .map(a -> String.valueOf(map(a, "Properties").get("AlarmName")))
+                        .filter(n -> n.startsWith(SCHEDULE_DLQ)))
+                .as("nothing drains it: an age or depth alarm would never clear")
+                .containsExactly(SCHEDULE_DLQ + "-arrival");
+    }
+
+    @Test
+    void theOldestUnresolvedQuarantineAlarms() {
         Map<String, Object> oldest = alarm("redrive-oldest-unresolved-quarantine");
         assertThat(oldest)
                 .containsEntry("Namespace", "Redrive")
@@ -80,23 +101,123 @@ class MonitoringTest {
                 .containsEntry("Statistic", "Maximum")
                 .containsEntry("ComparisonOperator", "GreaterThanThreshold")
                 .containsEntry("Threshold", 3 * 24 * 3600);
+    }
+
+    @Test
+    void theReplaySuccessRateIsMetricMathOverAnHourOfThePerRunCountsSoItClears() {
         Map<String, Object> rate = alarm("redrive-replay-success-rate");
+
         assertThat(rate)
-                .containsEntry("Namespace", "Redrive")
-                .containsEntry("MetricName", "ReplaySuccessRate")
+                .doesNotContainKeys("MetricName", "Namespace")
                 .containsEntry("ComparisonOperator", "LessThanThreshold")
                 .containsEntry("Threshold", 0.9)
+                .containsEntry("EvaluationPeriods", 1)
                 .containsEntry("TreatMissingData", "notBreaching");
+        List<Map<String, Object>> metrics =
+                ((List<?>) rate.get("Metrics")).stream().map(TemplateView::cast).toList();
+        Map<String, Object> expression = metrics.stream()
+                .filter(m -> m.containsKey("Expression"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(expression.get("Expression"))
+                .isEqualTo("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))");
+        assertThat(expression.get("ReturnData")).isEqualTo(true);
+        Map<String, Map<String, Object>> inputs = new java.util.HashMap<>();
+        metrics.stream()
+                .filter(m -> m.containsKey("MetricStat"))
+                .forEach(m -> inputs.put((String) m.get("Id"), map(m, "MetricStat")));
+        assertThat(inputs).containsOnlyKeys("sent", "returned");
+        assertPerRunCount(inputs.get("sent"), "Replayed");
+        assertPerRunCount(inputs.get("returned"), "ReplaysReturned");
+    }
+
+    private static void assertPerRunCount(Map<String, Object> stat, String name) {
+        assertThat(stat).containsEntry("Stat", "Sum").containsEntry("Period", 3600);
+        assertThat(map(stat, "Metric"))
+                .containsEntry("Namespace", "Redrive")
+                .containsEntry("MetricName", name)
+                .doesNotContainKey("Dimensions");
     }
 
     @Test
     void everyAlarmNotifiesTheAlarmTopic() {
         String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
         assertThat(t.resources("AWS::CloudWatch::Alarm"))
-                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 3)
+                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 1 + 3)
                 .allSatisfy((id, alarm) -> assertThat(map(alarm, "Properties").get("AlarmActions"))
                         .isEqualTo(List.of(Map.of("Ref", topic))));
         assertThat(map(t.resource(topic), "Properties")).containsKey("KmsMasterKeyId");
+    }
+
+    @Test
+    void theAlarmTopicPolicyLetsThisAccountsRedriveAlarmsPublish() {
+        String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
+        var policies = t.resources("AWS::SNS::TopicPolicy");
+        assertThat(policies).hasSize(1);
+        Map<String, Object> policy = map(policies.values().iterator().next(), "Properties");
+        assertThat(policy.get("Topics")).isEqualTo(List.of(Map.of("Ref", topic)));
+
+        List<Map<String, Object>> allows = statements(map(policy, "PolicyDocument")).stream()
+                .filter(s -> "Allow".equals(s.get("Effect")))
+                .toList();
+        assertThat(allows)
+                .as("enforceSsl replaces SNS's default policy: without an Allow, CloudWatch may not publish")
+                .singleElement()
+                .satisfies(s -> {
+                    assertThat(s.get("Principal")).isEqualTo(Map.of("Service", "cloudwatch.amazonaws.com"));
+                    assertThat(s.get("Action")).isEqualTo("sns:Publish");
+                    assertThat(s.get("Resource")).isEqualTo(Map.of("Ref", topic));
+                    assertOnlyThisStacksAlarms(s);
+                });
+    }
+
+    @Test
+    void theKeyLetsCloudWatchEncryptForTheTopicOnlyForThisAccountsRedriveAlarms() {
+        String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
+        List<Map<String, Object>> forCloudWatch = statements(map(t.properties(key), "KeyPolicy")).stream()
+                .filter(s -> Map.of("Service", "cloudwatch.amazonaws.com").equals(s.get("Principal")))
+                .toList();
+
+        assertThat(forCloudWatch).singleElement().satisfies(s -> {
+            assertThat(s.get("Action")).isEqualTo(List.of("kms:Decrypt", "kms:GenerateDataKey*"));
+            assertOnlyThisStacksAlarms(s);
+        });
+    }
+
+    @Test
+    void everyAlarmNameStartsWithThePrefixTheTopicPolicyAdmits() {
+        assertThat(t.resources("AWS::CloudWatch::Alarm").values())
+                .isNotEmpty()
+                .allSatisfy(a -> assertThat(String.valueOf(map(a, "Properties").get("AlarmName")))
+                        .startsWith("redrive-"));
+    }
+
+    /** aws:SourceAccount is this account and aws:SourceArn an alarm of this region and account named redrive-*. */
+    private static void assertOnlyThisStacksAlarms(Map<String, Object> statement) {
+        Map<String, Object> condition = map(statement, "Condition");
+        assertThat(condition).containsOnlyKeys("StringEquals", "ArnLike");
+        assertThat(map(condition, "StringEquals"))
+                .isEqualTo(Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")));
+        Map<String, Object> arnLike = map(condition, "ArnLike");
+        assertThat(arnLike).containsOnlyKeys("aws:SourceArn");
+        assertThat(arnLike.get("aws:SourceArn"))
+                .isEqualTo(Map.of(
+                        "Fn::Join",
+                        List.of(
+                                "",
+                                List.of(
+                                        "arn:",
+                                        Map.of("Ref", "AWS::Partition"),
+                                        ":cloudwatch:",
+                                        Map.of("Ref", "AWS::Region"),
+                                        ":",
+                                        Map.of("Ref", "AWS::AccountId"),
+                                        ":alarm:redrive-*"))));
+    }
+
+    private static List<Map<String, Object>> statements(Map<String, Object> document) {
+        return ((List<?>) document.get("Statement"))
+                .stream().map(TemplateView::cast).toList();
     }
 
     @Test

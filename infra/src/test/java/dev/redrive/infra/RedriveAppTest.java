@@ -18,14 +18,14 @@ class RedriveAppTest {
 
     @Test
     void contextChoosesPrefixRuntimeArchitectureScheduleRetentionAndArtifact(@TempDir Path dir) throws IOException {
-        Path zip = Files.write(dir.resolve("function.zip"), new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0});
+        Path zip = zip(dir.resolve("function.zip"), "bootstrap", elf(0xB7)); // EM_AARCH64
         RedriveStack stack = Synth.stack(Map.of(
                 "prefix",
                 "shop",
                 "runtime",
-                "jvm",
+                "native",
                 "architecture",
-                "x86_64",
+                "arm64",
                 "sweepRate",
                 "10 minutes",
                 "sweeperRetention",
@@ -36,13 +36,17 @@ class RedriveAppTest {
 
         assertThat(stack.artifact().isPlaceholder()).isFalse();
         assertThat(t.queue("shop-confirmation-email")).isNotBlank();
-        assertThat(t.table("shop-claims")).isNotBlank();
+        assertThat(t.resources("AWS::KMS::Alias").values())
+                .singleElement()
+                .satisfies(a ->
+                        assertThat(TemplateView.map(a, "Properties")).containsEntry("AliasName", "alias/shop-data"));
         assertThat(t.functionIds()).hasSize(3).allSatisfy(id -> {
             assertThat(t.properties(id))
-                    .containsEntry("Runtime", "java21")
-                    .containsEntry("Handler", "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest")
-                    .containsEntry("Architectures", List.of("x86_64"));
-            assertThat(t.environment(id)).doesNotContainKey("DISABLE_SIGNAL_HANDLERS");
+                    .containsEntry("Runtime", "provided.al2023")
+                    .containsEntry("Handler", "not.used.in.provided.runtime")
+                    .containsEntry("Architectures", List.of("arm64"))
+                    .containsEntry("MemorySize", 256);
+            assertThat(t.environment(id)).containsEntry("DISABLE_SIGNAL_HANDLERS", "true");
         });
         assertThat(t.environment(t.function("dlq-sweeper"))).containsEntry("REDRIVE_SWEEPER_RETENTION", "P3D");
         t.template()
@@ -59,6 +63,8 @@ class RedriveAppTest {
                 "PT5S",
                 "maxReceiveCount",
                 "3",
+                "allowShortRetries",
+                "true",
                 "backoffBase",
                 "PT1S",
                 "backoffMaxDelay",
@@ -76,13 +82,90 @@ class RedriveAppTest {
     }
 
     @Test
-    void aMissingArtifactFallsBackToThePlaceholderWithAWarning() {
-        RedriveStack stack = Synth.stack(Map.of("functionsAsset", "does/not/exist.zip", "prefix", "nozip"));
+    void withoutAnArtifactTheStackSynthesizesWithThePlaceholderAndAWarning() {
+        RedriveStack stack = Synth.stack(Map.of("prefix", "nozip"));
 
         assertThat(stack.artifact().isPlaceholder()).isTrue();
         assertThat(stack.artifact().path().resolve("bootstrap")).exists();
         Annotations.fromStack(stack)
-                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*does/not/exist.zip.*placeholder.*"));
+                .hasWarning(
+                        "/" + RedriveStack.NAME,
+                        Match.stringLikeRegexp(".*-c functionsAsset not given.*placeholder.*"));
+    }
+
+    @Test
+    void aSetButMissingArtifactFailsTheSynthInsteadOfDeployingThePlaceholder() {
+        assertThatThrownBy(() -> Synth.stack(Map.of("functionsAsset", "does/not/exist.zip", "prefix", "nozip")))
+                .hasMessageContaining("functionsAsset does/not/exist.zip does not exist")
+                .hasMessageContaining("./mvnw -B -ntp package -pl functions -am");
+    }
+
+    @Test
+    void theSynthRefusesAJvmZipForTheNativeRuntime(@TempDir Path dir) throws IOException {
+        Path jvmZip = zip(dir.resolve("function.zip"), "lib/dev.redrive.redrive-core.jar", new byte[] {'P', 'K'});
+
+        assertThatThrownBy(() -> Synth.stack(Map.of("functionsAsset", jvmZip.toString(), "runtime", "native")))
+                .hasMessageContaining("is a JVM artifact")
+                .hasMessageContaining("-c runtime=jvm");
+    }
+
+    @Test
+    void theSynthRefusesAnX8664BootstrapForArm64(@TempDir Path dir) throws IOException {
+        Path nativeZip = zip(dir.resolve("function.zip"), "bootstrap", elf(0x3E)); // EM_X86_64
+
+        assertThatThrownBy(() -> Synth.stack(
+                        Map.of("functionsAsset", nativeZip.toString(), "runtime", "native", "architecture", "arm64")))
+                .hasMessageContaining("bootstrap is an x86_64 executable")
+                .hasMessageContaining("-c architecture=arm64");
+    }
+
+    /** The start of a 64-bit little-endian ELF executable for {@code machine} (its e_machine). */
+    private static byte[] elf(int machine) {
+        byte[] elf = new byte[64];
+        elf[0] = 0x7F;
+        elf[1] = 'E';
+        elf[2] = 'L';
+        elf[3] = 'F';
+        elf[4] = 2;
+        elf[5] = 1;
+        elf[18] = (byte) machine;
+        return elf;
+    }
+
+    private static Path zip(Path zip, String entry, byte[] content) throws IOException {
+        try (var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+            out.putNextEntry(new java.util.zip.ZipEntry(entry));
+            out.write(content);
+            out.closeEntry();
+        }
+        return zip;
+    }
+
+    @Test
+    void aRetryWindowShorterThanAQuarterHourIsRefusedUnlessTheStackOptsOutForADemo() {
+        assertThatThrownBy(() -> Synth.stack(Map.of("maxReceiveCount", "5")))
+                .hasMessageContaining("maxReceiveCount 5")
+                .hasMessageContaining("dead-letters")
+                .hasMessageContaining("-c allowShortRetries=true");
+        assertThatThrownBy(() ->
+                        Synth.stack(Map.of("maxReceiveCount", "4", "backoffBase", "PT10M", "backoffMaxDelay", "PT12H")))
+                .hasMessageContaining("maxReceiveCount 4 is below 5");
+
+        RedriveStack demo = Synth.stack(Map.of(
+                "maxReceiveCount", "4", "backoffBase", "PT1S", "backoffMaxDelay", "PT4S", "allowShortRetries", "true"));
+        Annotations.fromStack(demo)
+                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*maxReceiveCount 4 is below 5.*"));
+        Annotations.fromStack(demo)
+                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*dead-letters.*about PT5.5S.*"));
+    }
+
+    @Test
+    void theMinimumRetryWindowIsASetting() {
+        assertThat(Synth.stack(Map.of("maxReceiveCount", "5", "minimumRetryWindow", "PT30S"))
+                        .artifact())
+                .isNotNull();
+        assertThatThrownBy(() -> Synth.stack(Map.of("minimumRetryWindow", "PT1H")))
+                .hasMessageContaining("PT1H");
     }
 
     @Test

@@ -14,7 +14,7 @@ class StorageTest {
 
     @Test
     void claimsTableIsOnDemandKeyedByPkWithTtlRecoveryAndTheCustomerKey() {
-        Map<String, Object> claims = t.properties(t.table("redrive-claims"));
+        Map<String, Object> claims = t.properties(t.table("ClaimsTable"));
 
         assertThat(claims.get("BillingMode")).isEqualTo("PAY_PER_REQUEST");
         assertThat(claims.get("KeySchema")).isEqualTo(List.of(Map.of("AttributeName", "pk", "KeyType", "HASH")));
@@ -33,7 +33,7 @@ class StorageTest {
     @Test
     @SuppressWarnings("unchecked")
     void quarantineLedgerHasStateAndQueueIndexesSortedByArrival() {
-        Map<String, Object> quarantine = t.properties(t.table("redrive-quarantine"));
+        Map<String, Object> quarantine = t.properties(t.table("QuarantineTable"));
 
         assertThat(quarantine.get("KeySchema"))
                 .isEqualTo(List.of(
@@ -64,16 +64,16 @@ class StorageTest {
 
     @Test
     void controlAndRevenueTablesHaveTheirKeysAndEveryTableIsEncryptedAndRetained() {
-        assertThat(t.properties(t.table("redrive-control")).get("KeySchema"))
+        assertThat(t.properties(t.table("ControlTable")).get("KeySchema"))
                 .isEqualTo(List.of(
                         Map.of("AttributeName", "pk", "KeyType", "HASH"),
                         Map.of("AttributeName", "sk", "KeyType", "RANGE")));
-        assertThat(t.properties(t.table("redrive-control")).get("PointInTimeRecoverySpecification"))
+        assertThat(t.properties(t.table("ControlTable")).get("PointInTimeRecoverySpecification"))
                 .isEqualTo(Map.of("PointInTimeRecoveryEnabled", true));
-        assertThat(t.properties(t.table("redrive-revenue")).get("KeySchema"))
+        assertThat(t.properties(t.table("RevenueTable")).get("KeySchema"))
                 .isEqualTo(List.of(Map.of("AttributeName", "pk", "KeyType", "HASH")));
         assertThat(t.resources("AWS::DynamoDB::Table")).hasSize(4).allSatisfy((id, table) -> {
-            assertThat(table.get("DeletionPolicy")).isEqualTo("Retain");
+            assertThat(table.get("DeletionPolicy")).isEqualTo("RetainExceptOnCreate");
             assertThat(map(map(table, "Properties"), "SSESpecification")).containsEntry("SSEType", "KMS");
         });
     }
@@ -82,7 +82,7 @@ class StorageTest {
     void bucketsUseTheCustomerKeyBlockPublicAccessAndSurviveTheStack() {
         String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
         assertThat(t.resources("AWS::S3::Bucket")).hasSize(2).allSatisfy((id, bucket) -> {
-            assertThat(bucket.get("DeletionPolicy")).isEqualTo("Retain");
+            assertThat(bucket.get("DeletionPolicy")).isEqualTo("RetainExceptOnCreate");
             Map<String, Object> props = map(bucket, "Properties");
             assertThat(props.get("PublicAccessBlockConfiguration"))
                     .isEqualTo(Map.of(
@@ -143,6 +143,57 @@ class StorageTest {
                                                                 "GLACIER_IR",
                                                                 "TransitionInDays",
                                                                 30))))))));
+    }
+
+    @Test
+    void tablesBucketsAndTheKeyAreRetainedOnDeleteAndReplaceButNotWhenTheirCreateRollsBack() {
+        var kept = new java.util.LinkedHashMap<String, Map<String, Object>>();
+        kept.putAll(t.resources("AWS::DynamoDB::Table"));
+        kept.putAll(t.resources("AWS::S3::Bucket"));
+        kept.putAll(t.resources("AWS::KMS::Key"));
+
+        assertThat(kept).hasSize(4 + 2 + 1).allSatisfy((id, resource) -> {
+            assertThat(resource.get("DeletionPolicy")).as(id).isEqualTo("RetainExceptOnCreate");
+            assertThat(resource.get("UpdateReplacePolicy")).as(id).isEqualTo("Retain");
+        });
+    }
+
+    @Test
+    void noResourceThatOutlivesTheStackHasAFixedNameSoARedeployNeverMeetsItsOwnLeftovers() {
+        List<String> nameProperties = List.of("TableName", "BucketName", "AliasName", "LogGroupName", "TopicName");
+        var outliving = new java.util.ArrayList<String>();
+        for (String type : List.of(
+                "AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::KMS::Key", "AWS::KMS::Alias", "AWS::Logs::LogGroup")) {
+            t.resources(type).forEach((id, resource) -> {
+                Object deletion = resource.get("DeletionPolicy");
+                if ("Retain".equals(deletion) || "RetainExceptOnCreate".equals(deletion)) {
+                    outliving.add(id);
+                    assertThat(map(resource, "Properties"))
+                            .as(id)
+                            .doesNotContainKeys(nameProperties.toArray(String[]::new));
+                }
+            });
+        }
+        assertThat(outliving)
+                .as("tables, buckets, the key and log groups are kept")
+                .hasSize(4 + 2 + 1 + 3);
+    }
+
+    @Test
+    void everyGeneratedTableNameTheCliReadsIsAStackOutput() {
+        for (String output :
+                List.of("ClaimsTableName", "QuarantineTableName", "ControlTableName", "RevenueTableName")) {
+            t.template().hasOutput(output, Map.of());
+        }
+    }
+
+    @Test
+    void theKeysAliasGoesWithTheStackSoTheNextStackCanTakeItsName() {
+        var aliases = t.resources("AWS::KMS::Alias");
+        assertThat(aliases.values()).singleElement().satisfies(alias -> {
+            assertThat(map(alias, "Properties")).containsEntry("AliasName", "alias/redrive-data");
+            assertThat(alias.get("DeletionPolicy")).isIn(null, "Delete");
+        });
     }
 
     @Test

@@ -19,16 +19,16 @@ class SweeperTest {
 
         assertThat(t.properties(sweeper).get("Timeout")).isEqualTo(300);
         assertThat(env)
-                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("redrive-claims")))
-                .containsEntry("REDRIVE_SWEEPER_QUARANTINE_TABLE", Map.of("Ref", t.table("redrive-quarantine")))
-                .containsEntry("REDRIVE_SWEEPER_CONTROL_TABLE", Map.of("Ref", t.table("redrive-control")))
+                .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("ClaimsTable")))
+                .containsEntry("REDRIVE_SWEEPER_QUARANTINE_TABLE", Map.of("Ref", t.table("QuarantineTable")))
+                .containsEntry("REDRIVE_SWEEPER_CONTROL_TABLE", Map.of("Ref", t.table("ControlTable")))
                 .containsEntry("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID", Map.of("Fn::GetAtt", List.of(key, "Arn")))
                 .containsEntry("REDRIVE_SWEEPER_RETENTION", "P7D");
         assertThat(String.valueOf(env.get("REDRIVE_SWEEPER_ARCHIVE_BUCKET"))).contains("ArchiveBucket");
     }
 
     @Test
-    void routesNameEveryConsumerWithItsSourceAndDeadLetterQueue() {
+    void routesNameEveryConsumerWithItsSourceAndDeadLetterQueueUrlAndNothingElse() {
         String routes = String.valueOf(t.environment(t.function("dlq-sweeper")).get("REDRIVE_SWEEPER_ROUTES"));
 
         for (String consumer : List.of("confirmation-email", "revenue-analytics")) {
@@ -36,11 +36,9 @@ class SweeperTest {
             String dlq = t.queue("redrive-" + consumer + "-dlq");
             assertThat(routes)
                     .contains("{\"consumer\":\"" + consumer + "\",\"sourceQueueUrl\":\", {Ref=" + source
-                            + "}, \",\"sourceQueueArn\":\", {Fn::GetAtt=[" + source
-                            + ", Arn]}, \",\"deadLetterQueueUrl\":\", "
-                            + "{Ref=" + dlq + "}, \",\"deadLetterQueueArn\":\", {Fn::GetAtt=[" + dlq + ", Arn]}, \"}");
+                            + "}, \",\"deadLetterQueueUrl\":\", {Ref=" + dlq + "}, \"}");
         }
-        assertThat(routes).startsWith("{Fn::Join=[, [[{");
+        assertThat(routes).startsWith("{Fn::Join=[, [[{").doesNotContain("Arn");
     }
 
     @Test
@@ -60,5 +58,21 @@ class SweeperTest {
         String role = (String) ((List<?>) map(target, "RoleArn").get("Fn::GetAtt")).get(0);
         assertThat(t.statementsOfRole(role))
                 .anyMatch(s -> s.allows("lambda:InvokeFunction") && s.on(t.function("dlq-sweeper")));
+    }
+
+    @Test
+    void lambdaDoesNotRetryAFailedSweepItselfAndDropsStaleRunsIntoTheScheduleDeadLetterQueue() {
+        var configs = t.resources("AWS::Lambda::EventInvokeConfig");
+        assertThat(configs).hasSize(1);
+        Map<String, Object> config = map(configs.values().iterator().next(), "Properties");
+
+        assertThat(config.get("FunctionName")).isEqualTo(Map.of("Ref", t.function("dlq-sweeper")));
+        assertThat(config.get("Qualifier")).isEqualTo("$LATEST");
+        assertThat(config.get("MaximumRetryAttempts")).isEqualTo(0);
+        assertThat(config.get("MaximumEventAgeInSeconds")).isEqualTo(300);
+        assertThat(map(map(config, "DestinationConfig"), "OnFailure").get("Destination"))
+                .isEqualTo(Map.of("Fn::GetAtt", List.of(t.queue("redrive-sweeper-schedule-dlq"), "Arn")));
+        assertThat(t.statementsOf(t.function("dlq-sweeper")))
+                .anyMatch(s -> s.allows("sqs:SendMessage") && s.on(t.queue("redrive-sweeper-schedule-dlq")));
     }
 }

@@ -55,13 +55,13 @@ final class TemplateView {
                 .orElseThrow(() -> new AssertionError("no queue named " + name));
     }
 
-    /** The logical id of the table with this explicit TableName. */
-    String table(String name) {
-        return resources("AWS::DynamoDB::Table").entrySet().stream()
-                .filter(e -> name.equals(map(e.getValue(), "Properties").get("TableName")))
-                .map(Map.Entry::getKey)
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no table named " + name));
+    /** The logical id of the table made with this construct id ({@code ClaimsTable}); table names are generated. */
+    String table(String constructId) {
+        List<String> ids = resources("AWS::DynamoDB::Table").keySet().stream()
+                .filter(id -> id.matches(Pattern.quote(constructId) + "[0-9A-F]{8}"))
+                .toList();
+        assertThat(ids).as("tables made as " + constructId).hasSize(1);
+        return ids.get(0);
     }
 
     /** The logical id of the function whose QUARKUS_LAMBDA_HANDLER is {@code handler}. */

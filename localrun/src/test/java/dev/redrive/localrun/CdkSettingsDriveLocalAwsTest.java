@@ -31,6 +31,7 @@ class CdkSettingsDriveLocalAwsTest {
                     .outdir(outdir.toString())
                     .context(Map.of(
                             "maxReceiveCount", Integer.toString(maxReceives),
+                            "allowShortRetries", "true",
                             "placeholderDirectory", out.resolve("placeholder").toString()))
                     .build());
             RedriveApp.create(app);

@@ -59,8 +59,13 @@ public final class RedriveNames {
 
         // Sweeper: without dimensions (the alarms read them so).
         public static final String OLDEST_UNRESOLVED_QUARANTINE_AGE = "OldestUnresolvedQuarantineAgeSeconds";
+        /** All-time, for the dashboard; no alarm reads it (early failures would hold one in ALARM). */
         public static final String REPLAY_SUCCESS_RATE = "ReplaySuccessRate";
+        /** This run's replays that came back to a DLQ; the success-rate alarm sums it and {@link #REPLAYED}. */
+        public static final String REPLAYS_RETURNED = "ReplaysReturned";
+        /** This run's replays sent. */
         public static final String REPLAYED = "Replayed";
+
         public static final String ALREADY_APPLIED = "AlreadyApplied";
         public static final String REPLAY_REFUSED = "ReplayRefused";
         public static final String REPLAY_DEFERRED = "ReplayDeferred";
@@ -91,6 +96,7 @@ public final class RedriveNames {
         public static final Set<String> SWEEPER_EMITTED = Set.of(
                 OLDEST_UNRESOLVED_QUARANTINE_AGE,
                 REPLAY_SUCCESS_RATE,
+                REPLAYS_RETURNED,
                 REPLAYED,
                 ALREADY_APPLIED,
                 REPLAY_REFUSED,

@@ -11,6 +11,11 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
 /**
  * Where Embedded Metric Format documents go: one JSON line each, synchronously, to stdout in Lambda (CloudWatch Logs
  * turns them into metrics). No agent, no background thread, no socket; tests pass their own line consumer.
+ *
+ * <p>For a native image, the EMF model Jackson serializes is registered for reflection here, with the serializers and
+ * filters its annotations name ({@code @JsonSerialize(using)}, {@code @JsonDeserialize(using)},
+ * {@code @JsonInclude(valueFilter)}), which Jackson instantiates by reflection on the first flush
+ * (NativeImageMetadataIT finds them from the annotations and fails if one is missing).
  */
 @RegisterForReflection(
         classNames = {
@@ -20,7 +25,13 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
             "software.amazon.cloudwatchlogs.emf.model.MetricDefinition",
             "software.amazon.cloudwatchlogs.emf.model.DimensionSet",
             "software.amazon.cloudwatchlogs.emf.model.Unit",
-            "software.amazon.cloudwatchlogs.emf.model.StorageResolution"
+            "software.amazon.cloudwatchlogs.emf.model.StorageResolution",
+            "software.amazon.cloudwatchlogs.emf.serializers.InstantSerializer",
+            "software.amazon.cloudwatchlogs.emf.serializers.InstantDeserializer",
+            "software.amazon.cloudwatchlogs.emf.serializers.UnitSerializer",
+            "software.amazon.cloudwatchlogs.emf.serializers.UnitDeserializer",
+            "software.amazon.cloudwatchlogs.emf.serializers.StorageResolutionSerializer",
+            "software.amazon.cloudwatchlogs.emf.serializers.StorageResolutionFilter"
         })
 public final class EmfOutput implements Environment, ISink {
 

@@ -24,8 +24,13 @@ import org.jboss.logging.Logger;
 /**
  * Lambda handler {@code dlq-sweeper}, invoked by the EventBridge schedule (at least once, like everything else: the
  * lease makes a duplicate invocation do nothing). Sweeps every configured dead-letter queue in turn; a queue that
- * fails does not stop the others, and the invocation then fails so the schedule's retry and the Lambda error alarm
- * see it.
+ * fails does not stop the others, and the invocation then fails.
+ *
+ * <p>A failed invocation is not retried. Scheduler invokes Lambda asynchronously, so the schedule's retry policy only
+ * covers getting the event to Lambda; after that, Lambda's async retries would apply, and the stack turns them off
+ * (0 retries, events older than one sweep's timeout dropped). The next scheduled run is the retry: whatever this run
+ * left in a DLQ is still there. The failure shows in the function's {@code Errors} (the sweeper-errors alarm) and, by
+ * the on-failure destination, in the schedule's dead-letter queue.
  *
  * <p>The schedule event is read as a plain map: Quarkus' Lambda JSON mapper drops {@code detail-type} from
  * {@code ScheduledEvent}, and nothing in it is needed.

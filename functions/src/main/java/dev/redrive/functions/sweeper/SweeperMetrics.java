@@ -15,8 +15,11 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
 
 /**
  * The sweeper's metrics, as Embedded Metric Format, namespace {@value Metrics#NAMESPACE}: without dimensions
- * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code ReplaySuccessRate}, {@code Replayed},
- * {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred}, {@code Archived}; by {@code FailureClass}
+ * {@code OldestUnresolvedQuarantineAgeSeconds}, {@code Replayed} and {@code ReplaysReturned} (this run's replays sent
+ * and replays that came back: the replay success rate alarm sums them over a window), {@code ReplaySuccessRate}
+ * (all-time, for the dashboard), {@code AlreadyApplied}, {@code ReplayRefused}, {@code ReplayDeferred},
+ * {@code Archived}; by
+ * {@code FailureClass}
  * {@code Quarantined}, {@code ReplayFailed} and {@code ReplaySuccessRate}; by {@code DeadLetterQueue}
  * {@code DeadLetterQueueDepth} (from the queue's attributes, before the sweep), {@code OldestDeadLetterAgeSeconds} (the
  * oldest arrival this run) and {@code Arrivals}; by {@code DeadLetterQueue} and {@code State} {@code Quarantine}.
@@ -37,6 +40,7 @@ public final class SweeperMetrics {
         int refused = 0;
         int deferred = 0;
         int archived = 0;
+        int replaysReturned = 0;
         for (SweepReport r : reports) {
             oldest = Math.max(
                     oldest, r.oldestUnresolvedAge().map(Duration::toSeconds).orElse(0L));
@@ -45,6 +49,7 @@ public final class SweeperMetrics {
             refused += r.replayOutcomes().getOrDefault("Refused", 0);
             deferred += r.replayOutcomes().getOrDefault("Deferred", 0);
             archived += r.archivedToStoreCount();
+            replaysReturned += sum(r.replaysReturnedByClass());
         }
         overall.putMetric(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, oldest, Unit.SECONDS);
         overall.putMetric(Metrics.REPLAYED, replayed, Unit.COUNT);
@@ -52,6 +57,9 @@ public final class SweeperMetrics {
         overall.putMetric(Metrics.REPLAY_REFUSED, refused, Unit.COUNT);
         overall.putMetric(Metrics.REPLAY_DEFERRED, deferred, Unit.COUNT);
         overall.putMetric(Metrics.ARCHIVED, archived, Unit.COUNT);
+        // This run's replays that came back; with Replayed (this run's sent) summed over a window by the alarm:
+        // all-time totals would let early failures hold it.
+        overall.putMetric(Metrics.REPLAYS_RETURNED, replaysReturned, Unit.COUNT);
         long sent = totals.values().stream().mapToLong(ReplayStats.Totals::sent).sum();
         long returned =
                 totals.values().stream().mapToLong(ReplayStats.Totals::returned).sum();
@@ -76,6 +84,10 @@ public final class SweeperMetrics {
             }
             byClass.flush();
         }
+    }
+
+    private static int sum(Map<FailureClass, Integer> counts) {
+        return counts.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     /** The per-queue figures of one sweep. */

@@ -8,6 +8,7 @@ import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
+import dev.redrive.core.sweeper.SweepReports;
 import dev.redrive.functions.metrics.EmfOutput;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,6 +49,27 @@ class SweeperMetricsTest {
                 .hasSize(2)
                 .anySatisfy(
                         l -> assertThat(l).contains("\"State\":\"REPLAYED\"").contains("\"Quarantine\":9.0"));
+    }
+
+    @Test
+    void eachRunEmitsItsOwnReplaysSentAndReturnedWithoutDimensionsForTheWindowedSuccessRate() throws Exception {
+        SweepReport email =
+                SweepReports.replays(new Route("email", "orders", "orders-dlq"), FailureClass.TRANSIENT, 3, 1);
+        SweepReport revenue =
+                SweepReports.replays(new Route("revenue", "sales", "sales-dlq"), FailureClass.PERMANENT, 1, 0);
+
+        // all-time totals that an early failure would dominate: the per-run counts do not come from them
+        metrics.export(List.of(email, revenue), Map.of(FailureClass.TRANSIENT, new ReplayStats.Totals(1000, 900)));
+
+        JsonNode run = doc("ReplaysReturned", null);
+        assertThat(run.get("Replayed").asDouble()).isEqualTo(4);
+        assertThat(run.get("ReplaysReturned").asDouble()).isEqualTo(1);
+        assertThat(run.get("_aws")
+                        .get("CloudWatchMetrics")
+                        .get(0)
+                        .get("Dimensions")
+                        .get(0))
+                .isEmpty();
     }
 
     private JsonNode doc(String metric, String dimension) throws Exception {

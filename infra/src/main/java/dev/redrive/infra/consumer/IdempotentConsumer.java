@@ -26,7 +26,7 @@ import software.constructs.Construct;
  *
  * <ul>
  *   <li>Source queue {@code <prefix>-<name>}: redrive policy to the DLQ after {@code maxReceiveCount} receives,
- *       visibility timeout at least 6 x the function timeout, retention 4 days by default.</li>
+ *       visibility timeout at least 6 x the function timeout + the batching window, retention 4 days by default.</li>
  *   <li>DLQ {@code <prefix>-<name>-dlq}: 14 days of retention (longer than the source's), a redrive-allow policy
  *       that admits only its own source queue.</li>
  *   <li>Both encrypted with the platform's customer-managed key and TLS-only.</li>

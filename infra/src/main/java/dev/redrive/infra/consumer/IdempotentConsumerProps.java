@@ -16,11 +16,12 @@ import java.util.regex.Pattern;
  *
  * @param name               the consumer's name: queue {@code <prefix>-<name>}, DLQ {@code <prefix>-<name>-dlq}
  * @param handler            the Quarkus {@code @Named} handler ({@code QUARKUS_LAMBDA_HANDLER})
- * @param runtime            native (default) or JVM
- * @param maxReceiveCount    receives before SQS moves a message to the DLQ (default 5)
+ * @param runtime            JVM (default) or native
+ * @param maxReceiveCount    receives before SQS moves a message to the DLQ (default 10; see {@link RetryWindow})
  * @param timeout            the function timeout (default 30 s)
  * @param memoryMb           the function memory; empty: the runtime's default
- * @param visibilityTimeout  the source queue's visibility timeout (default and minimum: 6 x timeout)
+ * @param visibilityTimeout  the source queue's visibility timeout (default and minimum: 6 x timeout + the batching
+ *                           window, as AWS recommends for an SQS event source)
  * @param sourceRetention    how long the source queue keeps a message (default 4 days)
  * @param deadLetterRetention how long the DLQ keeps a message (default 14 days, the SQS maximum; must exceed the
  *                           source's, as the age of a message counts from its first enqueue)
@@ -70,11 +71,11 @@ public record IdempotentConsumerProps(
         between("batchSize", batchSize, 1, 10_000);
         between("maxConcurrency", maxConcurrency, 2, 1000);
         between("batchConcurrency", batchConcurrency, 1, 10_000);
-        checkQueueTimes(name, timeout, visibilityTimeout, sourceRetention, deadLetterRetention);
         if (maxBatchingWindow.isNegative() || maxBatchingWindow.compareTo(Duration.ofMinutes(5)) > 0) {
             throw new IllegalArgumentException(
                     "maxBatchingWindow of " + name + " must be 0 to 300 s, was " + maxBatchingWindow);
         }
+        checkQueueTimes(name, timeout, maxBatchingWindow, visibilityTimeout, sourceRetention, deadLetterRetention);
         if (batchSize > 10 && maxBatchingWindow.isZero()) {
             throw new IllegalArgumentException("batchSize " + batchSize + " of " + name
                     + " needs a maxBatchingWindow above 0 s (Lambda allows more than 10 only with a window)");
@@ -82,12 +83,13 @@ public record IdempotentConsumerProps(
     }
 
     private static void checkQueueTimes(
-            String name, Duration timeout, Duration visibility, Duration source, Duration deadLetter) {
-        Duration minimum = VisibilityRule.minimum(timeout);
-        if (!VisibilityRule.holds(visibility, timeout)) {
+            String name, Duration timeout, Duration window, Duration visibility, Duration source, Duration deadLetter) {
+        Duration minimum = VisibilityRule.minimum(timeout, window);
+        if (!VisibilityRule.holds(visibility, timeout, window)) {
             throw new IllegalArgumentException("visibility timeout " + visibility + " of " + name + " is shorter than "
-                    + VisibilityRule.FACTOR + " x the function timeout " + timeout + " (" + minimum
-                    + "): a slow invocation's messages would be delivered again while it still runs");
+                    + VisibilityRule.FACTOR + " x the function timeout " + timeout + " + the batching window "
+                    + window + " (" + minimum + "): a slow invocation's messages would be delivered again while it "
+                    + "still runs");
         }
         if (visibility.compareTo(Duration.ofHours(12)) > 0) {
             throw new IllegalArgumentException("visibility timeout " + visibility + " of " + name
@@ -123,8 +125,8 @@ public record IdempotentConsumerProps(
     public static final class Builder {
         private final String name;
         private final String handler;
-        private FunctionRuntime runtime = FunctionRuntime.NATIVE;
-        private int maxReceiveCount = 5;
+        private FunctionRuntime runtime = FunctionRuntime.JVM;
+        private int maxReceiveCount = 10;
         private Duration timeout = Duration.ofSeconds(30);
         private Integer memoryMb;
         private Duration visibilityTimeout;
@@ -162,7 +164,7 @@ public record IdempotentConsumerProps(
             return this;
         }
 
-        /** Overrides the default of 6 x timeout; a shorter value is rejected. */
+        /** Overrides the default of 6 x timeout + the batching window; a shorter value is rejected. */
         public Builder visibilityTimeout(Duration value) {
             this.visibilityTimeout = value;
             return this;
@@ -211,7 +213,8 @@ public record IdempotentConsumerProps(
 
         /** The props; throws {@link IllegalArgumentException} naming the setting that breaks a limit or a rule. */
         public IdempotentConsumerProps build() {
-            Duration visibility = visibilityTimeout != null ? visibilityTimeout : VisibilityRule.minimum(timeout);
+            Duration visibility =
+                    visibilityTimeout != null ? visibilityTimeout : VisibilityRule.minimum(timeout, maxBatchingWindow);
             return new IdempotentConsumerProps(
                     name,
                     handler,

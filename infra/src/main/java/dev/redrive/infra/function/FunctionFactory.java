@@ -3,6 +3,7 @@ package dev.redrive.infra.function;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -31,13 +32,24 @@ public final class FunctionFactory {
         return artifact;
     }
 
-    /** A function named {@code id} inside {@code scope}, and its log group ({@code id + "Logs"}). */
-    public Function create(Construct scope, String id, FunctionSpec spec) {
+    /** Every environment variable a function of {@code spec} gets: its own, its runtime's, and the handler. */
+    public Map<String, String> environment(FunctionSpec spec) {
         Map<String, String> environment = new TreeMap<>(spec.environment());
         environment.putAll(spec.runtime().environment());
         environment.put(HANDLER_VARIABLE, spec.handlerName());
+        return environment;
+    }
+
+    /**
+     * A function named {@code id} inside {@code scope}, and its log group ({@code id + "Logs"}). Throws
+     * {@link IllegalArgumentException} when its environment could pass Lambda's 4 KB ({@link EnvironmentSize}).
+     */
+    public Function create(Construct scope, String id, FunctionSpec spec) {
+        Map<String, String> environment = environment(spec);
+        EnvironmentSize.requireWithinLimit(scope, spec.handlerName(), environment, "");
         LogGroup logs = LogGroup.Builder.create(scope, id + "Logs")
                 .retention(RetentionDays.ONE_MONTH)
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
         return Function.Builder.create(scope, id)
                 .description(spec.description())

@@ -7,7 +7,7 @@ import software.amazon.awscdk.services.lambda.Runtime;
 /**
  * How the one functions artifact runs on Lambda. The artifact decides: a native {@code bootstrap} zip needs
  * {@link #NATIVE}, the JVM {@code function.zip} needs {@link #JVM}. Chosen with the CDK context {@code runtime}
- * ({@code native}, the default, or {@code jvm}).
+ * ({@code jvm}, the default, or {@code native}).
  */
 public enum FunctionRuntime {
 

@@ -14,6 +14,8 @@ import java.util.Objects;
  *                                    arrival has its own alarm
  * @param oldestUnresolvedQuarantine  quarantine: an entry unresolved for longer than this (default 3 days)
  * @param replaySuccessRate           replays: success rate below this fraction (default 0.9)
+ * @param replaySuccessWindow         the window the success rate is computed over, from the sweeper's per-run counts
+ *                                    (default 1 h: a failed replay returns after the consumer's retry window)
  * @param period                      the period every alarm evaluates (default 5 min)
  * @param evaluationPeriods           periods in breach before an age or depth alarm fires (default 3)
  */
@@ -24,12 +26,21 @@ public record AlarmThresholds(
         int deadLetterVisibleMessages,
         Duration oldestUnresolvedQuarantine,
         double replaySuccessRate,
+        Duration replaySuccessWindow,
         Duration period,
         int evaluationPeriods) {
 
     /** The defaults. */
     public static final AlarmThresholds DEFAULT = new AlarmThresholds(
-            Duration.ofMinutes(15), 1000, Duration.ofHours(1), 100, Duration.ofDays(3), 0.9, Duration.ofMinutes(5), 3);
+            Duration.ofMinutes(15),
+            1000,
+            Duration.ofHours(1),
+            100,
+            Duration.ofDays(3),
+            0.9,
+            Duration.ofHours(1),
+            Duration.ofMinutes(5),
+            3);
 
     /** Checks the values can make alarms. */
     public AlarmThresholds {
@@ -37,6 +48,7 @@ public record AlarmThresholds(
         Objects.requireNonNull(deadLetterOldestMessageAge, "deadLetterOldestMessageAge");
         Objects.requireNonNull(oldestUnresolvedQuarantine, "oldestUnresolvedQuarantine");
         Objects.requireNonNull(period, "period");
+        Objects.requireNonNull(replaySuccessWindow, "replaySuccessWindow");
         if (sourceVisibleMessages < 1 || deadLetterVisibleMessages < 1 || evaluationPeriods < 1) {
             throw new IllegalArgumentException("depth thresholds and evaluation periods must be at least 1");
         }
@@ -46,6 +58,10 @@ public record AlarmThresholds(
         }
         if (period.toSeconds() < 60 || period.toSeconds() % 60 != 0) {
             throw new IllegalArgumentException("alarm period must be whole minutes, was " + period);
+        }
+        if (replaySuccessWindow.toSeconds() < 60 || replaySuccessWindow.toSeconds() % 60 != 0) {
+            throw new IllegalArgumentException(
+                    "replay success window must be whole minutes, was " + replaySuccessWindow);
         }
     }
 }

@@ -5,8 +5,27 @@ import software.amazon.awscdk.services.sqs.IQueue;
 /**
  * A queue to alarm on and to chart.
  *
- * @param name       the queue's name, used in alarm names and labels
- * @param queue      the queue
- * @param deadLetter whether it is a dead-letter queue (normally empty: any arrival alarms)
+ * @param name  the queue's name, used in alarm names and labels
+ * @param queue the queue
+ * @param kind  what the queue is for, which decides its alarms
  */
-public record MonitoredQueue(String name, IQueue queue, boolean deadLetter) {}
+public record MonitoredQueue(String name, IQueue queue, Kind kind) {
+
+    /** What a queue is for. */
+    public enum Kind {
+        /** A consumer's source queue: age of the oldest message and depth. */
+        SOURCE,
+        /** A consumer's dead-letter queue, normally empty and drained by the sweeper: age, depth and any arrival. */
+        DEAD_LETTER,
+        /**
+         * A record of failed deliveries that nothing drains (the sweeper schedule's DLQ): only arrivals alarm, so the
+         * alarm clears by itself; an age or depth alarm would stay in ALARM until someone purged the queue.
+         */
+        FAILURE_RECORD
+    }
+
+    /** Whether it holds dead letters (charted with the DLQs). */
+    public boolean deadLetter() {
+        return kind != Kind.SOURCE;
+    }
+}

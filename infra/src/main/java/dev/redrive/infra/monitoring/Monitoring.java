@@ -3,10 +3,15 @@ package dev.redrive.infra.monitoring;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
@@ -20,10 +25,13 @@ import software.constructs.Construct;
 
 /**
  * Alarms and the dashboard. Every alarm notifies {@link #alarmTopic()}. Per source queue: age of the oldest message
- * and depth. Per dead-letter queue: age, depth, and any arrival at all (DLQs are normally empty). On the sweeper's
- * own metrics: the oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors.
+ * and depth. Per dead-letter queue: age, depth, and any arrival at all (DLQs are normally empty, the sweeper drains
+ * them). On the sweeper schedule's DLQ, which nothing drains: arrivals in a period. On the sweeper's own metrics: the
+ * oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors.
  */
 public final class Monitoring extends Construct {
+
+    private static final String CLOUDWATCH = "cloudwatch.amazonaws.com";
 
     private final Topic alarmTopic;
     private final List<Alarm> alarms = new ArrayList<>();
@@ -40,12 +48,22 @@ public final class Monitoring extends Construct {
                 .masterKey(key)
                 .enforceSsl(true)
                 .build();
-        // CloudWatch publishes to the encrypted topic with the customer-managed key.
+        // enforceSsl writes a topic policy, which replaces SNS's default one: CloudWatch needs its own Allow, and the
+        // key must let it encrypt for the topic. Both only for this account's alarms named <prefix>-*.
+        Map<String, Object> thisStacksAlarms = alarmSourceConditions();
+        alarmTopic.addToResourcePolicy(PolicyStatement.Builder.create()
+                .sid("CloudWatchAlarmsOfThisStackPublish")
+                .principals(List.of(new ServicePrincipal(CLOUDWATCH)))
+                .actions(List.of("sns:Publish"))
+                .resources(List.of(alarmTopic.getTopicArn()))
+                .conditions(thisStacksAlarms)
+                .build());
         key.addToResourcePolicy(PolicyStatement.Builder.create()
                 .sid("CloudWatchAlarmsPublishToEncryptedTopic")
-                .principals(List.of(new ServicePrincipal("cloudwatch.amazonaws.com")))
+                .principals(List.of(new ServicePrincipal(CLOUDWATCH)))
                 .actions(List.of("kms:Decrypt", "kms:GenerateDataKey*"))
                 .resources(List.of("*"))
+                .conditions(thisStacksAlarms)
                 .build());
         for (MonitoredQueue queue : props.queues()) {
             queueAlarms(queue);
@@ -54,7 +72,41 @@ public final class Monitoring extends Construct {
         new RedriveDashboard(this, "Dashboard", prefix, props.queues(), props.consumers(), alarms, thresholds.period());
     }
 
+    /**
+     * Confused-deputy guard: the caller is CloudWatch acting for an alarm of this account and region whose name starts
+     * with the prefix (every alarm made here is named {@code <prefix>-...}).
+     */
+    private Map<String, Object> alarmSourceConditions() {
+        Stack stack = Stack.of(this);
+        String alarms = stack.formatArn(ArnComponents.builder()
+                .service("cloudwatch")
+                .resource("alarm")
+                .resourceName(prefix + "-*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME)
+                .build());
+        return Map.of(
+                "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
+                "ArnLike", Map.of("aws:SourceArn", alarms));
+    }
+
     private void queueAlarms(MonitoredQueue q) {
+        if (q.kind() == MonitoredQueue.Kind.FAILURE_RECORD) {
+            // Nothing drains it: alarm on what arrives in a period (clears by itself), never on what sits there.
+            alarm(
+                    q.name() + "-arrival",
+                    q.queue()
+                            .metricNumberOfMessagesSent(MetricOptions.builder()
+                                    .statistic("Sum")
+                                    .period(period())
+                                    .build()),
+                    1,
+                    ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                    1,
+                    "A sweep did not run: the schedule could not invoke the sweeper, or the run failed or went "
+                            + "stale. " + q.name() + " holds the details (read it; it is not drained and keeps them 14 "
+                            + "days). The next scheduled run retries.");
+            return;
+        }
         MetricOptions maximum =
                 MetricOptions.builder().statistic("Maximum").period(period()).build();
         Duration age = Duration.seconds(
@@ -98,12 +150,14 @@ public final class Monitoring extends Construct {
                         + thresholds.oldestUnresolvedQuarantine());
         alarm(
                 prefix + "-replay-success-rate",
-                custom(Metrics.REPLAY_SUCCESS_RATE, "Average"),
+                replaySuccessRate(),
                 thresholds.replaySuccessRate(),
                 ComparisonOperator.LESS_THAN_THRESHOLD,
                 1,
-                "Replays keep returning to the dead-letter queue (success rate below " + thresholds.replaySuccessRate()
-                        + ")");
+                "Replays keep returning to the dead-letter queue: fewer than " + thresholds.replaySuccessRate()
+                        + " of the replays of the last "
+                        + thresholds.replaySuccessWindow().toMinutes()
+                        + " min stayed out (or replays returned in a window that sent none)");
         alarm(
                 prefix + "-sweeper-errors",
                 sweeper.metricErrors(MetricOptions.builder()
@@ -116,13 +170,34 @@ public final class Monitoring extends Construct {
                 "The dead-letter sweeper failed: dead letters are not being quarantined");
     }
 
-    private Metric custom(String name, String statistic) {
+    /**
+     * (sent - returned) / sent over the window, from the sweeper's per-run counts; 1 when nothing was sent or returned,
+     * 0 when replays returned in a window that sent none (they were sent in the window before, or by a person).
+     * Windowed, so the alarm clears once replays stay out again, and a late failure weighs as much as an early one.
+     */
+    private IMetric replaySuccessRate() {
+        Duration window = Duration.seconds(thresholds.replaySuccessWindow().toSeconds());
+        return MathExpression.Builder.create()
+                .expression("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))")
+                .usingMetrics(Map.of(
+                        "sent", custom(Metrics.REPLAYED, "Sum", window),
+                        "returned", custom(Metrics.REPLAYS_RETURNED, "Sum", window)))
+                .period(window)
+                .label("replay success rate")
+                .build();
+    }
+
+    private Metric custom(String name, String statistic, Duration period) {
         return Metric.Builder.create()
                 .namespace(Metrics.NAMESPACE)
                 .metricName(name)
                 .statistic(statistic)
-                .period(period())
+                .period(period)
                 .build();
+    }
+
+    private Metric custom(String name, String statistic) {
+        return custom(name, statistic, period());
     }
 
     private void alarm(
@@ -132,6 +207,10 @@ public final class Monitoring extends Construct {
             ComparisonOperator comparison,
             int evaluationPeriods,
             String description) {
+        if (!name.startsWith(prefix + "-")) {
+            throw new IllegalArgumentException(
+                    "alarm " + name + " must start with " + prefix + "- : the alarm topic admits only alarms named so");
+        }
         Alarm alarm = Alarm.Builder.create(this, name)
                 .alarmName(name)
                 .alarmDescription(description)

@@ -14,7 +14,9 @@ import software.constructs.Construct;
 
 /**
  * The S3 buckets: KMS-encrypted with the customer-managed key (bucket key on), all public access blocked, TLS only,
- * and retained when the stack is deleted (they hold dead letters and emails, which outlive a deployment).
+ * and retained when the stack is deleted or a bucket replaced (they hold dead letters and emails, which outlive a
+ * deployment), but not when their create rolls back ({@code RETAIN_ON_UPDATE_OR_DELETE}: nothing is orphaned by a
+ * failed first deploy). Names are generated, so a kept bucket never blocks a redeploy.
  *
  * @param archive     archived dead letters: versioned, to Glacier Instant Retrieval after 30 days, expired after
  *                    the configured days
@@ -56,6 +58,6 @@ public record Buckets(Bucket archive, Bucket emailOutbox) {
                 .bucketKeyEnabled(true)
                 .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
                 .enforceSsl(true)
-                .removalPolicy(RemovalPolicy.RETAIN);
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
     }
 }

@@ -1,5 +1,6 @@
 package dev.redrive.infra.storage;
 
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.dynamodb.Attribute;
 import software.amazon.awscdk.services.dynamodb.AttributeType;
 import software.amazon.awscdk.services.dynamodb.BillingMode;
@@ -12,7 +13,10 @@ import software.amazon.awscdk.services.kms.IKey;
 import software.constructs.Construct;
 
 /**
- * The DynamoDB tables: all on demand, encrypted with the customer-managed key, retained when the stack goes.
+ * The DynamoDB tables: all on demand, encrypted with the customer-managed key, retained when the stack is deleted or
+ * a table replaced ({@code RETAIN_ON_UPDATE_OR_DELETE}: a create that rolls back deletes the still empty table). Their
+ * names are left to CloudFormation: a table kept after {@code cdk destroy} never blocks the next deploy, and the
+ * functions, the CLI and the outputs get the names from the stack.
  *
  * @param claims     idempotency claims: {@code pk}, TTL on {@code expiresAt}, point-in-time recovery
  * @param revenue    the checkout example's revenue counters: {@code pk}
@@ -27,25 +31,22 @@ public record Tables(Table claims, Table revenue, Table quarantine, Table contro
     public static final String BY_QUEUE_INDEX = "byQueue";
 
     /** Creates the tables directly in {@code scope} (so their logical ids stay short: {@code ClaimsTable...}). */
-    public static Tables create(Construct scope, String prefix, IKey key) {
-        Table claims = table(scope, "ClaimsTable", prefix + "-claims", key, false)
+    public static Tables create(Construct scope, IKey key) {
+        Table claims = table(scope, "ClaimsTable", key, false)
                 .timeToLiveAttribute("expiresAt")
                 .build();
-        Table revenue =
-                table(scope, "RevenueTable", prefix + "-revenue", key, false).build();
-        Table quarantine = table(scope, "QuarantineTable", prefix + "-quarantine", key, true)
-                .build();
+        Table revenue = table(scope, "RevenueTable", key, false).build();
+        Table quarantine = table(scope, "QuarantineTable", key, true).build();
         quarantine.addGlobalSecondaryIndex(byArrival(BY_STATE_INDEX, "state"));
         quarantine.addGlobalSecondaryIndex(byArrival(BY_QUEUE_INDEX, "sourceQueue"));
-        Table control =
-                table(scope, "ControlTable", prefix + "-control", key, true).build();
+        Table control = table(scope, "ControlTable", key, true).build();
         return new Tables(claims, revenue, quarantine, control);
     }
 
-    private static Table.Builder table(Construct scope, String id, String name, IKey key, boolean sorted) {
+    private static Table.Builder table(Construct scope, String id, IKey key, boolean sorted) {
         Table.Builder builder = Table.Builder.create(scope, id)
-                .tableName(name)
                 .partitionKey(string("pk"))
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .encryption(TableEncryption.CUSTOMER_MANAGED)
                 .encryptionKey(key)

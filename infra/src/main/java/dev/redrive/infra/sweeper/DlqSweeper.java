@@ -3,6 +3,7 @@ package dev.redrive.infra.sweeper;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.function.EnvironmentSize;
 import dev.redrive.infra.function.FunctionSpec;
 import dev.redrive.infra.function.IsoDurations;
 import java.util.LinkedHashMap;
@@ -15,7 +16,9 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.iam.ServicePrincipalOpts;
+import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.scheduler.Schedule;
 import software.amazon.awscdk.services.scheduler.ScheduleExpression;
 import software.amazon.awscdk.services.scheduler.ScheduleTargetInput;
@@ -44,23 +47,25 @@ public final class DlqSweeper extends Construct {
     static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
 
     private final Function function;
+    private final Map<String, String> environment;
+    private final int consumerCount;
     private final String scheduleDeadLetterQueueName;
     private final Queue scheduleDeadLetterQueue;
     private final Schedule schedule;
 
     public DlqSweeper(Construct scope, String id, SweeperProps props) {
         super(scope, id);
-        this.function = props.functions()
-                .create(
-                        this,
-                        "Function",
-                        new FunctionSpec(
-                                Handlers.DLQ_SWEEPER,
-                                props.runtime(),
-                                SweeperProps.TIMEOUT,
-                                props.runtime().defaultMemoryMb(),
-                                environment(props),
-                                "Redrive dead-letter sweeper: quarantine, replay, archive"));
+        FunctionSpec spec = new FunctionSpec(
+                Handlers.DLQ_SWEEPER,
+                props.runtime(),
+                SweeperProps.TIMEOUT,
+                props.runtime().defaultMemoryMb(),
+                environment(props),
+                "Redrive dead-letter sweeper: quarantine, replay, archive");
+        this.environment = props.functions().environment(spec);
+        this.consumerCount = props.consumers().size();
+        requireEnvironmentFits(Map.of());
+        this.function = props.functions().create(this, "Function", spec);
         grant(props);
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
         this.scheduleDeadLetterQueue = Queue.Builder.create(this, "ScheduleDeadLetterQueue")
@@ -70,6 +75,14 @@ public final class DlqSweeper extends Construct {
                 .encryptionMasterKey(props.key())
                 .enforceSsl(true)
                 .build();
+        // Scheduler invokes asynchronously: once Lambda has queued the event, the schedule's retry policy no longer
+        // applies, and Lambda's own async retries (2, for up to 6 h) would run stale sweeps late. The next scheduled
+        // run is the retry; a run that failed or waited past one sweep's timeout is recorded in the same queue.
+        function.configureAsyncInvoke(EventInvokeConfigOptions.builder()
+                .retryAttempts(0)
+                .maxEventAge(Duration.seconds(SweeperProps.TIMEOUT.toSeconds()))
+                .onFailure(new SqsDestination(scheduleDeadLetterQueue))
+                .build());
         // Our own role (not the target's shared default) so it can also encrypt into the KMS-encrypted DLQ.
         Role scheduleRole = Role.Builder.create(this, "ScheduleRole")
                 .description("EventBridge Scheduler invokes the Redrive sweeper")
@@ -111,19 +124,39 @@ public final class DlqSweeper extends Construct {
         return env;
     }
 
-    /** One route per consumer: where its dead letters arrive and where a replay goes. */
+    /**
+     * One route per consumer: where its dead letters arrive and where a replay goes, as queue URLs (no look-up at
+     * start) and nothing the sweeper does not read, since the routes share Lambda's 4 KB of environment.
+     */
     private static List<Map<String, String>> routes(List<IdempotentConsumer> consumers) {
         return consumers.stream()
                 .map(c -> {
                     Map<String, String> route = new LinkedHashMap<>();
                     route.put("consumer", c.name());
                     route.put("sourceQueueUrl", c.sourceQueue().getQueueUrl());
-                    route.put("sourceQueueArn", c.sourceQueue().getQueueArn());
                     route.put("deadLetterQueueUrl", c.deadLetterQueue().getQueueUrl());
-                    route.put("deadLetterQueueArn", c.deadLetterQueue().getQueueArn());
                     return route;
                 })
                 .toList();
+    }
+
+    /**
+     * The routes grow by about 250 bytes per consumer (two queue URLs): about 14 consumers with names as long as the
+     * examples' fit next to the other variables. More fail here, not at deploy. The stack calls it again with the
+     * variables it adds once every function exists ({@code added}: the claim TTL's), so the check sees them all.
+     */
+    public void requireEnvironmentFits(Map<String, String> added) {
+        Map<String, String> all = new TreeMap<>(environment);
+        all.putAll(added);
+        EnvironmentSize.requireWithinLimit(
+                this,
+                Handlers.DLQ_SWEEPER,
+                all,
+                ROUTES + " holds the routes of " + consumerCount + " consumers and takes up to "
+                        + EnvironmentSize.upperBound(this, all.get(ROUTES)) + " bytes: use shorter consumer "
+                        + "names or a shorter -c prefix, or fewer consumers per stack; more consumers than that need "
+                        + "the routes moved out of the environment (an SSM parameter the sweeper reads at start), which "
+                        + "this stack does not do");
     }
 
     private void grant(SweeperProps props) {
@@ -147,7 +180,10 @@ public final class DlqSweeper extends Construct {
         return function;
     }
 
-    /** Where the scheduler puts invocations it could not deliver. */
+    /**
+     * Where the scheduler puts invocations it could not deliver, and Lambda the runs that failed or went stale. Nothing
+     * drains it: its alarm is on arrivals, and its messages (diagnostics only) expire after 14 days.
+     */
     public Queue scheduleDeadLetterQueue() {
         return scheduleDeadLetterQueue;
     }

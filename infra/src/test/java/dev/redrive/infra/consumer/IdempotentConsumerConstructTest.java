@@ -43,7 +43,11 @@ class IdempotentConsumerConstructTest {
                         .build())
                 .build();
         FunctionFactory functions = new FunctionFactory(
-                FunctionArtifact.resolve(Optional.empty(), Path.of("target", "test-function-placeholder")),
+                FunctionArtifact.resolve(
+                        Optional.empty(),
+                        Path.of("target", "test-function-placeholder"),
+                        FunctionRuntime.JVM,
+                        Architecture.X86_64),
                 Architecture.X86_64);
         new IdempotentConsumer(
                 stack,
@@ -72,7 +76,7 @@ class IdempotentConsumerConstructTest {
                         "QueueName",
                         "shop-payments",
                         "VisibilityTimeout",
-                        360,
+                        365, // 6 x 60 s + the 5 s batching window
                         "RedrivePolicy",
                         Map.of("maxReceiveCount", 3, "deadLetterTargetArn", Match.anyValue())));
         template.hasResourceProperties(

@@ -14,7 +14,7 @@ class IdempotentConsumerPropsTest {
         IdempotentConsumerProps props =
                 IdempotentConsumerProps.builder("orders", "orders-handler").build();
 
-        assertThat(props.maxReceiveCount()).isEqualTo(5);
+        assertThat(props.maxReceiveCount()).isEqualTo(10);
         assertThat(props.timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(props.visibilityTimeout()).isEqualTo(Duration.ofSeconds(180));
         assertThat(props.sourceRetention()).isEqualTo(Duration.ofDays(4));
@@ -22,8 +22,8 @@ class IdempotentConsumerPropsTest {
         assertThat(props.batchSize()).isEqualTo(10);
         assertThat(props.maxBatchingWindow()).isZero();
         assertThat(props.maxConcurrency()).isEqualTo(5);
-        assertThat(props.runtime()).isEqualTo(FunctionRuntime.NATIVE);
-        assertThat(props.effectiveMemoryMb()).isEqualTo(256);
+        assertThat(props.runtime()).isEqualTo(FunctionRuntime.JVM);
+        assertThat(props.effectiveMemoryMb()).isEqualTo(1024);
         assertThat(props.backoff()).isEqualTo(BackoffSettings.DEFAULT);
     }
 
@@ -52,6 +52,20 @@ class IdempotentConsumerPropsTest {
                         .build()
                         .visibilityTimeout())
                 .isEqualTo(Duration.ofSeconds(180));
+    }
+
+    @Test
+    void theVisibilityTimeoutCoversSixFunctionTimeoutsPlusTheBatchingWindow() {
+        var builder = IdempotentConsumerProps.builder("orders", "h")
+                .timeout(Duration.ofSeconds(30))
+                .maxBatchingWindow(Duration.ofSeconds(20));
+
+        assertThat(builder.build().visibilityTimeout()).isEqualTo(Duration.ofSeconds(200));
+        assertThatThrownBy(
+                        () -> builder.visibilityTimeout(Duration.ofSeconds(199)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("visibility timeout PT3M19S of orders is shorter than 6 x the function timeout "
+                        + "PT30S + the batching window PT20S (PT3M20S)");
     }
 
     @Test
