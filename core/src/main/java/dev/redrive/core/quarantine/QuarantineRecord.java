@@ -133,17 +133,13 @@ public record QuarantineRecord(
 
     /** With an inline payload of {@code newBody} (an upcast one). */
     public QuarantineRecord withBody(String newBody) {
+        return withPayload(new PayloadLocation.Inline(newBody));
+    }
+
+    /** With its payload at {@code location} (an upcast one kept aside, or a returned replay's). */
+    public QuarantineRecord withPayload(PayloadLocation location) {
         return new QuarantineRecord(
-                id,
-                state,
-                origin,
-                evidence,
-                new PayloadLocation.Inline(newBody),
-                attributes,
-                replayCount,
-                note,
-                audit,
-                version);
+                id, state, origin, evidence, location, attributes, replayCount, note, audit, version);
     }
 
     public QuarantineRecord withReplayCount(int count) {
