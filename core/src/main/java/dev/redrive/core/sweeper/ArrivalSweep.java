@@ -202,22 +202,35 @@ final class ArrivalSweep {
         return Kept.NOT_YET; // still changing: the letter stays in the queue and is looked at again
     }
 
-    /** Whether {@code r} is still waiting for the return of the replay {@code letter} carries. */
+    /**
+     * Whether {@code r} is still waiting for the return of the replay {@code letter} carries: REPLAYED, or still in
+     * IDEMPOTENCY_CHECK with this replay sent but not yet marked REPLAYED (the replayer's REPLAYED save, conditional on
+     * the version it read, then fails: it never covers a return that is no longer in any queue).
+     */
     private static boolean awaitsThisReturn(QuarantineRecord r, ArrivedDeadLetter letter) {
-        return r.state() == QuarantineState.REPLAYED;
+        int sent = letter.replay().orElseThrow().replayCount();
+        return switch (r.state()) {
+            case REPLAYED -> sent >= r.replayCount();
+            case IDEMPOTENCY_CHECK -> sent > r.replayCount();
+            default -> false; // reopened already, or resolved by a decision
+        };
     }
 
     private QuarantineRecord reopened(QuarantineRecord replayed, ArrivedDeadLetter letter, Instant now) {
         Optional<ClaimRecord> claim = replayed.key().flatMap(k -> claims.find(IdempotencyKey.parse(k), now));
         DeadLetterEvidence evidence = DeadLetterEvidence.classify(
                 letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
-        String reason = "replay #" + replayed.replayCount() + " dead-lettered again: "
+        int replayCount =
+                Math.max(replayed.replayCount(), letter.replay().orElseThrow().replayCount());
+        String reason = "replay #" + replayCount + " dead-lettered again: "
                 + evidence.classification().failureClass() + " "
                 + evidence.classification().errorType();
         QuarantineRecord active = replayed.archivedToStore()
                 ? replayed.withPayload(payloadOf(replayed.id(), letter)).withAttributes(letter.attributes())
                 : replayed;
-        return active.withEvidence(evidence).moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
+        return active.withEvidence(evidence)
+                .withReplayCount(replayCount)
+                .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
     }
 
     private String keyOf(String consumerName, ArrivedDeadLetter letter) {
