@@ -6,7 +6,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
-/** Large dead-letter payloads on S3 ({@code bodies/<quarantine id>}), KMS-encrypted like the archive. */
+/** Large dead-letter payloads on S3 ({@code bodies/<quarantine id>}, an upcast one at {@code bodies/<quarantine id>/v<version>}), KMS-encrypted like the archive. */
 public final class S3PayloadStore implements PayloadStore {
 
     private final S3Client s3;

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -134,6 +135,28 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 limit);
     }
 
+    /**
+     * The records of {@code state} that arrived before {@code cutoff} (a record changes only after it arrives), read
+     * from {@code byState} page by page and kept when their last change was before it too, until {@code limit}.
+     */
+    @Override
+    public List<QuarantineRecord> unchangedSince(QuarantineState state, Instant cutoff, int limit) {
+        return query(
+                QueryRequest.builder()
+                        .tableName(table)
+                        .indexName(QuarantineItems.BY_STATE)
+                        .keyConditionExpression("#state = :state AND #arrivedAt < :cutoff")
+                        .expressionAttributeNames(Map.of("#state", "state", "#arrivedAt", "arrivedAt"))
+                        .expressionAttributeValues(Map.of(
+                                ":state",
+                                QuarantineItems.s(state.name()),
+                                ":cutoff",
+                                QuarantineItems.n(cutoff.toEpochMilli())))
+                        .scanIndexForward(true),
+                limit,
+                r -> r.lastChangedAt().isBefore(cutoff));
+    }
+
     /** A count query on {@code byState}, filtered by queue: no items are read back. */
     @Override
     public long count(QuarantineState state, String sourceQueue) {
@@ -166,13 +189,21 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     }
 
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit) {
+        return query(request, limit, r -> true);
+    }
+
+    private List<QuarantineRecord> query(QueryRequest.Builder request, int limit, Predicate<QuarantineRecord> keep) {
         List<QuarantineRecord> records = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         do {
             QueryRequest r = request.exclusiveStartKey(start).build();
             QueryResponse page = dynamoDb.query(r);
             for (Map<String, AttributeValue> item : page.items()) {
-                records.add(QuarantineItems.fromItem(item));
+                QuarantineRecord found = QuarantineItems.fromItem(item);
+                if (!keep.test(found)) {
+                    continue;
+                }
+                records.add(found);
                 if (records.size() >= limit) {
                     return records;
                 }

@@ -70,6 +70,17 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
     }
 
     @Override
+    public synchronized List<QuarantineRecord> unchangedSince(QuarantineState state, Instant cutoff, int limit) {
+        return records.values().stream()
+                .filter(r -> r.state() == state
+                        && !r.archivedToStore()
+                        && r.lastChangedAt().isBefore(cutoff))
+                .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
     public synchronized List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
         return records.values().stream()
                 .filter(r -> r.sourceQueue().equals(sourceQueue))

@@ -39,6 +39,13 @@ public interface QuarantineLedger {
     List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit);
 
     /**
+     * Active records in {@code state} whose last state change (the latest audit entry; the arrival when there is none)
+     * was before {@code cutoff}, oldest arrival first: retention counts from there, so a record a person or a returned
+     * replay touched recently is kept.
+     */
+    List<QuarantineRecord> unchangedSince(QuarantineState state, Instant cutoff, int limit);
+
+    /**
      * Every record of {@code sourceQueue}, in any state and tombstones included (they stay findable by queue), oldest
      * arrival first: for operators' listings over many states.
      */

@@ -113,6 +113,11 @@ public record QuarantineRecord(
         return Duration.between(arrivedAt(), now);
     }
 
+    /** When its state last changed: the latest audit entry, else its arrival. Retention counts from here. */
+    public Instant lastChangedAt() {
+        return audit.isEmpty() ? arrivedAt() : audit.get(audit.size() - 1).at();
+    }
+
     public boolean archivedToStore() {
         return payload instanceof PayloadLocation.Archived;
     }
@@ -133,17 +138,19 @@ public record QuarantineRecord(
 
     /** With an inline payload of {@code newBody} (an upcast one). */
     public QuarantineRecord withBody(String newBody) {
+        return withPayload(new PayloadLocation.Inline(newBody));
+    }
+
+    /** With its payload at {@code location} (an upcast one kept aside, or a returned replay's). */
+    public QuarantineRecord withPayload(PayloadLocation location) {
         return new QuarantineRecord(
-                id,
-                state,
-                origin,
-                evidence,
-                new PayloadLocation.Inline(newBody),
-                attributes,
-                replayCount,
-                note,
-                audit,
-                version);
+                id, state, origin, evidence, location, attributes, replayCount, note, audit, version);
+    }
+
+    /** With {@code newAttributes} (a returned replay's, on a tombstone that kept none). */
+    public QuarantineRecord withAttributes(Map<String, String> newAttributes) {
+        return new QuarantineRecord(
+                id, state, origin, evidence, payload, newAttributes, replayCount, note, audit, version);
     }
 
     public QuarantineRecord withReplayCount(int count) {

@@ -6,7 +6,11 @@ import java.util.Optional;
 /** Where payloads too large for a ledger record are kept (S3), referenced from the record. */
 public interface PayloadStore {
 
-    /** Stores {@code body} for quarantine record {@code quarantineId}; returns its reference. */
+    /**
+     * Stores {@code body} for quarantine record {@code quarantineId} (or for a version of its payload, named {@code
+     * <id>/v<version>}: an upcast body, kept apart from the original); returns its reference. Storing again under the
+     * same name replaces it.
+     */
     String put(String quarantineId, String body);
 
     String get(String reference);

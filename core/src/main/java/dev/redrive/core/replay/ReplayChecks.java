@@ -2,6 +2,7 @@ package dev.redrive.core.replay;
 
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
@@ -81,7 +82,7 @@ final class ReplayChecks {
             if (schema instanceof SchemaGate.Upcast u) {
                 upcast = upcastNote(u);
                 body = u.body();
-                moved = moved.body() != null ? moved.withBody(body) : moved;
+                moved = keepingUpcast(moved, u);
             }
             moved = moved.moveTo(
                     QuarantineState.IDEMPOTENCY_CHECK,
@@ -163,6 +164,18 @@ final class ReplayChecks {
 
     private static String upcastNote(SchemaGate.Upcast u) {
         return "upcast v" + u.fromVersion() + " to v" + u.toVersion();
+    }
+
+    /**
+     * {@code r} keeping the upcast body where it kept the original: inline, or aside under a name of its own ({@code
+     * <id>/v<version>}; the original stays where it was). A replay resumed from IDEMPOTENCY_CHECK skips the schema
+     * check, so it must find the body that passed it.
+     */
+    private QuarantineRecord keepingUpcast(QuarantineRecord r, SchemaGate.Upcast u) {
+        if (r.bodyRef() != null) {
+            return r.withPayload(new PayloadLocation.Aside(payloads.put(r.id() + "/v" + u.toVersion(), u.body())));
+        }
+        return r.withBody(u.body());
     }
 
     /** Every record that is not yet archived keeps its payload, inline or aside. */

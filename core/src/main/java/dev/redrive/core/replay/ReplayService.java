@@ -151,7 +151,15 @@ public final class ReplayService {
                         done.isPresent()
                                 ? new ReplayOutcome.Sent(
                                         r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
-                                : ReplayChecks.conflict(r.record(), fence));
+                                : new ReplayOutcome.Conflict(
+                                        r.record().id(),
+                                        "sent to " + queue + " as " + messageId + ", but dead letter "
+                                                + r.record().id() + " changed meanwhile (its return may be quarantined"
+                                                + " already"
+                                                + (fence.isPresent()
+                                                        ? ", or the sweeper's lease was" + " taken over"
+                                                        : "")
+                                                + "); it was not marked REPLAYED"));
             }
         }
     }

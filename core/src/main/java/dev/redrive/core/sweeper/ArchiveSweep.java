@@ -22,8 +22,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Moves dead letters out of the active ledger into the archive store: every ARCHIVED one at once (a decision was
- * made: incompatible, unsafe, or a person's), and every other one once past the retention cutoff (unresolved ones are
- * first ARCHIVED, the reason saying retention expired). Objects are batched per source queue and arrival day; each
+ * made: incompatible, unsafe, or a person's), and every other one once its state has not changed for the retention
+ * (counted from its last state change, not its arrival: a late replay or a returned one starts it again; unresolved
+ * ones are first ARCHIVED, the reason saying retention expired). Objects are batched per source queue and arrival day; each
  * ledger record shrinks to a tombstone pointing at its object.
  */
 final class ArchiveSweep {
@@ -59,7 +60,7 @@ final class ArchiveSweep {
         for (QuarantineState state : QuarantineState.values()) {
             List<QuarantineRecord> candidates = state == QuarantineState.ARCHIVED
                     ? ledger.inState(state, Optional.of(route.sourceQueue()), settings.archiveBatch())
-                    : ledger.arrivedBefore(state, cutoff, settings.archiveBatch());
+                    : ledger.unchangedSince(state, cutoff, settings.archiveBatch());
             for (QuarantineRecord r : candidates) {
                 if (r.archivedToStore() || !r.sourceQueue().equals(route.sourceQueue()) || !taken.add(r.id())) {
                     continue;

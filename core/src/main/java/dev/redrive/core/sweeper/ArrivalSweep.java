@@ -77,11 +77,14 @@ final class ArrivalSweep {
             List<ArrivedDeadLetter> durable = new ArrayList<>();
             for (ArrivedDeadLetter letter : batch) {
                 report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
-                if (!quarantine(route, letter, fence, report)) {
+                Kept kept = quarantine(route, letter, fence, report);
+                if (kept == Kept.LEASE_LOST) {
                     source.delete(route.deadLetterQueue(), durable);
                     return false; // lease lost: stop; the undeleted letters come back to the next sweeper
                 }
-                durable.add(letter);
+                if (kept == Kept.DURABLE) {
+                    durable.add(letter);
+                } // NOT_YET: left in the queue; it comes back after its visibility timeout
             }
             source.delete(route.deadLetterQueue(), durable);
             seen += batch.size();
@@ -100,8 +103,18 @@ final class ArrivalSweep {
         return lastArrival;
     }
 
-    /** Records {@code letter}; false only when the lease was lost. */
-    private boolean quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
+    /** Whether a letter may leave its queue: only once its record is durably in a state from which it can be worked. */
+    private enum Kept {
+        DURABLE,
+        NOT_YET,
+        LEASE_LOST
+    }
+
+    /** How many times a reopen is tried on a fresh read when the record changed meanwhile. */
+    private static final int REOPEN_ATTEMPTS = 3;
+
+    /** Records {@code letter}. */
+    private Kept quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
         Instant now = nextArrival();
         if (letter.replay().isPresent()) {
             Optional<QuarantineRecord> replayed =
@@ -121,7 +134,6 @@ final class ArrivalSweep {
         DeadLetterEvidence evidence = DeadLetterEvidence.classify(
                 letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
         String id = QuarantineIds.of(route.deadLetterQueue(), letter.sourceMessageId());
-        boolean large = letter.body().length() > settings.inlineBodyLimit();
         String reason = "arrived in " + route.deadLetterQueue() + ": "
                 + evidence.classification().failureClass() + " "
                 + evidence.classification().errorType() + " — "
@@ -132,9 +144,7 @@ final class ArrivalSweep {
                 new DeadLetterOrigin(
                         consumer, route.sourceQueue(), route.deadLetterQueue(), letter.sourceMessageId(), key, now),
                 evidence,
-                large
-                        ? new PayloadLocation.Aside(payloads.put(id, letter.body()))
-                        : new PayloadLocation.Inline(letter.body()),
+                payloadOf(id, letter),
                 letter.attributes(),
                 0,
                 reason,
@@ -142,43 +152,85 @@ final class ArrivalSweep {
                 0);
         if (ledger.insertIfAbsent(record, fence)) {
             report.quarantined(evidence.classification().failureClass());
-            return true;
+            return Kept.DURABLE;
         }
         if (!leases.holds(fence.orElseThrow(), clock.instant())) {
-            return false;
+            return Kept.LEASE_LOST;
         }
         report.alreadyQuarantined();
-        return true;
+        return Kept.DURABLE;
     }
 
-    private boolean reopen(
-            QuarantineRecord replayed,
+    /** Inline, or kept aside when too large for a ledger record. */
+    private PayloadLocation payloadOf(String id, ArrivedDeadLetter letter) {
+        return letter.body().length() > settings.inlineBodyLimit()
+                ? new PayloadLocation.Aside(payloads.put(id, letter.body()))
+                : new PayloadLocation.Inline(letter.body());
+    }
+
+    /**
+     * Reopens the record of a replay that came back, on a fresh read each time the record changed meanwhile. A
+     * tombstone (the record was archived after its replay) gets the returned payload and attributes back, so every
+     * listing sees it again. The letter may leave the queue only once its record is reopened or was already.
+     */
+    private Kept reopen(
+            QuarantineRecord found,
             ArrivedDeadLetter letter,
             Optional<LeaseToken> fence,
             SweepReport report,
             Instant now) {
-        if (replayed.state() != QuarantineState.REPLAYED) {
-            report.alreadyQuarantined(); // this return was seen already
-            return true;
+        QuarantineRecord replayed = found;
+        for (int attempt = 0; attempt < REOPEN_ATTEMPTS; attempt++) {
+            if (!awaitsThisReturn(replayed, letter)) {
+                report.alreadyQuarantined(); // this return was seen already
+                return Kept.DURABLE;
+            }
+            if (ledger.save(reopened(replayed, letter, now), fence).isPresent()) {
+                stats.add(replayed.classification().failureClass(), 0, 1);
+                report.replayReturned(replayed.classification().failureClass());
+                return Kept.DURABLE;
+            }
+            if (!leases.holds(fence.orElseThrow(), clock.instant())) {
+                return Kept.LEASE_LOST;
+            }
+            Optional<QuarantineRecord> again = ledger.find(replayed.id());
+            if (again.isEmpty()) {
+                return Kept.NOT_YET;
+            }
+            replayed = again.get();
         }
+        return Kept.NOT_YET; // still changing: the letter stays in the queue and is looked at again
+    }
+
+    /**
+     * Whether {@code r} is still waiting for the return of the replay {@code letter} carries: REPLAYED, or still in
+     * IDEMPOTENCY_CHECK with this replay sent but not yet marked REPLAYED (the replayer's REPLAYED save, conditional on
+     * the version it read, then fails: it never covers a return that is no longer in any queue).
+     */
+    private static boolean awaitsThisReturn(QuarantineRecord r, ArrivedDeadLetter letter) {
+        int sent = letter.replay().orElseThrow().replayCount();
+        return switch (r.state()) {
+            case REPLAYED -> sent >= r.replayCount();
+            case IDEMPOTENCY_CHECK -> sent > r.replayCount();
+            default -> false; // reopened already, or resolved by a decision
+        };
+    }
+
+    private QuarantineRecord reopened(QuarantineRecord replayed, ArrivedDeadLetter letter, Instant now) {
         Optional<ClaimRecord> claim = replayed.key().flatMap(k -> claims.find(IdempotencyKey.parse(k), now));
         DeadLetterEvidence evidence = DeadLetterEvidence.classify(
                 letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
-        String reason = "replay #" + replayed.replayCount() + " dead-lettered again: "
+        int replayCount =
+                Math.max(replayed.replayCount(), letter.replay().orElseThrow().replayCount());
+        String reason = "replay #" + replayCount + " dead-lettered again: "
                 + evidence.classification().failureClass() + " "
                 + evidence.classification().errorType();
-        QuarantineRecord reopened =
-                replayed.withEvidence(evidence).moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
-        if (ledger.save(reopened, fence).isEmpty()) {
-            if (!leases.holds(fence.orElseThrow(), clock.instant())) {
-                return false;
-            }
-            report.alreadyQuarantined();
-            return true;
-        }
-        stats.add(replayed.classification().failureClass(), 0, 1);
-        report.replayReturned(replayed.classification().failureClass());
-        return true;
+        QuarantineRecord active = replayed.archivedToStore()
+                ? replayed.withPayload(payloadOf(replayed.id(), letter)).withAttributes(letter.attributes())
+                : replayed;
+        return active.withEvidence(evidence)
+                .withReplayCount(replayCount)
+                .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
     }
 
     private String keyOf(String consumerName, ArrivedDeadLetter letter) {

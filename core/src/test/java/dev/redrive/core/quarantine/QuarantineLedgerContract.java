@@ -169,6 +169,69 @@ public abstract class QuarantineLedgerContract {
     }
 
     @Test
+    void unchangedSinceCountsFromTheLastStateChangeNotFromArrival() {
+        Instant arrived = clock.instant().minus(Duration.ofDays(10));
+        QuarantineRecord untouched = record(id(), arrived);
+        QuarantineRecord touched = record(id(), arrived.plusSeconds(1));
+        ledger.insertIfAbsent(untouched, Optional.empty());
+        ledger.insertIfAbsent(touched, Optional.empty());
+        Instant reviewed = clock.instant().minus(Duration.ofDays(1));
+        QuarantineRecord moved = ledger.find(touched.id())
+                .orElseThrow()
+                .moveTo(QuarantineState.UNDER_REVIEW, Actor.person("ada"), "looking", reviewed)
+                .moveTo(QuarantineState.QUARANTINED, Actor.person("ada"), "given back", reviewed);
+        ledger.save(moved, Optional.empty()).orElseThrow();
+        Instant cutoff = clock.instant().minus(Duration.ofDays(7));
+
+        assertThat(ledger.unchangedSince(QuarantineState.QUARANTINED, cutoff, 100))
+                .extracting(QuarantineRecord::id)
+                .contains(untouched.id())
+                .doesNotContain(touched.id());
+        assertThat(ledger.unchangedSince(QuarantineState.QUARANTINED, clock.instant(), 100))
+                .extracting(QuarantineRecord::id)
+                .containsSubsequence(untouched.id(), touched.id());
+        assertThat(ledger.arrivedBefore(QuarantineState.QUARANTINED, cutoff, 100))
+                .extracting(QuarantineRecord::id)
+                .contains(untouched.id(), touched.id());
+    }
+
+    @Test
+    void aTombstoneSavedWithItsPayloadBackIsActiveAndListedAgain() {
+        QuarantineRecord r = record(id(), clock.instant());
+        ledger.insertIfAbsent(r, Optional.empty());
+        QuarantineRecord replayed = ledger.save(
+                        ledger.find(r.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.UNDER_REVIEW, Actor.AUTOMATION, "r", clock.instant())
+                                .moveTo(QuarantineState.SCHEMA_CHECK, Actor.AUTOMATION, "s", clock.instant())
+                                .moveTo(QuarantineState.IDEMPOTENCY_CHECK, Actor.AUTOMATION, "i", clock.instant())
+                                .moveTo(QuarantineState.REPLAYED, Actor.AUTOMATION, "sent", clock.instant()),
+                        Optional.empty())
+                .orElseThrow();
+        QuarantineRecord tombstone = ledger.save(replayed.tombstone("archive/1.jsonl.gz"), Optional.empty())
+                .orElseThrow();
+
+        ledger.save(
+                        tombstone
+                                .withPayload(new PayloadLocation.Inline("{\"orderId\":\"o-1\"}"))
+                                .withAttributes(Map.of("trace", "t-2"))
+                                .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, "returned", clock.instant()),
+                        Optional.empty())
+                .orElseThrow();
+
+        QuarantineRecord reopened = ledger.find(r.id()).orElseThrow();
+        assertThat(reopened.archivedToStore()).isFalse();
+        assertThat(reopened.archiveRef()).isNull();
+        assertThat(reopened.body()).isEqualTo("{\"orderId\":\"o-1\"}");
+        assertThat(reopened.attributes()).containsEntry("trace", "t-2");
+        assertThat(ledger.inState(QuarantineState.QUARANTINED, Optional.of(queue), 10))
+                .extracting(QuarantineRecord::id)
+                .containsExactly(r.id());
+        assertThat(ledger.count(QuarantineState.QUARANTINED, queue)).isEqualTo(1);
+        assertThat(ledger.count(QuarantineState.REPLAYED, queue)).isZero();
+    }
+
+    @Test
     void recordsAreListedByStateOldestFirstAndByQueue() {
         Instant t = clock.instant().minus(Duration.ofHours(3));
         QuarantineRecord older = record(id(), t);

@@ -58,6 +58,17 @@ public abstract class PayloadStoreContract {
     }
 
     @Test
+    void anUpcastVersionOfAPayloadIsKeptApartFromTheOriginal() {
+        String id = id();
+        String original = store.put(id, "v1:old");
+        String upcast = store.put(id + "/v2", "old");
+
+        assertThat(upcast).isNotEqualTo(original).contains(id);
+        assertThat(store.get(original)).isEqualTo("v1:old");
+        assertThat(store.get(upcast)).isEqualTo("old");
+    }
+
+    @Test
     void readingAReferenceNothingWasStoredUnderFails() {
         assertThatThrownBy(() -> store.get("bodies/" + id())).isInstanceOf(RuntimeException.class);
     }

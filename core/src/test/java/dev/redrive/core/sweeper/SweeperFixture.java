@@ -32,6 +32,9 @@ public class SweeperFixture {
     public final ManualClock clock = new ManualClock(T0);
     public final InMemoryLeaseStore leases = new InMemoryLeaseStore();
     public final InMemoryQuarantineLedger ledger = new InMemoryQuarantineLedger(leases, clock);
+    /** The ledger the sweeper and the replays write through: a test may put another actor's write before a save. */
+    final InterleavingLedger interleaved = new InterleavingLedger(ledger);
+
     public final InMemoryClaimStore claims = new InMemoryClaimStore();
     public final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
     public final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
@@ -48,7 +51,7 @@ public class SweeperFixture {
                     ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
                     : new SchemaGate.Current();
     public final ReplayService replays = ReplayService.builder()
-            .ledger(ledger)
+            .ledger(interleaved)
             .schemas(schemas)
             .claimLookup(Map.of("scripted", consumer), claims)
             .sender(sender)
@@ -57,7 +60,7 @@ public class SweeperFixture {
             .build();
     public final Sweeper sweeper = Sweeper.builder()
             .deadLetters(dlq)
-            .ledger(ledger)
+            .ledger(interleaved)
             .leases(leases)
             .consumers(Map.of("scripted", consumer), claims)
             .payloads(payloads)
