@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,8 +89,11 @@ class EffectLeaseTest {
         });
         BatchProcessor frozen = container(2);
         BatchReport first =
-                frozen.process(consumer, List.of(message("order-1")), Duration.ofMillis(300), () -> REMAINING);
-        started.await();
+                frozen.process(consumer, List.of(message("order-1")), Duration.ofSeconds(2), () -> REMAINING);
+        // Bounded: a lane whose budget ended before it started never runs the effect (then this fails, not hangs).
+        assertThat(started.await(10, TimeUnit.SECONDS))
+                .as("the effect started within the batch's budget")
+                .isTrue();
 
         clock.advance(Duration.ofSeconds(40)); // past token 1's lease: the message comes back elsewhere
         BatchReport rescue = container(2)
