@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,7 @@ final class ArchiveSweep {
         Instant now = clock.instant();
         Instant cutoff = now.minus(settings.retention());
         Map<LocalDate, List<ArchiveStore.Entry>> byDay = new LinkedHashMap<>();
+        Map<LocalDate, Long> charsByDay = new HashMap<>();
         Set<String> taken = new HashSet<>(); // a record ARCHIVED in this pass shows up again under ARCHIVED
         for (QuarantineState state : QuarantineState.values()) {
             List<QuarantineRecord> candidates = state == QuarantineState.ARCHIVED
@@ -86,22 +88,44 @@ final class ArchiveSweep {
                             + (r.note().isEmpty() ? "" : ": " + r.note());
                 }
                 String body = payloads.bodyOf(toArchive).orElse("");
-                byDay.computeIfAbsent(LocalDate.ofInstant(r.arrivedAt(), ZoneOffset.UTC), d -> new ArrayList<>())
-                        .add(new ArchiveStore.Entry(toArchive, body, reason));
+                LocalDate day = LocalDate.ofInstant(r.arrivedAt(), ZoneOffset.UTC);
+                List<ArchiveStore.Entry> object = byDay.computeIfAbsent(day, d -> new ArrayList<>());
+                object.add(new ArchiveStore.Entry(toArchive, body, reason));
+                if (charsByDay.merge(day, (long) body.length(), Long::sum) >= settings.archiveObjectChars()) {
+                    // Full: written now, so a run never holds more than one object's payloads per day.
+                    byDay.remove(day);
+                    charsByDay.remove(day);
+                    if (!write(route, day, object, fence, report)) {
+                        return false;
+                    }
+                }
             }
         }
         for (Map.Entry<LocalDate, List<ArchiveStore.Entry>> day : byDay.entrySet()) {
-            String ref = store.write(route.sourceQueue(), day.getKey(), day.getValue());
-            int done = 0;
-            for (ArchiveStore.Entry e : day.getValue()) {
-                if (ledger.save(e.record().tombstone(ref), fence).isPresent()) {
-                    done++;
-                } else if (fence.isPresent() && !leases.holds(fence.get(), clock.instant())) {
-                    return false;
-                }
+            if (!write(route, day.getKey(), day.getValue(), fence, report)) {
+                return false;
             }
-            report.archived(ref, done);
         }
+        return true;
+    }
+
+    /** Writes one archive object and shrinks its records to tombstones; false when the lease was lost. */
+    private boolean write(
+            Route route,
+            LocalDate day,
+            List<ArchiveStore.Entry> entries,
+            Optional<LeaseToken> fence,
+            SweepReport report) {
+        String ref = store.write(route.sourceQueue(), day, entries);
+        int done = 0;
+        for (ArchiveStore.Entry e : entries) {
+            if (ledger.save(e.record().tombstone(ref), fence).isPresent()) {
+                done++;
+            } else if (fence.isPresent() && !leases.holds(fence.get(), clock.instant())) {
+                return false;
+            }
+        }
+        report.archived(ref, done);
         return true;
     }
 }

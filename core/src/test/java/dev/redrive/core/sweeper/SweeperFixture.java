@@ -58,20 +58,25 @@ public class SweeperFixture {
             .payloads(payloads)
             .clock(clock)
             .build();
-    public final Sweeper sweeper = Sweeper.builder()
-            .deadLetters(dlq)
-            .ledger(interleaved)
-            .leases(leases)
-            .consumers(Map.of("scripted", consumer), claims)
-            .payloads(payloads)
-            .windows(windows)
-            .replays(replays)
-            .stats(stats)
-            .archive(archive)
-            .settings(settings)
-            .clock(clock)
-            .replayBatch(100)
-            .build();
+    public final Sweeper sweeper = sweeper(settings);
+
+    /** A sweeper on this fixture's ports with other settings. */
+    public Sweeper sweeper(SweeperSettings settings) {
+        return Sweeper.builder()
+                .deadLetters(dlq)
+                .ledger(interleaved)
+                .leases(leases)
+                .consumers(Map.of("scripted", consumer), claims)
+                .payloads(payloads)
+                .windows(windows)
+                .replays(replays)
+                .stats(stats)
+                .archive(archive)
+                .settings(settings)
+                .clock(clock)
+                .replayBatch(100)
+                .build();
+    }
 
     public SweepReport sweep() {
         return sweeper.sweep(ROUTE, "test", Duration.ofMinutes(5), () -> true);

@@ -184,6 +184,13 @@ public interface RedriveConfig {
         @WithDefault("1000")
         int archiveBatch();
 
+        /**
+         * The most payload characters one archive object holds; a run writes as many objects as that takes, so what it
+         * holds in memory stays bounded (8 Mi characters by default, for a 256 MB function).
+         */
+        @WithDefault("8388608")
+        long archiveObjectChars();
+
         /** Time kept back from the invocation's deadline: no new batch starts after it. */
         @WithDefault("30s")
         Duration deadlineMargin();

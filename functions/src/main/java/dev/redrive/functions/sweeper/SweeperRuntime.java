@@ -105,7 +105,11 @@ public class SweeperRuntime {
         RedriveConfig.Sweeper c = config.sweeper();
         return aws.sweeper(checkout.consumers(), replays)
                 .settings(new SweeperSettings(
-                        c.retention(), c.maxArrivalsPerRun(), c.inlineBodyLimit(), c.archiveBatch()))
+                        c.retention(),
+                        c.maxArrivalsPerRun(),
+                        c.inlineBodyLimit(),
+                        c.archiveBatch(),
+                        c.archiveObjectChars()))
                 .replayBatch(c.archiveBatch())
                 .build();
     }
