@@ -2,6 +2,7 @@ package dev.redrive.core.claim;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The key a claim is made on: the consumer's name plus a key the producer set on the message (an event id, or
@@ -34,6 +35,22 @@ public record IdempotencyKey(String consumer, String producerKey) {
     /** The stored form, {@code consumer#producerKey}. */
     public String value() {
         return consumer + SEPARATOR + producerKey;
+    }
+
+    /** The stored form parsed, or empty when {@code value} is not one (metadata from outside may be anything). */
+    public static Optional<IdempotencyKey> tryParse(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        int at = value.indexOf(SEPARATOR);
+        if (at <= 0 || at == value.length() - 1) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new IdempotencyKey(value.substring(0, at), value.substring(at + 1)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** Parses the stored form back into its parts. */

@@ -127,9 +127,12 @@ final class ArrivalSweep {
                 .map(ArrivedDeadLetter.AttachedFailure::consumer)
                 .filter(consumers::containsKey)
                 .orElse(route.consumer());
-        String key = letter.attached()
-                .map(ArrivedDeadLetter.AttachedFailure::idempotencyKey)
-                .orElseGet(() -> keyOf(consumer, letter));
+        Optional<String> attachedKey = letter.attached().map(ArrivedDeadLetter.AttachedFailure::idempotencyKey);
+        // Metadata comes from outside: a key that is not consumer#key is recorded as unreadable, never trusted (and
+        // never allowed to fail the sweep of the whole queue); the key is then read from the payload if it can be.
+        String malformedKey =
+                attachedKey.filter(k -> IdempotencyKey.tryParse(k).isEmpty()).orElse(null);
+        String key = attachedKey.filter(k -> malformedKey == null).orElseGet(() -> keyOf(consumer, letter));
         Optional<ClaimRecord> claim = key == null ? Optional.empty() : claims.find(IdempotencyKey.parse(key), now);
         DeadLetterEvidence evidence = DeadLetterEvidence.classify(
                 letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
@@ -137,7 +140,11 @@ final class ArrivalSweep {
         String reason = "arrived in " + route.deadLetterQueue() + ": "
                 + evidence.classification().failureClass() + " "
                 + evidence.classification().errorType() + " — "
-                + evidence.classification().reason();
+                + evidence.classification().reason()
+                + (malformedKey == null
+                        ? ""
+                        : "; its dead-letter metadata named an idempotency key that is not consumer#key ("
+                                + abbreviated(malformedKey) + ")");
         QuarantineRecord record = new QuarantineRecord(
                 id,
                 QuarantineState.QUARANTINED,
@@ -231,6 +238,10 @@ final class ArrivalSweep {
         return active.withEvidence(evidence)
                 .withReplayCount(replayCount)
                 .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, reason, now);
+    }
+
+    private static String abbreviated(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
     }
 
     private String keyOf(String consumerName, ArrivedDeadLetter letter) {

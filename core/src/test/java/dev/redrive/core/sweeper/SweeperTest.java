@@ -24,6 +24,7 @@ import dev.redrive.core.replay.ReplayOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,36 @@ class SweeperTest {
                 assertThat(a.to()).isEqualTo(QuarantineState.QUARANTINED);
             });
         });
+    }
+
+    @Test
+    void aDeadLetterWhoseMetadataNamesAMalformedKeyIsQuarantinedWithItsReasonAndBlocksNoOther() {
+        ArrivedDeadLetter good = attached("o-1|x", FailureClass.TRANSIENT, "Timeout", "payments", T0);
+        ArrivedDeadLetter.AttachedFailure a = good.attached().orElseThrow();
+        ArrivedDeadLetter malformed = new ArrivedDeadLetter(
+                "m-bad",
+                "rh",
+                "o-2|x",
+                Map.of(),
+                2,
+                T0,
+                Optional.of(new ArrivedDeadLetter.AttachedFailure(a.consumer(), "bare-key", "s-bad", a.failure())),
+                Optional.empty());
+        f.dlq.add(ROUTE.deadLetterQueue(), malformed);
+        f.dlq.add(ROUTE.deadLetterQueue(), good);
+
+        SweepReport report = f.sweep();
+
+        assertThat(report.quarantinedByClass()).containsEntry(FailureClass.TRANSIENT, 2);
+        assertThat(f.dlq.depth(ROUTE.deadLetterQueue())).isZero();
+        QuarantineRecord bad = f.ledger.all().stream()
+                .filter(r -> r.sourceMessageId().equals("s-bad"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(bad.note()).contains("not consumer#key (bare-key)");
+        assertThat(bad.idempotencyKey())
+                .as("read from the payload instead of the metadata")
+                .isEqualTo("scripted#o-2");
     }
 
     @Test
