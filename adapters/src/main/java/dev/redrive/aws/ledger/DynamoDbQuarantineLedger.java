@@ -120,19 +120,7 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
     @Override
     public List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit) {
-        return query(
-                QueryRequest.builder()
-                        .tableName(table)
-                        .indexName(QuarantineItems.BY_STATE)
-                        .keyConditionExpression("#state = :state AND #arrivedAt < :cutoff")
-                        .expressionAttributeNames(Map.of("#state", "state", "#arrivedAt", "arrivedAt"))
-                        .expressionAttributeValues(Map.of(
-                                ":state",
-                                QuarantineItems.s(state.name()),
-                                ":cutoff",
-                                QuarantineItems.n(cutoff.toEpochMilli())))
-                        .scanIndexForward(true),
-                limit);
+        return query(byStateArrivedBefore(state, cutoff), limit);
     }
 
     /**
@@ -142,19 +130,21 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     @Override
     public List<QuarantineRecord> unchangedSince(QuarantineState state, Instant cutoff, int limit) {
         return query(
-                QueryRequest.builder()
-                        .tableName(table)
-                        .indexName(QuarantineItems.BY_STATE)
-                        .keyConditionExpression("#state = :state AND #arrivedAt < :cutoff")
-                        .expressionAttributeNames(Map.of("#state", "state", "#arrivedAt", "arrivedAt"))
-                        .expressionAttributeValues(Map.of(
-                                ":state",
-                                QuarantineItems.s(state.name()),
-                                ":cutoff",
-                                QuarantineItems.n(cutoff.toEpochMilli())))
-                        .scanIndexForward(true),
+                byStateArrivedBefore(state, cutoff),
                 limit,
                 r -> r.lastChangedAt().isBefore(cutoff));
+    }
+
+    /** The records of {@code state} that arrived before {@code cutoff}, oldest first, from {@code byState}. */
+    private QueryRequest.Builder byStateArrivedBefore(QuarantineState state, Instant cutoff) {
+        return QueryRequest.builder()
+                .tableName(table)
+                .indexName(QuarantineItems.BY_STATE)
+                .keyConditionExpression("#state = :state AND #arrivedAt < :cutoff")
+                .expressionAttributeNames(Map.of("#state", "state", "#arrivedAt", "arrivedAt"))
+                .expressionAttributeValues(Map.of(
+                        ":state", QuarantineItems.s(state.name()), ":cutoff", QuarantineItems.n(cutoff.toEpochMilli())))
+                .scanIndexForward(true);
     }
 
     /** A count query on {@code byState}, filtered by queue: no items are read back. */

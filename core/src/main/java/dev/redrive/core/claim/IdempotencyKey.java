@@ -42,12 +42,8 @@ public record IdempotencyKey(String consumer, String producerKey) {
         if (value == null) {
             return Optional.empty();
         }
-        int at = value.indexOf(SEPARATOR);
-        if (at <= 0 || at == value.length() - 1) {
-            return Optional.empty();
-        }
         try {
-            return Optional.of(new IdempotencyKey(value.substring(0, at), value.substring(at + 1)));
+            return Optional.of(parse(value));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

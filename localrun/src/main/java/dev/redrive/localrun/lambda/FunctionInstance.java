@@ -88,8 +88,7 @@ public final class FunctionInstance implements AutoCloseable {
      * poll is replaced, up to {@link #START_ATTEMPTS} times in a row; then the function cannot start.
      */
     public synchronized void start(Duration initTimeout) {
-        String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
-        artifact.startProblem(handler).ifPresent(problem -> {
+        artifact.startProblem(handler()).ifPresent(problem -> {
             throw new FunctionCannotStart(functionName, problem);
         });
         SandboxStartFailure last = null;
@@ -115,15 +114,14 @@ public final class FunctionInstance implements AutoCloseable {
             api.onEventTaken(() -> listener.eventTaken(this));
             api.refuseAnswersWhile(() -> doomed);
             Path tmp = freshTmp();
-            String handler = environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
-            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler));
+            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler()));
             Map<String, String> env = pb.environment();
             env.putAll(environment);
             env.put("AWS_LAMBDA_RUNTIME_API", api.address());
             env.put("AWS_LAMBDA_FUNCTION_NAME", functionName);
             env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
             env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
-            env.put("_HANDLER", handler);
+            env.put("_HANDLER", handler());
             env.put("TMPDIR", tmp.toString());
             pb.directory(sandboxDir.toFile());
             pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -164,6 +162,11 @@ public final class FunctionInstance implements AutoCloseable {
             close();
             throw new IllegalStateException("interrupted while starting " + functionName, e);
         }
+    }
+
+    /** The function's handler setting, as the managed runtime passes it to the runtime interface client. */
+    private String handler() {
+        return environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
     }
 
     /** Every start gets an empty {@code /tmp} of its own, as a fresh Lambda sandbox does. */
