@@ -170,11 +170,12 @@ public record CallClassifier(
         boolean objectPut = "PUT".equals(call.method()) && path.indexOf('/', 1) > 0 && call.query() == null;
         if (outboxBucket.equals(bucket) && objectPut) {
             String token = call.header("x-amz-meta-fencing-token");
+            String key = call.header("x-amz-meta-idempotency-key");
             return new AwsCall(
                     "s3",
                     call.operation(),
                     EnumSet.of(CallRole.EFFECT),
-                    call.header("x-amz-meta-idempotency-key"),
+                    key == null ? null : URLDecoder.decode(key, StandardCharsets.UTF_8), // the outbox encodes it
                     token == null ? -1 : Long.parseLong(token),
                     -1,
                     1,
