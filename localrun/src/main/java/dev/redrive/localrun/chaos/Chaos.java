@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
@@ -21,6 +22,7 @@ public final class Chaos {
     private final FencingJournal journal = new FencingJournal();
     private final MessageTracker messages = new MessageTracker();
     private final CallClassifier classifier;
+    private final Map<String, EffectHang> scriptedHangs = new ConcurrentHashMap<>();
 
     public Chaos(ChaosOptions options, CallClassifier classifier) {
         this.options = options;
@@ -48,10 +50,22 @@ public final class Chaos {
         return classifier;
     }
 
+    /**
+     * A hang aimed at one key, for tests: the next effect call for {@code key} (a consumer's {@code consumer#id}) is
+     * held past its lease as the chaos run's pause holds one ({@link EffectHang}), and let go only once the test has
+     * also called {@link EffectHang#release()}. It strikes whether or not the plan's faults are enabled and is not
+     * counted among them.
+     */
+    public EffectHang hangNextEffectOf(String key, EffectHang.Freeze freeze, EffectHang.Delivery delivery) {
+        EffectHang hang = EffectHang.untilReleased(freeze, delivery);
+        scriptedHangs.put(key, hang);
+        return hang;
+    }
+
     /** Puts the faults of {@code sandbox}'s slot on its proxies and its Runtime API. */
     public void attach(String handler, FunctionInstance sandbox, Collection<AwsTrafficProxy> proxies) {
-        SandboxFaults hook =
-                new SandboxFaults(handler, part(handler), () -> sandbox, classifier, faults, journal, messages);
+        SandboxFaults hook = new SandboxFaults(
+                handler, part(handler), () -> sandbox, classifier, faults, journal, messages, scriptedHangs::remove);
         proxies.forEach(p -> p.hook(hook));
         sandbox.listener(hook);
     }

@@ -21,6 +21,7 @@ public final class FencingJournal {
     private static final class KeyState {
         long highestToken;
         final Map<Long, Long> leaseEndByToken = new HashMap<>();
+        int effectCalls;
         int effectsAccepted;
         int completions;
     }
@@ -48,6 +49,40 @@ public final class FencingJournal {
         }
     }
 
+    /** The end of the lease granted to {@code key} under {@code token}, in epoch millis; -1 when none is known. */
+    public long leaseEnd(String key, long token) {
+        if (key == null) {
+            return -1;
+        }
+        KeyState s = state(key);
+        synchronized (s) {
+            Long end = s.leaseEndByToken.get(token);
+            return end == null ? -1 : end;
+        }
+    }
+
+    /** Effect calls for {@code key} that reached AWS, accepted or not. */
+    public int effectCallsOf(String key) {
+        KeyState s = keys.get(key);
+        if (s == null) {
+            return 0;
+        }
+        synchronized (s) {
+            return s.effectCalls;
+        }
+    }
+
+    /** Effect calls for {@code key} that AWS accepted. */
+    public int effectsAcceptedOf(String key) {
+        KeyState s = keys.get(key);
+        if (s == null) {
+            return 0;
+        }
+        synchronized (s) {
+            return s.effectsAccepted;
+        }
+    }
+
     /**
      * An effect call under {@code token} reached AWS at {@code sentAtMillis}. Returns why it is stale (its lease had
      * ended, or a higher token had been granted), or null when it is not.
@@ -60,6 +95,7 @@ public final class FencingJournal {
         KeyState s = state(key);
         String why;
         synchronized (s) {
+            s.effectCalls++;
             Long leaseEnd = s.leaseEndByToken.get(token);
             if (s.highestToken > token) {
                 why = "token " + token + " was superseded by " + s.highestToken;

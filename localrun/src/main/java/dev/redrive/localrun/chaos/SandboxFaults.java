@@ -7,17 +7,17 @@ import dev.redrive.localrun.eventsource.AwsTrafficProxy.Verdict;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxListener;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The faults of one sandbox slot, injected from its counting proxies and its Runtime API: it sees every AWS call the
  * sandbox makes (so it knows the step the sandbox is at) and can answer with an AWS error, add latency, drop the
- * connection, kill the sandbox (SIGKILL) at a named step, or hold a claim's answer and freeze the sandbox past the
- * claim's lease. It also writes what AWS accepted into the {@link FencingJournal}.
+ * connection, kill the sandbox (SIGKILL) at a named step, or hang an effect call past its claim's lease
+ * ({@link EffectHang}). It also writes what AWS accepted into the {@link FencingJournal}.
  */
 public final class SandboxFaults implements Hook, SandboxListener {
 
@@ -37,6 +37,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
     private final FaultInjector faults;
     private final FencingJournal journal;
     private final MessageTracker messages;
+    private final Function<String, EffectHang> scriptedHangs;
     private final ThreadLocal<InFlight> current = new ThreadLocal<>();
 
     public SandboxFaults(
@@ -46,7 +47,8 @@ public final class SandboxFaults implements Hook, SandboxListener {
             CallClassifier classifier,
             FaultInjector faults,
             FencingJournal journal,
-            MessageTracker messages) {
+            MessageTracker messages,
+            Function<String, EffectHang> scriptedHangs) {
         this.function = function;
         this.part = part;
         this.sandbox = sandbox;
@@ -54,6 +56,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
         this.faults = faults;
         this.journal = journal;
         this.messages = messages;
+        this.scriptedHangs = scriptedHangs;
     }
 
     @Override
@@ -75,6 +78,15 @@ public final class SandboxFaults implements Hook, SandboxListener {
         if (part == Part.CONSUMER && sb != null && call.is(CallRole.EFFECT) && killStrikes(Step.EFFECT_CALL, call)) {
             sb.kill(generation);
             return Verdict.drop();
+        }
+        if (part == Part.CONSUMER && sb != null && call.is(CallRole.EFFECT)) {
+            EffectHang hang = scriptedHangs.apply(call.key());
+            if (hang == null && draw.strikes(FaultKind.SANDBOX_PAUSE)) {
+                hang = EffectHang.pause();
+            }
+            if (hang != null && !hangPastTheLease(sb, generation, call, hang, draw)) {
+                return Verdict.drop();
+            }
         }
         Verdict fault = awsFault(call, draw);
         if (fault != null) {
@@ -147,9 +159,6 @@ public final class SandboxFaults implements Hook, SandboxListener {
             if (kill != null) {
                 return kill;
             }
-            if (ok && call.is(CallRole.CLAIM) && f.draw().strikes(FaultKind.SANDBOX_PAUSE)) {
-                holdPastLease(sb, call, f.draw());
-            }
         }
         if (sb != null && part == Part.SWEEPER && sweeperStep(call) && f.draw().strikes(FaultKind.SWEEPER_KILL)) {
             sb.kill(f.generation());
@@ -190,37 +199,44 @@ public final class SandboxFaults implements Hook, SandboxListener {
     }
 
     /**
-     * Holds the claim's answer back until the sandbox has answered its invocation (the record times out in the
-     * handler, whose thread stays blocked on this answer), freezes the sandbox, and thaws it 1 to 3 s after the
-     * claim's lease has ended; only then does the answer reach the sandbox.
+     * Holds the sandbox's effect call past its claim's lease ({@link EffectHang}): freezes the sandbox at once or the
+     * moment it answers its invocation, until 1 to 3 s past the lease, and waits until it is thawed or has ended (and,
+     * for a scripted hang, until the test lets the call go). Returns whether the call is then sent on.
      *
-     * <p>Known gap: since the handler no longer returns while a record is still running (issue 12), the sandbox does
-     * not answer while its claim's answer is held; it is replaced at its function timeout instead, which ends the
-     * hold. A pause counted here is therefore, for now, a sandbox stuck past its deadline and replaced, not one
-     * frozen and thawed stale. Freezing it in the middle of its invocation instead is the rework left to do.
+     * <p>Either way the sandbox never resumes with the call past its lease. Frozen at once, it is ended at its
+     * function timeout, which comes before its lease ends (the lease is the invocation's remaining time plus the
+     * clock-skew margin). Waiting for it to answer, it never answers: a consumer's handler does not return while one
+     * of its records is still running (issue 12), so it is ended at its timeout too. Only a sandbox that answered with
+     * its effect still running would be frozen and thawed past its lease, still holding the call.
      */
-    private void holdPastLease(FunctionInstance sb, AwsCall call, FaultInjector.Draw draw) {
-        long leaseEnd = call.leaseEnd() > 0 ? call.leaseEnd() : System.currentTimeMillis() + 12_000;
-        holdUntilThawed(sb, Instant.ofEpochMilli(leaseEnd + 1_000 + (long) (draw.uniform(11) * 2_000)));
-    }
-
-    /**
-     * Holds the answer until the sandbox has answered its invocation and is frozen (or gone); then lets it go, so
-     * that it waits in the frozen sandbox's socket, read when the sandbox is thawed at {@code thawAt}.
-     */
-    private void holdUntilThawed(FunctionInstance sb, Instant thawAt) {
-        FunctionInstance.Freeze freeze = sb.freezeAfterInvocation(thawAt);
-        if (freeze == null) {
-            return;
+    private boolean hangPastTheLease(
+            FunctionInstance sb, long generation, AwsCall call, EffectHang hang, FaultInjector.Draw draw) {
+        long leaseEnd = call.leaseEnd() > 0 ? call.leaseEnd() : journal.leaseEnd(call.key(), call.fencingToken());
+        if (leaseEnd <= 0) {
+            leaseEnd = System.currentTimeMillis() + sb.invocationTimeoutMillis() + 2_000;
         }
-        long wait = sb.invocationTimeoutMillis() + 30_000;
+        Instant thawAt = EffectHang.thawAfter(leaseEnd, draw.uniform(11));
+        FunctionInstance.Freeze freeze = hang.freeze() == EffectHang.Freeze.NOW
+                ? sb.freezeNow(generation, thawAt)
+                : sb.freezeAfterInvocation(thawAt);
+        hang.nowHeld();
+        long atMost = Math.max(0, leaseEnd - System.currentTimeMillis()) + sb.invocationTimeoutMillis() + 60_000;
+        boolean wasFrozen = false;
         try {
-            CompletableFuture.anyOf(freeze.applied(), freeze.released()).get(wait, TimeUnit.MILLISECONDS);
+            if (freeze != null) {
+                freeze.released().get(atMost, TimeUnit.MILLISECONDS);
+                wasFrozen = freeze.applied().getNow(false);
+            }
+            hang.releaseSignal().get(atMost, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             sb.thaw();
         }
+        boolean runs = sb.runs(generation);
+        boolean send = runs || hang.delivery() == EffectHang.Delivery.ON_THE_WIRE;
+        hang.letGo(new EffectHang.Outcome(runs, send, wasFrozen));
+        return send;
     }
 
     private boolean killStrikes(Step step, AwsCall call) {

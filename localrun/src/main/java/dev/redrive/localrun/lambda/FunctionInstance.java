@@ -45,7 +45,7 @@ public final class FunctionInstance implements AutoCloseable {
     private volatile LambdaRuntimeApi api;
     private volatile Process process;
     /** Set before this program ends the current process itself, so that its exit is not reported as a death. */
-    private AtomicBoolean stopping = new AtomicBoolean();
+    private volatile AtomicBoolean stopping = new AtomicBoolean();
     /** Set when an injected fault kills the current process: its exit ends the invocation but is no death. */
     private AtomicBoolean injectedKill = new AtomicBoolean();
     /** The current process is about to be killed by an injected fault: nothing more it sends is taken. */
@@ -291,6 +291,19 @@ public final class FunctionInstance implements AutoCloseable {
         return invocationTimeoutMillis;
     }
 
+    /**
+     * Whether the process of {@code generation} still runs: it is the slot's current one, alive, and neither being
+     * closed (a timeout or a replacement) nor doomed by an injected fault. A process that is not running any more
+     * sends nothing more.
+     */
+    public boolean runs(long generation) {
+        if (generation != this.generation) {
+            return false;
+        }
+        Process p = process;
+        return p != null && p.isAlive() && !stopping.get() && !doomed;
+    }
+
     /** Whether the current process was doomed by an injected fault (its calls and its answers are refused). */
     public boolean doomed() {
         return doomed;
@@ -307,8 +320,25 @@ public final class FunctionInstance implements AutoCloseable {
         return hold == null ? null : new Freeze(hold.applied(), hold.released());
     }
 
-    /** A requested freeze: {@code applied} once the process is stopped (or cannot be), {@code released} once thawed. */
-    public record Freeze(CompletableFuture<Void> applied, CompletableFuture<Void> released) {}
+    /**
+     * Fault injection: freeze the process of {@code generation} now, in the middle of its invocation (SIGSTOP), until
+     * {@code until} (SIGCONT). The invocation's timeout still runs: a sandbox frozen past it is ended, as Lambda ends
+     * an invocation at its timeout. Null when that process no longer runs or a freeze is already pending.
+     */
+    public Freeze freezeNow(long generation, Instant until) {
+        Process p = process;
+        if (!runs(generation)) {
+            return null;
+        }
+        SandboxFreeze.Hold hold = freeze.freezeNow(p, until);
+        return hold == null ? null : new Freeze(hold.applied(), hold.released());
+    }
+
+    /**
+     * A requested freeze: {@code applied} completes true once the process is stopped, false when it never was (it
+     * ended first, or could not be stopped); {@code released} once it runs again or is gone.
+     */
+    public record Freeze(CompletableFuture<Boolean> applied, CompletableFuture<Void> released) {}
 
     /** Thaws the sandbox now if it is frozen. */
     public void thaw() {

@@ -29,12 +29,12 @@ final class SandboxFreeze {
         return t;
     });
 
-    /** A requested freeze: {@code applied} completes once the process is stopped (or cannot be), {@code released} once
-     * it runs again (or is gone). */
-    record Hold(CompletableFuture<Void> applied, CompletableFuture<Void> released) {}
+    /** A requested freeze: {@code applied} completes once the process is stopped (true) or cannot be, or ended first
+     * (false); {@code released} once it runs again (or is gone). */
+    record Hold(CompletableFuture<Boolean> applied, CompletableFuture<Void> released) {}
 
     private Instant requestedUntil;
-    private CompletableFuture<Void> applied = CompletableFuture.completedFuture(null);
+    private CompletableFuture<Boolean> applied = CompletableFuture.completedFuture(false);
     private CompletableFuture<Void> released = CompletableFuture.completedFuture(null);
     private Process frozen;
 
@@ -52,6 +52,18 @@ final class SandboxFreeze {
         return new Hold(applied, released);
     }
 
+    /**
+     * Freezes {@code process} now, in the middle of whatever it does (as a long GC pause or a stalled host stops a
+     * JVM), until {@code until}. Null when a freeze is already pending or applied.
+     */
+    synchronized Hold freezeNow(Process process, Instant until) {
+        Hold hold = request(until);
+        if (hold != null) {
+            applyIfRequested(process);
+        }
+        return hold;
+    }
+
     /** Freezes {@code process} now if a freeze was requested; the thaw is scheduled at the requested instant. */
     synchronized boolean applyIfRequested(Process process) {
         if (requestedUntil == null) {
@@ -60,13 +72,13 @@ final class SandboxFreeze {
         Instant until = requestedUntil;
         requestedUntil = null;
         if (process == null || !process.isAlive() || !signal(process, "STOP")) {
-            applied.complete(null);
+            applied.complete(false);
             released.complete(null);
             return false;
         }
         awaitStopped(process, Duration.ofSeconds(2));
         frozen = process;
-        applied.complete(null);
+        applied.complete(true);
         long delay = Math.max(0, Duration.between(Instant.now(), until).toMillis());
         THAWS.schedule(this::thaw, delay, TimeUnit.MILLISECONDS);
         return true;
@@ -79,7 +91,7 @@ final class SandboxFreeze {
             frozen = null;
             notifyAll();
         }
-        applied.complete(null);
+        applied.complete(false);
         released.complete(null);
     }
 
@@ -88,7 +100,7 @@ final class SandboxFreeze {
         requestedUntil = null;
         frozen = null;
         notifyAll();
-        applied.complete(null);
+        applied.complete(false);
         released.complete(null);
     }
 

@@ -103,7 +103,7 @@ class InjectedSandboxFaultsTest {
                     .isInstanceOf(InvocationResult.Response.class);
             assertThat(sandbox.frozen()).isTrue();
             assertThat(processState(sandbox.pid())).as("stopped by SIGSTOP").isEqualTo('T');
-            assertThat(freeze.applied()).isDone();
+            assertThat(freeze.applied()).isCompletedWithValue(true);
             assertThat(released).isNotDone();
 
             InvocationResult next = sandbox.invoke("{\"n\":2}", Duration.ofSeconds(30), Duration.ofSeconds(20));
@@ -112,6 +112,41 @@ class InjectedSandboxFaultsTest {
             assertThat(next).isInstanceOf(InvocationResult.Response.class);
             assertThat(released.get(5, TimeUnit.SECONDS)).isNull();
             assertThat(sandbox.frozen()).isFalse();
+        }
+    }
+
+    @Test
+    void aSandboxFrozenMidInvocationPastItsTimeoutIsEndedAtTheTimeoutAndNeverRunsAgain() throws Exception {
+        try (FunctionInstance sandbox = sandbox()) {
+            sandbox.start(Duration.ofSeconds(20));
+            long generation = sandbox.generation();
+            AtomicInteger taken = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicReference<FunctionInstance.Freeze> freeze =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            sandbox.listener(sb -> {
+                taken.incrementAndGet();
+                freeze.set(sb.freezeNow(generation, Instant.now().plusSeconds(30)));
+            });
+            long pid = sandbox.pid();
+            long t0 = System.nanoTime();
+
+            InvocationResult r = sandbox.invoke("{\"slow\":1}", Duration.ofSeconds(2), Duration.ofSeconds(20));
+
+            assertThat(r).isInstanceOf(InvocationResult.Timeout.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .as("ended at its 2 s timeout, not at the thaw 30 s later")
+                    .isLessThan(Duration.ofSeconds(10));
+            assertThat(freeze.get().applied()).as("it was stopped").isCompletedWithValue(true);
+            assertThat(freeze.get().released())
+                    .as("whoever waits for its thaw is let go")
+                    .isDone();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .isFalse();
+            assertThat(sandbox.runs(generation)).isFalse();
+            assertThat(sandbox.freezeNow(generation, Instant.now().plusSeconds(30)))
+                    .as("a process that no longer runs cannot be frozen")
+                    .isNull();
+            assertThat(taken).hasValue(1);
         }
     }
 
