@@ -136,6 +136,18 @@ public record QuarantineRecord(
         return new QuarantineRecord(id, to, origin, evidence, payload, attributes, replayCount, reason, trail, version);
     }
 
+    /**
+     * This record, in the same state, with an audit entry saying {@code actor} resumed it (a replay resumed from
+     * IDEMPOTENCY_CHECK). Saving it is the resuming actor's claim on the next step: of two actors resuming at once,
+     * only one save succeeds. It also restarts the record's retention, which counts from its last audit entry.
+     */
+    public QuarantineRecord resumed(Actor actor, String reason, Instant at) {
+        List<AuditEntry> trail = new ArrayList<>(audit);
+        trail.add(new AuditEntry(state, state, at, actor, reason));
+        return new QuarantineRecord(
+                id, state, origin, evidence, payload, attributes, replayCount, note, trail, version);
+    }
+
     /** With an inline payload of {@code newBody} (an upcast one). */
     public QuarantineRecord withBody(String newBody) {
         return withPayload(new PayloadLocation.Inline(newBody));

@@ -2,11 +2,14 @@ package dev.redrive.core.replay;
 
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -45,11 +48,26 @@ final class ReplayChecks {
     /** The replay ends here, with this outcome. */
     record Settled(ReplayOutcome outcome) implements Checked {}
 
+    /**
+     * How long a record another actor saved for sending counts as in flight: its send (one SQS call, bounded by its
+     * timeouts) and its REPLAYED save take seconds. Within it, nobody else resumes it; after it, the sender is taken
+     * to have stopped (a crash between the send and the save), and a resume may send a second copy, which the
+     * consumer's claim receives as a duplicate.
+     */
+    static final Duration SEND_IN_FLIGHT = Duration.ofMinutes(2);
+
     /** Runs the checks; returns a {@link Ready} or the outcome that ends the replay here. */
     Checked check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
         if (r.state().resolved() || r.archivedToStore()) {
             return new Settled(new ReplayOutcome.NotReplayable(
                     r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")")));
+        }
+        Optional<AuditEntry> sending = sendingByAnother(r, actor, clock.instant());
+        if (sending.isPresent()) {
+            return new Settled(new ReplayOutcome.Deferred(
+                    r.id(),
+                    "a replay by " + sending.get().actor().name(),
+                    sending.get().at().plus(SEND_IN_FLIGHT)));
         }
         String body = bodyOf(r);
         QuarantineRecord moved = r;
@@ -118,14 +136,37 @@ final class ReplayChecks {
                     r,
                     fence);
         }
-        Optional<QuarantineRecord> saved = moved == r ? Optional.of(r) : save(moved, fence);
+        boolean resuming = moved == r; // it was in IDEMPOTENCY_CHECK already: a Deferred or a failed send before
+        if (verdict instanceof IdempotencyGate.InProgress busy) {
+            if (!resuming && save(moved, fence).isEmpty()) {
+                return new Settled(conflict(r, fence));
+            }
+            return new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt()));
+        }
+        // Saved before anything is sent, a resume too: of two actors resuming at once only one gets past this write.
+        Optional<QuarantineRecord> saved =
+                save(resuming ? r.resumed(actor, "resuming the replay: " + why, clock.instant()) : moved, fence);
         if (saved.isEmpty()) {
             return new Settled(conflict(r, fence));
         }
-        if (verdict instanceof IdempotencyGate.InProgress busy) {
-            return new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt()));
-        }
         return new Ready(saved.get(), body, upcast, saved.get().replayCount() + 1);
+    }
+
+    /**
+     * The save with which another actor readied {@code r} for sending, if it is recent enough that the send may still
+     * be in flight: the last audit entry moved it into (or resumed it in) IDEMPOTENCY_CHECK.
+     */
+    private static Optional<AuditEntry> sendingByAnother(QuarantineRecord r, Actor actor, Instant now) {
+        if (r.state() != QuarantineState.IDEMPOTENCY_CHECK || r.audit().isEmpty()) {
+            return Optional.empty();
+        }
+        AuditEntry last = r.audit().get(r.audit().size() - 1);
+        boolean recent = last.at().plus(SEND_IN_FLIGHT).isAfter(now);
+        return last.to() == QuarantineState.IDEMPOTENCY_CHECK
+                        && recent
+                        && !last.actor().equals(actor)
+                ? Optional.of(last)
+                : Optional.empty();
     }
 
     ReplayOutcome dryRun(QuarantineRecord r) {
