@@ -17,10 +17,7 @@ public enum FaultKind {
      * run out. A worker thread that outlived the handler then wakes up stale. Since the handler no longer returns while
      * a record runs, the sandbox does not answer; it is replaced at its function timeout, which ends the hold.
      */
-    SANDBOX_PAUSE(
-            "pause",
-            "effect call hung past its lease (SIGSTOP if the sandbox answers meanwhile, SIGCONT past the lease; see"
-                    + " EffectHang)"),
+    SANDBOX_PAUSE("pause", "sandbox stopped (SIGSTOP) mid-effect past its lease, then SIGCONT"),
     DYNAMODB_THROTTLE("ddb-throttle", "DynamoDB ProvisionedThroughputExceededException"),
     DYNAMODB_INTERNAL_ERROR("ddb-500", "DynamoDB InternalServerError"),
     DYNAMODB_TRANSACTION_CONFLICT("ddb-conflict", "DynamoDB TransactionConflict"),
