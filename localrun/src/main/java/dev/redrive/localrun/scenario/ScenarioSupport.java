@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** What every scenario needs: the queues, the status line, waiting, sweeping, and the closing figures. */
 class ScenarioSupport {
@@ -60,10 +63,67 @@ class ScenarioSupport {
     }
 
     void await(String what, Supplier<Boolean> done) throws InterruptedException {
-        progress.await(what, PHASE_TIMEOUT, this::status, () -> {
+        await(what, PHASE_TIMEOUT, done);
+    }
+
+    /** {@link #await(String, Supplier)} with a timeout of its own (a phase whose length grows with its volume). */
+    void await(String what, Duration timeout, Supplier<Boolean> done) throws InterruptedException {
+        progress.await(what, timeout, this::status, () -> {
             system.failIfBroken();
             return done.get();
         });
+    }
+
+    /**
+     * How long {@code messages} failing on every attempt may take to reach the DLQ, from the consumer's own settings:
+     * each is received {@code maxReceiveCount} times, retry {@code i} after a full-jitter delay of at most {@code
+     * min(REDRIVE_BACKOFF_MAX_DELAY, REDRIVE_BACKOFF_BASE x REDRIVE_BACKOFF_MULTIPLIER^i)}, so one message needs at most
+     * the sum of those caps; the sandboxes work {@code messages x maxReceiveCount} deliveries besides, at a pace of
+     * {@value #DELIVERY_MILLIS} ms each per sandbox (generous for this 2-core machine). Twice that sum, plus the
+     * deliveries' work, plus the {@link #PHASE_TIMEOUT}: a wait that grows with N and the receives instead of a fixed
+     * one.
+     */
+    Duration deadLetteringBudget(String handler, String sourceQueue, int messages, int sandboxes) {
+        Map<String, String> env = system.environmentOf(handler);
+        Duration base = Duration.parse(env.getOrDefault("REDRIVE_BACKOFF_BASE", "PT2S"));
+        Duration cap = Duration.parse(env.getOrDefault("REDRIVE_BACKOFF_MAX_DELAY", "PT15M"));
+        double multiplier = Double.parseDouble(env.getOrDefault("REDRIVE_BACKOFF_MULTIPLIER", "2.0"));
+        int receives = maxReceiveCount(sourceQueue);
+        long backoffMillis = 0;
+        double delay = base.toMillis();
+        for (int i = 0; i < receives; i++) {
+            backoffMillis += (long) Math.min(cap.toMillis(), delay);
+            delay *= multiplier;
+        }
+        long workMillis = (long) messages * receives * DELIVERY_MILLIS / Math.max(1, sandboxes);
+        return PHASE_TIMEOUT.plusMillis(2 * backoffMillis + workMillis);
+    }
+
+    /**
+     * The {@link #PHASE_TIMEOUT} plus {@code perItem} for each of {@code items}: the wait of a phase that handles
+     * that many (the sweeper resolving N dead letters, the replays of them being applied).
+     */
+    static Duration scaled(int items, Duration perItem) {
+        return PHASE_TIMEOUT.plus(perItem.multipliedBy(Math.max(0, items)));
+    }
+
+    /** The work one delivery of a failing message costs a sandbox, for {@link #deadLetteringBudget}. */
+    static final long DELIVERY_MILLIS = 250;
+
+    private static final Pattern MAX_RECEIVE_COUNT = Pattern.compile("\"maxReceiveCount\"\\s*:\\s*\"?(\\d+)");
+
+    /** The receives before the DLQ, from the queue's redrive policy. */
+    int maxReceiveCount(String queueUrl) {
+        String policy = system.aws()
+                .sqs()
+                .getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+                .attributes()
+                .get(QueueAttributeName.REDRIVE_POLICY);
+        Matcher m = MAX_RECEIVE_COUNT.matcher(policy == null ? "" : policy);
+        if (!m.find()) {
+            throw new IllegalStateException(queueUrl + " has no redrive policy with a maxReceiveCount: " + policy);
+        }
+        return Integer.parseInt(m.group(1));
     }
 
     /** Invokes the sweeper now (as its schedule would) and returns its answer, for the story. */
