@@ -2,6 +2,8 @@ package dev.redrive.functions.lambda;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.MessageAttribute;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,7 +31,8 @@ final class SqsRecords {
                     stringAttributes(r),
                     receiveCount(system.get("ApproximateReceiveCount")),
                     r.getEventSourceArn(),
-                    fifoGroup(r.getEventSourceArn(), system.get("MessageGroupId"))));
+                    fifoGroup(r.getEventSourceArn(), system.get("MessageGroupId")),
+                    typedAttributes(r)));
         }
         return messages;
     }
@@ -40,6 +43,27 @@ final class SqsRecords {
             r.getMessageAttributes().forEach((name, value) -> {
                 if (value != null && value.getStringValue() != null) {
                     attributes.put(name, value.getStringValue());
+                }
+            });
+        }
+        return attributes;
+    }
+
+    /** Every attribute as delivered, with its type: a dead letter carries them unchanged (Binary included). */
+    private static Map<String, MessageAttribute> typedAttributes(SQSEvent.SQSMessage r) {
+        Map<String, MessageAttribute> attributes = new HashMap<>();
+        if (r.getMessageAttributes() != null) {
+            r.getMessageAttributes().forEach((name, value) -> {
+                if (value == null || value.getDataType() == null) {
+                    return;
+                }
+                if (value.getBinaryValue() != null) {
+                    ByteBuffer b = value.getBinaryValue().duplicate();
+                    byte[] bytes = new byte[b.remaining()];
+                    b.get(bytes);
+                    attributes.put(name, new MessageAttribute(value.getDataType(), null, bytes));
+                } else if (value.getStringValue() != null) {
+                    attributes.put(name, new MessageAttribute(value.getDataType(), value.getStringValue(), null));
                 }
             });
         }
