@@ -281,9 +281,12 @@ public final class SqsQueueGateway implements QueueGateway {
 
     /**
      * Whether SQS accepts every character of {@code body}: #x9, #xA, #xD, #x20 to #xD7FF, #xE000 to #xFFFD and
-     * #x10000 to #x10FFFF (so no other control character, no lone surrogate, no U+FFFE/U+FFFF).
+     * #x10000 to #x10FFFF (so no other control character, no lone surrogate, no U+FFFE/U+FFFF), and at least one.
      */
     static boolean sendable(String body) {
+        if (body.isEmpty()) {
+            return false; // SQS refuses an empty body
+        }
         for (int i = 0; i < body.length(); i++) {
             char c = body.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < body.length() && Character.isLowSurrogate(body.charAt(i + 1))) {

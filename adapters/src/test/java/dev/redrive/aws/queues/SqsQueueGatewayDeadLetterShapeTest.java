@@ -121,7 +121,8 @@ class SqsQueueGatewayDeadLetterShapeTest {
                 List.of(
                         letter("m-limit", atTheLimit, Map.of()),
                         letter("m-long", tooLong, Map.of()),
-                        letter("m-char", refusedCharacter, Map.of())));
+                        letter("m-char", refusedCharacter, Map.of()),
+                        letter("m-empty", "", Map.of())));
 
         assertThat(failed).isEmpty();
         List<String> payloads = new ArrayList<>();
@@ -137,7 +138,7 @@ class SqsQueueGatewayDeadLetterShapeTest {
                     .getObjectAsBytes(b -> b.bucket(pointer.bucket()).key(pointer.key()))
                     .asString(StandardCharsets.UTF_8));
         }
-        assertThat(payloads).containsExactlyInAnyOrder(atTheLimit, tooLong, refusedCharacter);
+        assertThat(payloads).containsExactlyInAnyOrder(atTheLimit, tooLong, refusedCharacter, "");
     }
 
     @Test
