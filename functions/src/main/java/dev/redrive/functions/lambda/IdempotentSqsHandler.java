@@ -65,8 +65,17 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         List<IncomingMessage> messages = SqsRecords.messages(event);
+        int unidentified = SqsRecords.unidentified(event);
+        if (unidentified > 0) {
+            LOG.errorf(
+                    "%s: %d record(s) without a message id cannot be reported on their own; the whole batch is reported "
+                            + "failed so that none is acknowledged unprocessed",
+                    consumer.name(), unidentified);
+        }
         if (messages.isEmpty()) {
-            return SQSBatchResponse.builder().withBatchItemFailures(List.of()).build();
+            return SQSBatchResponse.builder()
+                    .withBatchItemFailures(unidentified > 0 ? List.of(wholeBatch()) : List.of())
+                    .build();
         }
         Duration remaining = remaining(context);
         Duration budget = remaining.minus(margin(remaining, config.batch().deadlineMargin()));
@@ -81,7 +90,17 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
                     .withItemIdentifier(id)
                     .build());
         }
+        if (unidentified > 0) {
+            failures.add(wholeBatch());
+        }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** An empty item identifier: Lambda then treats the whole batch as failed and deletes none of it. */
+    private static SQSBatchResponse.BatchItemFailure wholeBatch() {
+        return SQSBatchResponse.BatchItemFailure.builder()
+                .withItemIdentifier("")
+                .build();
     }
 
     /** Does not let the sandbox freeze with an effect running (see the class comment). */

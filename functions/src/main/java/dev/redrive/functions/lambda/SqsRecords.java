@@ -20,8 +20,8 @@ final class SqsRecords {
             return messages;
         }
         for (SQSEvent.SQSMessage r : event.getRecords()) {
-            if (r == null || r.getMessageId() == null) {
-                continue; // nothing to report it under; Lambda never sends one
+            if (!identified(r)) {
+                continue; // nothing to report it under: see unidentified()
             }
             Map<String, String> system = r.getAttributes() == null ? Map.of() : r.getAttributes();
             messages.add(new IncomingMessage(
@@ -35,6 +35,22 @@ final class SqsRecords {
                     typedAttributes(r)));
         }
         return messages;
+    }
+
+    /**
+     * How many records carry no message id (null, or blank). Lambda never sends one, but a record that is not
+     * processed must not be acknowledged either: the handler then reports the whole batch failed (an empty
+     * {@code itemIdentifier}), and the records that were processed come back as duplicates.
+     */
+    static int unidentified(SQSEvent event) {
+        if (event == null || event.getRecords() == null) {
+            return 0;
+        }
+        return (int) event.getRecords().stream().filter(r -> !identified(r)).count();
+    }
+
+    private static boolean identified(SQSEvent.SQSMessage r) {
+        return r != null && r.getMessageId() != null && !r.getMessageId().isBlank();
     }
 
     private static Map<String, String> stringAttributes(SQSEvent.SQSMessage r) {
