@@ -9,12 +9,14 @@ import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageOutcome;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * The Lambda side of an idempotent SQS consumer: turns the event into messages, lets the core process the batch, and
@@ -123,6 +125,25 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
     }
 
     /**
+     * Logs with the message's identity as structured fields: key=value in the line (every value escaped, so no key or
+     * id can forge a line) and the same in the MDC (for a JSON log format), never concatenated into the text.
+     */
+    private void withFields(IncomingMessage message, String key, Runnable log) {
+        MDC.put("consumer", consumer.name());
+        MDC.put("messageId", Printable.escape(message.messageId()));
+        if (key != null) {
+            MDC.put("idempotencyKey", Printable.escape(key));
+        }
+        try {
+            log.run();
+        } finally {
+            MDC.remove("consumer");
+            MDC.remove("messageId");
+            MDC.remove("idempotencyKey");
+        }
+    }
+
+    /**
      * The time kept back from the deadline: the configured margin, but never more than a quarter of what is left,
      * so a short function timeout still leaves most of it for the work.
      */
@@ -164,23 +185,30 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.DeadLettered d) {
-                LOG.warnf(
-                        "%s: message %s dead-lettered: %s %s (%s), key %s",
-                        consumer.name(),
-                        e.message().messageId(),
-                        d.failure().failureClass(),
-                        d.failure().classification().errorType(),
-                        d.failure().classification().reason(),
-                        d.key());
+                withFields(
+                        e.message(),
+                        d.key(),
+                        () -> LOG.warnf(
+                                "message dead-lettered consumer=%s messageId=%s key=%s class=%s errorType=%s reason=\"%s\"",
+                                consumer.name(),
+                                Printable.escape(e.message().messageId()),
+                                Printable.escape(d.key()),
+                                d.failure().failureClass(),
+                                Printable.escape(d.failure().classification().errorType()),
+                                d.failure().classification().reason()));
             } else if (o instanceof MessageOutcome.RetryLater r) {
-                LOG.infof(
-                        "%s: message %s retries in %ds after %s %s, attempt %d",
-                        consumer.name(),
-                        e.message().messageId(),
-                        r.delaySeconds(),
-                        r.classification().failureClass(),
-                        r.classification().errorType(),
-                        e.message().receiveCount());
+                withFields(
+                        e.message(),
+                        r.key(),
+                        () -> LOG.infof(
+                                "message retries consumer=%s messageId=%s key=%s delaySeconds=%d class=%s errorType=%s attempt=%d",
+                                consumer.name(),
+                                Printable.escape(e.message().messageId()),
+                                Printable.escape(r.key()),
+                                r.delaySeconds(),
+                                r.classification().failureClass(),
+                                Printable.escape(r.classification().errorType()),
+                                e.message().receiveCount()));
             }
         }
     }
