@@ -94,7 +94,9 @@ public final class CheckoutSchemaGate implements SchemaGate {
             reader.read(new IncomingMessage("replay-check", "", body, Map.of(), 1, "", null));
             return Optional.empty();
         } catch (SchemaViolation e) {
-            return Optional.of(e.getMessage());
+            String prefix = OrderPlacedReader.schemaFailure(OrderPlaced.CURRENT_VERSION);
+            String reason = e.getMessage();
+            return Optional.of(reason.startsWith(prefix) ? reason.substring(prefix.length()) : reason);
         }
     }
 }

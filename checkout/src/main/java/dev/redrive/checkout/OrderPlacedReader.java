@@ -58,6 +58,11 @@ public final class OrderPlacedReader {
                         "the OrderPlaced v" + OrderPlaced.CURRENT_VERSION + " schema has no " + pointer));
     }
 
+    /** How a reason for a schema validation failure starts (the problems follow). */
+    static String schemaFailure(int version) {
+        return "OrderPlaced v" + version + " fails its schema: ";
+    }
+
     /** The strict reading this reader uses, for the other readers of the same bodies (the replay's schema gate). */
     public StrictJson strictJson() {
         return strict;
@@ -87,9 +92,7 @@ public final class OrderPlacedReader {
         checkAmount(node.path("total").get("amountMinor"));
         List<String> problems = schemas.problems(OrderPlaced.EVENT_TYPE, version, node);
         if (!problems.isEmpty()) {
-            throw new SchemaViolation(
-                    "SchemaValidation",
-                    "OrderPlaced v" + version + " fails its schema: " + String.join("; ", problems));
+            throw new SchemaViolation("SchemaValidation", schemaFailure(version) + String.join("; ", problems));
         }
         Instant placedAt;
         try {

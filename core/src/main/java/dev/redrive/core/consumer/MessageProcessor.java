@@ -93,7 +93,10 @@ public final class MessageProcessor {
             return deadLetter(
                     null,
                     null,
-                    Classification.of(FailureClass.SCHEMA, INVALID_PRODUCER_KEY, e.getMessage()),
+                    Classification.of(
+                            FailureClass.SCHEMA,
+                            INVALID_PRODUCER_KEY,
+                            parsed.producerKey() == null ? "the message has no producer key" : e.getMessage()),
                     message,
                     now());
         }
