@@ -231,8 +231,16 @@ public final class SqsQueueGateway implements QueueGateway {
             chosen = attributes;
             LOG.warnf(
                     "dead letter %s has no room for its failure metadata (%d attributes, %d bytes); it stays on the "
-                            + "claim record only",
-                    Printable.escape(m.messageId()), attributes.size(), size(body, withMetadata));
+                            + "claim record only, if the message has one: consumer=%s key=%s class=%s errorType=%s "
+                            + "reason=\"%s\"",
+                    Printable.escape(m.messageId()),
+                    attributes.size(),
+                    size(body, withMetadata),
+                    letter.consumer(),
+                    Printable.escape(letter.idempotencyKey()),
+                    letter.failure().failureClass(),
+                    Printable.escape(letter.failure().classification().errorType()),
+                    letter.failure().classification().reason());
         } else {
             LOG.errorf(
                     "dead letter %s cannot be sent (%s) and no claim-check store takes its body; it stays in the "
