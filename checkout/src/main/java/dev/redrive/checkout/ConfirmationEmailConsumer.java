@@ -5,6 +5,7 @@ import dev.redrive.core.consumer.ExternalEffectConsumer;
 import dev.redrive.core.failure.PermanentFailure;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Sends the order confirmation email once per {@code OrderPlaced} event, through the mail provider's idempotency key.
@@ -16,6 +17,13 @@ public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
     /** The dependency name failures of the mail provider are recorded under (matched by maintenance windows). */
     public static final String DEPENDENCY = "email-provider";
 
+    /**
+     * An address the mail provider can take as one recipient: one {@code @} between a non-empty local part and domain,
+     * no whitespace and no control character (a CR/LF would add headers). Anything else is PERMANENT
+     * {@code InvalidRecipient}, the address never echoed.
+     */
+    static final Pattern DELIVERABLE = Pattern.compile("[^@\\s\\p{Cntrl}]+@[^@\\s\\p{Cntrl}]+");
+
     private final EmailOutbox outbox;
 
     public ConfirmationEmailConsumer(OrderPlacedReader reader, EmailOutbox outbox) {
@@ -25,7 +33,7 @@ public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
 
     @Override
     public String apply(OrderPlaced order, EffectContext context) {
-        if (!order.customerEmail().contains("@")) {
+        if (!DELIVERABLE.matcher(order.customerEmail()).matches()) {
             throw new PermanentFailure(
                     "InvalidRecipient", "order " + order.orderId() + " has no deliverable customer email address");
         }

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -53,6 +55,37 @@ public final class EventSchemas {
                 throw new IllegalStateException("schema " + path + " could not be read", e);
             }
         });
+    }
+
+    /**
+     * The schema's own node at {@code pointer} (a JSON pointer into the schema document, such as
+     * {@code /properties/eventId/pattern}): how readers take their bounds from the schema instead of repeating them.
+     */
+    public Optional<JsonNode> rule(String eventType, int version, String pointer) {
+        return schema(eventType, version)
+                .map(s -> s.getSchemaNode().at(pointer))
+                .filter(n -> !n.isMissingNode());
+    }
+
+    /** Every property name the schema declares, at any depth: the keys a reason may name. */
+    public Set<String> propertyNames(String eventType, int version) {
+        Set<String> names = new TreeSet<>();
+        schema(eventType, version).ifPresent(s -> collectPropertyNames(s.getSchemaNode(), names));
+        return names;
+    }
+
+    private static void collectPropertyNames(JsonNode schema, Set<String> names) {
+        JsonNode properties = schema.get("properties");
+        if (properties != null && properties.isObject()) {
+            properties.fields().forEachRemaining(p -> {
+                names.add(p.getKey());
+                collectPropertyNames(p.getValue(), names);
+            });
+        }
+        JsonNode items = schema.get("items");
+        if (items != null && items.isObject()) {
+            collectPropertyNames(items, names);
+        }
     }
 
     /**

@@ -52,4 +52,26 @@ class CheckoutSchemaGateTest {
                                 .doesNotContain("lots"));
         assertThat(gate.check("x", "nope")).isEqualTo(new SchemaGate.Incompatible("the payload is not JSON"));
     }
+
+    @Test
+    void aReplayIsReadAsStrictlyAsAFirstDelivery() {
+        String v2 = V1.replace("\"version\":1", "\"version\":2")
+                .replace(
+                        "\"customerEmail\":\"ada@example.com\"," + "\"totalCents\":1999,\"currency\":\"EUR\"",
+                        "\"customer\":{\"email\":\"ada@example.com\"},"
+                                + "\"total\":{\"amountMinor\":1999,\"currency\":\"EUR\"}");
+        assertThat(reason(v2 + v2)).contains("more than one JSON value");
+        assertThat(reason(v2.replace("\"orderId\"", "\"eventId\":\"e-2\",\"orderId\"")))
+                .contains("$.eventId appears twice");
+        assertThat(reason(v2.replace("1999", "18446744073709551716"))).contains("$.total.amountMinor is out of range");
+        assertThat(reason(V1.replace("1999", "18446744073709551716"))).contains("$.total.amountMinor");
+        assertThat(reason(v2.replace("\"e-1\"", "\"e\\u0000-1\""))).contains("$.eventId holds a control character");
+        assertThat(reason(v2.replace("\"OrderPlaced\"", "\"ada@example.com\""))).doesNotContain("ada");
+    }
+
+    private String reason(String body) {
+        SchemaGate.Verdict verdict = gate.check("x", body);
+        assertThat(verdict).isInstanceOf(SchemaGate.Incompatible.class);
+        return ((SchemaGate.Incompatible) verdict).reason();
+    }
 }

@@ -1,15 +1,20 @@
 package dev.redrive.aws.queues;
 
+import dev.redrive.aws.payload.ClaimCheckPointer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.QueueGateway;
+import dev.redrive.core.failure.Printable;
+import dev.redrive.core.payload.ClaimChecks;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jboss.logging.Logger;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
@@ -19,7 +24,11 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
-/** The queue gateway on SQS: batch calls of up to ten entries and 1 MiB together, failures per entry. */
+/**
+ * The queue gateway on SQS: batch calls of up to ten entries and 1 MiB together, failures per entry. A dead letter is
+ * the original message (body and every attribute, with its type) plus its failure metadata; one that cannot go inline
+ * goes by claim check, and one that cannot go at all is reported failed with the reason logged, never acknowledged.
+ */
 public final class SqsQueueGateway implements QueueGateway {
 
     private static final Logger LOG = Logger.getLogger(SqsQueueGateway.class);
@@ -30,10 +39,22 @@ public final class SqsQueueGateway implements QueueGateway {
 
     private final SqsClient sqs;
     private final QueueDirectory queues;
+    private final ClaimChecks claimChecks;
 
+    /** A gateway without claim checks: a dead letter that cannot go inline is reported failed. */
     public SqsQueueGateway(SqsClient sqs, QueueDirectory queues) {
+        this(sqs, queues, ClaimChecks.NONE);
+    }
+
+    /**
+     * @param claimChecks where a dead letter's body goes when it cannot be re-sent inline (too large with its failure
+     *                    metadata, or holding a character SQS refuses): the message then carries the Extended Client
+     *                    Library's pointer, marker attribute and its failure metadata
+     */
+    public SqsQueueGateway(SqsClient sqs, QueueDirectory queues, ClaimChecks claimChecks) {
         this.sqs = sqs;
         this.queues = queues;
+        this.claimChecks = claimChecks == null ? ClaimChecks.NONE : claimChecks;
     }
 
     @Override
@@ -101,8 +122,13 @@ public final class SqsQueueGateway implements QueueGateway {
         for (int i = 0; i < letters.size(); i++) {
             DeadLetter letter = letters.get(i);
             String entryId = "d" + i;
+            Optional<SendMessageBatchRequestEntry> entry = entry(entryId, letter, fifo);
+            if (entry.isEmpty()) {
+                failed.add(letter.message().messageId());
+                continue;
+            }
             idByEntry.put(entryId, letter.message().messageId());
-            all.add(entry(entryId, letter, fifo));
+            all.add(entry.get());
         }
         for (List<SendMessageBatchRequestEntry> chunk : chunks(all)) {
             try {
@@ -154,7 +180,10 @@ public final class SqsQueueGateway implements QueueGateway {
         for (Map.Entry<String, MessageAttributeValue> a : attributes.entrySet()) {
             size += utf8(a.getKey())
                     + utf8(a.getValue().dataType())
-                    + utf8(a.getValue().stringValue());
+                    + utf8(a.getValue().stringValue())
+                    + (a.getValue().binaryValue() == null
+                            ? 0
+                            : a.getValue().binaryValue().asByteArrayUnsafe().length);
         }
         return size;
     }
@@ -167,44 +196,130 @@ public final class SqsQueueGateway implements QueueGateway {
         return s == null ? 0 : s.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    private static SendMessageBatchRequestEntry entry(String entryId, DeadLetter letter, boolean fifo) {
+    /**
+     * The dead letter as sent: the original body and every original attribute with its type (Binary and Number
+     * included), plus {@value DeadLetterMetadata#ATTRIBUTE}. A body that cannot go inline with its metadata (over
+     * 1 MiB together, or holding a character SQS refuses) goes by claim check when one is configured; a message with
+     * no room left for the metadata goes without it (its claim record keeps the failure). Empty when it cannot be
+     * sent at all: it is then reported failed and stays in the source, never acknowledged.
+     */
+    private Optional<SendMessageBatchRequestEntry> entry(String entryId, DeadLetter letter, boolean fifo) {
         IncomingMessage m = letter.message();
-        Map<String, MessageAttributeValue> attributes = new HashMap<>();
-        m.attributes()
-                .forEach((k, v) -> attributes.put(
-                        k,
-                        MessageAttributeValue.builder()
-                                .dataType("String")
-                                .stringValue(v)
-                                .build()));
-        MessageAttributeValue metadata = MessageAttributeValue.builder()
-                .dataType("String")
-                .stringValue(DeadLetterMetadata.of(letter).toJson())
-                .build();
-        Map<String, MessageAttributeValue> withMetadata = new HashMap<>(attributes);
-        withMetadata.put(DeadLetterMetadata.ATTRIBUTE, metadata);
-        boolean roomForMetadata =
-                attributes.size() < SQS_MAX_ATTRIBUTES || attributes.containsKey(DeadLetterMetadata.ATTRIBUTE);
-        if (roomForMetadata && size(m.body(), withMetadata) <= SQS_MAX_BYTES) {
-            attributes.put(DeadLetterMetadata.ATTRIBUTE, metadata);
-        } else if (roomForMetadata) {
+        Map<String, MessageAttributeValue> attributes = originalAttributes(m);
+        MessageAttributeValue metadata = text(DeadLetterMetadata.of(letter).toJson());
+        String body = m.body();
+        Map<String, MessageAttributeValue> withMetadata = with(attributes, DeadLetterMetadata.ATTRIBUTE, metadata);
+        Map<String, MessageAttributeValue> chosen;
+        if (sendable(body) && fits(body, withMetadata)) {
+            chosen = withMetadata;
+        } else if (claimChecks != ClaimChecks.NONE && withMetadata.size() < SQS_MAX_ATTRIBUTES) {
+            try {
+                ClaimChecks.ClaimCheck check = claimChecks.checkIn(body);
+                chosen = new HashMap<>(withMetadata);
+                check.attributes().forEach((k, v) -> chosen.put(k, number(v)));
+                body = check.body();
+                LOG.infof(
+                        "dead letter %s goes by claim check (%d bytes with its metadata, or a character SQS refuses)",
+                        Printable.escape(m.messageId()), size(m.body(), withMetadata));
+            } catch (RuntimeException e) {
+                LOG.errorf(
+                        "dead letter %s could not be checked in (%s); it stays in the source, reported failed",
+                        Printable.escape(m.messageId()), e.getClass().getSimpleName());
+                return Optional.empty();
+            }
+        } else if (sendable(body) && fits(body, attributes)) {
+            chosen = attributes;
             LOG.warnf(
-                    "message %s is too close to SQS's 1 MiB limit to carry its failure metadata; it stays on the "
-                            + "claim record only",
-                    m.messageId());
+                    "dead letter %s has no room for its failure metadata (%d attributes, %d bytes); it stays on the "
+                            + "claim record only, if the message has one: consumer=%s key=%s class=%s errorType=%s "
+                            + "reason=\"%s\"",
+                    Printable.escape(m.messageId()),
+                    attributes.size(),
+                    size(body, withMetadata),
+                    letter.consumer(),
+                    Printable.escape(letter.idempotencyKey()),
+                    letter.failure().failureClass(),
+                    Printable.escape(letter.failure().classification().errorType()),
+                    letter.failure().classification().reason());
         } else {
-            LOG.warnf(
-                    "message %s already has %d attributes; its failure metadata stays on the claim record only",
-                    m.messageId(), attributes.size());
+            LOG.errorf(
+                    "dead letter %s cannot be sent (%s) and no claim-check store takes its body; it stays in the "
+                            + "source, reported failed: %s %s",
+                    Printable.escape(m.messageId()),
+                    sendable(body) ? size(body, attributes) + " bytes" : "a character SQS refuses",
+                    letter.failure().failureClass(),
+                    letter.failure().classification().errorType());
+            return Optional.empty();
         }
         SendMessageBatchRequestEntry.Builder e = SendMessageBatchRequestEntry.builder()
                 .id(entryId)
-                .messageBody(m.body())
-                .messageAttributes(attributes);
+                .messageBody(body)
+                .messageAttributes(chosen);
         if (fifo) {
             e.messageGroupId(m.messageGroupId() == null ? "dead-letters" : m.messageGroupId())
                     .messageDeduplicationId(m.messageId());
         }
-        return e.build();
+        return Optional.of(e.build());
+    }
+
+    private static Map<String, MessageAttributeValue> originalAttributes(IncomingMessage m) {
+        Map<String, MessageAttributeValue> attributes = new HashMap<>();
+        m.delivered().forEach((k, v) -> {
+            MessageAttributeValue.Builder a = MessageAttributeValue.builder().dataType(v.dataType());
+            if (v.binaryValue() != null) {
+                a.binaryValue(SdkBytes.fromByteArray(v.binaryValue()));
+            } else {
+                a.stringValue(v.stringValue());
+            }
+            attributes.put(k, a.build());
+        });
+        return attributes;
+    }
+
+    private static Map<String, MessageAttributeValue> with(
+            Map<String, MessageAttributeValue> attributes, String name, MessageAttributeValue value) {
+        Map<String, MessageAttributeValue> all = new HashMap<>(attributes);
+        all.put(name, value);
+        return all;
+    }
+
+    private static boolean fits(String body, Map<String, MessageAttributeValue> attributes) {
+        return attributes.size() <= SQS_MAX_ATTRIBUTES && size(body, attributes) <= SQS_MAX_BYTES;
+    }
+
+    /**
+     * Whether SQS accepts every character of {@code body}: #x9, #xA, #xD, #x20 to #xD7FF, #xE000 to #xFFFD and
+     * #x10000 to #x10FFFF (so no other control character, no lone surrogate, no U+FFFE/U+FFFF), and at least one.
+     */
+    static boolean sendable(String body) {
+        if (body.isEmpty()) {
+            return false; // SQS refuses an empty body
+        }
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < body.length() && Character.isLowSurrogate(body.charAt(i + 1))) {
+                i++;
+                continue;
+            }
+            boolean ok = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD);
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static MessageAttributeValue text(String value) {
+        return MessageAttributeValue.builder()
+                .dataType("String")
+                .stringValue(value)
+                .build();
+    }
+
+    private static MessageAttributeValue number(String value) {
+        return MessageAttributeValue.builder()
+                .dataType(ClaimCheckPointer.SIZE_DATA_TYPE)
+                .stringValue(value)
+                .build();
     }
 }

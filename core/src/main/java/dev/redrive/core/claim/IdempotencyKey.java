@@ -10,6 +10,10 @@ import java.util.Optional;
  *
  * <p>The consumer name is part of the key so that two consumers of the same event (the email and the analytics
  * consumer of {@code OrderPlaced}) keep separate claims in one table.
+ *
+ * <p>A producer key is non-blank, at most {@value #MAX_PRODUCER_KEY_BYTES} UTF-8 bytes and holds no control or format
+ * character, line or paragraph separator or lone surrogate: it becomes a DynamoDB key, an S3 metadata header and a log
+ * field, and any of those would break one of them. The refusal's message never holds the key.
  */
 public record IdempotencyKey(String consumer, String producerKey) {
 
@@ -30,6 +34,30 @@ public record IdempotencyKey(String consumer, String producerKey) {
         if (producerKey.getBytes(StandardCharsets.UTF_8).length > MAX_PRODUCER_KEY_BYTES) {
             throw new IllegalArgumentException("the producer key is longer than " + MAX_PRODUCER_KEY_BYTES + " bytes");
         }
+        for (int i = 0; i < producerKey.length(); i++) {
+            char c = producerKey.charAt(i);
+            if (unsafe(c, producerKey, i)) {
+                throw new IllegalArgumentException(String.format(
+                        "the producer key holds a control, format or separator character (U+%04X) at index %d; a key "
+                                + "must be safe in a DynamoDB key, a header and a log line",
+                        (int) c, i));
+            }
+            if (Character.isHighSurrogate(c)) {
+                i++;
+            }
+        }
+    }
+
+    /** Control and format characters, line and paragraph separators, lone surrogates. */
+    private static boolean unsafe(char c, String s, int i) {
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        if (Character.isLowSurrogate(c) || Character.isISOControl(c)) {
+            return true;
+        }
+        int type = Character.getType(c);
+        return type == Character.FORMAT || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 
     /** The stored form, {@code consumer#producerKey}. */

@@ -36,6 +36,9 @@ public final class MessageProcessor {
     /** The error type of a FIFO message held back behind its group's failed head. */
     public static final String WAITING_BEHIND_GROUP_HEAD = "WaitingBehindGroupHead";
 
+    /** The error type of a message whose producer key is blank, too long or holds a control character. */
+    public static final String INVALID_PRODUCER_KEY = "InvalidProducerKey";
+
     private final ClaimStore claims;
     private final LeasePolicy leases;
     private final FullJitterBackoff backoff;
@@ -66,19 +69,36 @@ public final class MessageProcessor {
     public <E> MessageOutcome process(
             IdempotentConsumer<E> consumer, IncomingMessage message, Supplier<Duration> remaining) {
         ParsedMessage<E> parsed;
-        IdempotencyKey key;
         try {
             parsed = consumer.parse(message);
-            key = new IdempotencyKey(consumer.name(), parsed.producerKey());
         } catch (RuntimeException e) {
-            // Cannot be read or has no usable key: no claim is possible. Dead-letter it with the reason.
+            // Cannot be read: no claim is possible. Dead-letter it with the reason. An exception that does not say what
+            // it is gets its type named, never its message (a parser's message quotes the payload).
             Classification c = e instanceof ClassifiedException
                     ? consumer.classifier().classify(e)
-                    : Classification.of(FailureClass.SCHEMA, "UnreadableMessage", describe(e));
+                    : Classification.of(
+                            FailureClass.SCHEMA,
+                            "UnreadableMessage",
+                            "the consumer's parser failed with " + e.getClass().getSimpleName());
             if (c.failureClass() == FailureClass.TRANSIENT) {
                 c = Classification.of(FailureClass.SCHEMA, c.errorType(), c.reason());
             }
             return deadLetter(null, null, c, message, now());
+        }
+        IdempotencyKey key;
+        try {
+            key = new IdempotencyKey(consumer.name(), parsed.producerKey());
+        } catch (RuntimeException e) {
+            // A key that could break a DynamoDB key, a header or a log line is no key: nothing is claimed under it.
+            return deadLetter(
+                    null,
+                    null,
+                    Classification.of(
+                            FailureClass.SCHEMA,
+                            INVALID_PRODUCER_KEY,
+                            parsed.producerKey() == null ? "the message has no producer key" : e.getMessage()),
+                    message,
+                    now());
         }
         String payloadHash = PayloadFingerprint.of(parsed.canonicalPayload());
         MessageOrigin origin = new MessageOrigin(message.sourceQueue(), message.messageId());
@@ -136,10 +156,12 @@ public final class MessageProcessor {
         } catch (RuntimeException e) {
             // The effect happened but completion could not be recorded. Report the message as failed: the next
             // delivery re-claims after the lease, and the downstream's idempotency key makes the effect a no-op.
+            // Always a retry, whatever the exception: the message must come back to find its effect applied.
             listener.completionFailed(request.key(), e);
+            Classification c = consumer.classifier().classify(e);
             return new MessageOutcome.RetryLater(
                     request.key().value(),
-                    consumer.classifier().classify(e).withDependency(CLAIM_STORE),
+                    new Classification(FailureClass.TRANSIENT, c.errorType(), c.reason(), CLAIM_STORE),
                     backoff.delaySeconds(message.receiveCount(), random));
         }
         if (!completion.applied()) {
@@ -323,10 +345,6 @@ public final class MessageProcessor {
 
     private Instant now() {
         return clock.instant();
-    }
-
-    private static String describe(Throwable e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     private static String abbreviate(String hash) {

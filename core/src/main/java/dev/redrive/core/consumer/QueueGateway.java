@@ -16,9 +16,10 @@ public interface QueueGateway {
     Set<String> changeVisibility(String sourceQueue, List<VisibilityChange> changes);
 
     /**
-     * Sends each message to the dead-letter queue of {@code sourceQueue}, unchanged except for one added attribute
-     * holding its failure metadata. The message is then acknowledged, so the Lambda service deletes it from the
-     * source: it never burns the retries of the redrive policy.
+     * Sends each message to the dead-letter queue of {@code sourceQueue}, unchanged (its body and every attribute with
+     * its type) except for one added attribute holding its failure metadata; a body that cannot go inline may go by
+     * claim check. The message is then acknowledged, so the Lambda service deletes it from the source: it never burns
+     * the retries of the redrive policy.
      *
      * @return the ids of messages that could not be sent; they stay in the source and are reported as failed
      */

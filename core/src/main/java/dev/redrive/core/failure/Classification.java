@@ -29,8 +29,29 @@ public record Classification(FailureClass failureClass, String errorType, String
         return new Classification(failureClass, errorType, reason, dependency);
     }
 
+    /**
+     * One short line, safe in a log line, a terminal and the ledger: control characters, format characters (such as
+     * a right-to-left override), line and paragraph separators, lone surrogates and non-characters are escaped
+     * ({@code \\n}, {@code \\u001b}), never kept and never silently dropped; a reason cut to
+     * {@value #MAX_REASON_LENGTH} characters never ends in half an escape or half a character.
+     */
     static String shorten(String reason) {
-        String oneLine = reason.replaceAll("[\\r\\n\\t]+", " ").strip();
-        return oneLine.length() <= MAX_REASON_LENGTH ? oneLine : oneLine.substring(0, MAX_REASON_LENGTH - 1) + "…";
+        String escaped = Printable.escape(reason.strip());
+        if (escaped.length() <= MAX_REASON_LENGTH) {
+            return escaped;
+        }
+        int end = MAX_REASON_LENGTH - 1;
+        int escapeStart = escaped.lastIndexOf('\\', end - 1);
+        if (escapeStart >= 0 && escapeStart > end - 6 && end - escapeStart < escapeLength(escaped, escapeStart)) {
+            end = escapeStart;
+        }
+        if (Character.isHighSurrogate(escaped.charAt(end - 1))) {
+            end--;
+        }
+        return escaped.substring(0, end) + "…";
+    }
+
+    private static int escapeLength(String s, int at) {
+        return at + 1 < s.length() && s.charAt(at + 1) == 'u' ? 6 : 2;
     }
 }

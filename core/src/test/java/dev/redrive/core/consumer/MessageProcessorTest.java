@@ -127,6 +127,73 @@ class MessageProcessorTest {
     }
 
     @Test
+    void aProgrammingErrorInTheEffectIsDeadLetteredAsABugWithoutBurningRetries() {
+        consumer.failing("order-20", (k, c) -> new IllegalArgumentException("Invalid header value"));
+
+        MessageOutcome outcome = process(processor(1), message("order-20"));
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.DeadLettered.class, d -> {
+            assertThat(d.failure().failureClass()).isEqualTo(FailureClass.PERMANENT);
+            assertThat(d.failure().classification().errorType()).isEqualTo("Bug:IllegalArgumentException");
+        });
+        assertThat(store.find(key("order-20"), T0)
+                        .orElseThrow()
+                        .lastFailure()
+                        .classification()
+                        .errorType())
+                .isEqualTo("Bug:IllegalArgumentException");
+    }
+
+    @Test
+    void aKeyThatIsBlankOrHoldsControlCharactersIsASchemaFailureNamingTheKeyRule() {
+        for (String bad : List.of(" ", "\t", "evt-1\nforged log line", "evt\u0000", "evt\u001b[2J", "evt\u2028x")) {
+            MessageOutcome outcome = process(processor(1), message(bad + "|x"), keyAsIs());
+
+            assertThat(outcome)
+                    .as("key %s", bad.replace("\n", "\\n"))
+                    .isInstanceOfSatisfying(MessageOutcome.DeadLettered.class, d -> {
+                        assertThat(d.key()).isNull();
+                        assertThat(d.failure().failureClass()).isEqualTo(FailureClass.SCHEMA);
+                        assertThat(d.failure().classification().errorType()).isEqualTo("InvalidProducerKey");
+                        assertThat(d.failure().classification().reason())
+                                .contains("producer key")
+                                .doesNotContain("forged");
+                    });
+        }
+        assertThat(store.size()).as("no claim for a key that is not one").isZero();
+    }
+
+    @Test
+    void aParseThatFailsWithAnUnclassifiedExceptionDoesNotEchoItsMessage() {
+        ExternalEffectConsumer<String> leaky = new ExternalEffectConsumer<>() {
+            @Override
+            public String name() {
+                return "leaky";
+            }
+
+            @Override
+            public ParsedMessage<String> parse(IncomingMessage m) {
+                throw new IllegalArgumentException("Unrecognized token 'jane.doe@example.com': was expecting JSON");
+            }
+
+            @Override
+            public String apply(String event, EffectContext context) {
+                return "never";
+            }
+        };
+
+        MessageOutcome outcome = processor(1).process(leaky, message("jane.doe@example.com"), () -> REMAINING);
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.DeadLettered.class, d -> {
+            assertThat(d.failure().failureClass()).isEqualTo(FailureClass.SCHEMA);
+            assertThat(d.failure().classification().errorType()).isEqualTo("UnreadableMessage");
+            assertThat(d.failure().classification().reason())
+                    .contains("IllegalArgumentException")
+                    .doesNotContain("jane.doe");
+        });
+    }
+
+    @Test
     void aReusedKeyWithDifferentContentIsFlaggedNotSkipped() {
         MessageProcessor p = processor(1);
         process(p, message("order-5|10 EUR"));
@@ -382,6 +449,31 @@ class MessageProcessorTest {
         public FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now) {
             throw new PermanentFailure("AccessDenied", "the role may not write claims");
         }
+    }
+
+    /** Reads {@code key|payload} and hands the key over unchecked (the scripted consumer refuses blank keys itself). */
+    private ExternalEffectConsumer<String[]> keyAsIs() {
+        return new ExternalEffectConsumer<>() {
+            @Override
+            public String name() {
+                return "scripted";
+            }
+
+            @Override
+            public ParsedMessage<String[]> parse(IncomingMessage m) {
+                String[] parts = m.body().split("\\|", 2);
+                return new ParsedMessage<>(parts, parts[0], m.body());
+            }
+
+            @Override
+            public String apply(String[] event, EffectContext context) {
+                return "applied";
+            }
+        };
+    }
+
+    private MessageOutcome process(MessageProcessor p, IncomingMessage m, IdempotentConsumer<?> c) {
+        return p.process(c, m, () -> REMAINING);
     }
 
     private static IdempotencyKey key(String k) {

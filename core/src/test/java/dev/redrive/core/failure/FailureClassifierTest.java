@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -71,10 +72,45 @@ class FailureClassifierTest {
     }
 
     @Test
-    void anythingElseRetriesAndStandsOutAsUnclassified() {
-        Classification c = FailureClassifier.defaults().classify(new NullPointerException());
+    void aProgrammingErrorGoesToAPersonAtOnceAsABug() {
+        for (Throwable bug : List.of(
+                new NullPointerException("Cannot invoke \"String.length()\" because \"s\" is null"),
+                new IllegalArgumentException("invalid header value"),
+                new IllegalStateException("not started"),
+                new ClassCastException(),
+                new IndexOutOfBoundsException(3),
+                new ArithmeticException("/ by zero"),
+                new UnsupportedOperationException(),
+                new NoClassDefFoundError("dev/redrive/Gone"),
+                new AssertionError("unreachable"))) {
+            Classification c = FailureClassifier.defaults().classify(bug);
+            assertThat(c.failureClass())
+                    .as("%s never burns the receive budget", bug)
+                    .isEqualTo(FailureClass.PERMANENT);
+            assertThat(c.errorType()).isEqualTo("Bug:" + bug.getClass().getSimpleName());
+        }
+    }
+
+    @Test
+    void anUnmappedExceptionIsNotRetriedEitherAndStandsOutAsUnclassified() {
+        Classification c = FailureClassifier.defaults().classify(new InsufficientFunds());
+        assertThat(c.failureClass()).isEqualTo(FailureClass.PERMANENT);
+        assertThat(c.errorType()).isEqualTo("Unclassified:InsufficientFunds");
+    }
+
+    @Test
+    void anIoFailureIsTransientItPassesByItself() {
+        Classification c = FailureClassifier.defaults().classify(new java.io.IOException("stream closed"));
         assertThat(c.failureClass()).isEqualTo(FailureClass.TRANSIENT);
-        assertThat(c.errorType()).isEqualTo("Unclassified:NullPointerException");
+        assertThat(c.errorType()).isEqualTo("IOException");
+    }
+
+    @Test
+    void aBugWrappingATransientCauseIsStillTransient() {
+        Classification c = FailureClassifier.defaults()
+                .classify(new IllegalStateException("send failed", new java.net.SocketException("Connection reset")));
+        assertThat(c.failureClass()).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(c.errorType()).isEqualTo("SocketException");
     }
 
     @Test
@@ -89,7 +125,28 @@ class FailureClassifierTest {
         assertThat(c.reason())
                 .doesNotContain("\n")
                 .hasSize(Classification.MAX_REASON_LENGTH)
-                .startsWith("line one line two");
+                .startsWith("line one\\nline two\\t");
+    }
+
+    @Test
+    void controlAndFormatCharactersInAReasonAreEscapedNotKept() {
+        Classification c = Classification.of(
+                FailureClass.SCHEMA, "X", "key evt\u0000-1\u001b[31m\r\nFAKE LOG LINE\u202e\u2028 \ud800 \uffff done");
+        assertThat(c.reason())
+                .isEqualTo("key evt\\u0000-1\\u001b[31m\\r\\nFAKE LOG LINE\\u202e\\u2028 \\ud800 \\uffff done");
+        assertThat(c.reason().codePoints()).allMatch(cp -> cp >= 0x20 && cp != 0x7f);
+    }
+
+    @Test
+    void aShortenedReasonNeverEndsInHalfAnEscapeOrHalfACharacter() {
+        String reason = "a".repeat(Classification.MAX_REASON_LENGTH - 4) + "\u0000\u0000";
+        assertThat(Classification.of(FailureClass.SCHEMA, "X", reason).reason())
+                .endsWith("a…")
+                .hasSizeLessThanOrEqualTo(Classification.MAX_REASON_LENGTH);
+        String emoji = "a".repeat(Classification.MAX_REASON_LENGTH - 2) + "\ud83d\ude00\ud83d\ude00";
+        String shortened = Classification.of(FailureClass.SCHEMA, "X", emoji).reason();
+        assertThat(Character.isHighSurrogate(shortened.charAt(shortened.length() - 2)))
+                .isFalse();
     }
 
     @Test
@@ -97,6 +154,6 @@ class FailureClassifierTest {
         RuntimeException a = new RuntimeException("a");
         RuntimeException b = new RuntimeException("b", a);
         a.initCause(b);
-        assertThat(FailureClassifier.defaults().classify(a).failureClass()).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(FailureClassifier.defaults().classify(a).errorType()).isEqualTo("Unclassified:RuntimeException");
     }
 }

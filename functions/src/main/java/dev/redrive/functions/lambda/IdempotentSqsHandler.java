@@ -9,12 +9,14 @@ import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageOutcome;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * The Lambda side of an idempotent SQS consumer: turns the event into messages, lets the core process the batch, and
@@ -65,8 +67,17 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
         List<IncomingMessage> messages = SqsRecords.messages(event);
+        int unidentified = SqsRecords.unidentified(event);
+        if (unidentified > 0) {
+            LOG.errorf(
+                    "%s: %d record(s) without a message id cannot be reported on their own; the whole batch is reported "
+                            + "failed so that none is acknowledged unprocessed",
+                    consumer.name(), unidentified);
+        }
         if (messages.isEmpty()) {
-            return SQSBatchResponse.builder().withBatchItemFailures(List.of()).build();
+            return SQSBatchResponse.builder()
+                    .withBatchItemFailures(unidentified > 0 ? List.of(wholeBatch()) : List.of())
+                    .build();
         }
         Duration remaining = remaining(context);
         Duration budget = remaining.minus(margin(remaining, config.batch().deadlineMargin()));
@@ -81,7 +92,17 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
                     .withItemIdentifier(id)
                     .build());
         }
+        if (unidentified > 0) {
+            failures.add(wholeBatch());
+        }
         return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+    }
+
+    /** An empty item identifier: Lambda then treats the whole batch as failed and deletes none of it. */
+    private static SQSBatchResponse.BatchItemFailure wholeBatch() {
+        return SQSBatchResponse.BatchItemFailure.builder()
+                .withItemIdentifier("")
+                .build();
     }
 
     /** Does not let the sandbox freeze with an effect running (see the class comment). */
@@ -100,6 +121,25 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Logs with the message's identity as structured fields: key=value in the line (every value escaped, so no key or
+     * id can forge a line) and the same in the MDC (for a JSON log format), never concatenated into the text.
+     */
+    private void withFields(IncomingMessage message, String key, Runnable log) {
+        MDC.put("consumer", consumer.name());
+        MDC.put("messageId", Printable.escape(message.messageId()));
+        if (key != null) {
+            MDC.put("idempotencyKey", Printable.escape(key));
+        }
+        try {
+            log.run();
+        } finally {
+            MDC.remove("consumer");
+            MDC.remove("messageId");
+            MDC.remove("idempotencyKey");
         }
     }
 
@@ -145,23 +185,30 @@ public abstract class IdempotentSqsHandler implements RequestHandler<SQSEvent, S
         for (BatchReport.Entry e : report.entries()) {
             MessageOutcome o = e.outcome();
             if (o instanceof MessageOutcome.DeadLettered d) {
-                LOG.warnf(
-                        "%s: message %s dead-lettered: %s %s (%s), key %s",
-                        consumer.name(),
-                        e.message().messageId(),
-                        d.failure().failureClass(),
-                        d.failure().classification().errorType(),
-                        d.failure().classification().reason(),
-                        d.key());
+                withFields(
+                        e.message(),
+                        d.key(),
+                        () -> LOG.warnf(
+                                "message dead-lettered consumer=%s messageId=%s key=%s class=%s errorType=%s reason=\"%s\"",
+                                consumer.name(),
+                                Printable.escape(e.message().messageId()),
+                                Printable.escape(d.key()),
+                                d.failure().failureClass(),
+                                Printable.escape(d.failure().classification().errorType()),
+                                d.failure().classification().reason()));
             } else if (o instanceof MessageOutcome.RetryLater r) {
-                LOG.infof(
-                        "%s: message %s retries in %ds after %s %s, attempt %d",
-                        consumer.name(),
-                        e.message().messageId(),
-                        r.delaySeconds(),
-                        r.classification().failureClass(),
-                        r.classification().errorType(),
-                        e.message().receiveCount());
+                withFields(
+                        e.message(),
+                        r.key(),
+                        () -> LOG.infof(
+                                "message retries consumer=%s messageId=%s key=%s delaySeconds=%d class=%s errorType=%s attempt=%d",
+                                consumer.name(),
+                                Printable.escape(e.message().messageId()),
+                                Printable.escape(r.key()),
+                                r.delaySeconds(),
+                                r.classification().failureClass(),
+                                Printable.escape(r.classification().errorType()),
+                                e.message().receiveCount()));
             }
         }
     }

@@ -2,6 +2,8 @@ package dev.redrive.functions.lambda;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.MessageAttribute;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +20,8 @@ final class SqsRecords {
             return messages;
         }
         for (SQSEvent.SQSMessage r : event.getRecords()) {
-            if (r == null || r.getMessageId() == null) {
-                continue; // nothing to report it under; Lambda never sends one
+            if (!identified(r)) {
+                continue; // nothing to report it under: see unidentified()
             }
             Map<String, String> system = r.getAttributes() == null ? Map.of() : r.getAttributes();
             messages.add(new IncomingMessage(
@@ -29,9 +31,26 @@ final class SqsRecords {
                     stringAttributes(r),
                     receiveCount(system.get("ApproximateReceiveCount")),
                     r.getEventSourceArn(),
-                    fifoGroup(r.getEventSourceArn(), system.get("MessageGroupId"))));
+                    fifoGroup(r.getEventSourceArn(), system.get("MessageGroupId")),
+                    typedAttributes(r)));
         }
         return messages;
+    }
+
+    /**
+     * How many records carry no message id (null, or blank). Lambda never sends one, but a record that is not
+     * processed must not be acknowledged either: the handler then reports the whole batch failed (an empty
+     * {@code itemIdentifier}), and the records that were processed come back as duplicates.
+     */
+    static int unidentified(SQSEvent event) {
+        if (event == null || event.getRecords() == null) {
+            return 0;
+        }
+        return (int) event.getRecords().stream().filter(r -> !identified(r)).count();
+    }
+
+    private static boolean identified(SQSEvent.SQSMessage r) {
+        return r != null && r.getMessageId() != null && !r.getMessageId().isBlank();
     }
 
     private static Map<String, String> stringAttributes(SQSEvent.SQSMessage r) {
@@ -40,6 +59,27 @@ final class SqsRecords {
             r.getMessageAttributes().forEach((name, value) -> {
                 if (value != null && value.getStringValue() != null) {
                     attributes.put(name, value.getStringValue());
+                }
+            });
+        }
+        return attributes;
+    }
+
+    /** Every attribute as delivered, with its type: a dead letter carries them unchanged (Binary included). */
+    private static Map<String, MessageAttribute> typedAttributes(SQSEvent.SQSMessage r) {
+        Map<String, MessageAttribute> attributes = new HashMap<>();
+        if (r.getMessageAttributes() != null) {
+            r.getMessageAttributes().forEach((name, value) -> {
+                if (value == null || value.getDataType() == null) {
+                    return;
+                }
+                if (value.getBinaryValue() != null) {
+                    ByteBuffer b = value.getBinaryValue().duplicate();
+                    byte[] bytes = new byte[b.remaining()];
+                    b.get(bytes);
+                    attributes.put(name, new MessageAttribute(value.getDataType(), null, bytes));
+                } else if (value.getStringValue() != null) {
+                    attributes.put(name, new MessageAttribute(value.getDataType(), value.getStringValue(), null));
                 }
             });
         }

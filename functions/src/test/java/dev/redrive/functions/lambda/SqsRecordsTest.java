@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.MessageAttribute;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,25 @@ class SqsRecordsTest {
         assertThat(fair.fifo()).isFalse();
         assertThat(fifo.messageGroupId()).isEqualTo("customer-7");
         assertThat(fifo.fifo()).isTrue();
+    }
+
+    @Test
+    void everyAttributeIsKeptWithItsTypeForTheDeadLetterAndStringsAndNumbersForTheConsumer() {
+        SQSEvent.SQSMessage r = record("arn:aws:sqs:eu-west-1:123456789012:orders", "g");
+        SQSEvent.MessageAttribute number = new SQSEvent.MessageAttribute();
+        number.setDataType("Number");
+        number.setStringValue("12.50");
+        SQSEvent.MessageAttribute binary = new SQSEvent.MessageAttribute();
+        binary.setDataType("Binary");
+        binary.setBinaryValue(java.nio.ByteBuffer.wrap(new byte[] {0, 1, (byte) 0xff}));
+        r.setMessageAttributes(Map.of("price", number, "blob", binary));
+
+        IncomingMessage m = only(r);
+
+        assertThat(m.attributes()).containsExactly(Map.entry("price", "12.50"));
+        assertThat(m.delivered())
+                .containsEntry("price", new MessageAttribute("Number", "12.50", null))
+                .containsEntry("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, (byte) 0xff}));
     }
 
     private static IncomingMessage only(SQSEvent.SQSMessage r) {

@@ -1,0 +1,31 @@
+package dev.redrive.checkout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** The JSON type of a value, for reasons that say what was found without saying the value. */
+final class JsonTypes {
+
+    private JsonTypes() {}
+
+    static String describe(JsonNode v) {
+        if (v == null || v.isMissingNode()) {
+            return "missing";
+        }
+        if (v.isNull()) {
+            return "null";
+        }
+        if (v.isTextual()) {
+            return "a string";
+        }
+        if (v.isBoolean()) {
+            return "a boolean";
+        }
+        if (v.isIntegralNumber()) {
+            return "an integer out of range";
+        }
+        if (v.isNumber()) {
+            return "a number with a fraction or exponent";
+        }
+        return v.isArray() ? "an array" : "an object";
+    }
+}
