@@ -67,7 +67,7 @@ public record AwsRedrive(
     }
 
     public DynamoDbQuarantineLedger ledger() {
-        return new DynamoDbQuarantineLedger(dynamoDb, names.quarantineTable(), names.controlTable(), clock);
+        return new DynamoDbQuarantineLedger(dynamoDb, names.quarantineTable(), clock);
     }
 
     public DynamoDbClaimStore claims() {

@@ -7,40 +7,66 @@ import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * The quarantine ledger on DynamoDB. Every write is conditional on the version read. A fenced write (the sweeper's)
- * is first checked against the lease in the control table (a consistent read: still this token, not lapsed), and the
- * record carries the highest fencing token that wrote it: a write with a lower token is refused by the record itself.
- * So once another sweeper has taken over, the old one's writes are rejected — by the lease check, and, in the instant
- * between that check and the write, by every record the new holder has touched.
+ * carries its fencing token onto the item ({@code fence}), and its condition refuses it when the item was written with
+ * a higher token: {@code (<version or absence>) AND (attribute_not_exists(fence) OR fence <= :token)}. A token whose
+ * lease has lapsed by the ledger's clock writes nothing at all, without a call: the lease is granted to another only
+ * once it has lapsed, so no lease is read before a write (see {@link QuarantineLedger}).
  *
- * <p>(A TransactWriteItems with a ConditionCheck on the lease would say the same in one call, but costs two write
- * units per item on DynamoDB and is quadratic on moto, which copies whole tables per transaction.)
+ * <p>Batches ({@link #insertAllIfAbsent}, {@link #saveAll}) go ten records to a TransactWriteItems, each record with
+ * its own condition: one call where ten PutItems were, at two write units per record instead of one. A refused record
+ * cancels its transaction; the cancellation reasons name it, and the others are written again without it.
+ * {@link #findAll} is a consistent BatchGetItem per hundred ids.
  */
 public final class DynamoDbQuarantineLedger implements QuarantineLedger {
+
+    /** Records per transaction: ten items of at most 400 KB stay inside a transaction's 4 MB. */
+    static final int WRITE_BATCH = 10;
+    /** Keys per BatchGetItem (DynamoDB's limit). */
+    static final int READ_BATCH = 100;
+    /** How often a batch is tried again after a cancellation before its records are written one by one. */
+    private static final int BATCH_ROUNDS = 3;
 
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final Clock clock;
-    private final DynamoDbLeaseStore leases;
 
-    public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, String controlTable, Clock clock) {
+    public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, Clock clock) {
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.clock = clock;
-        this.leases = new DynamoDbLeaseStore(dynamoDb, controlTable);
+    }
+
+    /**
+     * A ledger on {@code table}; {@code controlTable}, where the leases are, is not read: a fencing token carries its
+     * lease's end.
+     */
+    public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, String controlTable, Clock clock) {
+        this(dynamoDb, table, clock);
     }
 
     @Override
@@ -52,23 +78,105 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     }
 
     @Override
+    public Map<String, QuarantineRecord> findAll(Collection<String> ids) {
+        List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+        Map<String, QuarantineRecord> byId = new HashMap<>();
+        for (int from = 0; from < distinct.size(); from += READ_BATCH) {
+            List<Map<String, AttributeValue>> keys = new ArrayList<>();
+            for (String id : distinct.subList(from, Math.min(distinct.size(), from + READ_BATCH))) {
+                keys.add(QuarantineItems.key(id));
+            }
+            Map<String, KeysAndAttributes> request = Map.of(
+                    table,
+                    KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+            for (int round = 0; !request.isEmpty() && round < BATCH_ROUNDS; round++) {
+                Map<String, KeysAndAttributes> asked = request;
+                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
+                for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
+                    QuarantineRecord r = QuarantineItems.fromItem(item);
+                    byId.put(r.id(), r);
+                }
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+            for (Map<String, AttributeValue> key : request.isEmpty()
+                    ? List.<Map<String, AttributeValue>>of()
+                    : request.get(table).keys()) {
+                find(key.get("pk").s()).ifPresent(r -> byId.put(r.id(), r)); // still unprocessed: one by one
+            }
+        }
+        Map<String, QuarantineRecord> found = new LinkedHashMap<>();
+        for (String id : ids) {
+            QuarantineRecord r = byId.get(id);
+            if (r != null) {
+                found.put(id, r);
+            }
+        }
+        return found;
+    }
+
+    @Override
     public boolean insertIfAbsent(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return write(record.withVersion(1), "attribute_not_exists(pk)", Map.of(), Map.of(), fence);
+        return !lapsed(fence) && put(insert(record, fence));
     }
 
     @Override
     public Optional<QuarantineRecord> save(QuarantineRecord record, Optional<LeaseToken> fence) {
-        QuarantineRecord next = record.withVersion(record.version() + 1);
-        boolean written = write(
-                next,
+        if (lapsed(fence)) {
+            return Optional.empty();
+        }
+        Write w = update(record, fence);
+        return put(w) ? Optional.of(w.stored()) : Optional.empty();
+    }
+
+    @Override
+    public Set<String> insertAllIfAbsent(List<QuarantineRecord> records, Optional<LeaseToken> fence) {
+        if (lapsed(fence)) {
+            return Set.of();
+        }
+        List<Write> writes = new ArrayList<>();
+        for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
+            writes.add(insert(r, fence));
+        }
+        Set<String> written = new HashSet<>();
+        putAll(writes).forEach(w -> written.add(w.stored().id()));
+        return written;
+    }
+
+    @Override
+    public Map<String, QuarantineRecord> saveAll(List<QuarantineRecord> records, Optional<LeaseToken> fence) {
+        if (lapsed(fence)) {
+            return Map.of();
+        }
+        List<Write> writes = new ArrayList<>();
+        for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
+            writes.add(update(r, fence));
+        }
+        Map<String, QuarantineRecord> saved = new LinkedHashMap<>();
+        putAll(writes).forEach(w -> saved.put(w.stored().id(), w.stored()));
+        return saved;
+    }
+
+    /** One conditional put of a record as it will be stored. */
+    private record Write(QuarantineRecord stored, Put put) {}
+
+    private boolean lapsed(Optional<LeaseToken> fence) {
+        return fence.isPresent() && fence.get().lapsed(clock.instant());
+    }
+
+    private Write insert(QuarantineRecord record, Optional<LeaseToken> fence) {
+        return write(record.withVersion(1), "attribute_not_exists(pk)", Map.of(), Map.of(), fence);
+    }
+
+    private Write update(QuarantineRecord record, Optional<LeaseToken> fence) {
+        return write(
+                record.withVersion(record.version() + 1),
                 "#version = :expected",
                 Map.of("#version", "version"),
                 Map.of(":expected", QuarantineItems.n(record.version())),
                 fence);
-        return written ? Optional.of(next) : Optional.empty();
     }
 
-    private boolean write(
+    private Write write(
             QuarantineRecord record,
             String condition,
             Map<String, String> names,
@@ -79,25 +187,80 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         Map<String, AttributeValue> allValues = new HashMap<>(values);
         String fullCondition = condition;
         if (fence.isPresent()) {
-            LeaseToken f = fence.get();
-            if (!leases.holds(f, clock.instant())) {
-                return false;
-            }
-            item.put("fence", QuarantineItems.n(f.token()));
+            long token = fence.get().token();
+            item.put("fence", QuarantineItems.n(token));
             allNames.put("#fence", "fence");
-            allValues.put(":fence", QuarantineItems.n(f.token()));
+            allValues.put(":fence", QuarantineItems.n(token));
             fullCondition = "(" + condition + ") AND (attribute_not_exists(#fence) OR #fence <= :fence)";
         }
-        String finalCondition = fullCondition;
+        return new Write(
+                record,
+                Put.builder()
+                        .tableName(table)
+                        .item(item)
+                        .conditionExpression(fullCondition)
+                        .expressionAttributeNames(allNames.isEmpty() ? null : allNames)
+                        .expressionAttributeValues(allValues.isEmpty() ? null : allValues)
+                        .build());
+    }
+
+    private boolean put(Write w) {
         try {
             dynamoDb.putItem(b -> b.tableName(table)
-                    .item(item)
-                    .conditionExpression(finalCondition)
-                    .expressionAttributeNames(allNames.isEmpty() ? null : allNames)
-                    .expressionAttributeValues(allValues.isEmpty() ? null : allValues));
+                    .item(w.put().item())
+                    .conditionExpression(w.put().conditionExpression())
+                    .expressionAttributeNames(
+                            w.put().hasExpressionAttributeNames() ? w.put().expressionAttributeNames() : null)
+                    .expressionAttributeValues(
+                            w.put().hasExpressionAttributeValues() ? w.put().expressionAttributeValues() : null));
             return true;
         } catch (ConditionalCheckFailedException e) {
             return false;
+        }
+    }
+
+    /** The writes that were accepted, ten to a transaction. */
+    private List<Write> putAll(List<Write> writes) {
+        List<Write> accepted = new ArrayList<>();
+        for (int from = 0; from < writes.size(); from += WRITE_BATCH) {
+            List<Write> left = writes.subList(from, Math.min(writes.size(), from + WRITE_BATCH));
+            for (int round = 0; left.size() > 1 && round < BATCH_ROUNDS; round++) {
+                left = transact(left, accepted);
+            }
+            for (Write w : left) {
+                if (put(w)) {
+                    accepted.add(w);
+                }
+            }
+        }
+        return accepted;
+    }
+
+    /**
+     * Writes {@code batch} in one transaction; adds what it wrote to {@code accepted} and returns what is still to be
+     * written: after a cancellation, every record but those whose own condition failed (they are refused).
+     */
+    private List<Write> transact(List<Write> batch, List<Write> accepted) {
+        List<TransactWriteItem> items = new ArrayList<>();
+        for (Write w : batch) {
+            items.add(TransactWriteItem.builder().put(w.put()).build());
+        }
+        try {
+            dynamoDb.transactWriteItems(b -> b.transactItems(items));
+            accepted.addAll(batch);
+            return List.of();
+        } catch (TransactionCanceledException e) {
+            List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
+            if (reasons.size() != batch.size()) {
+                return batch; // cannot tell which: the caller writes them one by one
+            }
+            List<Write> again = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (!"ConditionalCheckFailed".equals(reasons.get(i).code())) {
+                    again.add(batch.get(i)); // cancelled for another's refusal, or a conflict: tried again
+                }
+            }
+            return again;
         }
     }
 

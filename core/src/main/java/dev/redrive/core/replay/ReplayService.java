@@ -85,19 +85,30 @@ public final class ReplayService {
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
         Map<String, Optional<QuarantineRecord>> before = new HashMap<>();
         Map<String, List<ReplayChecks.Ready>> readyByQueue = new LinkedHashMap<>();
+        Map<String, QuarantineRecord> found = ledger.findAll(quarantineIds);
+        List<ReplayChecks.Decision> decisions = new ArrayList<>();
         for (String id : quarantineIds) {
-            Optional<QuarantineRecord> found = ledger.find(id);
-            before.put(id, found);
-            if (found.isEmpty()) {
+            if (outcomes.containsKey(id)) {
+                continue; // asked twice: replayed once
+            }
+            before.put(id, Optional.ofNullable(found.get(id)));
+            if (!found.containsKey(id)) {
                 outcomes.put(id, new ReplayOutcome.NotFound(id));
                 continue;
             }
-            ReplayChecks.Checked checked = checks.check(found.get(), actor, why, fence);
+            decisions.add(checks.decide(found.get(id), actor, why));
+            outcomes.put(id, null); // filled once decided (and sent)
+        }
+        List<QuarantineRecord> toSave = new ArrayList<>();
+        decisions.stream().filter(d -> d.toSave() != null).forEach(d -> toSave.add(d.toSave()));
+        Map<String, QuarantineRecord> saved = toSave.isEmpty() ? Map.of() : ledger.saveAll(toSave, fence);
+        for (ReplayChecks.Decision d : decisions) {
+            String id = d.original().id();
+            ReplayChecks.Checked checked = d.after(Optional.ofNullable(saved.get(id)), fence);
             if (checked instanceof ReplayChecks.Ready ready) {
                 readyByQueue
                         .computeIfAbsent(ready.record().sourceQueue(), q -> new ArrayList<>())
                         .add(ready);
-                outcomes.put(id, null); // filled once sent
             } else if (checked instanceof ReplayChecks.Settled settled) {
                 outcomes.put(id, settled.outcome());
             }
@@ -124,6 +135,7 @@ public final class ReplayService {
                 messages.add(new ReplaySender.Outgoing(r.body(), attributes));
             }
             List<String> ids = sender.sendAll(queue, messages);
+            List<QuarantineRecord> replayed = new ArrayList<>();
             for (int i = 0; i < chunk.size(); i++) {
                 ReplayChecks.Ready r = chunk.get(i);
                 String messageId = ids.get(i);
@@ -136,19 +148,25 @@ public final class ReplayService {
                                             + " failed; it stays in IDEMPOTENCY_CHECK for the next attempt"));
                     continue;
                 }
-                Optional<QuarantineRecord> done = ledger.save(
-                        r.record()
-                                .withReplayCount(r.replayCount())
-                                .moveTo(
-                                        QuarantineState.REPLAYED,
-                                        actor,
-                                        "sent to " + queue + " as " + messageId
-                                                + (r.upcast().isEmpty() ? "" : " after " + r.upcast()),
-                                        clock.instant()),
-                        fence);
+                replayed.add(r.record()
+                        .withReplayCount(r.replayCount())
+                        .moveTo(
+                                QuarantineState.REPLAYED,
+                                actor,
+                                "sent to " + queue + " as " + messageId
+                                        + (r.upcast().isEmpty() ? "" : " after " + r.upcast()),
+                                clock.instant()));
+            }
+            Map<String, QuarantineRecord> done = replayed.isEmpty() ? Map.of() : ledger.saveAll(replayed, fence);
+            for (int i = 0; i < chunk.size(); i++) {
+                ReplayChecks.Ready r = chunk.get(i);
+                String messageId = ids.get(i);
+                if (messageId == null) {
+                    continue;
+                }
                 outcomes.put(
                         r.record().id(),
-                        done.isPresent()
+                        done.containsKey(r.record().id())
                                 ? new ReplayOutcome.Sent(
                                         r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
                                 : new ReplayOutcome.Conflict(
