@@ -20,15 +20,10 @@ import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * The quarantine ledger on DynamoDB. Every write is conditional on the version read. A fenced write (the sweeper's)
@@ -38,27 +33,32 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * once it has lapsed, so no lease is read before a write (see {@link QuarantineLedger}).
  *
  * <p>Batches ({@link #insertAllIfAbsent}, {@link #saveAll}) go ten records to a TransactWriteItems, each record with
- * its own condition: one call where ten PutItems were, at two write units per record instead of one. A refused record
- * cancels its transaction; the cancellation reasons name it, and the others are written again without it.
+ * its own condition ({@link FencedWrites}): one call where ten PutItems were, at twice a PutItem's write units. A
+ * refused record cancels its transaction; the cancellation reasons name it, and the others are written again without
+ * it.
  * {@link #findAll} is a consistent BatchGetItem per hundred ids.
  */
 public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
-    /** Records per transaction: ten items of at most 400 KB stay inside a transaction's 4 MB. */
-    static final int WRITE_BATCH = 10;
     /** Keys per BatchGetItem (DynamoDB's limit). */
     static final int READ_BATCH = 100;
-    /** How often a batch is tried again after a cancellation before its records are written one by one. */
+    /** Listings of fewer records than this read pages of at least {@link #MIN_PAGE} items instead of 1 MB. */
+    private static final int PAGE_LIMIT = 1_000;
+
+    private static final int MIN_PAGE = 100;
+    /** How often unprocessed keys are asked for again before they are read one by one. */
     private static final int BATCH_ROUNDS = 3;
 
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final Clock clock;
+    private final FencedWrites writes;
 
     public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, Clock clock) {
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.clock = clock;
+        this.writes = new FencedWrites(dynamoDb, table);
     }
 
     /**
@@ -116,7 +116,7 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
     @Override
     public boolean insertIfAbsent(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return !lapsed(fence) && put(insert(record, fence));
+        return !lapsed(fence) && writes.put(writes.insert(record, fence));
     }
 
     @Override
@@ -124,8 +124,8 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         if (lapsed(fence)) {
             return Optional.empty();
         }
-        Write w = update(record, fence);
-        return put(w) ? Optional.of(w.stored()) : Optional.empty();
+        FencedWrites.Write w = writes.update(record, fence);
+        return writes.put(w) ? Optional.of(w.stored()) : Optional.empty();
     }
 
     @Override
@@ -133,12 +133,12 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         if (lapsed(fence)) {
             return Set.of();
         }
-        List<Write> writes = new ArrayList<>();
+        List<FencedWrites.Write> batch = new ArrayList<>();
         for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
-            writes.add(insert(r, fence));
+            batch.add(writes.insert(r, fence));
         }
         Set<String> written = new HashSet<>();
-        putAll(writes).forEach(w -> written.add(w.stored().id()));
+        writes.putAll(batch).forEach(w -> written.add(w.stored().id()));
         return written;
     }
 
@@ -147,121 +147,17 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         if (lapsed(fence)) {
             return Map.of();
         }
-        List<Write> writes = new ArrayList<>();
+        List<FencedWrites.Write> batch = new ArrayList<>();
         for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
-            writes.add(update(r, fence));
+            batch.add(writes.update(r, fence));
         }
         Map<String, QuarantineRecord> saved = new LinkedHashMap<>();
-        putAll(writes).forEach(w -> saved.put(w.stored().id(), w.stored()));
+        writes.putAll(batch).forEach(w -> saved.put(w.stored().id(), w.stored()));
         return saved;
     }
 
-    /** One conditional put of a record as it will be stored. */
-    private record Write(QuarantineRecord stored, Put put) {}
-
     private boolean lapsed(Optional<LeaseToken> fence) {
         return fence.isPresent() && fence.get().lapsed(clock.instant());
-    }
-
-    private Write insert(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return write(record.withVersion(1), "attribute_not_exists(pk)", Map.of(), Map.of(), fence);
-    }
-
-    private Write update(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return write(
-                record.withVersion(record.version() + 1),
-                "#version = :expected",
-                Map.of("#version", "version"),
-                Map.of(":expected", QuarantineItems.n(record.version())),
-                fence);
-    }
-
-    private Write write(
-            QuarantineRecord record,
-            String condition,
-            Map<String, String> names,
-            Map<String, AttributeValue> values,
-            Optional<LeaseToken> fence) {
-        Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(record));
-        Map<String, String> allNames = new HashMap<>(names);
-        Map<String, AttributeValue> allValues = new HashMap<>(values);
-        String fullCondition = condition;
-        if (fence.isPresent()) {
-            long token = fence.get().token();
-            item.put("fence", QuarantineItems.n(token));
-            allNames.put("#fence", "fence");
-            allValues.put(":fence", QuarantineItems.n(token));
-            fullCondition = "(" + condition + ") AND (attribute_not_exists(#fence) OR #fence <= :fence)";
-        }
-        return new Write(
-                record,
-                Put.builder()
-                        .tableName(table)
-                        .item(item)
-                        .conditionExpression(fullCondition)
-                        .expressionAttributeNames(allNames.isEmpty() ? null : allNames)
-                        .expressionAttributeValues(allValues.isEmpty() ? null : allValues)
-                        .build());
-    }
-
-    private boolean put(Write w) {
-        try {
-            dynamoDb.putItem(b -> b.tableName(table)
-                    .item(w.put().item())
-                    .conditionExpression(w.put().conditionExpression())
-                    .expressionAttributeNames(
-                            w.put().hasExpressionAttributeNames() ? w.put().expressionAttributeNames() : null)
-                    .expressionAttributeValues(
-                            w.put().hasExpressionAttributeValues() ? w.put().expressionAttributeValues() : null));
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
-        }
-    }
-
-    /** The writes that were accepted, ten to a transaction. */
-    private List<Write> putAll(List<Write> writes) {
-        List<Write> accepted = new ArrayList<>();
-        for (int from = 0; from < writes.size(); from += WRITE_BATCH) {
-            List<Write> left = writes.subList(from, Math.min(writes.size(), from + WRITE_BATCH));
-            for (int round = 0; left.size() > 1 && round < BATCH_ROUNDS; round++) {
-                left = transact(left, accepted);
-            }
-            for (Write w : left) {
-                if (put(w)) {
-                    accepted.add(w);
-                }
-            }
-        }
-        return accepted;
-    }
-
-    /**
-     * Writes {@code batch} in one transaction; adds what it wrote to {@code accepted} and returns what is still to be
-     * written: after a cancellation, every record but those whose own condition failed (they are refused).
-     */
-    private List<Write> transact(List<Write> batch, List<Write> accepted) {
-        List<TransactWriteItem> items = new ArrayList<>();
-        for (Write w : batch) {
-            items.add(TransactWriteItem.builder().put(w.put()).build());
-        }
-        try {
-            dynamoDb.transactWriteItems(b -> b.transactItems(items));
-            accepted.addAll(batch);
-            return List.of();
-        } catch (TransactionCanceledException e) {
-            List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-            if (reasons.size() != batch.size()) {
-                return batch; // cannot tell which: the caller writes them one by one
-            }
-            List<Write> again = new ArrayList<>();
-            for (int i = 0; i < batch.size(); i++) {
-                if (!"ConditionalCheckFailed".equals(reasons.get(i).code())) {
-                    again.add(batch.get(i)); // cancelled for another's refusal, or a conflict: tried again
-                }
-            }
-            return again;
-        }
     }
 
     @Override
@@ -348,8 +244,11 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit, Predicate<QuarantineRecord> keep) {
         List<QuarantineRecord> records = new ArrayList<>();
         Map<String, AttributeValue> start = null;
+        // A small limit asks for small pages (DynamoDB's own is 1 MB): the listing of the oldest record reads a hundred
+        // items, not thousands. Filters apply after the page's limit, so pages are read until the limit is reached.
+        Integer pageLimit = limit < PAGE_LIMIT ? Math.max(limit, MIN_PAGE) : null;
         do {
-            QueryRequest r = request.exclusiveStartKey(start).build();
+            QueryRequest r = request.exclusiveStartKey(start).limit(pageLimit).build();
             QueryResponse page = dynamoDb.query(r);
             for (Map<String, AttributeValue> item : page.items()) {
                 QuarantineRecord found = QuarantineItems.fromItem(item);

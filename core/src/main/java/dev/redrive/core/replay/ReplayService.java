@@ -22,7 +22,9 @@ import java.util.Optional;
  * {@code QUARANTINED → UNDER_REVIEW → SCHEMA_CHECK → IDEMPOTENCY_CHECK → REPLAYED | ARCHIVED}. Every transition is in
  * the audit trail. The record is saved (conditional on the version read, and on the caller's lease when it has one)
  * once the checks have passed and before anything is sent, then once more when sent: a replay stopped anywhere
- * resumes where it was, and a REPLAYED record is never sent again. Sends are batched per source queue.
+ * resumes where it was, and a REPLAYED record is never sent again. Sends are batched per source queue; a batch's
+ * records are read in one call, checked up to {@link Builder#parallelism} at a time (never past the caller's lease),
+ * and saved in batched writes, each record on its own version and fence.
  */
 public final class ReplayService {
 
@@ -30,9 +32,11 @@ public final class ReplayService {
     private final ReplayChecks checks;
     private final ReplaySender sender;
     private final Clock clock;
+    private final int parallelism;
 
     private ReplayService(Builder b) {
         this.ledger = require(b.ledger, "a ledger");
+        this.parallelism = b.parallelism;
         this.sender = require(b.sender, "a replay sender");
         this.clock = b.clock;
         this.checks = new ReplayChecks(
@@ -86,7 +90,7 @@ public final class ReplayService {
         Map<String, Optional<QuarantineRecord>> before = new HashMap<>();
         Map<String, List<ReplayChecks.Ready>> readyByQueue = new LinkedHashMap<>();
         Map<String, QuarantineRecord> found = ledger.findAll(quarantineIds);
-        List<ReplayChecks.Decision> decisions = new ArrayList<>();
+        List<QuarantineRecord> toCheck = new ArrayList<>();
         for (String id : quarantineIds) {
             if (outcomes.containsKey(id)) {
                 continue; // asked twice: replayed once
@@ -96,8 +100,22 @@ public final class ReplayService {
                 outcomes.put(id, new ReplayOutcome.NotFound(id));
                 continue;
             }
-            decisions.add(checks.decide(found.get(id), actor, why));
+            toCheck.add(found.get(id));
             outcomes.put(id, null); // filled once decided (and sent)
+        }
+        List<Optional<ReplayChecks.Decision>> decided = ParallelChecks.map(
+                toCheck, r -> checks.decide(r, actor, why), parallelism, fence.map(LeaseToken::expiresAt), clock);
+        List<ReplayChecks.Decision> decisions = new ArrayList<>();
+        for (int i = 0; i < toCheck.size(); i++) {
+            if (decided.get(i).isPresent()) {
+                decisions.add(decided.get(i).get());
+            } else {
+                String id = toCheck.get(i).id();
+                outcomes.put(
+                        id,
+                        new ReplayOutcome.Conflict(
+                                id, "the sweeper's lease ended before its checks finished; nothing was done"));
+            }
         }
         List<QuarantineRecord> toSave = new ArrayList<>();
         decisions.stream().filter(d -> d.toSave() != null).forEach(d -> toSave.add(d.toSave()));
@@ -197,8 +215,21 @@ public final class ReplayService {
         private ReplaySender sender;
         private PayloadStore payloads;
         private Clock clock = Clock.systemUTC();
+        private int parallelism = 1;
 
         private Builder() {}
+
+        /**
+         * How many records of a batch are checked at once (schema check, claim lookup, payload read), on threads
+         * started for the batch and bounded by the caller's lease; 1 (the default) checks them one at a time.
+         */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism must be positive");
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
 
         public Builder ledger(QuarantineLedger ledger) {
             this.ledger = ledger;

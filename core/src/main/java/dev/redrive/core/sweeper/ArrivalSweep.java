@@ -102,6 +102,7 @@ final class ArrivalSweep {
             SweepReport report,
             List<ArrivedDeadLetter> durable) {
         List<ArrivedDeadLetter> fresh = new ArrayList<>();
+        List<ArrivedDeadLetter> twins = new ArrayList<>();
         List<QuarantineRecord> records = new ArrayList<>();
         for (ArrivedDeadLetter letter : batch) {
             report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
@@ -117,8 +118,13 @@ final class ArrivalSweep {
                 } // NOT_YET: left in the queue; it comes back after its visibility timeout
                 continue;
             }
+            QuarantineRecord record = record(route, letter, now);
+            if (records.stream().anyMatch(r -> r.id().equals(record.id()))) {
+                twins.add(letter); // the same dead letter twice in one batch: one record
+                continue;
+            }
             fresh.add(letter);
-            records.add(record(route, letter, now));
+            records.add(record);
         }
         if (records.isEmpty()) {
             return true;
@@ -141,6 +147,10 @@ final class ArrivalSweep {
                 report.alreadyQuarantined();
             }
             durable.add(fresh.get(i));
+        }
+        for (ArrivedDeadLetter twin : twins) {
+            report.alreadyQuarantined();
+            durable.add(twin);
         }
         return true;
     }
