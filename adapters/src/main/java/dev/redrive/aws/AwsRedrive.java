@@ -67,7 +67,7 @@ public record AwsRedrive(
     }
 
     public DynamoDbQuarantineLedger ledger() {
-        return new DynamoDbQuarantineLedger(dynamoDb, names.quarantineTable(), names.controlTable(), clock);
+        return new DynamoDbQuarantineLedger(dynamoDb, names.quarantineTable(), clock);
     }
 
     public DynamoDbClaimStore claims() {
@@ -104,10 +104,17 @@ public record AwsRedrive(
         return new SqsReplaySender(sqs, queues);
     }
 
-    /** The replay service on these resources, checking with {@code consumers} and {@code schemas}. */
+    /** Records of a replay batch checked at once: their claim lookups and payload reads overlap. */
+    public static final int REPLAY_CHECK_PARALLELISM = 4;
+
+    /**
+     * The replay service on these resources, checking with {@code consumers} and {@code schemas}, {@value
+     * #REPLAY_CHECK_PARALLELISM} records at a time.
+     */
     public ReplayService.Builder replays(Map<String, ? extends IdempotentConsumer<?>> consumers, SchemaGate schemas) {
         return ReplayService.builder()
                 .ledger(ledger())
+                .parallelism(REPLAY_CHECK_PARALLELISM)
                 .schemas(schemas)
                 .claimLookup(consumers, claims())
                 .sender(sender())

@@ -7,40 +7,66 @@ import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
  * The quarantine ledger on DynamoDB. Every write is conditional on the version read. A fenced write (the sweeper's)
- * is first checked against the lease in the control table (a consistent read: still this token, not lapsed), and the
- * record carries the highest fencing token that wrote it: a write with a lower token is refused by the record itself.
- * So once another sweeper has taken over, the old one's writes are rejected — by the lease check, and, in the instant
- * between that check and the write, by every record the new holder has touched.
+ * carries its fencing token onto the item ({@code fence}), and its condition refuses it when the item was written with
+ * a higher token: {@code (<version or absence>) AND (attribute_not_exists(fence) OR fence <= :token)}. A token whose
+ * lease has lapsed by the ledger's clock writes nothing at all, without a call: the lease is granted to another only
+ * once it has lapsed, so no lease is read before a write (see {@link QuarantineLedger}).
  *
- * <p>(A TransactWriteItems with a ConditionCheck on the lease would say the same in one call, but costs two write
- * units per item on DynamoDB and is quadratic on moto, which copies whole tables per transaction.)
+ * <p>Batches ({@link #insertAllIfAbsent}, {@link #saveAll}) go ten records to a TransactWriteItems, each record with
+ * its own condition ({@link FencedWrites}): one call where ten PutItems were, at twice a PutItem's write units. A
+ * refused record cancels its transaction; the cancellation reasons name it, and the others are written again without
+ * it.
+ * {@link #findAll} is a consistent BatchGetItem per hundred ids.
  */
 public final class DynamoDbQuarantineLedger implements QuarantineLedger {
+
+    /** Keys per BatchGetItem (DynamoDB's limit). */
+    static final int READ_BATCH = 100;
+    /** Listings of fewer records than this read pages of at least {@link #MIN_PAGE} items instead of 1 MB. */
+    private static final int PAGE_LIMIT = 1_000;
+
+    private static final int MIN_PAGE = 100;
+    /** How often unprocessed keys are asked for again before they are read one by one. */
+    private static final int BATCH_ROUNDS = 3;
 
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final Clock clock;
-    private final DynamoDbLeaseStore leases;
+    private final FencedWrites writes;
 
-    public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, String controlTable, Clock clock) {
+    public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, Clock clock) {
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.clock = clock;
-        this.leases = new DynamoDbLeaseStore(dynamoDb, controlTable);
+        this.writes = new FencedWrites(dynamoDb, table);
+    }
+
+    /**
+     * A ledger on {@code table}; {@code controlTable}, where the leases are, is not read: a fencing token carries its
+     * lease's end.
+     */
+    public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, String controlTable, Clock clock) {
+        this(dynamoDb, table, clock);
     }
 
     @Override
@@ -52,53 +78,86 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     }
 
     @Override
+    public Map<String, QuarantineRecord> findAll(Collection<String> ids) {
+        List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+        Map<String, QuarantineRecord> byId = new HashMap<>();
+        for (int from = 0; from < distinct.size(); from += READ_BATCH) {
+            List<Map<String, AttributeValue>> keys = new ArrayList<>();
+            for (String id : distinct.subList(from, Math.min(distinct.size(), from + READ_BATCH))) {
+                keys.add(QuarantineItems.key(id));
+            }
+            Map<String, KeysAndAttributes> request = Map.of(
+                    table,
+                    KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+            for (int round = 0; !request.isEmpty() && round < BATCH_ROUNDS; round++) {
+                Map<String, KeysAndAttributes> asked = request;
+                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
+                for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
+                    QuarantineRecord r = QuarantineItems.fromItem(item);
+                    byId.put(r.id(), r);
+                }
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+            for (Map<String, AttributeValue> key : request.isEmpty()
+                    ? List.<Map<String, AttributeValue>>of()
+                    : request.get(table).keys()) {
+                find(key.get("pk").s()).ifPresent(r -> byId.put(r.id(), r)); // still unprocessed: one by one
+            }
+        }
+        Map<String, QuarantineRecord> found = new LinkedHashMap<>();
+        for (String id : ids) {
+            QuarantineRecord r = byId.get(id);
+            if (r != null) {
+                found.put(id, r);
+            }
+        }
+        return found;
+    }
+
+    @Override
     public boolean insertIfAbsent(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return write(record.withVersion(1), "attribute_not_exists(pk)", Map.of(), Map.of(), fence);
+        return !lapsed(fence) && writes.put(writes.insert(record, fence));
     }
 
     @Override
     public Optional<QuarantineRecord> save(QuarantineRecord record, Optional<LeaseToken> fence) {
-        QuarantineRecord next = record.withVersion(record.version() + 1);
-        boolean written = write(
-                next,
-                "#version = :expected",
-                Map.of("#version", "version"),
-                Map.of(":expected", QuarantineItems.n(record.version())),
-                fence);
-        return written ? Optional.of(next) : Optional.empty();
+        if (lapsed(fence)) {
+            return Optional.empty();
+        }
+        FencedWrites.Write w = writes.update(record, fence);
+        return writes.put(w) ? Optional.of(w.stored()) : Optional.empty();
     }
 
-    private boolean write(
-            QuarantineRecord record,
-            String condition,
-            Map<String, String> names,
-            Map<String, AttributeValue> values,
-            Optional<LeaseToken> fence) {
-        Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(record));
-        Map<String, String> allNames = new HashMap<>(names);
-        Map<String, AttributeValue> allValues = new HashMap<>(values);
-        String fullCondition = condition;
-        if (fence.isPresent()) {
-            LeaseToken f = fence.get();
-            if (!leases.holds(f, clock.instant())) {
-                return false;
-            }
-            item.put("fence", QuarantineItems.n(f.token()));
-            allNames.put("#fence", "fence");
-            allValues.put(":fence", QuarantineItems.n(f.token()));
-            fullCondition = "(" + condition + ") AND (attribute_not_exists(#fence) OR #fence <= :fence)";
+    @Override
+    public Set<String> insertAllIfAbsent(List<QuarantineRecord> records, Optional<LeaseToken> fence) {
+        if (lapsed(fence)) {
+            return Set.of();
         }
-        String finalCondition = fullCondition;
-        try {
-            dynamoDb.putItem(b -> b.tableName(table)
-                    .item(item)
-                    .conditionExpression(finalCondition)
-                    .expressionAttributeNames(allNames.isEmpty() ? null : allNames)
-                    .expressionAttributeValues(allValues.isEmpty() ? null : allValues));
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
+        List<FencedWrites.Write> batch = new ArrayList<>();
+        for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
+            batch.add(writes.insert(r, fence));
         }
+        Set<String> written = new HashSet<>();
+        writes.putAll(batch).forEach(w -> written.add(w.stored().id()));
+        return written;
+    }
+
+    @Override
+    public Map<String, QuarantineRecord> saveAll(List<QuarantineRecord> records, Optional<LeaseToken> fence) {
+        if (lapsed(fence)) {
+            return Map.of();
+        }
+        List<FencedWrites.Write> batch = new ArrayList<>();
+        for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
+            batch.add(writes.update(r, fence));
+        }
+        Map<String, QuarantineRecord> saved = new LinkedHashMap<>();
+        writes.putAll(batch).forEach(w -> saved.put(w.stored().id(), w.stored()));
+        return saved;
+    }
+
+    private boolean lapsed(Optional<LeaseToken> fence) {
+        return fence.isPresent() && fence.get().lapsed(clock.instant());
     }
 
     @Override
@@ -185,8 +244,11 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit, Predicate<QuarantineRecord> keep) {
         List<QuarantineRecord> records = new ArrayList<>();
         Map<String, AttributeValue> start = null;
+        // A small limit asks for small pages (DynamoDB's own is 1 MB): the listing of the oldest record reads a hundred
+        // items, not thousands. Filters apply after the page's limit, so pages are read until the limit is reached.
+        Integer pageLimit = limit < PAGE_LIMIT ? Math.max(limit, MIN_PAGE) : null;
         do {
-            QueryRequest r = request.exclusiveStartKey(start).build();
+            QueryRequest r = request.exclusiveStartKey(start).limit(pageLimit).build();
             QueryResponse page = dynamoDb.query(r);
             for (Map<String, AttributeValue> item : page.items()) {
                 QuarantineRecord found = QuarantineItems.fromItem(item);

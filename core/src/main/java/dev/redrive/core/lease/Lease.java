@@ -19,7 +19,7 @@ public record Lease(String name, String owner, long token, Instant expiresAt) {
     }
 
     public LeaseToken fence() {
-        return new LeaseToken(name, token);
+        return new LeaseToken(name, token, expiresAt);
     }
 
     public boolean expired(Instant now) {

@@ -11,16 +11,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The in-memory fake of the ledger: versioned, fenced by a lease store, under one lock. */
+/**
+ * The in-memory fake of the ledger, under one lock, with DynamoDB's rules: versioned, and fenced as the port says: a
+ * write under a lapsed token is refused, and so is one with a lower token than the record's highest (kept beside each
+ * record as the adapter keeps it on the item; a write without a fence clears it, as the adapter's does).
+ */
 public final class InMemoryQuarantineLedger implements QuarantineLedger {
 
     private final Map<String, QuarantineRecord> records = new HashMap<>();
-    private final LeaseStore leases;
+    /** The highest fencing token each record was written with. */
+    private final Map<String, Long> fences = new HashMap<>();
+
     private final Clock clock;
 
-    public InMemoryQuarantineLedger(LeaseStore leases, Clock clock) {
-        this.leases = leases;
+    public InMemoryQuarantineLedger(Clock clock) {
         this.clock = clock;
+    }
+
+    /**
+     * A ledger reading time from {@code clock}. The lease store is not read: a token carries its own lease's end (see
+     * {@link QuarantineLedger}).
+     */
+    public InMemoryQuarantineLedger(LeaseStore leases, Clock clock) {
+        this(clock);
     }
 
     @Override
@@ -30,21 +43,23 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
 
     @Override
     public synchronized boolean insertIfAbsent(QuarantineRecord record, Optional<LeaseToken> fence) {
-        if (!fenceHolds(fence) || records.containsKey(record.id())) {
+        if (!fenceHolds(record.id(), fence) || records.containsKey(record.id())) {
             return false;
         }
         records.put(record.id(), record.withVersion(1));
+        fenced(record.id(), fence);
         return true;
     }
 
     @Override
     public synchronized Optional<QuarantineRecord> save(QuarantineRecord record, Optional<LeaseToken> fence) {
         QuarantineRecord stored = records.get(record.id());
-        if (!fenceHolds(fence) || stored == null || stored.version() != record.version()) {
+        if (!fenceHolds(record.id(), fence) || stored == null || stored.version() != record.version()) {
             return Optional.empty();
         }
         QuarantineRecord saved = record.withVersion(record.version() + 1);
         records.put(record.id(), saved);
+        fenced(record.id(), fence);
         return Optional.of(saved);
     }
 
@@ -102,8 +117,17 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
         return new ArrayList<>(records.values());
     }
 
-    private boolean fenceHolds(Optional<LeaseToken> fence) {
-        return fence.map(f -> leases.holds(f, clock.instant())).orElse(true);
+    private boolean fenceHolds(String id, Optional<LeaseToken> fence) {
+        return fence.map(f -> !f.lapsed(clock.instant()) && fences.getOrDefault(id, 0L) <= f.token())
+                .orElse(true);
+    }
+
+    private void fenced(String id, Optional<LeaseToken> fence) {
+        if (fence.isPresent()) {
+            fences.put(id, fence.get().token());
+        } else {
+            fences.remove(id);
+        }
     }
 
     /** Test support: the count of records by state. */

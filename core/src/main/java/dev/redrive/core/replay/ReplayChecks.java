@@ -11,12 +11,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The checks of one replay, the same as a first delivery's: {@code QUARANTINED → UNDER_REVIEW → SCHEMA_CHECK →
  * IDEMPOTENCY_CHECK}, then ready to send, or settled here ({@code ARCHIVED} when incompatible or unsafe, {@code
  * REPLAYED} when already applied). Each step is in the audit trail; the record is saved once the checks have passed and
- * before anything is sent. A dry run runs the same checks and changes nothing.
+ * before anything is sent ({@link #decide} says what to save, so a batch of replays is saved in one batched write). A
+ * dry run runs the same checks and changes nothing.
  */
 final class ReplayChecks {
 
@@ -56,18 +58,41 @@ final class ReplayChecks {
      */
     static final Duration SEND_IN_FLIGHT = Duration.ofMinutes(2);
 
-    /** Runs the checks; returns a {@link Ready} or the outcome that ends the replay here. */
+    /**
+     * What the checks decided before anything is written: the record to save ({@code null} when nothing changed), and
+     * what follows from the record as saved. The caller saves every decision of a batch in one batched write, and a
+     * decision whose save was refused is a {@linkplain #conflict conflict}.
+     */
+    record Decision(QuarantineRecord original, QuarantineRecord toSave, Function<QuarantineRecord, Checked> then) {
+        /** What follows from {@code saved} (the record as stored; empty when its save was refused). */
+        Checked after(Optional<QuarantineRecord> saved, Optional<LeaseToken> fence) {
+            if (toSave == null) {
+                return then.apply(original);
+            }
+            return saved.map(then).orElseGet(() -> new Settled(conflict(original, fence)));
+        }
+    }
+
+    /** Runs the checks and saves their result; returns a {@link Ready} or the outcome that ends the replay here. */
     Checked check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
+        Decision d = decide(r, actor, why);
+        return d.after(d.toSave() == null ? Optional.of(r) : ledger.save(d.toSave(), fence), fence);
+    }
+
+    /** Runs the checks on {@code r}; saves nothing (but an upcast body kept aside). */
+    Decision decide(QuarantineRecord r, Actor actor, String why) {
         if (r.state().resolved() || r.archivedToStore()) {
-            return new Settled(new ReplayOutcome.NotReplayable(
-                    r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")")));
+            ReplayOutcome notReplayable = new ReplayOutcome.NotReplayable(
+                    r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")"));
+            return new Decision(r, null, x -> new Settled(notReplayable));
         }
         Optional<AuditEntry> sending = sendingByAnother(r, actor, clock.instant());
         if (sending.isPresent()) {
-            return new Settled(new ReplayOutcome.Deferred(
+            ReplayOutcome deferred = new ReplayOutcome.Deferred(
                     r.id(),
                     "a replay by " + sending.get().actor().name(),
-                    sending.get().at().plus(SEND_IN_FLIGHT)));
+                    sending.get().at().plus(SEND_IN_FLIGHT));
+            return new Decision(r, null, x -> new Settled(deferred));
         }
         String body = bodyOf(r);
         QuarantineRecord moved = r;
@@ -85,17 +110,14 @@ final class ReplayChecks {
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
             SchemaGate.Verdict schema = schemas.check(moved.consumer(), body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
-                return settle(
-                        save(
-                                        moved.moveTo(
-                                                QuarantineState.ARCHIVED,
-                                                actor,
-                                                "incompatible: " + incompatible.reason(),
-                                                clock.instant()),
-                                        fence)
-                                .map(saved -> new ReplayOutcome.Refused(r.id(), incompatible.reason(), false)),
+                return new Decision(
                         r,
-                        fence);
+                        moved.moveTo(
+                                QuarantineState.ARCHIVED,
+                                actor,
+                                "incompatible: " + incompatible.reason(),
+                                clock.instant()),
+                        saved -> new Settled(new ReplayOutcome.Refused(r.id(), incompatible.reason(), false)));
             }
             if (schema instanceof SchemaGate.Upcast u) {
                 upcast = upcastNote(u);
@@ -110,46 +132,35 @@ final class ReplayChecks {
         }
         IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, r.arrivedAt(), clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
-            return settle(
-                    save(
-                                    moved.moveTo(
-                                            QuarantineState.REPLAYED,
-                                            actor,
-                                            "already applied under " + applied.key() + " (token "
-                                                    + applied.fencingToken() + "); nothing sent",
-                                            clock.instant()),
-                                    fence)
-                            .map(saved -> new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)),
+            return new Decision(
                     r,
-                    fence);
+                    moved.moveTo(
+                            QuarantineState.REPLAYED,
+                            actor,
+                            "already applied under " + applied.key() + " (token " + applied.fencingToken()
+                                    + "); nothing sent",
+                            clock.instant()),
+                    saved -> new Settled(new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)));
         }
         if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
-            return settle(
-                    save(
-                                    moved.moveTo(
-                                            QuarantineState.ARCHIVED,
-                                            actor,
-                                            "unsafe to replay: " + unsafe.reason(),
-                                            clock.instant()),
-                                    fence)
-                            .map(saved -> new ReplayOutcome.Refused(r.id(), unsafe.reason(), false)),
+            return new Decision(
                     r,
-                    fence);
+                    moved.moveTo(
+                            QuarantineState.ARCHIVED, actor, "unsafe to replay: " + unsafe.reason(), clock.instant()),
+                    saved -> new Settled(new ReplayOutcome.Refused(r.id(), unsafe.reason(), false)));
         }
         boolean resuming = moved == r; // it was in IDEMPOTENCY_CHECK already: a Deferred or a failed send before
         if (verdict instanceof IdempotencyGate.InProgress busy) {
-            if (!resuming && save(moved, fence).isEmpty()) {
-                return new Settled(conflict(r, fence));
-            }
-            return new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt()));
+            return new Decision(
+                    r,
+                    resuming ? null : moved,
+                    saved -> new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt())));
         }
         // Saved before anything is sent, a resume too: of two actors resuming at once only one gets past this write.
-        Optional<QuarantineRecord> saved =
-                save(resuming ? r.resumed(actor, "resuming the replay: " + why, clock.instant()) : moved, fence);
-        if (saved.isEmpty()) {
-            return new Settled(conflict(r, fence));
-        }
-        return new Ready(saved.get(), body, upcast, saved.get().replayCount() + 1);
+        String sentBody = body;
+        String sentUpcast = upcast;
+        QuarantineRecord toSave = resuming ? r.resumed(actor, "resuming the replay: " + why, clock.instant()) : moved;
+        return new Decision(r, toSave, saved -> new Ready(saved, sentBody, sentUpcast, saved.replayCount() + 1));
     }
 
     /**
@@ -198,11 +209,6 @@ final class ReplayChecks {
         return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true);
     }
 
-    /** The outcome of a final save: {@code saved} when it was written, else a conflict. */
-    private static Settled settle(Optional<ReplayOutcome> saved, QuarantineRecord r, Optional<LeaseToken> fence) {
-        return new Settled(saved.orElseGet(() -> conflict(r, fence)));
-    }
-
     private static String upcastNote(SchemaGate.Upcast u) {
         return "upcast v" + u.fromVersion() + " to v" + u.toVersion();
     }
@@ -224,10 +230,6 @@ final class ReplayChecks {
         return payloads.bodyOf(r)
                 .orElseThrow(() -> new IllegalStateException("dead letter " + r.id()
                         + " keeps no payload (neither inline nor a reference); nothing can be replayed"));
-    }
-
-    private Optional<QuarantineRecord> save(QuarantineRecord r, Optional<LeaseToken> fence) {
-        return ledger.save(r, fence);
     }
 
     static ReplayOutcome conflict(QuarantineRecord r, Optional<LeaseToken> fence) {

@@ -22,7 +22,9 @@ import java.util.Optional;
  * {@code QUARANTINED → UNDER_REVIEW → SCHEMA_CHECK → IDEMPOTENCY_CHECK → REPLAYED | ARCHIVED}. Every transition is in
  * the audit trail. The record is saved (conditional on the version read, and on the caller's lease when it has one)
  * once the checks have passed and before anything is sent, then once more when sent: a replay stopped anywhere
- * resumes where it was, and a REPLAYED record is never sent again. Sends are batched per source queue.
+ * resumes where it was, and a REPLAYED record is never sent again. Sends are batched per source queue; a batch's
+ * records are read in one call, checked up to {@link Builder#parallelism} at a time (never past the caller's lease),
+ * and saved in batched writes, each record on its own version and fence.
  */
 public final class ReplayService {
 
@@ -30,9 +32,11 @@ public final class ReplayService {
     private final ReplayChecks checks;
     private final ReplaySender sender;
     private final Clock clock;
+    private final int parallelism;
 
     private ReplayService(Builder b) {
         this.ledger = require(b.ledger, "a ledger");
+        this.parallelism = b.parallelism;
         this.sender = require(b.sender, "a replay sender");
         this.clock = b.clock;
         this.checks = new ReplayChecks(
@@ -85,19 +89,44 @@ public final class ReplayService {
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
         Map<String, Optional<QuarantineRecord>> before = new HashMap<>();
         Map<String, List<ReplayChecks.Ready>> readyByQueue = new LinkedHashMap<>();
+        Map<String, QuarantineRecord> found = ledger.findAll(quarantineIds);
+        List<QuarantineRecord> toCheck = new ArrayList<>();
         for (String id : quarantineIds) {
-            Optional<QuarantineRecord> found = ledger.find(id);
-            before.put(id, found);
-            if (found.isEmpty()) {
+            if (outcomes.containsKey(id)) {
+                continue; // asked twice: replayed once
+            }
+            before.put(id, Optional.ofNullable(found.get(id)));
+            if (!found.containsKey(id)) {
                 outcomes.put(id, new ReplayOutcome.NotFound(id));
                 continue;
             }
-            ReplayChecks.Checked checked = checks.check(found.get(), actor, why, fence);
+            toCheck.add(found.get(id));
+            outcomes.put(id, null); // filled once decided (and sent)
+        }
+        List<Optional<ReplayChecks.Decision>> decided = ParallelChecks.map(
+                toCheck, r -> checks.decide(r, actor, why), parallelism, fence.map(LeaseToken::expiresAt), clock);
+        List<ReplayChecks.Decision> decisions = new ArrayList<>();
+        for (int i = 0; i < toCheck.size(); i++) {
+            if (decided.get(i).isPresent()) {
+                decisions.add(decided.get(i).get());
+            } else {
+                String id = toCheck.get(i).id();
+                outcomes.put(
+                        id,
+                        new ReplayOutcome.Conflict(
+                                id, "the sweeper's lease ended before its checks finished; nothing was done"));
+            }
+        }
+        List<QuarantineRecord> toSave = new ArrayList<>();
+        decisions.stream().filter(d -> d.toSave() != null).forEach(d -> toSave.add(d.toSave()));
+        Map<String, QuarantineRecord> saved = toSave.isEmpty() ? Map.of() : ledger.saveAll(toSave, fence);
+        for (ReplayChecks.Decision d : decisions) {
+            String id = d.original().id();
+            ReplayChecks.Checked checked = d.after(Optional.ofNullable(saved.get(id)), fence);
             if (checked instanceof ReplayChecks.Ready ready) {
                 readyByQueue
                         .computeIfAbsent(ready.record().sourceQueue(), q -> new ArrayList<>())
                         .add(ready);
-                outcomes.put(id, null); // filled once sent
             } else if (checked instanceof ReplayChecks.Settled settled) {
                 outcomes.put(id, settled.outcome());
             }
@@ -124,6 +153,7 @@ public final class ReplayService {
                 messages.add(new ReplaySender.Outgoing(r.body(), attributes));
             }
             List<String> ids = sender.sendAll(queue, messages);
+            List<QuarantineRecord> replayed = new ArrayList<>();
             for (int i = 0; i < chunk.size(); i++) {
                 ReplayChecks.Ready r = chunk.get(i);
                 String messageId = ids.get(i);
@@ -136,19 +166,25 @@ public final class ReplayService {
                                             + " failed; it stays in IDEMPOTENCY_CHECK for the next attempt"));
                     continue;
                 }
-                Optional<QuarantineRecord> done = ledger.save(
-                        r.record()
-                                .withReplayCount(r.replayCount())
-                                .moveTo(
-                                        QuarantineState.REPLAYED,
-                                        actor,
-                                        "sent to " + queue + " as " + messageId
-                                                + (r.upcast().isEmpty() ? "" : " after " + r.upcast()),
-                                        clock.instant()),
-                        fence);
+                replayed.add(r.record()
+                        .withReplayCount(r.replayCount())
+                        .moveTo(
+                                QuarantineState.REPLAYED,
+                                actor,
+                                "sent to " + queue + " as " + messageId
+                                        + (r.upcast().isEmpty() ? "" : " after " + r.upcast()),
+                                clock.instant()));
+            }
+            Map<String, QuarantineRecord> done = replayed.isEmpty() ? Map.of() : ledger.saveAll(replayed, fence);
+            for (int i = 0; i < chunk.size(); i++) {
+                ReplayChecks.Ready r = chunk.get(i);
+                String messageId = ids.get(i);
+                if (messageId == null) {
+                    continue;
+                }
                 outcomes.put(
                         r.record().id(),
-                        done.isPresent()
+                        done.containsKey(r.record().id())
                                 ? new ReplayOutcome.Sent(
                                         r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
                                 : new ReplayOutcome.Conflict(
@@ -179,8 +215,21 @@ public final class ReplayService {
         private ReplaySender sender;
         private PayloadStore payloads;
         private Clock clock = Clock.systemUTC();
+        private int parallelism = 1;
 
         private Builder() {}
+
+        /**
+         * How many records of a batch are checked at once (schema check, claim lookup, payload read), on threads
+         * started for the batch and bounded by the caller's lease; 1 (the default) checks them one at a time.
+         */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism must be positive");
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
 
         public Builder ledger(QuarantineLedger ledger) {
             this.ledger = ledger;

@@ -116,14 +116,18 @@ final class ArchiveSweep {
             List<ArchiveStore.Entry> entries,
             Optional<LeaseToken> fence,
             SweepReport report) {
+        if (fence.isPresent() && fence.get().lapsed(clock.instant())) {
+            return false; // past the lease: no object is written whose tombstones could not be
+        }
         String ref = store.write(route.sourceQueue(), day, entries);
-        int done = 0;
+        List<QuarantineRecord> tombstones = new ArrayList<>();
         for (ArchiveStore.Entry e : entries) {
-            if (ledger.save(e.record().tombstone(ref), fence).isPresent()) {
-                done++;
-            } else if (fence.isPresent() && !leases.holds(fence.get(), clock.instant())) {
-                return false;
-            }
+            tombstones.add(e.record().tombstone(ref));
+        }
+        int done = ledger.saveAll(tombstones, fence).size();
+        // A refused tombstone changed meanwhile (the next run looks again), or the lease is gone.
+        if (done < entries.size() && fence.isPresent() && !leases.holds(fence.get(), clock.instant())) {
+            return false;
         }
         report.archived(ref, done);
         return true;

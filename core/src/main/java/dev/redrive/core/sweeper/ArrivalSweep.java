@@ -5,6 +5,7 @@ import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.quarantine.Actor;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -70,26 +72,91 @@ final class ArrivalSweep {
     boolean run(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
         int seen = 0;
         while (seen < settings.maxArrivalsPerRun() && timeLeft.getAsBoolean()) {
+            if (lapsed(fence)) {
+                return false; // no receive past the lease: what it would take could not be written
+            }
             List<ArrivedDeadLetter> batch = source.receive(route.deadLetterQueue());
             if (batch.isEmpty()) {
                 return true;
             }
             List<ArrivedDeadLetter> durable = new ArrayList<>();
-            for (ArrivedDeadLetter letter : batch) {
-                report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
-                Kept kept = quarantine(route, letter, fence, report);
-                if (kept == Kept.LEASE_LOST) {
-                    source.delete(route.deadLetterQueue(), durable);
-                    return false; // lease lost: stop; the undeleted letters come back to the next sweeper
-                }
-                if (kept == Kept.DURABLE) {
-                    durable.add(letter);
-                } // NOT_YET: left in the queue; it comes back after its visibility timeout
+            if (!quarantineAll(route, batch, fence, report, durable)) {
+                source.delete(route.deadLetterQueue(), durable);
+                return false; // lease lost: stop; the undeleted letters come back to the next sweeper
             }
             source.delete(route.deadLetterQueue(), durable);
             seen += batch.size();
         }
         return true;
+    }
+
+    /**
+     * Records one received batch: the new dead letters in one batched insert, each on its own condition, a returned
+     * replay by reopening its record. Adds to {@code durable} the letters that may leave the queue; false when the
+     * lease was lost (only then is the lease store read: when a write was refused).
+     */
+    private boolean quarantineAll(
+            Route route,
+            List<ArrivedDeadLetter> batch,
+            Optional<LeaseToken> fence,
+            SweepReport report,
+            List<ArrivedDeadLetter> durable) {
+        List<ArrivedDeadLetter> fresh = new ArrayList<>();
+        List<ArrivedDeadLetter> twins = new ArrayList<>();
+        List<QuarantineRecord> records = new ArrayList<>();
+        for (ArrivedDeadLetter letter : batch) {
+            report.arrivalAged(Duration.between(letter.sentAt(), clock.instant()));
+            Instant now = nextArrival();
+            Optional<QuarantineRecord> replayed = letter.replay().flatMap(m -> ledger.find(m.quarantineId()));
+            if (replayed.isPresent()) {
+                Kept kept = reopen(replayed.get(), letter, fence, report, now);
+                if (kept == Kept.LEASE_LOST) {
+                    return false;
+                }
+                if (kept == Kept.DURABLE) {
+                    durable.add(letter);
+                } // NOT_YET: left in the queue; it comes back after its visibility timeout
+                continue;
+            }
+            QuarantineRecord record = record(route, letter, now);
+            if (records.stream().anyMatch(r -> r.id().equals(record.id()))) {
+                twins.add(letter); // the same dead letter twice in one batch: one record
+                continue;
+            }
+            fresh.add(letter);
+            records.add(record);
+        }
+        if (records.isEmpty()) {
+            return true;
+        }
+        Set<String> written = ledger.insertAllIfAbsent(records, fence);
+        boolean refused = written.size() < records.size();
+        if (refused && !leases.holds(fence.orElseThrow(), clock.instant())) {
+            for (int i = 0; i < fresh.size(); i++) {
+                if (written.contains(records.get(i).id())) {
+                    durable.add(fresh.get(i));
+                    report.quarantined(records.get(i).classification().failureClass());
+                }
+            }
+            return false;
+        }
+        for (int i = 0; i < fresh.size(); i++) {
+            if (written.contains(records.get(i).id())) {
+                report.quarantined(records.get(i).classification().failureClass());
+            } else {
+                report.alreadyQuarantined();
+            }
+            durable.add(fresh.get(i));
+        }
+        for (ArrivedDeadLetter twin : twins) {
+            report.alreadyQuarantined();
+            durable.add(twin);
+        }
+        return true;
+    }
+
+    private boolean lapsed(Optional<LeaseToken> fence) {
+        return fence.isPresent() && fence.get().lapsed(clock.instant());
     }
 
     /**
@@ -113,16 +180,11 @@ final class ArrivalSweep {
     /** How many times a reopen is tried on a fresh read when the record changed meanwhile. */
     private static final int REOPEN_ATTEMPTS = 3;
 
-    /** Records {@code letter}. */
-    private Kept quarantine(Route route, ArrivedDeadLetter letter, Optional<LeaseToken> fence, SweepReport report) {
-        Instant now = nextArrival();
-        if (letter.replay().isPresent()) {
-            Optional<QuarantineRecord> replayed =
-                    ledger.find(letter.replay().get().quarantineId());
-            if (replayed.isPresent()) {
-                return reopen(replayed.get(), letter, fence, report, now);
-            }
-        }
+    /**
+     * The record of a new dead letter, classified from the evidence: the failure its consumer attached, else the
+     * claim's history (read only then: an attached failure decides the class by itself).
+     */
+    private QuarantineRecord record(Route route, ArrivedDeadLetter letter, Instant now) {
         String consumer = letter.attached()
                 .map(ArrivedDeadLetter.AttachedFailure::consumer)
                 .filter(consumers::containsKey)
@@ -133,9 +195,11 @@ final class ArrivalSweep {
         String malformedKey =
                 attachedKey.filter(k -> IdempotencyKey.tryParse(k).isEmpty()).orElse(null);
         String key = attachedKey.filter(k -> malformedKey == null).orElseGet(() -> keyOf(consumer, letter));
-        Optional<ClaimRecord> claim = key == null ? Optional.empty() : claims.find(IdempotencyKey.parse(key), now);
-        DeadLetterEvidence evidence = DeadLetterEvidence.classify(
-                letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure), claim, letter.receiveCount(), now);
+        Optional<FailureRecord> attachedFailure = letter.attached().map(ArrivedDeadLetter.AttachedFailure::failure);
+        Optional<ClaimRecord> claim = key == null || attachedFailure.isPresent()
+                ? Optional.empty()
+                : claims.find(IdempotencyKey.parse(key), now);
+        DeadLetterEvidence evidence = DeadLetterEvidence.classify(attachedFailure, claim, letter.receiveCount(), now);
         String id = QuarantineIds.of(route.deadLetterQueue(), letter.sourceMessageId());
         String reason = "arrived in " + route.deadLetterQueue() + ": "
                 + evidence.classification().failureClass() + " "
@@ -145,7 +209,7 @@ final class ArrivalSweep {
                         ? ""
                         : "; its dead-letter metadata named an idempotency key that is not consumer#key ("
                                 + abbreviated(malformedKey) + ")");
-        QuarantineRecord record = new QuarantineRecord(
+        return new QuarantineRecord(
                 id,
                 QuarantineState.QUARANTINED,
                 new DeadLetterOrigin(
@@ -157,15 +221,6 @@ final class ArrivalSweep {
                 reason,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, now, Actor.AUTOMATION, reason)),
                 0);
-        if (ledger.insertIfAbsent(record, fence)) {
-            report.quarantined(evidence.classification().failureClass());
-            return Kept.DURABLE;
-        }
-        if (!leases.holds(fence.orElseThrow(), clock.instant())) {
-            return Kept.LEASE_LOST;
-        }
-        report.alreadyQuarantined();
-        return Kept.DURABLE;
     }
 
     /** Inline, or kept aside when too large for a ledger record. */

@@ -104,6 +104,9 @@ final class AutoReplaySweep {
                 if (!timeLeft.getAsBoolean()) {
                     return true;
                 }
+                if (fence.isPresent() && fence.get().lapsed(clock.instant())) {
+                    return false; // past the lease: nothing more is checked or sent
+                }
                 Map<String, ReplayOutcome> outcomes = replays.replayAll(
                         ids.subList(from, Math.min(ids.size(), from + CHUNK)), Actor.AUTOMATION, group.getKey(), fence);
                 boolean conflicted = false;

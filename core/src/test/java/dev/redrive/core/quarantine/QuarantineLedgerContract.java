@@ -6,6 +6,7 @@ import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.lease.Lease;
 import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.testing.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -324,6 +325,158 @@ public abstract class QuarantineLedgerContract {
                 .isZero();
         assertThat(ledger.count(QuarantineState.REPLAYED, queue)).isZero();
         assertThat(ledger.count(QuarantineState.QUARANTINED, "other-" + queue)).isEqualTo(1);
+    }
+
+    @Test
+    void aFencedWriteWithALowerTokenThanTheRecordHasSeenIsRefusedWhateverItsOwnClockSays() {
+        String leaseName = "sweeper#" + queue;
+        Lease old = leases.acquire(leaseName, "old", Duration.ofMillis(300), clock.instant())
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        Lease next = leases.acquire(leaseName, "next", Duration.ofMinutes(5), clock.instant())
+                .orElseThrow();
+        QuarantineRecord r = record(id(), clock.instant());
+        assertThat(ledger.insertIfAbsent(r, Optional.of(next.fence()))).isTrue();
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+        // The old holder, on a clock that lags: by its own reckoning its lease has not lapsed yet.
+        LeaseToken lagging =
+                new LeaseToken(leaseName, old.token(), clock.instant().plus(Duration.ofMinutes(1)));
+
+        Optional<QuarantineRecord> late = ledger.save(
+                stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "late", clock.instant()),
+                Optional.of(lagging));
+        Map<String, QuarantineRecord> lateBatch = ledger.saveAll(
+                List.of(stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "late", clock.instant())),
+                Optional.of(lagging));
+
+        assertThat(late).isEmpty();
+        assertThat(lateBatch).isEmpty();
+        assertThat(ledger.find(r.id()).orElseThrow()).isEqualTo(stored);
+        assertThat(ledger.save(
+                        stored.moveTo(QuarantineState.UNDER_REVIEW, Actor.AUTOMATION, "on time", clock.instant()),
+                        Optional.of(next.fence())))
+                .map(QuarantineRecord::version)
+                .contains(2L);
+    }
+
+    @Test
+    void aFencedWriteWithAnEqualOrHigherTokenIsAccepted() {
+        String leaseName = "sweeper#" + queue;
+        Lease first = leases.acquire(leaseName, "first", Duration.ofMillis(300), clock.instant())
+                .orElseThrow();
+        QuarantineRecord r = record(id(), clock.instant());
+        assertThat(ledger.insertIfAbsent(r, Optional.of(first.fence()))).isTrue();
+        QuarantineRecord v1 = ledger.find(r.id()).orElseThrow();
+        QuarantineRecord v2 = ledger.save(
+                        v1.moveTo(QuarantineState.UNDER_REVIEW, Actor.AUTOMATION, "same token", clock.instant()),
+                        Optional.of(first.fence()))
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        Lease second = leases.acquire(leaseName, "second", Duration.ofMinutes(5), clock.instant())
+                .orElseThrow();
+
+        assertThat(ledger.save(
+                        v2.moveTo(QuarantineState.SCHEMA_CHECK, Actor.AUTOMATION, "higher token", clock.instant()),
+                        Optional.of(second.fence())))
+                .map(QuarantineRecord::version)
+                .contains(3L);
+    }
+
+    @Test
+    void aBatchedInsertWritesEachNewRecordOnItsOwnCondition() {
+        Lease mine = leases.acquire("sweeper#" + queue, "me", Duration.ofMinutes(5), clock.instant())
+                .orElseThrow();
+        List<QuarantineRecord> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 23; i++) {
+            batch.add(record(id(), clock.instant().plusMillis(i)));
+        }
+        QuarantineRecord there = batch.get(11);
+        assertThat(ledger.insertIfAbsent(there.withBody("first"), Optional.empty()))
+                .isTrue();
+
+        java.util.Set<String> written = ledger.insertAllIfAbsent(batch, Optional.of(mine.fence()));
+
+        assertThat(written).hasSize(22).doesNotContain(there.id());
+        assertThat(ledger.find(there.id()).orElseThrow().body()).isEqualTo("first");
+        assertThat(ledger.findAll(batch.stream().map(QuarantineRecord::id).toList()))
+                .hasSize(23)
+                .allSatisfy((id, r) -> assertThat(r.version()).isEqualTo(1));
+    }
+
+    @Test
+    void aBatchedSaveRefusesOnlyTheRecordsWhoseVersionOrFenceDidNotHold() {
+        String leaseName = "sweeper#" + queue;
+        Lease mine = leases.acquire(leaseName, "me", Duration.ofMinutes(5), clock.instant())
+                .orElseThrow();
+        List<QuarantineRecord> stored = new java.util.ArrayList<>();
+        for (int i = 0; i < 14; i++) {
+            QuarantineRecord r = record(id(), clock.instant().plusMillis(i));
+            ledger.insertIfAbsent(r, Optional.of(mine.fence()));
+            stored.add(ledger.find(r.id()).orElseThrow());
+        }
+        // Record 3 changed meanwhile (a person); record 12 was written by a newer token.
+        ledger.save(
+                        stored.get(3).moveTo(QuarantineState.ARCHIVED, Actor.person("ada"), "junk", clock.instant()),
+                        Optional.empty())
+                .orElseThrow();
+        ledger.save(
+                        stored.get(12).moveTo(QuarantineState.UNDER_REVIEW, Actor.AUTOMATION, "newer", clock.instant()),
+                        Optional.of(new LeaseToken(leaseName, mine.token() + 1, mine.expiresAt())))
+                .orElseThrow();
+        QuarantineRecord twelve = ledger.find(stored.get(12).id()).orElseThrow();
+        List<QuarantineRecord> moved = new java.util.ArrayList<>();
+        for (int i = 0; i < stored.size(); i++) {
+            QuarantineRecord base = i == 12 ? twelve : stored.get(i);
+            moved.add(base.moveTo(
+                    i == 12 ? QuarantineState.SCHEMA_CHECK : QuarantineState.UNDER_REVIEW,
+                    Actor.AUTOMATION,
+                    "batch",
+                    clock.instant()));
+        }
+
+        Map<String, QuarantineRecord> saved = ledger.saveAll(moved, Optional.of(mine.fence()));
+
+        assertThat(saved)
+                .hasSize(12)
+                .doesNotContainKeys(stored.get(3).id(), stored.get(12).id());
+        assertThat(saved.values()).allSatisfy(r -> assertThat(r.version()).isEqualTo(2));
+        Map<String, QuarantineRecord> now =
+                ledger.findAll(stored.stream().map(QuarantineRecord::id).toList());
+        assertThat(now.get(stored.get(3).id()).state()).isEqualTo(QuarantineState.ARCHIVED);
+        assertThat(now.get(stored.get(12).id())).isEqualTo(twelve);
+        assertThat(now.get(stored.get(0).id()))
+                .isEqualTo(saved.get(stored.get(0).id()));
+    }
+
+    @Test
+    void aBatchUnderALapsedTokenWritesNothing() {
+        Lease mine = leases.acquire("sweeper#" + queue, "me", Duration.ofMillis(300), clock.instant())
+                .orElseThrow();
+        QuarantineRecord r = record(id(), clock.instant());
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(ledger.insertAllIfAbsent(List.of(r), Optional.of(mine.fence())))
+                .isEmpty();
+        assertThat(ledger.find(r.id())).isEmpty();
+    }
+
+    @Test
+    void findAllReadsMoreThanAHundredRecordsInTheOrderAskedAndLeavesOutTheMissing() {
+        List<QuarantineRecord> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 130; i++) {
+            records.add(record(id(), clock.instant().plusMillis(i)));
+        }
+        assertThat(ledger.insertAllIfAbsent(records, Optional.empty())).hasSize(130);
+        List<String> asked = new java.util.ArrayList<>();
+        asked.add("q-missing");
+        for (int i = records.size() - 1; i >= 0; i--) {
+            asked.add(records.get(i).id());
+        }
+
+        Map<String, QuarantineRecord> found = ledger.findAll(asked);
+
+        assertThat(found.keySet()).containsExactlyElementsOf(asked.subList(1, asked.size()));
+        assertThat(found.get(records.get(7).id())).isEqualTo(records.get(7).withVersion(1));
     }
 
     /** A QUARANTINED record of another source queue. */

@@ -135,6 +135,29 @@ class SweeperTest {
     }
 
     @Test
+    void theSameDeadLetterTwiceInOneReceivedBatchIsOneRecordAndBothCopiesLeave() {
+        ArrivedDeadLetter letter = attached("o-twin|x", FailureClass.SCHEMA, "NotJson", null, T0);
+        ArrivedDeadLetter copy = new ArrivedDeadLetter(
+                "copy-" + letter.messageId(),
+                "rh-copy",
+                letter.body(),
+                letter.attributes(),
+                letter.receiveCount(),
+                letter.sentAt(),
+                letter.attached(),
+                letter.replay());
+        f.dlq.add(ROUTE.deadLetterQueue(), letter);
+        f.dlq.add(ROUTE.deadLetterQueue(), copy);
+
+        SweepReport report = f.sweep();
+
+        assertThat(f.ledger.all()).hasSize(1);
+        assertThat(report.quarantinedTotal()).isEqualTo(1);
+        assertThat(report.alreadyQuarantinedCount()).isEqualTo(1);
+        assertThat(f.dlq.depth(ROUTE.deadLetterQueue())).isZero();
+    }
+
+    @Test
     void aSecondSweeperFindsTheLeaseHeldAndDoesNothing() {
         f.leases.acquire(ROUTE.leaseName(), "other", Duration.ofMinutes(5), T0);
         f.dlq.add(ROUTE.deadLetterQueue(), redriven("o-6|x", 5));

@@ -89,7 +89,7 @@ public final class ConsumerBenchmark {
     }
 
     static void wallTime(LocalAws aws, int rounds) {
-        System.out.println("Wall time of a batch of 10 records, 50 ms effect each (" + rounds
+        System.out.println("Wall time of a batch of 10 records, 50 ms effect each, and of a single record (" + rounds
                 + " interleaved rounds after 2 warm-ups)");
         try (ConsumerRig concurrent = new ConsumerRig(aws, 10);
                 ConsumerRig sequential = new ConsumerRig(aws, 1)) {
@@ -97,42 +97,63 @@ public final class ConsumerBenchmark {
             slow.effectDuration(Duration.ofMillis(50));
             long[] c = new long[rounds];
             long[] s = new long[rounds];
+            long[] one = new long[rounds];
+            long[] inDynamoDb = new long[rounds];
             for (int r = -2; r < rounds; r++) {
-                long tc = time(concurrent, slow);
-                long ts = time(sequential, slow);
+                concurrent.clients.reset();
+                long tc = time(concurrent, slow, 10);
+                long dc = concurrent.clients.dynamoDbCalls().millis().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum();
+                long ts = time(sequential, slow, 10);
+                long t1 = time(concurrent, slow, 1);
                 if (r >= 0) {
                     c[r] = tc;
                     s[r] = ts;
+                    one[r] = t1;
+                    inDynamoDb[r] = dc;
                 }
             }
             Arrays.sort(c);
             Arrays.sort(s);
+            Arrays.sort(one);
+            Arrays.sort(inDynamoDb);
             double medianC = c[rounds / 2] / 1e6;
             double medianS = s[rounds / 2] / 1e6;
-            System.out.println(String.format(
-                    Locale.ROOT,
-                    "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
-                    "concurrent (10 threads)",
-                    medianC,
-                    c[0] / 1e6,
-                    c[rounds - 1] / 1e6));
-            System.out.println(String.format(
-                    Locale.ROOT,
-                    "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
-                    "one at a time",
-                    medianS,
-                    s[0] / 1e6,
-                    s[rounds - 1] / 1e6));
+            double medianOne = one[rounds / 2] / 1e6;
+            line("concurrent (10 threads)", c, rounds);
+            line("one at a time", s, rounds);
+            line("a single record", one, rounds);
             System.out.println(String.format(
                     Locale.ROOT,
                     "  speed-up (median one-at-a-time / median concurrent): " + "%.1fx",
                     medianS / medianC));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "  batch of 10 concurrent / a single record: %.2fx (median %.1f ms vs %.1f ms)",
+                    medianC / medianOne,
+                    medianC,
+                    medianOne));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "  time inside DynamoDB calls per concurrent batch of 10 (summed over threads): median %d ms",
+                    inDynamoDb[rounds / 2]));
         }
     }
 
-    private static long time(ConsumerRig rig, CountingConsumer consumer) {
+    private static void line(String what, long[] sorted, int rounds) {
+        System.out.println(String.format(
+                Locale.ROOT,
+                "  %-24s median %7.1f ms   min %7.1f ms   max %7.1f ms",
+                what,
+                sorted[rounds / 2] / 1e6,
+                sorted[0] / 1e6,
+                sorted[rounds - 1] / 1e6));
+    }
+
+    private static long time(ConsumerRig rig, CountingConsumer consumer, int records) {
         List<IncomingMessage> batch = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < records; i++) {
             batch.add(rig.message("{\"key\":\"w-" + UUID.randomUUID() + "\"}"));
         }
         long start = System.nanoTime();

@@ -9,6 +9,7 @@ import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.DeadLetterSource;
@@ -74,6 +75,19 @@ public final class SweeperRig {
      * dead letters it receives stay invisible for {@code receiveVisibilitySeconds}.
      */
     public Sweeper sweeper(UnaryOperator<DeadLetterSource> source, int receiveVisibilitySeconds) {
+        return sweeper(source, receiveVisibilitySeconds, l -> l, AwsRedrive.REPLAY_CHECK_PARALLELISM);
+    }
+
+    /**
+     * A sweeper over the rig's resources whose ledger (the sweeper's and its replays') is {@code ledger} applied to the
+     * DynamoDB one, checking {@code replayParallelism} replays at once: for the benchmark's switch to the path before
+     * issue 16.
+     */
+    public Sweeper sweeper(
+            UnaryOperator<DeadLetterSource> source,
+            int receiveVisibilitySeconds,
+            UnaryOperator<QuarantineLedger> ledger,
+            int replayParallelism) {
         Clock clock = Clock.systemUTC();
         QueueDirectory directory = new QueueDirectory(clients.sqs(), Optional.empty());
         directory.register(route.sourceQueue(), queue.url());
@@ -88,11 +102,15 @@ public final class SweeperRig {
                 new AwsRedrive.Names(claims, quarantine, control, archive, Optional.empty()),
                 receiveVisibilitySeconds,
                 clock);
-        ReplayService replays =
-                redrive.replays(consumers, checkout.schemaGate()).build();
+        QuarantineLedger wrapped = ledger.apply(redrive.ledger());
+        ReplayService replays = redrive.replays(consumers, checkout.schemaGate())
+                .ledger(wrapped)
+                .parallelism(replayParallelism)
+                .build();
         SweeperSettings settings = new SweeperSettings(Duration.ofDays(7), 100_000, 64 * 1024, 10_000);
         return redrive.sweeper(consumers, replays)
                 .deadLetters(source.apply(redrive.deadLetters()))
+                .ledger(wrapped)
                 .settings(settings)
                 .replayBatch(10_000)
                 .build();
