@@ -90,12 +90,18 @@ class BulkReplayResumeTest {
         assertThat(resumedMidWay.replayCount()).isEqualTo(1);
         assertThat(resumedMidWay.audit())
                 .extracting(AuditEntry::to)
+                .as("each state once, and the resume of the interrupted replay recorded where it resumed")
                 .containsExactly(
                         QuarantineState.QUARANTINED,
                         QuarantineState.UNDER_REVIEW,
                         QuarantineState.SCHEMA_CHECK,
                         QuarantineState.IDEMPOTENCY_CHECK,
+                        QuarantineState.IDEMPOTENCY_CHECK,
                         QuarantineState.REPLAYED);
+        assertThat(resumedMidWay.audit().get(4)).satisfies(resume -> {
+            assertThat(resume.from()).isEqualTo(QuarantineState.IDEMPOTENCY_CHECK);
+            assertThat(resume.reason()).startsWith("resuming the replay");
+        });
 
         CliRig.Run again = rig.run("replay", id(0), id(COUNT - 1), "--actor", "ada");
 
