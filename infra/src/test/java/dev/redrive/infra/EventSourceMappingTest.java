@@ -44,6 +44,7 @@ class EventSourceMappingTest {
                 .containsEntry("REDRIVE_BACKOFF_MULTIPLIER", "2.0")
                 .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT15M")
                 .containsEntry("REDRIVE_BATCH_CONCURRENCY", "10")
+                .containsEntry("REDRIVE_BATCH_MAX_RECEIVE_COUNT", "10")
                 .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("ClaimsTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))

@@ -28,6 +28,18 @@ public final class RedriveNames {
         private Handlers() {}
     }
 
+    /** The dependencies the consumers' circuit breakers guard, and where their shared state lives. */
+    public static final class Dependencies {
+
+        /** The confirmation email's mail provider. */
+        public static final String EMAIL_PROVIDER = "email-provider";
+
+        /** The control-table partition key of a dependency's breaker is this prefix and the dependency's name. */
+        public static final String BREAKER_KEY_PREFIX = "breaker#";
+
+        private Dependencies() {}
+    }
+
     /** The dimensions the metrics are emitted with. */
     public static final class Dimensions {
 
