@@ -59,6 +59,11 @@ public final class CircuitBreaker {
         return dependency;
     }
 
+    /** When it opens and for how long. */
+    public BreakerPolicy policy() {
+        return rules.policy();
+    }
+
     /** Whether the next call to the dependency may go, as a call or as the one probe. */
     public synchronized Permit admit(Instant now) {
         BreakerState state = current(now);

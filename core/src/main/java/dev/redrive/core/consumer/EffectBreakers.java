@@ -1,9 +1,11 @@
 package dev.redrive.core.consumer;
 
 import dev.redrive.core.backoff.FullJitterBackoff;
+import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.CircuitBreaker;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -15,11 +17,16 @@ import java.util.Objects;
  *
  * <p><b>Deferral.</b> A refused message comes back after the rest of the open period (at least 1 s, so it returns once
  * a probe may run), at most SQS's 12-hour visibility limit. Every refusal spends one receive of the source queue's
- * redrive policy ({@code maxReceiveCount}); the rule keeps at least one receive for after the breaker closes: when the
- * next receive would be the last one the redrive policy allows ({@code maxReceiveCount - receiveCount == 1}), the
- * message is deferred by the longest SQS allows (12 hours) instead, so that it is dead-lettered only by an outage
- * longer than its earlier deferrals plus 12 hours. A message refused on its very last receive (nothing is left to keep)
- * is deferred by the rest of the period like the others; it reaches the dead-letter queue with its failure recorded as
+ * redrive policy ({@code maxReceiveCount}), so the rule keeps the last receive for after the breaker can have closed:
+ * when the next receive would be the last one the redrive policy allows ({@code maxReceiveCount - receiveCount == 1}),
+ * the message is deferred by the longest the breaker stays open between two probes, its capped open period plus a
+ * probe's lease ({@code maxOpenPeriod + probeLease}, at most 12 hours), if that is longer than the rest of the period.
+ * By then the open period in force has ended and a probe has had its turn, so the last receive calls a dependency that
+ * answered the probe; only an outage that outlasts every deferral (the open periods the receives span, then a full
+ * capped period) dead-letters the message. Holding it longer (12 hours at every outage) would delay whatever a short
+ * outage caught on its second-to-last receive by half a day, while a long outage is what the dead-letter queue, the
+ * sweeper and maintenance windows handle. A message refused on its very last receive (nothing is left to keep) is
+ * deferred by the rest of the period like the others; it reaches the dead-letter queue with its failure recorded as
  * TRANSIENT {@value MessageProcessor#CIRCUIT_OPEN} of its dependency, which a maintenance window's auto-replay or a
  * person replays.
  *
@@ -73,21 +80,29 @@ public final class EffectBreakers {
         }
     }
 
-    /** How long to defer a refused message (see the class comment). */
-    int deferralSeconds(CircuitBreaker.Permit refused, int receiveCount) {
-        return deferralSeconds(refused.deferSeconds(), receiveCount, maxReceiveCount);
+    /** How long to defer a message {@code consumer}'s breaker refused (see the class comment). */
+    int deferralSeconds(String consumer, CircuitBreaker.Permit refused, int receiveCount) {
+        BreakerPolicy policy = byConsumer.get(consumer).policy();
+        return deferralSeconds(
+                refused.deferSeconds(),
+                policy.maxOpenPeriod().plus(policy.probeLease()),
+                receiveCount,
+                maxReceiveCount);
     }
 
     /**
      * The deferral of a message refused by an open breaker on its {@code receiveCount}-th receive (see the class
-     * comment): the rest of the open period, at least 1 s and at most 12 h, or 12 h when its next receive is its last.
+     * comment): the rest of the open period, at least 1 s; when its next receive is its last, at least
+     * {@code betweenProbes} (the capped open period and a probe's lease); never more than SQS's 12 hours.
      */
-    public static int deferralSeconds(int restOfOpenPeriodSeconds, int receiveCount, int maxReceiveCount) {
-        int longest = (int) FullJitterBackoff.SQS_MAX_VISIBILITY.toSeconds();
+    public static int deferralSeconds(
+            int restOfOpenPeriodSeconds, Duration betweenProbes, int receiveCount, int maxReceiveCount) {
+        long longest = FullJitterBackoff.SQS_MAX_VISIBILITY.toSeconds();
+        long seconds = Math.max(1, restOfOpenPeriodSeconds);
         if (maxReceiveCount - receiveCount == 1) {
-            return longest;
+            seconds = Math.max(seconds, betweenProbes.toSeconds());
         }
-        return Math.min(longest, Math.max(1, restOfOpenPeriodSeconds));
+        return (int) Math.min(longest, seconds);
     }
 
     static boolean countsAgainst(Classification failure, String dependency) {

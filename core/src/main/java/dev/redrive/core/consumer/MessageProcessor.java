@@ -261,7 +261,7 @@ public final class MessageProcessor {
     private MessageOutcome refusedByBreaker(ClaimRecord claim, IncomingMessage message, CircuitBreaker.Permit refused) {
         Instant now = now();
         String dependency = breakers.dependency(claim.key().consumer());
-        int delay = breakers.deferralSeconds(refused, message.receiveCount());
+        int delay = breakers.deferralSeconds(claim.key().consumer(), refused, message.receiveCount());
         Classification c = new Classification(
                 FailureClass.TRANSIENT,
                 CIRCUIT_OPEN,

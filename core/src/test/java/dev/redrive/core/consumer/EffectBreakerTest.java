@@ -156,8 +156,9 @@ class EffectBreakerTest {
 
         assertThat(early).isEqualTo(new MessageOutcome.RefusedByBreaker("scripted#o-3", MAIL, 20));
         assertThat(nextIsLast)
-                .as("its next receive is its last: deferred by SQS's 12 hours, not the 20 s left of the period")
-                .isEqualTo(new MessageOutcome.RefusedByBreaker("scripted#o-4", MAIL, 12 * 3600));
+                .as("its next receive is its last: deferred past the capped open period and a probe (2 min + 10 s), "
+                        + "not by the 20 s left of the period")
+                .isEqualTo(new MessageOutcome.RefusedByBreaker("scripted#o-4", MAIL, 130));
         assertThat(last)
                 .as("nothing left to keep")
                 .isEqualTo(new MessageOutcome.RefusedByBreaker("scripted#o-5", MAIL, 20));
@@ -166,12 +167,16 @@ class EffectBreakerTest {
 
     @Test
     void theDeferralRuleIsBoundedBySqsTwelveHoursAndIsAtLeastOneSecond() {
-        assertThat(EffectBreakers.deferralSeconds(0, 1, 10)).isEqualTo(1);
-        assertThat(EffectBreakers.deferralSeconds(90_000, 1, 10)).isEqualTo(43_200);
-        assertThat(EffectBreakers.deferralSeconds(25, 8, 10)).isEqualTo(25);
-        assertThat(EffectBreakers.deferralSeconds(25, 9, 10)).isEqualTo(43_200);
-        assertThat(EffectBreakers.deferralSeconds(25, 10, 10)).isEqualTo(25);
-        assertThat(EffectBreakers.deferralSeconds(25, 1, 2)).isEqualTo(43_200);
+        Duration betweenProbes = Duration.ofSeconds(630);
+        assertThat(EffectBreakers.deferralSeconds(0, betweenProbes, 1, 10)).isEqualTo(1);
+        assertThat(EffectBreakers.deferralSeconds(90_000, betweenProbes, 1, 10)).isEqualTo(43_200);
+        assertThat(EffectBreakers.deferralSeconds(25, betweenProbes, 8, 10)).isEqualTo(25);
+        assertThat(EffectBreakers.deferralSeconds(25, betweenProbes, 9, 10)).isEqualTo(630);
+        assertThat(EffectBreakers.deferralSeconds(700, betweenProbes, 9, 10)).isEqualTo(700);
+        assertThat(EffectBreakers.deferralSeconds(25, Duration.ofHours(13), 9, 10))
+                .isEqualTo(43_200);
+        assertThat(EffectBreakers.deferralSeconds(25, betweenProbes, 10, 10)).isEqualTo(25);
+        assertThat(EffectBreakers.deferralSeconds(25, betweenProbes, 1, 2)).isEqualTo(630);
     }
 
     @Test
