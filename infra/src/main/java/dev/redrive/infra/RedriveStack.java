@@ -85,7 +85,8 @@ public final class RedriveStack extends Stack {
                 settings.consumers(),
                 buckets.emailOutbox(),
                 tables.revenue(),
-                tables.control());
+                tables.control(),
+                settings.breakers());
         this.sweeper = new DlqSweeper(
                 this,
                 "Sweeper",

@@ -32,7 +32,8 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
             ConsumerTuning tuning,
             IBucket emailOutbox,
             ITable revenueTable,
-            ITable controlTable) {
+            ITable controlTable,
+            BreakerSettings breakers) {
         IdempotentConsumer email = consumer(
                 scope,
                 "ConfirmationEmail",
@@ -47,7 +48,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                         // GetObject: a refused create-only write (412) is confirmed against the email already there
                         .actions(List.of("s3:PutObject", "s3:GetObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
-        guardedByBreaker(email, Dependencies.EMAIL_PROVIDER, controlTable);
+        guardedByBreaker(email, Dependencies.EMAIL_PROVIDER, controlTable, breakers);
         IdempotentConsumer revenue = consumer(
                 scope,
                 "RevenueAnalytics",
@@ -68,8 +69,10 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
      * Lets {@code consumer} share {@code dependency}'s circuit breaker: told the control table, it may read and write
      * (conditionally, on transitions) that breaker's item and no other item of the table.
      */
-    private static void guardedByBreaker(IdempotentConsumer consumer, String dependency, ITable controlTable) {
+    private static void guardedByBreaker(
+            IdempotentConsumer consumer, String dependency, ITable controlTable, BreakerSettings breakers) {
         consumer.function().addEnvironment(ConsumerEnvironment.BREAKERS_TABLE, controlTable.getTableName());
+        breakers.environment(dependency).forEach(consumer.function()::addEnvironment);
         consumer.function()
                 .addToRolePolicy(PolicyStatement.Builder.create()
                         .sid("CircuitBreakerOf" + dependency.replaceAll("[^A-Za-z0-9]", ""))
