@@ -3,6 +3,7 @@ package dev.redrive.aws;
 import dev.redrive.aws.archive.S3ArchiveStore;
 import dev.redrive.aws.archive.S3PayloadStore;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbLeaseStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
@@ -11,11 +12,13 @@ import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.names.RedriveNames.Dependencies;
 import dev.redrive.core.operator.LedgerOperator;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.replay.SchemaGate;
 import dev.redrive.core.sweeper.Sweeper;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -122,9 +125,18 @@ public record AwsRedrive(
                 .clock(clock);
     }
 
-    /** The operator port on these resources, replaying through {@code replays}. */
+    /** The consumers' circuit breakers, in the control table. */
+    public DynamoDbBreakerStore breakers() {
+        return new DynamoDbBreakerStore(dynamoDb, names.controlTable());
+    }
+
+    /**
+     * The operator port on these resources, replaying through {@code replays}, showing the breakers of the
+     * dependencies the checkout consumers call.
+     */
     public LedgerOperator.Builder operator(ReplayService replays) {
         return LedgerOperator.builder()
+                .breakers(breakers(), List.of(Dependencies.EMAIL_PROVIDER))
                 .ledger(ledger())
                 .replays(replays)
                 .windows(windows())

@@ -20,10 +20,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code redrive stats}: depth, age, arrivals and replay success, per route. */
+/** {@code redrive stats}: depth, age, arrivals and replay success, per route; the circuit breakers' state. */
 @Command(
         name = "stats",
-        header = "Queue depths, oldest dead letter, arrivals, replay success rate.",
+        header = "Queue depths, oldest dead letter, arrivals, replay success rate, circuit breakers.",
         mixinStandardHelpOptions = true,
         usageHelpAutoWidth = true,
         sortOptions = false,
@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
             "Per route (source queue and its dead-letter queue): the depth of both queues (SQS "
                     + "GetQueueAttributes), the age of the oldest unresolved dead letter, arrivals by failure class, "
                     + "dead letters by state; then the replay success rate by class (a replay that comes back to the "
-                    + "DLQ counts as a failure), from the sweeper's replay statistics.",
+                    + "DLQ counts as a failure), from the sweeper's replay statistics; then each circuit breaker "
+                    + "the consumers share (control table): state, how long it has been open, its period, the next "
+                    + "probe, its transitions.",
             "Routes come from REDRIVE_SWEEPER_ROUTES (or --routes); --queue looks at one queue, finding its "
                     + "dead-letter queue from its redrive policy when it is not a configured route."
         },
@@ -73,6 +75,7 @@ final class StatsCommand implements Callable<Integer> {
             stats.add(new RouteStats(backend.operator().status(r, since), now));
         }
         Map<FailureClass, ReplayStats.Totals> replays = backend.operator().replayTotals();
+        BreakerStats breakers = new BreakerStats(backend.operator().breakers(), now);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             ObjectNode n = Json.object();
@@ -85,6 +88,7 @@ final class StatsCommand implements Callable<Integer> {
                 o.put("returned", t.returned());
                 o.put("successRate", t.successRate());
             });
+            breakers.json(n);
             Json.print(out, n);
             return ExitCodes.OK;
         }
@@ -99,6 +103,8 @@ final class StatsCommand implements Callable<Integer> {
         if (!table.isEmpty()) {
             table.print(out, "  ");
         }
+        out.println();
+        breakers.print(out);
         out.flush();
         return ExitCodes.OK;
     }

@@ -3,11 +3,14 @@ package dev.redrive.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
+import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTest;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +51,42 @@ class StatsCommandTest {
                 .containsPattern("by state\\s+QUARANTINED 2 · REPLAYED 1")
                 .containsPattern("TRANSIENT\\s+4\\s+1\\s+75.0%")
                 .containsPattern("SCHEMA\\s+1\\s+0\\s+100.0%");
+    }
+
+    @Test
+    void theMailProvidersCircuitBreakerShowsAsEverySandboxSharesIt() throws Exception {
+        Instant openedAt = CliRig.NOW.minus(Duration.ofMinutes(3));
+        new DynamoDbBreakerStore(rig.aws.dynamoDb(), "redrive-control")
+                .transition(
+                        "email-provider",
+                        0,
+                        new BreakerState(
+                                BreakerState.Status.OPEN,
+                                3,
+                                openedAt,
+                                Duration.ofMinutes(2),
+                                CliRig.NOW.plusSeconds(40),
+                                null));
+
+        CliRig.Run text = rig.run("stats");
+        CliRig.Run json = rig.run("stats", "--json");
+
+        assertThat(text.exitCode()).isZero();
+        assertThat(text.out())
+                .contains("Circuit breakers")
+                .containsPattern("email-provider\\s+OPEN\\s+3m\\s+2m\\s+in 40s\\s+3");
+        JsonNode breaker = Json.MAPPER.readTree(json.out()).get("breakers").get("email-provider");
+        assertThat(breaker.get("state").asText()).isEqualTo("OPEN");
+        assertThat(breaker.get("openForSeconds").asLong()).isEqualTo(180);
+        assertThat(breaker.get("openUntil").asText())
+                .isEqualTo(CliRig.NOW.plusSeconds(40).toString());
+    }
+
+    @Test
+    void aNeverOpenedBreakerIsClosed() {
+        CliRig.Run run = rig.run("stats");
+
+        assertThat(run.out()).containsPattern("email-provider\\s+CLOSED\\s+-\\s+-\\s+-\\s+0");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.redrive.infra;
 
 import dev.redrive.infra.consumer.BackoffSettings;
+import dev.redrive.infra.consumer.BreakerSettings;
 import dev.redrive.infra.consumer.ConsumerTuning;
 import dev.redrive.infra.function.FunctionRuntime;
 import dev.redrive.infra.monitoring.AlarmThresholds;
@@ -33,6 +34,8 @@ import software.constructs.Node;
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
  *                             {@code backoffMultiplier}, {@code backoffMaxDelay}, {@code minimumRetryWindow}: the
  *                             consumers' tuning
+ * @param breakers             {@code breakerOpenPeriod}, {@code breakerMaxOpenPeriod}: the consumers' circuit breakers'
+ *                             open period and its cap (default: the functions' own, 30 s and 10 min)
  * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
  *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
  */
@@ -48,6 +51,7 @@ public record RedriveSettings(
         Path placeholderDirectory,
         AlarmThresholds alarms,
         ConsumerTuning consumers,
+        BreakerSettings breakers,
         boolean allowShortRetries) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
@@ -81,6 +85,9 @@ public record RedriveSettings(
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
                 AlarmThresholds.DEFAULT,
                 consumerTuning(node),
+                new BreakerSettings(
+                        text(node, "breakerOpenPeriod").map(v -> duration("breakerOpenPeriod", v)),
+                        text(node, "breakerMaxOpenPeriod").map(v -> duration("breakerMaxOpenPeriod", v))),
                 text(node, "allowShortRetries")
                         .map(v -> bool("allowShortRetries", v))
                         .orElse(false));

@@ -79,7 +79,14 @@ public final class RedriveStack extends Stack {
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
         ConsumerPlatform platform = new ConsumerPlatform(prefix, key, tables.claims(), functions);
         this.checkout = CheckoutConsumers.create(
-                this, platform, settings.runtime(), settings.consumers(), buckets.emailOutbox(), tables.revenue());
+                this,
+                platform,
+                settings.runtime(),
+                settings.consumers(),
+                buckets.emailOutbox(),
+                tables.revenue(),
+                tables.control(),
+                settings.breakers());
         this.sweeper = new DlqSweeper(
                 this,
                 "Sweeper",
@@ -102,6 +109,7 @@ public final class RedriveStack extends Stack {
                         key,
                         monitoredQueues(),
                         checkout.all().stream().map(IdempotentConsumer::name).toList(),
+                        checkout.breakerDependencies(),
                         sweeper.function(),
                         settings.alarms()));
         outputs();

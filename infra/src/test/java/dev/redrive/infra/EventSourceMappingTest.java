@@ -2,10 +2,12 @@ package dev.redrive.infra;
 
 import static dev.redrive.infra.TemplateView.map;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Template;
 
 class EventSourceMappingTest {
 
@@ -44,6 +46,7 @@ class EventSourceMappingTest {
                 .containsEntry("REDRIVE_BACKOFF_MULTIPLIER", "2.0")
                 .containsEntry("REDRIVE_BACKOFF_MAX_DELAY", "PT15M")
                 .containsEntry("REDRIVE_BATCH_CONCURRENCY", "10")
+                .containsEntry("REDRIVE_BATCH_MAX_RECEIVE_COUNT", "10")
                 .containsEntry("REDRIVE_CLAIMS_TABLE", Map.of("Ref", t.table("ClaimsTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-confirmation-email-dlq")))
@@ -53,6 +56,25 @@ class EventSourceMappingTest {
                 .containsEntry("REDRIVE_CHECKOUT_REVENUE_TABLE", Map.of("Ref", t.table("RevenueTable")))
                 .containsEntry(
                         "REDRIVE_DEAD_LETTERS_QUEUE_URL", Map.of("Ref", t.queue("redrive-revenue-analytics-dlq")));
+    }
+
+    @Test
+    void theBreakersOpenPeriodsAreTheFunctionsDefaultsUnlessTheContextSetsThem() {
+        assertThat(t.environment(t.function("confirmation-email")))
+                .doesNotContainKeys(
+                        "REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD",
+                        "REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD");
+
+        TemplateView demo = new TemplateView(
+                Template.fromStack(Synth.stack(Map.of("breakerOpenPeriod", "PT5S", "breakerMaxOpenPeriod", "PT20S"))));
+
+        assertThat(demo.environment(demo.function("confirmation-email")))
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD", "PT5S")
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "PT20S");
+        assertThat(demo.environment(demo.function("revenue-analytics")))
+                .doesNotContainKey("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD");
+        assertThatThrownBy(() -> Synth.stack(Map.of("breakerOpenPeriod", "PT5M", "breakerMaxOpenPeriod", "PT1M")))
+                .hasMessageContaining("breakerMaxOpenPeriod");
     }
 
     @Test

@@ -78,10 +78,37 @@ class LeastPrivilegeTest {
                     List.of("dynamodb:Scan", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:BatchWriteItem")) {
                 assertThat(policy).noneMatch(s -> s.allows(action));
             }
-            for (String table : List.of("QuarantineTable", "ControlTable")) {
-                assertThat(policy).as(consumer + " on " + table).noneMatch(s -> s.on(t.table(table)));
-            }
+            assertThat(policy).as(consumer + " on the quarantine").noneMatch(s -> s.on(t.table("QuarantineTable")));
         }
+    }
+
+    @Test
+    void theEmailConsumerMayReadAndWriteOnlyItsProvidersBreakerInTheControlTable() {
+        String control = t.table("ControlTable");
+        List<Statement> email = t.statementsOf(t.function("confirmation-email"));
+
+        assertThat(email).filteredOn(s -> s.on(control)).singleElement().satisfies(s -> {
+            assertThat(s.actions()).containsExactlyInAnyOrder("dynamodb:GetItem", "dynamodb:PutItem");
+            assertThat(s.resources()).hasSize(1);
+        });
+        Map<String, Object> statement = t.resources("AWS::IAM::Policy").values().stream()
+                .flatMap(p -> ((List<?>) TemplateView.map(TemplateView.map(p, "Properties"), "PolicyDocument")
+                                .get("Statement"))
+                        .stream())
+                .map(TemplateView::cast)
+                .filter(s -> String.valueOf(s.get("Resource")).contains(control)
+                        && String.valueOf(s.get("Action")).contains("dynamodb:PutItem")
+                        && !String.valueOf(s.get("Action")).contains("dynamodb:UpdateItem"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(statement.get("Condition"))
+                .as("only the breaker's item: pk breaker#email-provider")
+                .isEqualTo(Map.of(
+                        "ForAllValues:StringEquals",
+                        Map.of("dynamodb:LeadingKeys", List.of("breaker#email-provider"))));
+        assertThat(t.environment(t.function("confirmation-email")))
+                .containsEntry("REDRIVE_BREAKERS_TABLE", Map.of("Ref", control));
+        assertThat(t.statementsOf(t.function("revenue-analytics"))).noneMatch(s -> s.on(control));
     }
 
     @Test
@@ -128,9 +155,8 @@ class LeastPrivilegeTest {
         Map<String, List<Statement>> others = Map.of(
                 "confirmation-email", t.statementsOf(t.function("confirmation-email")),
                 "revenue-analytics", t.statementsOf(t.function("revenue-analytics")));
-        others.forEach((name, statements) -> assertThat(statements)
-                .as(name)
-                .noneMatch(s -> s.on(archive()) || s.on(t.table("QuarantineTable")) || s.on(t.table("ControlTable"))));
+        others.forEach((name, statements) ->
+                assertThat(statements).as(name).noneMatch(s -> s.on(archive()) || s.on(t.table("QuarantineTable"))));
     }
 
     @Test

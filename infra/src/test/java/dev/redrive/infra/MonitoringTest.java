@@ -93,6 +93,22 @@ class MonitoringTest {
     }
 
     @Test
+    void theMailProvidersBreakerAlarmsWhenItStaysOpenLongerThanFifteenMinutes() {
+        Map<String, Object> open = alarm("redrive-email-provider-breaker-open");
+
+        assertThat(open)
+                .containsEntry("Namespace", "Redrive")
+                .containsEntry("MetricName", "BreakerOpenSeconds")
+                .containsEntry("Statistic", "Maximum")
+                .containsEntry("Period", 600)
+                .containsEntry("ComparisonOperator", "GreaterThanThreshold")
+                .containsEntry("Threshold", 900)
+                .containsEntry("TreatMissingData", "notBreaching");
+        assertThat(open.get("Dimensions")).isEqualTo(List.of(Map.of("Name", "Dependency", "Value", "email-provider")));
+        assertThat(String.valueOf(open.get("AlarmActions"))).contains("AlarmTopic");
+    }
+
+    @Test
     void theOldestUnresolvedQuarantineAlarms() {
         Map<String, Object> oldest = alarm("redrive-oldest-unresolved-quarantine");
         assertThat(oldest)
@@ -143,7 +159,8 @@ class MonitoringTest {
     void everyAlarmNotifiesTheAlarmTopic() {
         String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
         assertThat(t.resources("AWS::CloudWatch::Alarm"))
-                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 1 + 3)
+                .as("per queue; the schedule DLQ's arrival; the sweeper's 3; the mail provider's breaker")
+                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 1 + 3 + 1)
                 .allSatisfy((id, alarm) -> assertThat(map(alarm, "Properties").get("AlarmActions"))
                         .isEqualTo(List.of(Map.of("Ref", topic))));
         assertThat(map(t.resource(topic), "Properties")).containsKey("KmsMasterKeyId");
@@ -236,6 +253,8 @@ class MonitoringTest {
                 .contains("{Redrive,FailureClass} MetricName=\\\"Quarantined")
                 .contains("Replayed", "ReplayFailed", "AlreadyApplied", "Archived")
                 .contains("\"Processed\",\"Consumer\",\"confirmation-email\"")
-                .contains("\"Duplicates\",\"Consumer\",\"revenue-analytics\"");
+                .contains("\"Duplicates\",\"Consumer\",\"revenue-analytics\"")
+                .contains("\"BreakerCallsRefused\",\"Dependency\",\"email-provider\"")
+                .contains("\"BreakerOpenSeconds\",\"Dependency\",\"email-provider\"");
     }
 }

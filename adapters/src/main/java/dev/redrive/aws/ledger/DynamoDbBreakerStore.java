@@ -2,6 +2,7 @@ package dev.redrive.aws.ledger;
 
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.names.RedriveNames.Dependencies;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -28,7 +29,11 @@ public final class DynamoDbBreakerStore implements BreakerStore {
     }
 
     static Map<String, AttributeValue> key(String dependency) {
-        return Map.of("pk", AttributeValue.fromS("breaker#" + dependency), "sk", AttributeValue.fromS(SK));
+        return Map.of(
+                "pk",
+                AttributeValue.fromS(Dependencies.BREAKER_KEY_PREFIX + dependency),
+                "sk",
+                AttributeValue.fromS(SK));
     }
 
     @Override

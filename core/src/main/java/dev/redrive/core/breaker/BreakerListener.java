@@ -1,6 +1,7 @@
 package dev.redrive.core.breaker;
 
 import dev.redrive.core.breaker.BreakerState.Status;
+import java.time.Duration;
 
 /** What a sandbox's breakers report, for metrics: transitions it wrote, calls refused, probe results, store failures. */
 public interface BreakerListener {
@@ -12,6 +13,14 @@ public interface BreakerListener {
 
     /** A call to {@code dependency} was refused without calling it (the message is deferred). */
     default void refused(String dependency) {}
+
+    /**
+     * A call to {@code dependency} was refused, its breaker open (or half-open) for {@code openFor} since it first
+     * opened in this outage (zero when unknown). By default {@link #refused(String)}.
+     */
+    default void refused(String dependency, Duration openFor) {
+        refused(dependency);
+    }
 
     /** This sandbox's probe of {@code dependency} ended. */
     default void probed(String dependency, boolean succeeded) {}

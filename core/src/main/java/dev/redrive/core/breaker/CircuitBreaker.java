@@ -59,6 +59,11 @@ public final class CircuitBreaker {
         return dependency;
     }
 
+    /** When it opens and for how long. */
+    public BreakerPolicy policy() {
+        return rules.policy();
+    }
+
     /** Whether the next call to the dependency may go, as a call or as the one probe. */
     public synchronized Permit admit(Instant now) {
         BreakerState state = current(now);
@@ -107,10 +112,15 @@ public final class CircuitBreaker {
     }
 
     private Permit refuse(Admission admission, Instant now) {
-        Duration defer = admission instanceof Admission.Refuse r
-                ? r.deferFor()
-                : rules.policy().probeLease();
-        listener.refused(dependency);
+        Duration defer = rules.policy().probeLease();
+        Duration openFor = Duration.ZERO;
+        if (admission instanceof Admission.Refuse r) {
+            defer = r.deferFor();
+            openFor = r.state().openedAt() == null
+                    ? Duration.ZERO
+                    : Duration.between(r.state().openedAt(), now);
+        }
+        listener.refused(dependency, openFor);
         return new Permit(Permit.Kind.REFUSED, CircuitBreakerRules.deferralSeconds(defer), null);
     }
 

@@ -7,6 +7,7 @@
  * (written only on transitions, each conditional on its token; on AWS {@code DynamoDbBreakerStore} in the control
  * table). {@link dev.redrive.core.breaker.CircuitBreaker} is one sandbox's handle on it: cached for a few seconds, writing
  * only transitions, failing open when the store fails, reporting to a {@link dev.redrive.core.breaker.BreakerListener}.
- * Not wired into the consumers yet (no message is deferred by it, no metric emitted).
+ * {@code dev.redrive.core.consumer.EffectBreakers} puts it in front of external effects: {@code MessageProcessor} asks
+ * for a permit after the claim and before the effect, and defers a refused message.
  */
 package dev.redrive.core.breaker;

@@ -106,6 +106,9 @@ final class BatchRun {
         if (head instanceof MessageOutcome.Deferred deferred) {
             return deferred.delaySeconds();
         }
+        if (head instanceof MessageOutcome.RefusedByBreaker refused) {
+            return refused.delaySeconds();
+        }
         return null;
     }
 
@@ -123,6 +126,9 @@ final class BatchRun {
                     + dead.failure().classification().errorType() + " and could not be sent to the dead-letter queue";
         } else if (outcome instanceof MessageOutcome.Deferred deferred) {
             what = "was being processed elsewhere until " + deferred.leaseExpiresAt();
+        } else if (outcome instanceof MessageOutcome.RefusedByBreaker refused) {
+            what = "was refused by the open circuit breaker of " + refused.dependency();
+            dependency = refused.dependency();
         } else {
             what = "did not finish ("
                     + (outcome == null ? "no outcome" : outcome.getClass().getSimpleName()) + ")";

@@ -35,6 +35,17 @@ public sealed interface MessageOutcome {
         }
     }
 
+    /**
+     * The consumer's dependency has its circuit breaker open: the effect was not started and the dependency not
+     * called. The message comes back after {@code delaySeconds} (the rest of the open period, bounded by the receives
+     * left: {@link EffectBreakers}); the refusal is recorded on the claim as a TRANSIENT failure of {@code dependency}.
+     */
+    record RefusedByBreaker(String key, String dependency, int delaySeconds) implements MessageOutcome {
+        public boolean acknowledged() {
+            return false;
+        }
+    }
+
     /** A TRANSIENT failure: the message comes back after {@code delaySeconds} (full-jitter backoff). */
     record RetryLater(String key, Classification classification, int delaySeconds) implements MessageOutcome {
         public boolean acknowledged() {

@@ -2,6 +2,7 @@ package dev.redrive.core.consumer;
 
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.RandomSource;
+import dev.redrive.core.breaker.CircuitBreaker;
 import dev.redrive.core.claim.ClaimOutcome;
 import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimRequest;
@@ -39,12 +40,16 @@ public final class MessageProcessor {
     /** The error type of a message whose producer key is blank, too long or holds a control character. */
     public static final String INVALID_PRODUCER_KEY = "InvalidProducerKey";
 
+    /** The error type recorded on a message that its dependency's open circuit breaker refused. */
+    public static final String CIRCUIT_OPEN = "CircuitOpen";
+
     private final ClaimStore claims;
     private final LeasePolicy leases;
     private final FullJitterBackoff backoff;
     private final RandomSource random;
     private final Clock clock;
     private final ProcessingListener listener;
+    private final EffectBreakers breakers;
 
     public MessageProcessor(
             ClaimStore claims,
@@ -53,6 +58,21 @@ public final class MessageProcessor {
             RandomSource random,
             Clock clock,
             ProcessingListener listener) {
+        this(claims, leases, backoff, random, clock, listener, EffectBreakers.NONE);
+    }
+
+    /**
+     * @param breakers the circuit breakers asked before an external effect calls its dependency
+     */
+    public MessageProcessor(
+            ClaimStore claims,
+            LeasePolicy leases,
+            FullJitterBackoff backoff,
+            RandomSource random,
+            Clock clock,
+            ProcessingListener listener,
+            EffectBreakers breakers) {
+        this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.claims = Objects.requireNonNull(claims, "claims");
         this.leases = Objects.requireNonNull(leases, "leases");
         this.backoff = Objects.requireNonNull(backoff, "backoff");
@@ -140,15 +160,22 @@ public final class MessageProcessor {
             return failedUnderClaim(
                     consumer, acquired.claim(), message, new EffectDeadlinePassed("the effect", deadline, null));
         }
+        // The breaker is asked after the claim (a duplicate is acknowledged, not deferred) and before any call.
+        CircuitBreaker.Permit permit = breakers.admit(consumer.name(), now());
+        if (permit != null && !permit.calls()) {
+            return refusedByBreaker(acquired.claim(), message, permit);
+        }
         long started = System.nanoTime();
         String result;
         try {
             result = consumer.apply(parsed.event(), context);
         } catch (Exception | LinkageError | AssertionError e) {
             listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), false);
+            breakers.settle(consumer.name(), permit, consumer.classifier().classify(e), now());
             return failedUnderClaim(consumer, acquired.claim(), message, e);
         }
         listener.effectFinished(consumer.name(), Duration.ofNanos(System.nanoTime() - started), true);
+        breakers.settle(consumer.name(), permit, null, now());
         FencedWrite completion;
         try {
             Instant now = now();
@@ -245,6 +272,33 @@ public final class MessageProcessor {
         Classification c = consumer.classifier().classify(error);
         FailureRecord failure =
                 FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
+        MessageOutcome superseded = release(claim, failure, now);
+        return superseded != null ? superseded : routeFailure(claim.key(), failure, message);
+    }
+
+    /**
+     * The dependency's breaker refused the call: the claim is released with a TRANSIENT {@value #CIRCUIT_OPEN} failure
+     * of that dependency (the sweeper's evidence, should the message reach the DLQ), and the message is deferred.
+     */
+    private MessageOutcome refusedByBreaker(ClaimRecord claim, IncomingMessage message, CircuitBreaker.Permit refused) {
+        Instant now = now();
+        String dependency = breakers.dependency(claim.key().consumer());
+        int delay = breakers.deferralSeconds(claim.key().consumer(), refused, message.receiveCount());
+        Classification c = new Classification(
+                FailureClass.TRANSIENT,
+                CIRCUIT_OPEN,
+                "the circuit breaker of " + dependency + " is open: not called, deferred " + delay + " s",
+                dependency);
+        FailureRecord failure =
+                FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
+        MessageOutcome superseded = release(claim, failure, now);
+        return superseded != null
+                ? superseded
+                : new MessageOutcome.RefusedByBreaker(claim.key().value(), dependency, delay);
+    }
+
+    /** Releases a failed claim with its failure; a Superseded outcome when another token took it over, else null. */
+    private MessageOutcome release(ClaimRecord claim, FailureRecord failure, Instant now) {
         try {
             if (!claims.release(claim.key(), claim.fencingToken(), failure, now).applied()) {
                 // Another worker took the claim over meanwhile: the message is its to settle, not this stale one's
@@ -256,7 +310,7 @@ public final class MessageProcessor {
             // The lease expires on its own; the failure is still reported on the message.
             listener.releaseFailed(claim.key(), releaseError);
         }
-        return routeFailure(claim.key(), failure, message);
+        return null;
     }
 
     private MessageOutcome failedWithoutClaim(

@@ -28,6 +28,18 @@ public final class RedriveNames {
         private Handlers() {}
     }
 
+    /** The dependencies the consumers' circuit breakers guard, and where their shared state lives. */
+    public static final class Dependencies {
+
+        /** The confirmation email's mail provider. */
+        public static final String EMAIL_PROVIDER = "email-provider";
+
+        /** The control-table partition key of a dependency's breaker is this prefix and the dependency's name. */
+        public static final String BREAKER_KEY_PREFIX = "breaker#";
+
+        private Dependencies() {}
+    }
+
     /** The dimensions the metrics are emitted with. */
     public static final class Dimensions {
 
@@ -35,6 +47,8 @@ public final class RedriveNames {
         public static final String FAILURE_CLASS = "FailureClass";
         public static final String DEAD_LETTER_QUEUE = "DeadLetterQueue";
         public static final String STATE = "State";
+        /** A circuit breaker's dependency ({@code email-provider}). */
+        public static final String DEPENDENCY = "Dependency";
 
         private Dimensions() {}
     }
@@ -56,6 +70,18 @@ public final class RedriveNames {
         // Consumers: by Consumer and FailureClass.
         public static final String FAILURES = "Failures";
         public static final String DEAD_LETTERED = "DeadLettered";
+        /** Messages refused by their dependency's open circuit breaker and deferred (by Consumer). */
+        public static final String DEFERRED_BY_BREAKER = "DeferredByBreaker";
+        // Consumers' circuit breakers: by Dependency (transitions by Dependency and State, the state entered).
+        public static final String BREAKER_TRANSITIONS = "BreakerTransitions";
+        public static final String BREAKER_CALLS_REFUSED = "BreakerCallsRefused";
+        /** The longest a refusing breaker had been open (since it first opened in this outage), in seconds. */
+        public static final String BREAKER_OPEN_SECONDS = "BreakerOpenSeconds";
+
+        public static final String BREAKER_PROBES_SUCCEEDED = "BreakerProbesSucceeded";
+        public static final String BREAKER_PROBES_FAILED = "BreakerProbesFailed";
+        /** The breaker's own store failed; the breaker let the call through. */
+        public static final String BREAKER_STORE_FAILURES = "BreakerStoreFailures";
 
         // Sweeper: without dimensions (the alarms read them so).
         public static final String OLDEST_UNRESOLVED_QUARANTINE_AGE = "OldestUnresolvedQuarantineAgeSeconds";
@@ -90,7 +116,14 @@ public final class RedriveNames {
                 VISIBILITY_NOT_CHANGED,
                 EFFECT_LATENCY,
                 FAILURES,
-                DEAD_LETTERED);
+                DEAD_LETTERED,
+                DEFERRED_BY_BREAKER,
+                BREAKER_TRANSITIONS,
+                BREAKER_CALLS_REFUSED,
+                BREAKER_OPEN_SECONDS,
+                BREAKER_PROBES_SUCCEEDED,
+                BREAKER_PROBES_FAILED,
+                BREAKER_STORE_FAILURES);
 
         /** Every metric the sweeper function emits. */
         public static final Set<String> SWEEPER_EMITTED = Set.of(

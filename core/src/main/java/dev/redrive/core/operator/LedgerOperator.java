@@ -1,5 +1,7 @@
 package dev.redrive.core.operator;
 
+import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -40,6 +42,8 @@ public final class LedgerOperator implements OperatorPort {
     private final PayloadStore payloads;
     private final Clock clock;
     private final LedgerQueries queries;
+    private final BreakerStore breakerStore;
+    private final List<String> breakerDependencies;
 
     private LedgerOperator(Builder b) {
         this.ledger = require(b.ledger, "a quarantine ledger");
@@ -51,6 +55,17 @@ public final class LedgerOperator implements OperatorPort {
         this.clock = b.clock;
         this.archives = new ArchiveDecision(ledger, clock);
         this.queries = new LedgerQueries(ledger, clock);
+        this.breakerStore = b.breakerStore;
+        this.breakerDependencies = b.breakerDependencies;
+    }
+
+    @Override
+    public Map<String, BreakerState> breakers() {
+        Map<String, BreakerState> states = new LinkedHashMap<>();
+        if (breakerStore != null) {
+            breakerDependencies.forEach(d -> states.put(d, breakerStore.read(d)));
+        }
+        return states;
     }
 
     /** A builder; the clock defaults to the system's UTC clock, everything else must be given. */
@@ -232,8 +247,17 @@ public final class LedgerOperator implements OperatorPort {
         private DeadLetterSource queues;
         private PayloadStore payloads;
         private Clock clock = Clock.systemUTC();
+        private BreakerStore breakerStore;
+        private List<String> breakerDependencies = List.of();
 
         private Builder() {}
+
+        /** Where the consumers' circuit breakers are shared, and whose to show; none by default. */
+        public Builder breakers(BreakerStore store, List<String> dependencies) {
+            this.breakerStore = Objects.requireNonNull(store, "store");
+            this.breakerDependencies = List.copyOf(dependencies);
+            return this;
+        }
 
         public Builder ledger(QuarantineLedger ledger) {
             this.ledger = ledger;

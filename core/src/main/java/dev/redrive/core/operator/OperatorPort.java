@@ -1,5 +1,6 @@
 package dev.redrive.core.operator;
 
+import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -65,6 +66,12 @@ public interface OperatorPort {
 
     /** Replays sent and returned, by failure class, over all routes. */
     Map<FailureClass, ReplayStats.Totals> replayTotals();
+
+    /**
+     * The circuit breakers of the dependencies the deployment's consumers call, by dependency, as every sandbox
+     * shares them now (a breaker never opened reads CLOSED with token 0; the token counts its transitions).
+     */
+    Map<String, BreakerState> breakers();
 
     /** Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. */
     MaintenanceWindow addWindow(MaintenanceWindow window);

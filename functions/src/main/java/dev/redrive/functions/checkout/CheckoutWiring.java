@@ -2,18 +2,27 @@ package dev.redrive.functions.checkout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.clients.EffectClients;
+import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.checkout.S3EmailOutbox;
+import dev.redrive.core.breaker.BreakerPolicy;
+import dev.redrive.core.breaker.CircuitBreaker;
+import dev.redrive.core.breaker.CircuitBreakerRules;
+import dev.redrive.core.consumer.EffectBreakers;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.metrics.ConsumerMetrics;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.HashMap;
+import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** Builds the checkout example's consumers from configuration, as the checkout module describes them. */
@@ -47,6 +56,38 @@ public class CheckoutWiring {
             RedriveConfig config,
             ObjectMapper json) {
         return new S3EmailOutbox(mailProvider, config.checkout().emailOutboxBucket(), json);
+    }
+
+    /**
+     * The circuit breaker in front of the mail provider: one per sandbox, its state shared with every other sandbox
+     * through the control table ({@link DynamoDbBreakerStore}), guarding the confirmation email's effect.
+     */
+    @Produces
+    @Singleton
+    EffectBreakers effectBreakers(DynamoDbClient dynamoDb, RedriveConfig config, ConsumerMetrics metrics) {
+        RedriveConfig.Breaker mail = config.breakers().emailProvider();
+        Map<String, CircuitBreaker> guarded = new HashMap<>();
+        if (mail.enabled()) {
+            guarded.put(
+                    ConfirmationEmailConsumer.NAME,
+                    new CircuitBreaker(
+                            ConfirmationEmailConsumer.DEPENDENCY,
+                            new DynamoDbBreakerStore(dynamoDb, config.breakers().table()),
+                            new CircuitBreakerRules(policy(mail)),
+                            mail.cacheTtl(),
+                            metrics.breakers()));
+        }
+        return new EffectBreakers(guarded, config.batch().maxReceiveCount());
+    }
+
+    static BreakerPolicy policy(RedriveConfig.Breaker breaker) {
+        return new BreakerPolicy(
+                breaker.consecutiveFailures(),
+                breaker.failureRate(),
+                breaker.window(),
+                breaker.openPeriod(),
+                breaker.maxOpenPeriod(),
+                breaker.probeLease());
     }
 
     static EffectClients.Settings effectClientSettings(RedriveConfig.Effects effects) {

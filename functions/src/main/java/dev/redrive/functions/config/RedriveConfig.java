@@ -34,6 +34,9 @@ public interface RedriveConfig {
     /** The dead-letter sweeper (handler {@code dlq-sweeper}). */
     Sweeper sweeper();
 
+    /** The circuit breakers of the effects' dependencies, shared by every sandbox (see {@code EffectBreakers}). */
+    Breakers breakers();
+
     interface Claims {
         /** The DynamoDB table holding idempotency claims (partition key {@code pk}, TTL attribute {@code expiresAt}). */
         @WithDefault("redrive-claims")
@@ -103,6 +106,14 @@ public interface RedriveConfig {
          */
         @WithDefault("3s")
         Duration deadlineMargin();
+
+        /**
+         * The source queue's {@code maxReceiveCount} (its redrive policy; the IaC sets the same number). A message its
+         * dependency's open breaker refuses keeps its last receive for after the breaker closes: see
+         * {@code EffectBreakers}.
+         */
+        @WithDefault("10")
+        int maxReceiveCount();
     }
 
     interface DeadLetters {
@@ -198,5 +209,52 @@ public interface RedriveConfig {
         /** How long a received dead letter stays invisible while it is quarantined. */
         @WithDefault("120")
         int receiveVisibilitySeconds();
+    }
+
+    interface Breakers {
+        /**
+         * The table the breakers' shared state lives in: the control table (one item per dependency, {@code pk =
+         * breaker#<dependency>}), written only on transitions.
+         */
+        @WithDefault("redrive-control")
+        String table();
+
+        /** The mail provider's breaker ({@code email-provider}, in front of the confirmation email). */
+        Breaker emailProvider();
+    }
+
+    /** One dependency's circuit breaker. The defaults are {@code BreakerPolicy.DEFAULT}'s. */
+    interface Breaker {
+        /** Whether the breaker guards the dependency's calls at all; off, every message calls it. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** TRANSIENT failures of the dependency in a row, in one sandbox, that open the breaker. */
+        @WithDefault("5")
+        int consecutiveFailures();
+
+        /** The share of TRANSIENT failures over a full window of calls that opens it (strictly over; 1.0: off). */
+        @WithDefault("0.5")
+        double failureRate();
+
+        /** How many recent calls of one sandbox the failure rate is measured over. */
+        @WithDefault("20")
+        int window();
+
+        /** How long it stays open after it opens; messages refused meanwhile are deferred by the rest of it. */
+        @WithDefault("30s")
+        Duration openPeriod();
+
+        /** The cap of the open period, which doubles on every failed probe. */
+        @WithDefault("10m")
+        Duration maxOpenPeriod();
+
+        /** How long the one probe holds the half-open breaker before another sandbox may probe instead. */
+        @WithDefault("30s")
+        Duration probeLease();
+
+        /** How long a sandbox trusts its last read of the shared state (the healthy path reads once per period). */
+        @WithDefault("5s")
+        Duration cacheTtl();
     }
 }

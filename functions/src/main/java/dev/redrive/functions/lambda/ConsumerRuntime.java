@@ -9,6 +9,7 @@ import dev.redrive.core.backoff.RandomSource;
 import dev.redrive.core.backoff.SecureRandomSource;
 import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.consumer.BatchProcessor;
+import dev.redrive.core.consumer.EffectBreakers;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.functions.config.RedriveConfig;
@@ -103,8 +104,9 @@ public class ConsumerRuntime {
             Clock clock,
             SqsQueueGateway queues,
             ProcessingListener listener,
+            EffectBreakers breakers,
             RedriveConfig config) {
-        MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener);
+        MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener, breakers);
         // Lanes run on threads started per batch, not a container-wide pool: a hung effect holds only its own thread.
         return new BatchProcessor(processor, queues, Math.max(1, config.batch().concurrency()));
     }

@@ -23,7 +23,7 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * at the end of every invocation as Embedded Metric Format on stdout, namespace {@value Metrics#NAMESPACE}, names from {@link Metrics}. Only what
  * changed during the invocation is exported. Names: {@code Processed}, {@code Duplicates}, {@code Deferred},
  * {@code TimedOut}, {@code Superseded}, {@code HeldBehindGroupHead}, {@code VisibilityNotChanged} (a retry delay the
- * queue did not take), {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
+ * queue did not take), {@code DeferredByBreaker} (refused by the dependency's open circuit breaker), {@code EffectLatency} (dimension {@code Consumer}); {@code Failures} and
  * {@code DeadLettered} (dimensions {@code Consumer}, {@code FailureClass}).
  */
 public final class ConsumerMetrics {
@@ -32,9 +32,16 @@ public final class ConsumerMetrics {
     private final EmfOutput output;
     private final Map<String, Double> exported = new HashMap<>();
     private final Map<String, Double> exportedLatencyTotal = new HashMap<>();
+    private final BreakerMetrics breakers;
 
     public ConsumerMetrics(EmfOutput output) {
         this.output = output;
+        this.breakers = new BreakerMetrics(output);
+    }
+
+    /** The circuit breakers' metrics, flushed with the consumer's. */
+    public BreakerMetrics breakers() {
+        return breakers;
     }
 
     /** Times one effect of {@code consumer}; called concurrently by the records of a batch. */
@@ -55,6 +62,8 @@ public final class ConsumerMetrics {
                 count(consumer, Metrics.DUPLICATES, null);
             } else if (o instanceof MessageOutcome.Deferred) {
                 count(consumer, Metrics.DEFERRED, null);
+            } else if (o instanceof MessageOutcome.RefusedByBreaker) {
+                count(consumer, Metrics.DEFERRED_BY_BREAKER, null);
             } else if (o instanceof MessageOutcome.TimedOut) {
                 count(consumer, Metrics.TIMED_OUT, null);
             } else if (o instanceof MessageOutcome.Superseded) {
@@ -90,7 +99,8 @@ public final class ConsumerMetrics {
             Metrics.TIMED_OUT,
             Metrics.SUPERSEDED,
             Metrics.HELD_BEHIND_GROUP_HEAD,
-            Metrics.VISIBILITY_NOT_CHANGED
+            Metrics.VISIBILITY_NOT_CHANGED,
+            Metrics.DEFERRED_BY_BREAKER
         }) {
             double delta = delta(
                     consumer + "/" + name,
@@ -134,6 +144,7 @@ public final class ConsumerMetrics {
             }
         }
         byClass.values().forEach(MetricsLogger::flush);
+        breakers.flush();
     }
 
     private double delta(String key, Counter counter) {

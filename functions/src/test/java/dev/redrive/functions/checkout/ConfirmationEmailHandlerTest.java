@@ -9,10 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.clients.EffectClients;
+import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
+import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTestResource;
@@ -22,6 +26,8 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -62,6 +68,7 @@ class ConfirmationEmailHandlerTest {
         aws.reset();
         LocalResources.createTable(aws.dynamoDb(), claims.table());
         LocalResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
+        LocalResources.createKeyValueTable(aws.dynamoDb(), config.breakers().table());
         queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
     }
 
@@ -159,6 +166,35 @@ class ConfirmationEmailHandlerTest {
                 .contains("$.total.amountMinor is string, expected integer")
                 .doesNotContain("five hundred");
         assertThat(reasons.get("UnknownVersion")).contains("v9 is not a known version");
+    }
+
+    @Test
+    void anOpenMailProviderBreakerInTheControlTableDefersTheEmailWithoutSendingIt() {
+        Instant now = Instant.now();
+        new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table())
+                .transition(
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        0,
+                        new BreakerState(
+                                BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null));
+        String eventId = "evt-" + UUID.randomUUID();
+        SQSEvent.SQSMessage order = record(OrderEvents.v2(eventId, "o-7", 700, "EUR"));
+
+        SQSBatchResponse response = handler.handleRequest(event(order), null);
+
+        assertThat(response.getBatchItemFailures())
+                .extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                .containsExactly(order.getMessageId());
+        assertThat(aws.s3()
+                        .listObjectsV2(b -> b.bucket(config.checkout().emailOutboxBucket()))
+                        .contents())
+                .as("the mail provider was not called")
+                .isEmpty();
+        var failure = claims.find(new IdempotencyKey(ConfirmationEmailConsumer.NAME, eventId), Instant.now())
+                .orElseThrow()
+                .lastFailure();
+        assertThat(failure.classification().errorType()).isEqualTo(MessageProcessor.CIRCUIT_OPEN);
+        assertThat(failure.classification().dependency()).isEqualTo(ConfirmationEmailConsumer.DEPENDENCY);
     }
 
     @Test

@@ -38,6 +38,7 @@ public final class ItResources implements QuarkusTestResourceLifecycleManager {
         config.put("redrive.dead-letters.queue-url", orders.dlqUrl());
         config.put("redrive.sweeper.quarantine-table", QUARANTINE);
         config.put("redrive.sweeper.control-table", CONTROL);
+        config.put("redrive.breakers.table", CONTROL);
         config.put("redrive.sweeper.archive-bucket", ARCHIVE);
         config.put(
                 "redrive.sweeper.routes",

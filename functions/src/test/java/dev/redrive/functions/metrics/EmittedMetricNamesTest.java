@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageOutcome;
@@ -51,7 +52,13 @@ class EmittedMetricNamesTest {
                         new MessageOutcome.Superseded("k5", 2),
                         new MessageOutcome.RetryLater("k6", Classification.of(FailureClass.TRANSIENT, "T", "t"), 3),
                         new MessageOutcome.DeadLettered("k7", new FailureRecord(permanent, 1, now, now, "q")),
-                        new MessageOutcome.SkippedAfterGroupFailure("g1", "m0", 4)));
+                        new MessageOutcome.SkippedAfterGroupFailure("g1", "m0", 4),
+                        new MessageOutcome.RefusedByBreaker("k8", "mail", 30)));
+        metrics.breakers().transitioned("mail", BreakerState.Status.CLOSED, BreakerState.Status.OPEN);
+        metrics.breakers().refused("mail", Duration.ofSeconds(12));
+        metrics.breakers().probed("mail", true);
+        metrics.breakers().probed("mail", false);
+        metrics.breakers().storeFailed("mail", new IllegalStateException("control table unreachable"));
 
         metrics.flush("email");
 

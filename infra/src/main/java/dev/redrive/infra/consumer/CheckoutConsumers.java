@@ -1,8 +1,10 @@
 package dev.redrive.infra.consumer;
 
+import dev.redrive.core.names.RedriveNames.Dependencies;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.infra.function.FunctionRuntime;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.services.dynamodb.ITable;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.s3.IBucket;
@@ -10,13 +12,17 @@ import software.constructs.Construct;
 
 /**
  * The checkout example's consumers of OrderPlaced: {@code confirmation-email} writes an email to the outbox bucket
- * (its external effect, keyed by the idempotency key), {@code revenue-analytics} adds to a revenue counter (its
+ * (its external effect, keyed by the idempotency key; the mail provider's circuit breaker is one item of the control
+ * table, the only item of it the consumer may read or write), {@code revenue-analytics} adds to a revenue counter (its
  * effect is a DynamoDB write, so it goes in one transaction with the claim).
  *
  * @param confirmationEmail the email consumer
  * @param revenueAnalytics  the analytics consumer
  */
 public record CheckoutConsumers(IdempotentConsumer confirmationEmail, IdempotentConsumer revenueAnalytics) {
+
+    /** A breaker's actions: a consistent read, and a transition as a conditional put. No update, delete, scan. */
+    public static final List<String> BREAKER_ACTIONS = List.of("dynamodb:GetItem", "dynamodb:PutItem");
 
     /** Creates both consumers in {@code scope} with the grants of their own side effects. */
     public static CheckoutConsumers create(
@@ -25,7 +31,9 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
             FunctionRuntime runtime,
             ConsumerTuning tuning,
             IBucket emailOutbox,
-            ITable revenueTable) {
+            ITable revenueTable,
+            ITable controlTable,
+            BreakerSettings breakers) {
         IdempotentConsumer email = consumer(
                 scope,
                 "ConfirmationEmail",
@@ -40,6 +48,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                         // GetObject: a refused create-only write (412) is confirmed against the email already there
                         .actions(List.of("s3:PutObject", "s3:GetObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
+        guardedByBreaker(email, Dependencies.EMAIL_PROVIDER, controlTable, breakers);
         IdempotentConsumer revenue = consumer(
                 scope,
                 "RevenueAnalytics",
@@ -54,6 +63,25 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                         .actions(List.of("dynamodb:UpdateItem"))
                         .resources(List.of(revenueTable.getTableArn())));
         return new CheckoutConsumers(email, revenue);
+    }
+
+    /**
+     * Lets {@code consumer} share {@code dependency}'s circuit breaker: told the control table, it may read and write
+     * (conditionally, on transitions) that breaker's item and no other item of the table.
+     */
+    private static void guardedByBreaker(
+            IdempotentConsumer consumer, String dependency, ITable controlTable, BreakerSettings breakers) {
+        consumer.function().addEnvironment(ConsumerEnvironment.BREAKERS_TABLE, controlTable.getTableName());
+        breakers.environment(dependency).forEach(consumer.function()::addEnvironment);
+        consumer.function()
+                .addToRolePolicy(PolicyStatement.Builder.create()
+                        .sid("CircuitBreakerOf" + dependency.replaceAll("[^A-Za-z0-9]", ""))
+                        .actions(BREAKER_ACTIONS)
+                        .resources(List.of(controlTable.getTableArn()))
+                        .conditions(Map.of(
+                                "ForAllValues:StringEquals",
+                                Map.of("dynamodb:LeadingKeys", List.of(Dependencies.BREAKER_KEY_PREFIX + dependency))))
+                        .build());
     }
 
     /** A consumer whose handler has its name, told where its side effect goes and allowed only that. */
@@ -77,6 +105,11 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                         .build());
         consumer.function().addToRolePolicy(effect.build());
         return consumer;
+    }
+
+    /** The dependencies whose circuit breakers the consumers share (each alarms when it stays open). */
+    public List<String> breakerDependencies() {
+        return List.of(Dependencies.EMAIL_PROVIDER);
     }
 
     /** Both consumers. */

@@ -26,6 +26,10 @@ public final class ConsumerEnvironment {
     public static final String BACKOFF_MAX_DELAY = "REDRIVE_BACKOFF_MAX_DELAY";
     /** Records of a batch processed at once. */
     public static final String BATCH_CONCURRENCY = "REDRIVE_BATCH_CONCURRENCY";
+    /** The source queue's maxReceiveCount: a message its open breaker refuses keeps its last receive. */
+    public static final String BATCH_MAX_RECEIVE_COUNT = "REDRIVE_BATCH_MAX_RECEIVE_COUNT";
+    /** The table the circuit breakers share their state in: the control table. */
+    public static final String BREAKERS_TABLE = "REDRIVE_BREAKERS_TABLE";
     /** The confirmation-email consumer's outbox bucket. */
     public static final String CHECKOUT_EMAIL_OUTBOX_BUCKET = "REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET";
     /** The revenue-analytics consumer's counters table. */

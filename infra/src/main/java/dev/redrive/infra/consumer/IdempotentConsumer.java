@@ -123,6 +123,7 @@ public final class IdempotentConsumer extends Construct {
                 ConsumerEnvironment.BACKOFF_MAX_DELAY,
                 IsoDurations.format(props.backoff().maxDelay()));
         env.put(ConsumerEnvironment.BATCH_CONCURRENCY, Integer.toString(props.batchConcurrency()));
+        env.put(ConsumerEnvironment.BATCH_MAX_RECEIVE_COUNT, Integer.toString(props.maxReceiveCount()));
         return env;
     }
 

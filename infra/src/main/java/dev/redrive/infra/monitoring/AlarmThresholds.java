@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param replaySuccessRate           replays: success rate below this fraction (default 0.9)
  * @param replaySuccessWindow         the window the success rate is computed over, from the sweeper's per-run counts
  *                                    (default 1 h: a failed replay returns after the consumer's retry window)
+ * @param breakerOpen                 a dependency's circuit breaker open (refusing calls) for longer than this since it
+ *                                    first opened (default 15 min)
  * @param period                      the period every alarm evaluates (default 5 min)
  * @param evaluationPeriods           periods in breach before an age or depth alarm fires (default 3)
  */
@@ -27,6 +29,7 @@ public record AlarmThresholds(
         Duration oldestUnresolvedQuarantine,
         double replaySuccessRate,
         Duration replaySuccessWindow,
+        Duration breakerOpen,
         Duration period,
         int evaluationPeriods) {
 
@@ -39,6 +42,7 @@ public record AlarmThresholds(
             Duration.ofDays(3),
             0.9,
             Duration.ofHours(1),
+            Duration.ofMinutes(15),
             Duration.ofMinutes(5),
             3);
 
@@ -49,6 +53,7 @@ public record AlarmThresholds(
         Objects.requireNonNull(oldestUnresolvedQuarantine, "oldestUnresolvedQuarantine");
         Objects.requireNonNull(period, "period");
         Objects.requireNonNull(replaySuccessWindow, "replaySuccessWindow");
+        Objects.requireNonNull(breakerOpen, "breakerOpen");
         if (sourceVisibleMessages < 1 || deadLetterVisibleMessages < 1 || evaluationPeriods < 1) {
             throw new IllegalArgumentException("depth thresholds and evaluation periods must be at least 1");
         }

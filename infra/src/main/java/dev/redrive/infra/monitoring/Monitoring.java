@@ -1,5 +1,6 @@
 package dev.redrive.infra.monitoring;
 
+import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,11 +28,14 @@ import software.constructs.Construct;
  * Alarms and the dashboard. Every alarm notifies {@link #alarmTopic()}. Per source queue: age of the oldest message
  * and depth. Per dead-letter queue: age, depth, and any arrival at all (DLQs are normally empty, the sweeper drains
  * them). On the sweeper schedule's DLQ, which nothing drains: arrivals in a period. On the sweeper's own metrics: the
- * oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors.
+ * oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors. Per circuit breaker:
+ * open for longer than {@link AlarmThresholds#breakerOpen()}.
  */
 public final class Monitoring extends Construct {
 
     private static final String CLOUDWATCH = "cloudwatch.amazonaws.com";
+    /** The period of a breaker's long-open alarm: the default cap of its open period. */
+    static final java.time.Duration BREAKER_ALARM_PERIOD = java.time.Duration.ofMinutes(10);
 
     private final Topic alarmTopic;
     private final List<Alarm> alarms = new ArrayList<>();
@@ -69,7 +73,16 @@ public final class Monitoring extends Construct {
             queueAlarms(queue);
         }
         sweeperAlarms(props.sweeper());
-        new RedriveDashboard(this, "Dashboard", prefix, props.queues(), props.consumers(), alarms, thresholds.period());
+        props.breakers().forEach(this::breakerAlarm);
+        new RedriveDashboard(
+                this,
+                "Dashboard",
+                prefix,
+                props.queues(),
+                props.consumers(),
+                props.breakers(),
+                alarms,
+                thresholds.period());
     }
 
     /**
@@ -168,6 +181,32 @@ public final class Monitoring extends Construct {
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 1,
                 "The dead-letter sweeper failed: dead letters are not being quarantined");
+    }
+
+    /**
+     * A circuit breaker that stays open: every refusal reports how long the breaker has been open since it first opened
+     * ({@code BreakerOpenSeconds}, by Dependency), and refused messages come back at least once per open period (at
+     * most 10 min by default), so the alarm evaluates the maximum over {@link #BREAKER_ALARM_PERIOD}: it clears once
+     * no refusal is reported for a period, as after the breaker closed.
+     */
+    private void breakerAlarm(String dependency) {
+        Duration period = Duration.seconds(Math.max(thresholds.period().toSeconds(), BREAKER_ALARM_PERIOD.toSeconds()));
+        alarm(
+                prefix + "-" + dependency + "-breaker-open",
+                Metric.Builder.create()
+                        .namespace(Metrics.NAMESPACE)
+                        .metricName(Metrics.BREAKER_OPEN_SECONDS)
+                        .dimensionsMap(Map.of(Dimensions.DEPENDENCY, dependency))
+                        .statistic("Maximum")
+                        .period(period)
+                        .build(),
+                thresholds.breakerOpen().toSeconds(),
+                ComparisonOperator.GREATER_THAN_THRESHOLD,
+                1,
+                "The circuit breaker of " + dependency + " has been open for more than "
+                        + thresholds.breakerOpen().toMinutes() + " min: its messages are deferred, not sent. Check "
+                        + dependency + "; for a planned outage, `redrive window add` lets the sweeper replay what "
+                        + "reaches the dead-letter queue");
     }
 
     /**

@@ -11,6 +11,7 @@ import software.amazon.awscdk.services.lambda.IFunction;
  * @param key        the customer-managed key that encrypts the alarm topic
  * @param queues     every queue to alarm on and chart
  * @param consumers  the consumers' names, for the per-consumer graphs
+ * @param breakers   the dependencies whose circuit breakers alarm when they stay open too long
  * @param sweeper    the sweeper function, whose errors alarm
  * @param thresholds where the alarms fire
  */
@@ -19,6 +20,7 @@ public record MonitoringProps(
         IKey key,
         List<MonitoredQueue> queues,
         List<String> consumers,
+        List<String> breakers,
         IFunction sweeper,
         AlarmThresholds thresholds) {
 
@@ -26,5 +28,6 @@ public record MonitoringProps(
     public MonitoringProps {
         queues = List.copyOf(queues);
         consumers = List.copyOf(consumers);
+        breakers = List.copyOf(breakers);
     }
 }

@@ -20,7 +20,8 @@ import software.constructs.Construct;
 
 /**
  * The Redrive dashboard: depth and age per queue, dead-letter arrivals by consumer and failure class, quarantine by
- * failure class, replay outcomes, and each consumer's processed and duplicate counts. Metrics whose dimension values
+ * failure class, replay outcomes, each consumer's processed and duplicate counts, and each circuit breaker's refusals,
+ * probes and how long it has been open. Metrics whose dimension values
  * are open-ended (failure classes) are charted with CloudWatch SEARCH expressions.
  */
 final class RedriveDashboard extends Construct {
@@ -33,6 +34,7 @@ final class RedriveDashboard extends Construct {
             String prefix,
             List<MonitoredQueue> queues,
             List<String> consumers,
+            List<String> breakers,
             List<Alarm> alarms,
             java.time.Duration period) {
         super(scope, id);
@@ -47,6 +49,14 @@ final class RedriveDashboard extends Construct {
         for (String consumer : consumers) {
             processed.add(consumerMetric(Metrics.PROCESSED, consumer));
             processed.add(consumerMetric(Metrics.DUPLICATES, consumer));
+        }
+        List<IMetric> refused = new ArrayList<>();
+        List<IMetric> openFor = new ArrayList<>();
+        for (String dependency : breakers) {
+            refused.add(dependencyMetric(Metrics.BREAKER_CALLS_REFUSED, dependency, "Sum"));
+            refused.add(dependencyMetric(Metrics.BREAKER_PROBES_FAILED, dependency, "Sum"));
+            refused.add(dependencyMetric(Metrics.BREAKER_PROBES_SUCCEEDED, dependency, "Sum"));
+            openFor.add(dependencyMetric(Metrics.BREAKER_OPEN_SECONDS, dependency, "Maximum"));
         }
         List<IMetric> outcomes = new ArrayList<>();
         for (String outcome :
@@ -78,7 +88,10 @@ final class RedriveDashboard extends Construct {
                                 graph("Quarantined by failure class", List.of(quarantined))),
                         List.of(
                                 graph("Replay outcomes", outcomes),
-                                graph("Consumers: processed and duplicates", processed))))
+                                graph("Consumers: processed and duplicates", processed)),
+                        List.of(
+                                graph("Circuit breakers: calls refused, probes", refused),
+                                graph("Circuit breakers: open for (s)", openFor))))
                 .build();
     }
 
@@ -98,6 +111,17 @@ final class RedriveDashboard extends Construct {
                 .statistic("Sum")
                 .period(period)
                 .label(consumer + " " + name)
+                .build();
+    }
+
+    private Metric dependencyMetric(String name, String dependency, String statistic) {
+        return Metric.Builder.create()
+                .namespace(Metrics.NAMESPACE)
+                .metricName(name)
+                .dimensionsMap(Map.of(Dimensions.DEPENDENCY, dependency))
+                .statistic(statistic)
+                .period(period)
+                .label(dependency + " " + name)
                 .build();
     }
 
