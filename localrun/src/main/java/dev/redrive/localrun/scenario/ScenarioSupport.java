@@ -78,7 +78,8 @@ class ScenarioSupport {
      * How long {@code messages} failing on every attempt may take to reach the DLQ, from the consumer's own settings:
      * each is received {@code maxReceiveCount} times, retry {@code i} after a full-jitter delay of at most {@code
      * min(REDRIVE_BACKOFF_MAX_DELAY, REDRIVE_BACKOFF_BASE x REDRIVE_BACKOFF_MULTIPLIER^i)}, so one message needs at most
-     * the sum of those caps; the sandboxes work {@code messages x maxReceiveCount} deliveries besides, at a pace of
+     * the sum of those caps (or, where the dependency has a circuit breaker, the receives times its capped open period
+     * and a probe's lease); the sandboxes work {@code messages x maxReceiveCount} deliveries besides, at a pace of
      * {@value #DELIVERY_MILLIS} ms each per sandbox (generous for this 2-core machine). Twice that sum, plus the
      * deliveries' work, plus the {@link #PHASE_TIMEOUT}: a wait that grows with N and the receives instead of a fixed
      * one.
@@ -94,6 +95,18 @@ class ScenarioSupport {
         for (int i = 0; i < receives; i++) {
             backoffMillis += (long) Math.min(cap.toMillis(), delay);
             delay *= multiplier;
+        }
+        if (env.containsKey("REDRIVE_BREAKERS_TABLE")) {
+            // A breaker open on the dependency defers each receive by up to its capped open period and a probe's
+            // lease instead (the functions' defaults, 10 min and 30 s, unless the stack sets the cap).
+            Duration breakerCap = env.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("REDRIVE_BREAKERS_")
+                            && e.getKey().endsWith("_MAX_OPEN_PERIOD"))
+                    .map(e -> Duration.parse(e.getValue()))
+                    .max(Duration::compareTo)
+                    .orElse(Duration.ofMinutes(10));
+            backoffMillis = Math.max(
+                    backoffMillis, receives * breakerCap.plusSeconds(30).toMillis());
         }
         long workMillis = (long) messages * receives * DELIVERY_MILLIS / Math.max(1, sandboxes);
         return PHASE_TIMEOUT.plusMillis(2 * backoffMillis + workMillis);
