@@ -13,15 +13,18 @@ import java.util.Objects;
  */
 public final class CircuitBreaker {
 
-    /** What one call may do: call (or probe), or not, with how long to defer its message. */
-    public record Permit(Kind kind, int deferSeconds, BreakerState probeState) {
+    /**
+     * What one call may do: call (or probe), or not, with how long to defer its message; a refusal also says when the
+     * breaker opened ({@code openedAt}, null otherwise), the time of the failures it stands for.
+     */
+    public record Permit(Kind kind, int deferSeconds, BreakerState probeState, Instant openedAt) {
         public enum Kind {
             CALL,
             PROBE,
             REFUSED
         }
 
-        static final Permit CALL = new Permit(Kind.CALL, 0, null);
+        static final Permit CALL = new Permit(Kind.CALL, 0, null, null);
 
         public boolean calls() {
             return kind != Kind.REFUSED;
@@ -77,7 +80,7 @@ public final class CircuitBreaker {
                 return Permit.CALL; // the store failed: fail open
             }
             if (won) {
-                return new Permit(Permit.Kind.PROBE, 0, probe.halfOpen());
+                return new Permit(Permit.Kind.PROBE, 0, probe.halfOpen(), null);
             }
             return refuse(rules.admit(refresh(now), now), now);
         }
@@ -114,14 +117,14 @@ public final class CircuitBreaker {
     private Permit refuse(Admission admission, Instant now) {
         Duration defer = rules.policy().probeLease();
         Duration openFor = Duration.ZERO;
+        Instant openedAt = null;
         if (admission instanceof Admission.Refuse r) {
             defer = r.deferFor();
-            openFor = r.state().openedAt() == null
-                    ? Duration.ZERO
-                    : Duration.between(r.state().openedAt(), now);
+            openedAt = r.state().openedAt();
+            openFor = openedAt == null ? Duration.ZERO : Duration.between(openedAt, now);
         }
         listener.refused(dependency, openFor);
-        return new Permit(Permit.Kind.REFUSED, CircuitBreakerRules.deferralSeconds(defer), null);
+        return new Permit(Permit.Kind.REFUSED, CircuitBreakerRules.deferralSeconds(defer), null, openedAt);
     }
 
     /** Writes a transition; true when written, false when another sandbox wrote first, null when the store failed. */

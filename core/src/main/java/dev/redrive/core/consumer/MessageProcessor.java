@@ -289,12 +289,28 @@ public final class MessageProcessor {
                 CIRCUIT_OPEN,
                 "the circuit breaker of " + dependency + " is open: not called, deferred " + delay + " s",
                 dependency);
-        FailureRecord failure =
-                FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
+        FailureRecord failure = FailureRecord.next(
+                claim.lastFailure(), c, message.receiveCount(), failedAt(refused, claim, now), message.sourceQueue());
         MessageOutcome superseded = release(claim, failure, now);
         return superseded != null
                 ? superseded
                 : new MessageOutcome.RefusedByBreaker(claim.key().value(), dependency, delay);
+    }
+
+    /**
+     * When a refusal's failure happened: the dependency failed when the breaker opened, and the refusal stands for that
+     * (or for the message's own last failure, if later). Dated now, a message refused after its dependency's
+     * maintenance window has closed, before the breaker probes, would look as if it failed outside the window, and the
+     * sweeper's auto-replay of that window would leave it to a person.
+     */
+    private static Instant failedAt(CircuitBreaker.Permit refused, ClaimRecord claim, Instant now) {
+        Instant at = refused.openedAt() == null || refused.openedAt().isAfter(now) ? now : refused.openedAt();
+        FailureRecord previous = claim.lastFailure();
+        return previous != null
+                        && previous.lastFailedAt().isAfter(at)
+                        && !previous.lastFailedAt().isAfter(now)
+                ? previous.lastFailedAt()
+                : at;
     }
 
     /** Releases a failed claim with its failure; a Superseded outcome when another token took it over, else null. */

@@ -144,6 +144,32 @@ class EffectBreakerTest {
         assertThat(events).containsExactly("CLOSED->OPEN", "refused after 10 s");
     }
 
+    /**
+     * A refusal stands for the failures that opened the breaker, so it is dated when the breaker opened: a message
+     * refused after its dependency's maintenance window has closed (the breaker has not probed yet) still has its
+     * failures inside the window, and the sweeper's auto-replay of that window takes it (the incident scenario left
+     * one such dead letter waiting for a person: last failure 2 s after the window's end, every failure a refusal).
+     */
+    @Test
+    void aRefusalIsDatedWhenTheBreakerOpenedNotWhenTheMessageWasRefused() {
+        MessageProcessor p = sandbox();
+        Instant opened = clock.instant();
+        openIt(p);
+        clock.advance(Duration.ofSeconds(25));
+
+        assertThat(process(p, "o-3", 1)).isInstanceOf(MessageOutcome.RefusedByBreaker.class);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(process(p, "o-3", 2)).isInstanceOf(MessageOutcome.RefusedByBreaker.class);
+
+        ClaimRecord claim = claims.find(new IdempotencyKey("scripted", "o-3"), clock.instant())
+                .orElseThrow();
+        assertThat(claim.lastFailure().firstFailedAt()).isEqualTo(opened);
+        assertThat(claim.lastFailure().lastFailedAt())
+                .as("the breaker's opening, not the refusal 26 s later")
+                .isEqualTo(opened);
+        assertThat(claim.lastFailure().attempt()).isEqualTo(2);
+    }
+
     @Test
     void aRefusedMessageKeepsItsLastReceiveForAfterTheBreakerCloses() {
         MessageProcessor p = sandbox();
