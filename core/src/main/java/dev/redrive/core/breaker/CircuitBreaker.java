@@ -82,7 +82,13 @@ public final class CircuitBreaker {
             if (won) {
                 return new Permit(Permit.Kind.PROBE, 0, probe.halfOpen(), null);
             }
-            return refuse(rules.admit(refresh(now), now), now);
+            // Another sandbox wrote first: it may be probing, or its probe may have closed the breaker already.
+            BreakerState read = refresh(now);
+            Admission again = rules.admit(read, now);
+            if (again instanceof Admission.Call) {
+                return Permit.CALL;
+            }
+            return again instanceof Admission.Refuse ? refuse(again, now) : refuse(read.openedAt(), now);
         }
         return refuse(admission, now);
     }
@@ -115,14 +121,19 @@ public final class CircuitBreaker {
     }
 
     private Permit refuse(Admission admission, Instant now) {
-        Duration defer = rules.policy().probeLease();
-        Duration openFor = Duration.ZERO;
-        Instant openedAt = null;
         if (admission instanceof Admission.Refuse r) {
-            defer = r.deferFor();
-            openedAt = r.state().openedAt();
-            openFor = openedAt == null ? Duration.ZERO : Duration.between(openedAt, now);
+            return refused(r.deferFor(), r.state().openedAt(), now);
         }
+        return refused(rules.policy().probeLease(), null, now);
+    }
+
+    /** Refused after losing the probe to another sandbox whose probe is now due again: wait a probe's lease. */
+    private Permit refuse(Instant openedAt, Instant now) {
+        return refused(rules.policy().probeLease(), openedAt, now);
+    }
+
+    private Permit refused(Duration defer, Instant openedAt, Instant now) {
+        Duration openFor = openedAt == null ? Duration.ZERO : Duration.between(openedAt, now);
         listener.refused(dependency, openFor);
         return new Permit(Permit.Kind.REFUSED, CircuitBreakerRules.deferralSeconds(defer), null, openedAt);
     }

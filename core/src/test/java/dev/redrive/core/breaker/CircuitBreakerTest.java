@@ -115,6 +115,15 @@ class CircuitBreakerTest {
     }
 
     @Test
+    void aRefusalSaysWhenTheBreakerOpened() {
+        CircuitBreaker a = sandbox();
+        for (int i = 0; i < 3; i++) {
+            a.failedTransiently(a.admit(T0), T0);
+        }
+        assertThat(a.admit(T0.plusSeconds(10)).openedAt()).isEqualTo(T0);
+    }
+
+    @Test
     void aFailedProbeReopensForTwiceThePeriod() {
         CircuitBreaker a = sandbox();
         for (int i = 0; i < 3; i++) {
