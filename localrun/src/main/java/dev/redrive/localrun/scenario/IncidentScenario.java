@@ -68,11 +68,11 @@ final class IncidentScenario implements Scenario {
                         "planned mail provider maintenance"));
         progress.step("maintenance window " + WINDOW + " approved for " + ConfirmationEmailConsumer.DEPENDENCY
                 + "; the mail provider goes down");
+        long refusalsBefore = system.mailProviderRefusals(); // every call the downed provider gets counts
         system.emailProviderOutage(true);
         List<Order> hit = s.traffic.newOrders(n - k, 0, "outage");
         s.traffic.send(hit, List.of(s.emailQueue, s.revenueQueue));
         List<String> legacy = leftByThePreviousVersion(s, k, start);
-        long refusalsBefore = system.mailProviderRefusals();
         Duration deadLettering = s.deadLetteringBudget(LocalSystem.EMAIL, s.emailQueue, n - k, o.maxInstances());
         s.await(
                 "the outage's orders to be dead-lettered by the email consumer",
