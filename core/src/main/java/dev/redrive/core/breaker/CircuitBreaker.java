@@ -88,9 +88,11 @@ public final class CircuitBreaker {
             if (again instanceof Admission.Call) {
                 return Permit.CALL;
             }
-            return again instanceof Admission.Refuse ? refuse(again, now) : refuse(read.openedAt(), now);
+            return again instanceof Admission.Refuse r
+                    ? refuse(r, now)
+                    : refused(rules.policy().probeLease(), read.openedAt(), now); // its probe is due again
         }
-        return refuse(admission, now);
+        return refuse((Admission.Refuse) admission, now); // neither a call nor a probe
     }
 
     /** The dependency answered the permitted call (a success, or a refusal that is not its being down). */
@@ -120,16 +122,8 @@ public final class CircuitBreaker {
         }
     }
 
-    private Permit refuse(Admission admission, Instant now) {
-        if (admission instanceof Admission.Refuse r) {
-            return refused(r.deferFor(), r.state().openedAt(), now);
-        }
-        return refused(rules.policy().probeLease(), null, now);
-    }
-
-    /** Refused after losing the probe to another sandbox whose probe is now due again: wait a probe's lease. */
-    private Permit refuse(Instant openedAt, Instant now) {
-        return refused(rules.policy().probeLease(), openedAt, now);
+    private Permit refuse(Admission.Refuse refusal, Instant now) {
+        return refused(refusal.deferFor(), refusal.state().openedAt(), now);
     }
 
     private Permit refused(Duration defer, Instant openedAt, Instant now) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 
 /**
  * What the sandboxes' proxies saw of claims and effects, per idempotency key, in the order AWS took them: each lease
@@ -63,23 +64,21 @@ public final class FencingJournal {
 
     /** Effect calls for {@code key} that reached AWS, accepted or not. */
     public int effectCallsOf(String key) {
-        KeyState s = keys.get(key);
-        if (s == null) {
-            return 0;
-        }
-        synchronized (s) {
-            return s.effectCalls;
-        }
+        return countOf(key, s -> s.effectCalls);
     }
 
     /** Effect calls for {@code key} that AWS accepted. */
     public int effectsAcceptedOf(String key) {
+        return countOf(key, s -> s.effectsAccepted);
+    }
+
+    private int countOf(String key, ToIntFunction<KeyState> count) {
         KeyState s = keys.get(key);
         if (s == null) {
             return 0;
         }
         synchronized (s) {
-            return s.effectsAccepted;
+            return count.applyAsInt(s);
         }
     }
 

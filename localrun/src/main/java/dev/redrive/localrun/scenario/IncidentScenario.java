@@ -73,7 +73,7 @@ final class IncidentScenario implements Scenario {
         List<Order> hit = s.traffic.newOrders(n - k, 0, "outage");
         s.traffic.send(hit, List.of(s.emailQueue, s.revenueQueue));
         List<String> legacy = leftByThePreviousVersion(s, k, start);
-        Duration deadLettering = s.deadLetteringBudget(LocalSystem.EMAIL, s.emailQueue, n - k, o.maxInstances());
+        Duration deadLettering = s.deadLetteringBudget(LocalSystem.EMAIL, n - k, o.maxInstances());
         s.await(
                 "the outage's orders to be dead-lettered by the email consumer",
                 deadLettering,
@@ -83,7 +83,7 @@ final class IncidentScenario implements Scenario {
         long providerCalls = system.mailProviderRefusals() - refusalsBefore;
         Map<String, Object> outage = new LinkedHashMap<>();
         outage.put("dead-lettered by the outage", n - k);
-        outage.put("receives before the DLQ", s.maxReceiveCount(s.emailQueue));
+        outage.put("receives before the DLQ", s.maxReceiveCount(LocalSystem.EMAIL));
         outage.put("calls to the downed provider", providerCalls);
         outage.put(
                 "calls to the downed provider per dead-lettered message",

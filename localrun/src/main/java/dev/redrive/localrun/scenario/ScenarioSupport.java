@@ -11,9 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** What every scenario needs: the queues, the status line, waiting, sweeping, and the closing figures. */
 class ScenarioSupport {
@@ -84,12 +81,12 @@ class ScenarioSupport {
      * deliveries' work, plus the {@link #PHASE_TIMEOUT}: a wait that grows with N and the receives instead of a fixed
      * one.
      */
-    Duration deadLetteringBudget(String handler, String sourceQueue, int messages, int sandboxes) {
+    Duration deadLetteringBudget(String handler, int messages, int sandboxes) {
         Map<String, String> env = system.environmentOf(handler);
         Duration base = Duration.parse(env.getOrDefault("REDRIVE_BACKOFF_BASE", "PT2S"));
         Duration cap = Duration.parse(env.getOrDefault("REDRIVE_BACKOFF_MAX_DELAY", "PT15M"));
         double multiplier = Double.parseDouble(env.getOrDefault("REDRIVE_BACKOFF_MULTIPLIER", "2.0"));
-        int receives = maxReceiveCount(sourceQueue);
+        int receives = maxReceiveCount(handler);
         long backoffMillis = 0;
         double delay = base.toMillis();
         for (int i = 0; i < receives; i++) {
@@ -123,20 +120,16 @@ class ScenarioSupport {
     /** The work one delivery of a failing message costs a sandbox, for {@link #deadLetteringBudget}. */
     static final long DELIVERY_MILLIS = 250;
 
-    private static final Pattern MAX_RECEIVE_COUNT = Pattern.compile("\"maxReceiveCount\"\\s*:\\s*\"?(\\d+)");
-
-    /** The receives before the DLQ, from the queue's redrive policy. */
-    int maxReceiveCount(String queueUrl) {
-        String policy = system.aws()
-                .sqs()
-                .getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNames(QueueAttributeName.REDRIVE_POLICY))
-                .attributes()
-                .get(QueueAttributeName.REDRIVE_POLICY);
-        Matcher m = MAX_RECEIVE_COUNT.matcher(policy == null ? "" : policy);
-        if (!m.find()) {
-            throw new IllegalStateException(queueUrl + " has no redrive policy with a maxReceiveCount: " + policy);
+    /**
+     * The receives before {@code handler}'s source queue moves a message to its DLQ: the redrive policy's
+     * maxReceiveCount, which the CDK app also hands the consumer ({@code REDRIVE_BATCH_MAX_RECEIVE_COUNT}).
+     */
+    int maxReceiveCount(String handler) {
+        String receives = system.environmentOf(handler).get("REDRIVE_BATCH_MAX_RECEIVE_COUNT");
+        if (receives == null) {
+            throw new IllegalStateException(handler + " is not told REDRIVE_BATCH_MAX_RECEIVE_COUNT by the template");
         }
-        return Integer.parseInt(m.group(1));
+        return Integer.parseInt(receives);
     }
 
     /** Invokes the sweeper now (as its schedule would) and returns its answer, for the story. */
