@@ -43,6 +43,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The whole system on this machine: local AWS provisioned from the synthesized template, each function of the
@@ -69,6 +70,8 @@ public final class LocalSystem implements AutoCloseable {
     private volatile boolean emailOutage;
     private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
     private final Map<String, SqsEventSourcePoller> pollerByFunction = new HashMap<>();
+    private final List<AwsTrafficProxy> eventSourceProxies = new ArrayList<>();
+    private final List<SqsClient> eventSourceClients = new ArrayList<>();
     private final LocalScheduler scheduler = new LocalScheduler();
     private final AtomicLong scheduledSweeps = new AtomicLong();
     private final AtomicLong failedSweeps = new AtomicLong();
@@ -190,7 +193,7 @@ public final class LocalSystem implements AutoCloseable {
             LocalQueue q = resources.queues().get(m.queueLogicalId());
             FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
             SqsEventSourcePoller poller = new SqsEventSourcePoller(
-                    aws.sqs(),
+                    chaos == null ? aws.sqs() : eventSourceClient(pool.name()),
                     pool,
                     new SqsEventSourcePoller.Settings(
                             q.url(),
@@ -228,6 +231,19 @@ public final class LocalSystem implements AutoCloseable {
                         }
                     });
         }
+    }
+
+    /**
+     * The chaos run's event-source mapping reaches SQS through a proxy of its own, where SQS's 500s strike its receives
+     * and deletes, with a client that does not retry (a failed delete leaves the batch to come back).
+     */
+    private SqsClient eventSourceClient(String function) throws IOException {
+        AwsTrafficProxy proxy = new AwsTrafficProxy("sqs", aws.sqsEndpoint());
+        eventSourceProxies.add(proxy);
+        proxy.hook(chaos.eventSourceFaults(function));
+        SqsClient client = aws.sqsThrough(proxy.endpoint());
+        eventSourceClients.add(client);
+        return client;
     }
 
     /** The sandbox of one slot of {@code handler}'s pool, with counting proxies of its own (and its faults). */
@@ -421,6 +437,7 @@ public final class LocalSystem implements AutoCloseable {
                 f.put("batches", poller.batches());
                 f.put("batchesFailedWhole", poller.failedBatches());
                 f.put("pollerSqsCalls", poller.sqsCalls());
+                f.put("pollerSqsErrors", poller.sqsErrors());
             }
             figures.put(name, f);
         });
@@ -451,6 +468,8 @@ public final class LocalSystem implements AutoCloseable {
     public void close() {
         scheduler.close();
         pollers.forEach(SqsEventSourcePoller::close);
+        eventSourceClients.forEach(SqsClient::close);
+        eventSourceProxies.forEach(AwsTrafficProxy::close);
         pools.values().forEach(FunctionPool::close);
         proxies.values().forEach(slots -> slots.forEach(m -> m.values().forEach(AwsTrafficProxy::close)));
         if (ownsAws) {

@@ -10,6 +10,7 @@ import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -157,6 +158,22 @@ public final class LocalAws implements AutoCloseable {
             }
         }
         return sqs;
+    }
+
+    /**
+     * A new SQS client for {@code endpoint} (a proxy in front of this SQS, say), with these credentials and region and
+     * no SDK retries: whoever calls through it retries in its own way. The caller closes it.
+     */
+    public SqsClient sqsThrough(URI endpoint) {
+        return SqsClient.builder()
+                .endpointOverride(endpoint)
+                .region(region())
+                .credentialsProvider(credentials())
+                .httpClient(http())
+                .overrideConfiguration(clientConfig().toBuilder()
+                        .retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .build())
+                .build();
     }
 
     public DynamoDbClient dynamoDb() {

@@ -88,6 +88,11 @@ public final class Chaos {
                 Long.toString(Math.max(10, timeout.toSeconds())));
     }
 
+    /** The faults SQS answers the event-source mapping of {@code function} with (its proxy's hook). */
+    public AwsTrafficProxy.Hook eventSourceFaults(String function) {
+        return new EventSourceFaults(function, faults);
+    }
+
     /** The event-source mapping's part: its worker can die between the answer and the delete. */
     public SqsEventSourcePoller.Listener pollerListener(String function, String queueUrl) {
         return new SqsEventSourcePoller.Listener() {

@@ -58,7 +58,7 @@ public record ChaosOptions(
 
     private static Map<FaultKind, Double> defaults() {
         Map<FaultKind, Double> r = new EnumMap<>(FaultKind.class);
-        r.put(FaultKind.SANDBOX_PAUSE, 0.003);
+        r.put(FaultKind.SANDBOX_PAUSE, 0.005);
         r.put(FaultKind.DYNAMODB_THROTTLE, 0.003);
         r.put(FaultKind.DYNAMODB_INTERNAL_ERROR, 0.003);
         r.put(FaultKind.DYNAMODB_TRANSACTION_CONFLICT, 0.004);
@@ -66,7 +66,7 @@ public record ChaosOptions(
         r.put(FaultKind.SQS_INTERNAL_ERROR, 0.03);
         r.put(FaultKind.LATENCY, 0.004);
         r.put(FaultKind.CONNECTION_RESET, 0.002);
-        r.put(FaultKind.SWEEPER_KILL, 0.04);
+        r.put(FaultKind.SWEEPER_KILL, 0.03);
         r.put(FaultKind.TWO_SWEEPERS, 0.5);
         return Map.copyOf(r);
     }

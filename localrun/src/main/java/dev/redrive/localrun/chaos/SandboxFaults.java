@@ -248,10 +248,19 @@ public final class SandboxFaults implements Hook, SandboxListener {
                 .strikes(FaultKind.SANDBOX_KILL, faults.plan().killRate(step));
     }
 
+    /**
+     * Where a sweeper can be killed mid-sweep: right after AWS answered any of its calls inside a sweep (its lease
+     * taken or released, a dead letter received or deleted, the ledger read or written, a claim looked up, a replay
+     * sent, an archive written). Not its queue-depth reads, which come before a sweep takes its lease.
+     */
     private static boolean sweeperStep(AwsCall call) {
         return call.is(CallRole.DLQ_RECEIVE)
                 || call.is(CallRole.DLQ_DELETE)
                 || call.is(CallRole.LEDGER_WRITE)
+                || call.is(CallRole.LEDGER_READ)
+                || call.is(CallRole.CONTROL_WRITE)
+                || call.is(CallRole.CONTROL_READ)
+                || call.is(CallRole.CLAIM_READ)
                 || call.is(CallRole.REPLAY_SEND)
                 || call.is(CallRole.ARCHIVE_WRITE);
     }

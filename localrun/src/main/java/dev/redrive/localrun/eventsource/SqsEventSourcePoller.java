@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -72,6 +73,7 @@ public final class SqsEventSourcePoller implements AutoCloseable {
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong failedBatches = new AtomicLong();
     private final AtomicLong sqsCalls = new AtomicLong();
+    private final AtomicLong sqsErrors = new AtomicLong();
 
     public SqsEventSourcePoller(SqsClient sqs, FunctionPool function, Settings settings, String region) {
         this.sqs = sqs;
@@ -105,6 +107,10 @@ public final class SqsEventSourcePoller implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
+            } catch (SdkServiceException e) {
+                // SQS answered an error (a 500, say): what was not deleted comes back after its visibility timeout
+                sqsErrors.incrementAndGet();
+                LOG.debugf("poller of %s: SQS answered %d: %s", function.name(), e.statusCode(), e.getMessage());
             } catch (RuntimeException e) {
                 if (running.get()) {
                     LOG.warnf("poller of %s: %s", function.name(), e.getMessage());
@@ -226,6 +232,11 @@ public final class SqsEventSourcePoller implements AutoCloseable {
 
     public long sqsCalls() {
         return sqsCalls.get();
+    }
+
+    /** Receives and deletes SQS answered with an error. */
+    public long sqsErrors() {
+        return sqsErrors.get();
     }
 
     @Override

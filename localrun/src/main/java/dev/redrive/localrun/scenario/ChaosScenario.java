@@ -26,8 +26,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -317,6 +319,12 @@ final class ChaosScenario implements Scenario {
             t.setDaemon(true);
             return t;
         });
+        private final ExecutorService sweepers = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "chaos-sweeps");
+            t.setDaemon(true);
+            return t;
+        });
+        private final Semaphore sweepsRunning = new Semaphore(2);
         final AtomicLong sweeps = new AtomicLong();
         final AtomicLong operatorRounds = new AtomicLong();
         final AtomicLong operatorSent = new AtomicLong();
@@ -329,7 +337,23 @@ final class ChaosScenario implements Scenario {
         }
 
         void start(ChaosOptions c) {
-            timers.scheduleWithFixedDelay(this::sweep, 0, c.sweepEvery().toMillis(), TimeUnit.MILLISECONDS);
+            // A sweep starts every sweepEvery even while an earlier one still runs (its lease then makes the later
+            // one skip), up to two at once: a sweep under load takes longer than the period.
+            timers.scheduleAtFixedRate(
+                    () -> {
+                        if (sweepsRunning.tryAcquire()) {
+                            sweepers.execute(() -> {
+                                try {
+                                    sweep();
+                                } finally {
+                                    sweepsRunning.release();
+                                }
+                            });
+                        }
+                    },
+                    0,
+                    c.sweepEvery().toMillis(),
+                    TimeUnit.MILLISECONDS);
             timers.scheduleWithFixedDelay(
                     this::bulkReplay,
                     c.operatorEvery().toMillis(),
@@ -386,8 +410,10 @@ final class ChaosScenario implements Scenario {
         @Override
         public void close() {
             timers.shutdownNow();
+            sweepers.shutdownNow();
             try {
                 timers.awaitTermination(60, TimeUnit.SECONDS);
+                sweepers.awaitTermination(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

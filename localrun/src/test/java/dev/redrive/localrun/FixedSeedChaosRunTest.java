@@ -1,0 +1,158 @@
+package dev.redrive.localrun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.infra.RedriveApp;
+import dev.redrive.localrun.chaos.Chaos;
+import dev.redrive.localrun.chaos.ChaosOptions;
+import dev.redrive.localrun.chaos.FaultKind;
+import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.Scenario;
+import dev.redrive.localstack.LocalAws;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+
+/**
+ * The chaos scenario with a fixed seed, inside the test command: the packaged functions under sandbox kills at every
+ * step, pauses past the lease, AWS errors, latency, resets, SQS 500s on the event-source mapping, sweeper kills and
+ * two sweepers at once, with a mail-provider outage, the sweeper's replays and a person's bulk replay. Every checker
+ * line must pass (one email and one revenue count per order, every dead letter accounted for, nothing lost or stuck,
+ * no stale write accepted) and every fault kind must have struck.
+ *
+ * <p>The suite runs {@value #DEFAULT_ORDERS} orders with raised fault rates so that every kind strikes in about a
+ * minute of traffic; {@code -Dredrive.chaos.orders=1000} runs the larger variant with the same seed and rates.
+ */
+class FixedSeedChaosRunTest {
+
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final long SEED = 20261201L;
+    static final int DEFAULT_ORDERS = 150;
+
+    /** Raised rates, so that each kind is expected to strike ten times or more in the suite's run. */
+    static final List<String> FAULTS = List.of(
+            "--outage", "PT8S",
+            "--sweeper-timeout", "PT15S",
+            "--sweep-every", "PT2S",
+            "--operator-every", "PT4S",
+            "--drain-timeout", "PT4M",
+            "--kill-at",
+                    "takes-event=0.02,claim-write=0.01,effect-call=0.01,effect-response=0.01,completed=0.01,"
+                            + "returned=0.04",
+            "--pause", "0.015",
+            "--ddb-throttle", "0.015",
+            "--ddb-500", "0.015",
+            "--ddb-conflict", "0.015",
+            "--s3-slowdown", "0.05",
+            "--sqs-500", "0.05",
+            "--latency", "0.015",
+            "--reset", "0.01",
+            "--sweeper-kill", "0.05",
+            "--two-sweepers", "0.5");
+
+    @Test
+    void underEveryFaultEachOrderIsAppliedOnceAndNothingIsLost() throws Exception {
+        int orders = Integer.getInteger("redrive.chaos.orders", DEFAULT_ORDERS);
+        Path work = ROOT.resolve("localrun/target/fixed-seed-chaos");
+        Files.createDirectories(work);
+        Path template = synthesizeChaosStack(work.resolve("cdk.out"));
+        RunOptions options = new RunOptions(
+                        "chaos",
+                        orders,
+                        0,
+                        0,
+                        0,
+                        3,
+                        Optional.of(work.resolve("chaos.json")),
+                        template,
+                        ROOT.resolve("functions/target"),
+                        2,
+                        6,
+                        work.resolve("run"))
+                .withChaos(ChaosOptions.parse(SEED, FAULTS));
+        Files.createDirectories(options.workDir());
+        Path progressLog = options.workDir().resolve("progress.log");
+        LocalAws aws = LocalAws.shared();
+        aws.reset();
+        RunReport report = new RunReport("chaos");
+        Map<FaultKind, Long> struck = new EnumMap<>(FaultKind.class);
+        try (LocalSystem system = LocalSystem.start(
+                options, new Progress(new PrintStream(progressText, true, StandardCharsets.UTF_8)), aws, false)) {
+            Scenario.named("chaos")
+                    .run(
+                            system,
+                            options,
+                            new Progress(new PrintStream(progressText, true, StandardCharsets.UTF_8)),
+                            report);
+            Chaos chaos = system.chaos().orElseThrow();
+            for (FaultKind kind : FaultKind.values()) {
+                struck.put(kind, chaos.faults().total(kind));
+            }
+        }
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        report.print(new PrintStream(text, true, StandardCharsets.UTF_8));
+        String printed = text.toString(StandardCharsets.UTF_8);
+        System.out.println(printed);
+        report.writeJson(options.report().orElseThrow());
+
+        assertThat(report.passed())
+                .as(
+                        "every checker line of the chaos run passes; the report:%n%s%nthe run:%n%s",
+                        printed, progressText.toString(StandardCharsets.UTF_8))
+                .isTrue();
+        Map<String, Object> checker = checker(report);
+        assertThat(checker)
+                .as("the checker's figures")
+                .containsEntry("lost", 0L)
+                .containsEntry("stuck", 0L);
+        assertThat(struck)
+                .as("injections by kind (each kind must have struck)")
+                .allSatisfy((kind, n) -> assertThat(n).as(kind.flag()).isPositive());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> checker(RunReport report) {
+        return new LinkedHashMap<>((Map<String, Object>) report.toMap().get("checker"));
+    }
+
+    /**
+     * The chaos scenario's stack, synthesized as bin/redrive-local synthesizes it: the context of
+     * {@code localrun/local-stack.properties} with its {@code chaos.} keys, and the packaged functions.
+     */
+    static Path synthesizeChaosStack(Path outdir) throws IOException {
+        Properties file = new Properties();
+        try (Reader r = Files.newBufferedReader(ROOT.resolve("localrun/local-stack.properties"))) {
+            file.load(r);
+        }
+        Map<String, Object> context = new LinkedHashMap<>();
+        file.stringPropertyNames().stream()
+                .filter(k -> !k.startsWith("chaos."))
+                .forEach(k -> context.put(k, file.getProperty(k)));
+        file.stringPropertyNames().stream()
+                .filter(k -> k.startsWith("chaos."))
+                .forEach(k -> context.put(k.substring("chaos.".length()), file.getProperty(k)));
+        Path functions = ROOT.resolve("functions/target/function.zip");
+        assertThat(functions)
+                .as("the packaged functions: build them first (./mvnw -pl functions package)")
+                .exists();
+        context.put("functionsAsset", functions.toString());
+        App app = new App(
+                AppProps.builder().outdir(outdir.toString()).context(context).build());
+        RedriveApp.create(app);
+        app.synth();
+        return outdir.resolve("Redrive.template.json");
+    }
+}
