@@ -89,14 +89,10 @@ class FixedSeedChaosRunTest {
         aws.reset();
         RunReport report = new RunReport("chaos");
         Map<FaultKind, Long> struck = new EnumMap<>(FaultKind.class);
-        try (LocalSystem system = LocalSystem.start(
-                options, new Progress(new PrintStream(progressText, true, StandardCharsets.UTF_8)), aws, false)) {
-            Scenario.named("chaos")
-                    .run(
-                            system,
-                            options,
-                            new Progress(new PrintStream(progressText, true, StandardCharsets.UTF_8)),
-                            report);
+        try (PrintStream progressOut =
+                        new PrintStream(Files.newOutputStream(progressLog), true, StandardCharsets.UTF_8);
+                LocalSystem system = LocalSystem.start(options, new Progress(progressOut), aws, false)) {
+            Scenario.named("chaos").run(system, options, new Progress(progressOut), report);
             Chaos chaos = system.chaos().orElseThrow();
             for (FaultKind kind : FaultKind.values()) {
                 struck.put(kind, chaos.faults().total(kind));
@@ -110,8 +106,8 @@ class FixedSeedChaosRunTest {
 
         assertThat(report.passed())
                 .as(
-                        "every checker line of the chaos run passes; the report:%n%s%nthe run:%n%s",
-                        printed, progressText.toString(StandardCharsets.UTF_8))
+                        "every checker line of the chaos run passes; the report:%n%s%nthe run (%s):%n%s",
+                        printed, progressLog, Files.readString(progressLog))
                 .isTrue();
         Map<String, Object> checker = checker(report);
         assertThat(checker)
