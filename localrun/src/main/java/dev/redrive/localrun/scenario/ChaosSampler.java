@@ -49,6 +49,7 @@ final class ChaosSampler implements AutoCloseable {
         return t;
     });
     private final AtomicLong motoPeakKb = new AtomicLong();
+    private final AtomicLong runnerPeakKb = new AtomicLong();
     private final AtomicLong motoCpuMillis = new AtomicLong();
     private volatile Map<String, Number> lastLedger = Map.of();
     private volatile List<QuarantineRecord> ledger = List.of();
@@ -102,6 +103,11 @@ final class ChaosSampler implements AutoCloseable {
     /** The moto process's largest resident set seen, in kB (0 when moto is not a child of this run). */
     long motoPeakKb() {
         return motoPeakKb.get();
+    }
+
+    /** This process's largest resident set seen, in kB: ElasticMQ, the proxies, the pollers, the producers. */
+    long runnerPeakKb() {
+        return runnerPeakKb.get();
     }
 
     double peakCallsPerSecond() {
@@ -178,6 +184,7 @@ final class ChaosSampler implements AutoCloseable {
         long rssKb = system.aws().motoPid().map(ChaosSampler::residentKb).orElse(0L);
         system.aws().motoPid().map(ChaosSampler::cpuMillis).ifPresent(motoCpuMillis::set);
         motoPeakKb.accumulateAndGet(rssKb, Math::max);
+        runnerPeakKb.accumulateAndGet(residentKb(ProcessHandle.current().pid()), Math::max);
         Map<String, Number> m = new LinkedHashMap<>();
         m.put("calls per second", perSecond);
         m.put("moto RSS (MB)", rssKb / 1024.0);

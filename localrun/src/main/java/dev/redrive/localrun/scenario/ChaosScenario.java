@@ -225,6 +225,16 @@ final class ChaosScenario implements Scenario {
         m.put("of which per second, at most (2 s samples)", Math.round(sampler.peakCallsPerSecond()));
         m.put("moto peak resident memory (MB)", sampler.motoPeakKb() / 1024);
         m.put("moto CPU time (s)", sampler.motoCpuMillis() / 1000);
+        m.put(
+                "local runner (ElasticMQ, proxies, pollers, producers) peak resident memory (MB)",
+                sampler.runnerPeakKb() / 1024);
+        m.put(
+                "local runner CPU time (s)",
+                ProcessHandle.current()
+                        .info()
+                        .totalCpuDuration()
+                        .map(Duration::toSeconds)
+                        .orElse(0L));
         m.put("AWS answer time by operation, mean (ms)", system.awsLatencyMillis());
         Map<String, Object> sandboxes = new LinkedHashMap<>();
         for (String f : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE, LocalSystem.SWEEPER)) {
