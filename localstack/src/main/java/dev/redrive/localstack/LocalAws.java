@@ -147,13 +147,7 @@ public final class LocalAws implements AutoCloseable {
         if (sqs == null) {
             synchronized (this) {
                 if (sqs == null) {
-                    sqs = SqsClient.builder()
-                            .endpointOverride(sqsEndpoint)
-                            .region(region())
-                            .credentialsProvider(credentials())
-                            .httpClient(http())
-                            .overrideConfiguration(clientConfig())
-                            .build();
+                    sqs = sqsClient(sqsEndpoint, clientConfig());
                 }
             }
         }
@@ -165,14 +159,20 @@ public final class LocalAws implements AutoCloseable {
      * no SDK retries: whoever calls through it retries in its own way. The caller closes it.
      */
     public SqsClient sqsThrough(URI endpoint) {
+        return sqsClient(
+                endpoint,
+                clientConfig().toBuilder()
+                        .retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .build());
+    }
+
+    private SqsClient sqsClient(URI endpoint, ClientOverrideConfiguration config) {
         return SqsClient.builder()
                 .endpointOverride(endpoint)
                 .region(region())
                 .credentialsProvider(credentials())
                 .httpClient(http())
-                .overrideConfiguration(clientConfig().toBuilder()
-                        .retryStrategy(AwsRetryStrategy.doNotRetry())
-                        .build())
+                .overrideConfiguration(config)
                 .build();
     }
 
