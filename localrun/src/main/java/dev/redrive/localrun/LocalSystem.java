@@ -165,8 +165,10 @@ public final class LocalSystem implements AutoCloseable {
         for (LocalFunction f : resources.functions().values()) {
             String handler = f.quarkusHandler().orElse(f.logicalId());
             proxies.put(handler, new CopyOnWriteArrayList<>());
+            // The chaos run starts up to two sweeps at once, each of them sometimes on two sandboxes at the same
+            // moment (two sweepers at once), so its sweeper has four.
             int instances = SWEEPER.equals(handler)
-                    ? (chaos == null ? 1 : 2)
+                    ? (chaos == null ? 1 : 4)
                     : Math.min(
                             options.maxInstances(),
                             resources.mappingsOf(f.logicalId()).stream()

@@ -12,6 +12,11 @@ import java.util.Map;
  * @param plan            the faults, their rates and the seed
  * @param producers       producers sending at once
  * @param maxCopies       each order is delivered 1..maxCopies times, each with a new message id
+ * @param backlog         the producers send while a consumer's queue holds fewer visible messages than this, and
+ *                        wait while it holds more: orders arrive as the consumers take them, as checkouts do, rather
+ *                        than all at once. A message the mail provider's outage defers then comes back behind a short
+ *                        queue, so it runs out of receives during the outage and dead-letters (behind a backlog of
+ *                        all the orders, its next receive would come after the provider recovered)
  * @param outage          how long the mail provider is down (its S3 writes answer 503), in the middle of the traffic
  * @param sweeperTimeout  the sweeper's invocation timeout here (the template's is 5 min; a killed sweeper's lease
  *                        lasts as long, so the chaos run invokes it with a shorter one)
@@ -25,6 +30,7 @@ public record ChaosOptions(
         FaultPlan plan,
         int producers,
         int maxCopies,
+        int backlog,
         Duration outage,
         Duration sweeperTimeout,
         Duration sweepEvery,
@@ -47,7 +53,7 @@ public record ChaosOptions(
             Step.RETURNED, 0.03);
 
     public static final String USAGE = """
-              chaos: --seed S  --producers P (4)  --copies C (3)  --outage DURATION (PT20S)
+              chaos: --seed S  --producers P (4)  --copies C (3)  --backlog N (200)  --outage DURATION (PT20S)
                      --sweeper-timeout DURATION (PT20S)  --sweep-every DURATION (PT3S)
                      --operator-every DURATION (PT5S)  --drain-timeout DURATION (PT10M)
                      fault rates, a chance per opportunity from 0 to 1 (0 turns a kind off):
@@ -79,6 +85,7 @@ public record ChaosOptions(
                 new FaultPlan(seed, DEFAULT_RATES, DEFAULT_KILL_RATES, Duration.ofMillis(1500)),
                 4,
                 3,
+                200,
                 Duration.ofSeconds(20),
                 Duration.ofSeconds(20),
                 Duration.ofSeconds(3),
@@ -92,6 +99,7 @@ public record ChaosOptions(
                 p,
                 producers,
                 maxCopies,
+                backlog,
                 outage,
                 sweeperTimeout,
                 sweepEvery,
@@ -109,6 +117,7 @@ public record ChaosOptions(
         FaultPlan plan = o.plan();
         int producers = o.producers();
         int copies = o.maxCopies();
+        int backlog = o.backlog();
         Duration outage = o.outage();
         Duration sweeperTimeout = o.sweeperTimeout();
         Duration sweepEvery = o.sweepEvery();
@@ -126,8 +135,9 @@ public record ChaosOptions(
                 throw new IllegalArgumentException("--" + flag + " needs a value");
             }
             switch (flag) {
-                case "producers" -> producers = Integer.parseInt(value);
-                case "copies" -> copies = Integer.parseInt(value);
+                case "producers" -> producers = count(flag, value);
+                case "copies" -> copies = count(flag, value);
+                case "backlog" -> backlog = count(flag, value);
                 case "outage" -> outage = duration(flag, value);
                 case "sweeper-timeout" -> sweeperTimeout = duration(flag, value);
                 case "sweep-every" -> sweepEvery = duration(flag, value);
@@ -158,11 +168,20 @@ public record ChaosOptions(
                 }
             }
         }
-        if (copies < 1 || producers < 1) {
-            throw new IllegalArgumentException("--copies and --producers must be at least 1");
+        if (copies < 1 || producers < 1 || backlog < 1) {
+            throw new IllegalArgumentException("--copies, --producers and --backlog must be at least 1");
         }
         return new ChaosOptions(
-                plan, producers, copies, outage, sweeperTimeout, sweepEvery, operatorEvery, drain, o.rejectedShare());
+                plan,
+                producers,
+                copies,
+                backlog,
+                outage,
+                sweeperTimeout,
+                sweepEvery,
+                operatorEvery,
+                drain,
+                o.rejectedShare());
     }
 
     /** Whether {@code flag} is one of the chaos scenario's. */
@@ -171,6 +190,7 @@ public record ChaosOptions(
         return List.of(
                                 "producers",
                                 "copies",
+                                "backlog",
                                 "outage",
                                 "sweeper-timeout",
                                 "sweep-every",
@@ -182,6 +202,14 @@ public record ChaosOptions(
                                 "no-faults")
                         .contains(f)
                 || FaultKind.byFlag(f).isPresent();
+    }
+
+    private static int count(String flag, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + flag + " takes a whole number, not '" + value + "'");
+        }
     }
 
     private static double rate(String flag, String value) {

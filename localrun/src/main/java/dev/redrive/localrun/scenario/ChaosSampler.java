@@ -191,6 +191,17 @@ final class ChaosSampler implements AutoCloseable {
         return m;
     }
 
+    /** The replay lines of the last ledger read (sent by the sweeper, by a person, already applied, returned). */
+    Map<String, Number> replays() {
+        Map<String, Number> m = new LinkedHashMap<>();
+        ledgerFigures(observer.ledger()).forEach((k, v) -> {
+            if (!k.startsWith("class:") && !k.startsWith("state:")) {
+                m.put(k, v);
+            }
+        });
+        return m;
+    }
+
     /** Counts by class ({@code class:X}), by state ({@code state:X}) and the replay lines, from the audit trails. */
     static Map<String, Number> ledgerFigures(List<QuarantineRecord> ledger) {
         Map<String, Number> m = new LinkedHashMap<>();

@@ -26,10 +26,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -39,9 +39,9 @@ import java.util.function.BooleanSupplier;
  * consumers, while faults strike from outside the functions' code at the rates the flags set — sandboxes killed at
  * every named step, frozen past their lease and thawed, AWS errors, latency and lost answers, sweepers killed
  * mid-sweep and started twice at once. The mail provider goes down for a while (inside an approved maintenance window)
- * and messages dead-letter; the sweeper replays what the window approves, while a person's bulk replay (through the
- * operator port, as {@code redrive replay} runs it) replays everything else that waits and archives the orders the
- * revenue report refuses. Then the faults stop, the system drains, and the checker reads the stores directly.
+ * and messages dead-letter; once it is back, the sweeper replays what the window approves while a person's bulk
+ * replay (through the operator port, as {@code redrive replay} runs it) replays everything that waits, the same dead
+ * letters at the same time; the person also archives the orders the revenue report refuses. Then the faults stop, the system drains, and the checker reads the stores directly.
  */
 final class ChaosScenario implements Scenario {
 
@@ -64,6 +64,7 @@ final class ChaosScenario implements Scenario {
                 Math.max(1, o.orders()),
                 c.maxCopies(),
                 c.producers(),
+                c.backlog(),
                 c.rejectedShare(),
                 List.of(queues.get(LocalSystem.EMAIL), queues.get(LocalSystem.REVENUE)));
         long orders = traffic.orders().size();
@@ -101,6 +102,7 @@ final class ChaosScenario implements Scenario {
             system.emailProviderOutage(true);
             Thread.sleep(c.outage().toMillis());
             system.emailProviderOutage(false);
+            background.providerRecovered();
             operator.windows()
                     .add(new MaintenanceWindow(
                             WINDOW,
@@ -216,6 +218,7 @@ final class ChaosScenario implements Scenario {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("wall time (s)", Math.round(seconds));
         m.put("deliveries sent", traffic.sent());
+        m.put("producers' waits for a queue's backlog to fall under the bound", traffic.pacedWaits());
         long calls = system.apiCalls().values().stream()
                 .flatMap(x -> x.values().stream())
                 .mapToLong(Long::longValue)
@@ -255,6 +258,7 @@ final class ChaosScenario implements Scenario {
                 "effect calls seen / accepted",
                 chaos.journal().effectCalls() + " / " + chaos.journal().effectsAccepted());
         m.put("mail provider refusals during the outage", system.mailProviderRefusals());
+        m.put("dead letters replayed (the ledger's audit trails)", sampler.replays());
         m.put(
                 "sandboxes that ended by themselves (not injected)",
                 system.sandboxExits().size());
@@ -335,16 +339,28 @@ final class ChaosScenario implements Scenario {
             t.setDaemon(true);
             return t;
         });
-        private final ExecutorService sweepers = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "chaos-sweeps");
-            t.setDaemon(true);
-            return t;
-        });
-        private final Semaphore sweepsRunning = new Semaphore(2);
+        /**
+         * Up to two sweeps at once, each on one sandbox or (two sweepers at once) on two; a sweep due while two still
+         * run is skipped, as their leases would make it skip anyway. The sweeper has four sandboxes here.
+         */
+        private final ThreadPoolExecutor sweepers = new ThreadPoolExecutor(
+                2,
+                2,
+                0,
+                TimeUnit.MILLISECONDS,
+                new SynchronousQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "chaos-sweeps");
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.DiscardPolicy());
+
         final AtomicLong sweeps = new AtomicLong();
         final AtomicLong operatorRounds = new AtomicLong();
         final AtomicLong operatorSent = new AtomicLong();
         final AtomicLong operatorFailures = new AtomicLong();
+        private volatile boolean providerRecovered;
 
         Background(LocalSystem system, Chaos chaos, Operator operator) {
             this.system = system;
@@ -354,22 +370,9 @@ final class ChaosScenario implements Scenario {
 
         void start(ChaosOptions c) {
             // A sweep starts every sweepEvery even while an earlier one still runs (its lease then makes the later
-            // one skip), up to two at once: a sweep under load takes longer than the period.
+            // one skip): a sweep under load takes longer than the period.
             timers.scheduleAtFixedRate(
-                    () -> {
-                        if (sweepsRunning.tryAcquire()) {
-                            sweepers.execute(() -> {
-                                try {
-                                    sweep();
-                                } finally {
-                                    sweepsRunning.release();
-                                }
-                            });
-                        }
-                    },
-                    0,
-                    c.sweepEvery().toMillis(),
-                    TimeUnit.MILLISECONDS);
+                    () -> sweepers.execute(this::sweep), 0, c.sweepEvery().toMillis(), TimeUnit.MILLISECONDS);
             timers.scheduleWithFixedDelay(
                     this::bulkReplay,
                     c.operatorEvery().toMillis(),
@@ -393,9 +396,15 @@ final class ChaosScenario implements Scenario {
             }
         }
 
+        /** The mail provider is back: from now on the person's rounds replay, racing the sweeper's auto-replays. */
+        void providerRecovered() {
+            providerRecovered = true;
+        }
+
         /**
-         * A person at the CLI: every dead letter waiting is replayed (the same checks as the sweeper's), except the
-         * orders the revenue report refuses, which are archived with a note.
+         * A person at the CLI: the orders the revenue report refuses are archived with a note; once the mail provider
+         * is back, every other dead letter waiting is replayed (the same checks as the sweeper's), at the same time as
+         * the sweeper replays the outage's dead letters the maintenance window approved.
          */
         private void bulkReplay() {
             try {
@@ -406,7 +415,11 @@ final class ChaosScenario implements Scenario {
                 for (QuarantineRecord r : waiting) {
                     boolean permanent = r.classification().failureClass() == FailureClass.PERMANENT
                             && "UnsupportedCurrency".equals(r.classification().errorType());
-                    (permanent ? refused : replay).add(r.id());
+                    if (permanent) {
+                        refused.add(r.id());
+                    } else if (providerRecovered) {
+                        replay.add(r.id());
+                    }
                 }
                 if (!refused.isEmpty()) {
                     operator.archiveAll(refused, REFUSED_NOTE);

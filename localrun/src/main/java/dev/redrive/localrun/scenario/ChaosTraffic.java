@@ -5,12 +5,15 @@ import dev.redrive.localrun.scenario.OrderTraffic.Order;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
@@ -18,6 +21,10 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
  * new message (a new message id), and the deliveries are dealt out, shuffled, to several producers sending at once,
  * so copies of one order come from different producers at different times. A small share of the orders is in a
  * currency the revenue report refuses. Everything is drawn from the seed.
+ *
+ * <p>The producers send while a queue holds fewer visible messages than the backlog bound and wait while it holds
+ * more, so orders arrive as the consumers take them (see {@code ChaosOptions.backlog}). The wait is pacing, not
+ * timing: nothing is checked against it.
  */
 final class ChaosTraffic {
 
@@ -31,7 +38,15 @@ final class ChaosTraffic {
     private final List<Order> orders = new ArrayList<>();
     private final List<List<Delivery>> shares = new ArrayList<>();
     private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong paced = new AtomicLong();
     private final int deliveries;
+    private final int backlog;
+    private final Map<String, Depth> depths = new ConcurrentHashMap<>();
+
+    /** A queue's visible messages as last read; the producers share one read per queue every {@link #FRESH_MS}. */
+    private record Depth(long visible, long readAtMs) {}
+
+    private static final long FRESH_MS = 250;
 
     ChaosTraffic(
             SqsClient sqs,
@@ -40,10 +55,12 @@ final class ChaosTraffic {
             int count,
             int maxCopies,
             int producers,
+            int backlog,
             double rejectedShare,
             List<String> queueUrls) {
         this.sqs = sqs;
         this.tracker = tracker;
+        this.backlog = backlog;
         Random random = new Random(seed);
         List<Delivery> all = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
@@ -80,6 +97,11 @@ final class ChaosTraffic {
         return sent.get();
     }
 
+    /** How many times a producer waited for a queue's backlog to fall under the bound. */
+    long pacedWaits() {
+        return paced.get();
+    }
+
     /** Starts every producer; the future completes when all have sent everything. */
     CompletableFuture<Void> start() {
         ExecutorService producers = Executors.newFixedThreadPool(shares.size(), r -> {
@@ -114,7 +136,40 @@ final class ChaosTraffic {
         }
     }
 
+    /** Waits while {@code url} holds at least the backlog bound of visible messages. */
+    private void awaitRoom(String url) {
+        boolean waited = false;
+        while (visible(url) >= backlog) {
+            if (!waited) {
+                paced.incrementAndGet();
+                waited = true;
+            }
+            try {
+                Thread.sleep(FRESH_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("the producer was interrupted", e);
+            }
+        }
+    }
+
+    private long visible(String url) {
+        long now = System.currentTimeMillis();
+        Depth d = depths.compute(
+                url,
+                (u, last) -> last != null && now - last.readAtMs() < FRESH_MS
+                        ? last
+                        : new Depth(
+                                Long.parseLong(sqs.getQueueAttributes(b -> b.queueUrl(u)
+                                                .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                                        .attributes()
+                                        .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)),
+                                now));
+        return d.visible();
+    }
+
     private void sendBatch(String url, List<SendMessageBatchRequestEntry> entries) {
+        awaitRoom(url);
         List<SendMessageBatchRequestEntry> left = entries;
         for (int attempt = 0; !left.isEmpty(); attempt++) {
             List<SendMessageBatchRequestEntry> sending = left;

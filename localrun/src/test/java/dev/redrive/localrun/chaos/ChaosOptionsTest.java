@@ -1,0 +1,49 @@
+package dev.redrive.localrun.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChaosOptionsTest {
+
+    @Test
+    void flagsOverrideTheDefaultsAndOthersKeepThem() {
+        ChaosOptions o = ChaosOptions.parse(
+                7, List.of("--backlog", "50", "--producers", "3", "--outage", "PT90S", "--two-sweepers", "0.9"));
+        ChaosOptions d = ChaosOptions.defaults(7);
+
+        assertThat(o.backlog()).isEqualTo(50);
+        assertThat(o.producers()).isEqualTo(3);
+        assertThat(o.outage()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(o.plan().rate(FaultKind.TWO_SWEEPERS)).isEqualTo(0.9);
+        assertThat(o.maxCopies()).isEqualTo(d.maxCopies());
+        assertThat(o.plan().rate(FaultKind.LATENCY)).isEqualTo(d.plan().rate(FaultKind.LATENCY));
+        assertThat(d.backlog()).isEqualTo(200);
+    }
+
+    @Test
+    void aBadValueIsRefusedNamingItsFlag() {
+        assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--backlog", "lots")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--backlog takes a whole number, not 'lots'");
+        assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--backlog", "0")))
+                .hasMessage("--copies, --producers and --backlog must be at least 1");
+        assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--latency", "2")))
+                .hasMessage("--latency is a chance from 0 to 1, not 2");
+        assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--outage", "90s")))
+                .hasMessage("--outage takes an ISO-8601 duration such as PT20S, not '90s'");
+        assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--bogus", "1")))
+                .hasMessage("unknown chaos option --bogus");
+    }
+
+    @Test
+    void everyFlagParseAcceptsIsAChaosFlag() {
+        for (String f : List.of("--backlog", "--producers", "--outage", "--kill-at", "--two-sweepers", "--no-faults")) {
+            assertThat(ChaosOptions.isChaosFlag(f)).as(f).isTrue();
+        }
+        assertThat(ChaosOptions.isChaosFlag("--orders")).isFalse();
+    }
+}
