@@ -6,6 +6,7 @@ import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
+import dev.redrive.localrun.lambda.ClassDataArchive;
 import dev.redrive.localrun.lambda.FunctionArtifact;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.FunctionPool;
@@ -61,7 +62,7 @@ public final class LocalSystem implements AutoCloseable {
     private final boolean ownsAws;
     private final ProvisionedResources resources;
     private final FunctionArtifact artifact;
-    private final ManagedJavaRuntime javaRuntime;
+    private ManagedJavaRuntime javaRuntime; // set once, before the first sandbox starts
     private final Map<String, FunctionPool> pools = new LinkedHashMap<>();
     /** Each sandbox slot's own counting proxies (by service), per function: calls are known by sandbox. */
     private final Map<String, List<Map<String, AwsTrafficProxy>>> proxies = new ConcurrentHashMap<>();
@@ -119,6 +120,9 @@ public final class LocalSystem implements AutoCloseable {
                     ManagedJavaRuntime.unpackInto(Files.createTempDirectory(options.workDir(), "run-"));
             system = new LocalSystem(aws, ownsAws, resources, artifact, javaRuntime, options);
             system.instrument();
+            if (options.classDataArchive()) {
+                system.trainClassDataArchive(progress);
+            }
             system.startFunctions(options, progress);
             return system;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -151,6 +155,29 @@ public final class LocalSystem implements AutoCloseable {
                 sweeper.get("REDRIVE_SWEEPER_ARCHIVE_BUCKET"),
                 deadLetterQueues,
                 sources);
+    }
+
+    /**
+     * Trains a class-data archive of the function artifact (see {@link ClassDataArchive}) for every sandbox of this run;
+     * without one (a native artifact, or a training start that failed) the sandboxes start from the jars.
+     */
+    private void trainClassDataArchive(Progress progress) throws IOException, InterruptedException {
+        LocalFunction f = resources
+                .functionWithHandler(EMAIL)
+                .orElseGet(() -> resources.functions().values().iterator().next());
+        String handler = f.quarkusHandler().orElse(f.logicalId());
+        long t0 = System.nanoTime();
+        Optional<Path> archive = ClassDataArchive.train(
+                sandboxSpec(handler, Map.of()), javaRuntime, options.workDir(), Duration.ofSeconds(60));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        if (archive.isPresent()) {
+            javaRuntime = javaRuntime.withClassDataArchive(archive.get());
+            progress.step("class-data archive of the functions trained in " + ms + " ms ("
+                    + Files.size(archive.get()) / (1024 * 1024) + " MB): the sandboxes map it");
+        } else if (!artifact.isNative()) {
+            progress.step("no class-data archive (its training start failed after " + ms
+                    + " ms): the sandboxes start from the jars");
+        }
     }
 
     /** Turns on versioning of the outbox bucket, so every email written is counted (measurement only). */

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param workDir        where logs go
  * @param seed           seeds the traffic and the faults (the chaos scenario)
  * @param chaos          the chaos scenario's faults and traffic; present only for it
+ * @param classDataArchive whether the run trains a class-data archive of the function artifact for its sandboxes
+ *                       (cheaper, shorter cold starts than Lambda's; see {@code ClassDataArchive})
  */
 public record RunOptions(
         String scenario,
@@ -38,7 +40,8 @@ public record RunOptions(
         double scheduleSpeed,
         Path workDir,
         long seed,
-        Optional<ChaosOptions> chaos) {
+        Optional<ChaosOptions> chaos,
+        boolean classDataArchive) {
 
     public static final List<String> SCENARIOS = List.of("incident", "duplicate-storm", "poison", "basic", "chaos");
 
@@ -70,7 +73,8 @@ public record RunOptions(
                 scheduleSpeed,
                 workDir,
                 20261129L,
-                Optional.empty());
+                Optional.empty(),
+                true);
     }
 
     /** These options with {@code chaos} (the chaos scenario's). */
@@ -89,7 +93,8 @@ public record RunOptions(
                 scheduleSpeed,
                 workDir,
                 chaos.plan().seed(),
-                Optional.of(chaos));
+                Optional.of(chaos),
+                classDataArchive);
     }
 
     static final String USAGE = """
@@ -122,6 +127,9 @@ public record RunOptions(
               --template FILE   the synthesized template (default localrun/target/cdk.out/Redrive.template.json)
               --functions DIR   the packaged functions (default functions/target)
               --seed S          seeds the traffic and the faults (default 20261129)
+              --no-class-data-archive  start every sandbox from the jars, as Lambda does (by default the run
+                                maps a class-data archive of the function artifact into its sandboxes: cheaper
+                                and shorter cold starts than Lambda's)
             """ + ChaosOptions.USAGE;
 
     public static RunOptions parse(String[] args) {
@@ -139,6 +147,7 @@ public record RunOptions(
         long seed = 20261129L;
         boolean ordersGiven = false;
         boolean copiesGiven = false;
+        boolean classDataArchive = true;
         List<String> chaosArgs = new ArrayList<>();
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -148,6 +157,10 @@ public record RunOptions(
             }
             if ("--no-faults".equals(flag)) {
                 chaosArgs.add(flag);
+                continue;
+            }
+            if ("--no-class-data-archive".equals(flag)) {
+                classDataArchive = false;
                 continue;
             }
             if (rest.isEmpty()) {
@@ -220,7 +233,8 @@ public record RunOptions(
                 speed,
                 Path.of("localrun/target/run"),
                 seed,
-                chaos);
+                chaos,
+                classDataArchive);
     }
 
     private static long seed(String value) {

@@ -64,7 +64,7 @@ class FixedSeedChaosRunTest {
             "--sqs-500", "0.05",
             "--latency", "0.015",
             "--reset", "0.01",
-            "--sweeper-kill", "0.05",
+            "--sweeper-kill", "0.025",
             "--two-sweepers", "0.5");
 
     @Test

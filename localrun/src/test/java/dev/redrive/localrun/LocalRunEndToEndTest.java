@@ -106,6 +106,35 @@ class LocalRunEndToEndTest {
     }
 
     /**
+     * The run trained a class-data archive of the packaged functions, and the sandboxes' own command line maps it: with
+     * {@code -Xshare:on} the JVM refuses to start if it cannot (a class path that differs from the training's, a jar
+     * rebuilt since). No sandbox of the run warned that it could not use it.
+     */
+    @Test
+    void theSandboxesMapTheClassDataArchiveTheRunTrained() throws Exception {
+        assertThat(system.javaRuntime().classDataArchive())
+                .as("the run trained a class-data archive")
+                .hasValueSatisfying(a -> assertThat(a).isRegularFile().startsWith(options.workDir()));
+        SandboxSpec spec = system.sandboxSpec(LocalSystem.EMAIL);
+        Path tmp = Files.createTempDirectory(options.workDir(), "archive-check-");
+        List<String> sandbox = spec.artifact().command(system.javaRuntime(), spec.memoryMb(), tmp, spec.handler());
+        List<String> command = new ArrayList<>(sandbox.subList(0, sandbox.size() - 2)); // without main class, handler
+        command.add(1, "-Xshare:on");
+        command.add("-version");
+        Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(java.exitValue())
+                .as("java -Xshare:on with the sandboxes' flags:%n%s", output)
+                .isZero();
+        try (var logs = Files.list(options.workDir())) {
+            for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+                assertThat(Files.readString(log)).as(log.toString()).doesNotContain("shared archive");
+            }
+        }
+    }
+
+    /**
      * Four sandboxes of the packaged email function starting at the same moment all start and load the runtime
      * client's JNI library from the run's own folder. Twenty such rounds run against a small function in {@code
      * ConcurrentSandboxStartsTest}; one round here shows the packaged functions start the same way.

@@ -42,6 +42,11 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         return new FunctionArtifact("jvm", jar, jar + File.pathSeparator + runtimeInterfaceClientClasspath());
     }
 
+    /** Whether this is a native executable (no JVM, no class-data archive). */
+    public boolean isNative() {
+        return "native".equals(kind);
+    }
+
     /**
      * The command that starts one sandbox of a function of {@code memoryMb}: the native executable as is, or the JVM
      * with the {@code java21} runtime's flags under AWS's runtime interface client.

@@ -38,6 +38,7 @@ public final class FunctionInstance implements AutoCloseable {
     private final ManagedJavaRuntime runtime;
     private final int memoryMb;
     private final Map<String, String> environment;
+    private final String handler;
     private final Path sandboxDir;
     private final Path log;
     private final String functionArn;
@@ -76,6 +77,7 @@ public final class FunctionInstance implements AutoCloseable {
         this.artifact = spec.artifact();
         this.memoryMb = spec.memoryMb();
         this.environment = Map.copyOf(spec.environment());
+        this.handler = spec.handler();
         this.number = number;
         this.runtime = runtime;
         this.log = log.toAbsolutePath().normalize();
@@ -166,7 +168,7 @@ public final class FunctionInstance implements AutoCloseable {
 
     /** The function's handler setting, as the managed runtime passes it to the runtime interface client. */
     private String handler() {
-        return environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+        return handler;
     }
 
     /** Every start gets an empty {@code /tmp} of its own, as a fresh Lambda sandbox does. */

@@ -21,4 +21,9 @@ public record SandboxSpec(
     public SandboxSpec {
         environment = Map.copyOf(environment);
     }
+
+    /** The handler the runtime interface client is started with: the function's {@code _HANDLER}, or Quarkus's. */
+    public String handler() {
+        return environment.getOrDefault("_HANDLER", FunctionArtifact.JVM_HANDLER);
+    }
 }

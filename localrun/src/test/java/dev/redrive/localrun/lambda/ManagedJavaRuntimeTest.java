@@ -27,4 +27,17 @@ class ManagedJavaRuntimeTest {
         assertThat(runtime.jvmFlags(256, Path.of("tmp")))
                 .contains("-D" + ManagedJavaRuntime.JNI_PROPERTY + "=" + runtime.jniLibrary());
     }
+
+    @Test
+    void aTrainedClassDataArchiveIsMappedByEverySandboxAndWithoutOneNoneIsNamed() {
+        ManagedJavaRuntime runtime = ManagedJavaRuntime.unpackInto(Path.of("target", "managed-java-runtime-test"));
+        Path archive = Path.of("/runs/7/class-data-1/functions.jsa");
+
+        assertThat(runtime.jvmFlags(256, Path.of("tmp"))).noneMatch(f -> f.startsWith("-XX:SharedArchiveFile"));
+        assertThat(runtime.withClassDataArchive(archive).jvmFlags(256, Path.of("tmp")))
+                .containsSubsequence("-Xshare:auto", "-XX:SharedArchiveFile=" + archive)
+                .contains("-D" + ManagedJavaRuntime.JNI_PROPERTY + "=" + runtime.jniLibrary());
+        assertThat(runtime.withClassDataArchive(archive).classDataArchive()).contains(archive);
+        assertThat(runtime.classDataArchive()).isEmpty();
+    }
 }
