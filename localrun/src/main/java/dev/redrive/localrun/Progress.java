@@ -37,14 +37,21 @@ public final class Progress {
         }
     }
 
-    /** Waits until {@code done} holds, refreshing the status line; fails after {@code timeout}. */
+    /** A wait that ran out of time (any other failure of {@code done} propagates as it is). */
+    public static final class TimedOut extends IllegalStateException {
+        TimedOut(String message) {
+            super(message);
+        }
+    }
+
+    /** Waits until {@code done} holds, refreshing the status line; fails after {@code timeout} ({@link TimedOut}). */
     public void await(String what, Duration timeout, Supplier<String> status, Supplier<Boolean> done)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.get()) {
             if (System.nanoTime() > deadline) {
                 clearStatus();
-                throw new IllegalStateException("timed out after " + timeout.toSeconds() + " s waiting for " + what
+                throw new TimedOut("timed out after " + timeout.toSeconds() + " s waiting for " + what
                         + " (last status: " + lastStatus + ")");
             }
             status(status.get());

@@ -67,7 +67,9 @@ class LocalRunEndToEndTest {
                 functions,
                 2,
                 60,
-                ROOT.resolve("localrun/target/test-run"));
+                // relative, as bin/redrive-local's localrun/target/run is: every path a sandbox is given must be made
+                // absolute, since each sandbox runs in a folder of its own
+                Path.of("target", "test-run"));
         LocalAws aws = LocalAws.shared();
         aws.reset();
         system = LocalSystem.start(
@@ -114,7 +116,9 @@ class LocalRunEndToEndTest {
     void theSandboxesMapTheClassDataArchiveTheRunTrained() throws Exception {
         assertThat(system.javaRuntime().classDataArchive())
                 .as("the run trained a class-data archive")
-                .hasValueSatisfying(a -> assertThat(a).isRegularFile().startsWith(options.workDir()));
+                .hasValueSatisfying(a -> assertThat(a)
+                        .isRegularFile()
+                        .startsWith(options.workDir().toAbsolutePath()));
         SandboxSpec spec = system.sandboxSpec(LocalSystem.EMAIL);
         Path tmp = Files.createTempDirectory(options.workDir(), "archive-check-");
         List<String> sandbox = spec.artifact().command(system.javaRuntime(), spec.memoryMb(), tmp, spec.handler());
@@ -176,7 +180,7 @@ class LocalRunEndToEndTest {
         assertThat(failures).as("starts that failed").isEmpty();
         assertThat(system.javaRuntime().jniLibrary())
                 .as("the JNI library every sandbox loads lives in this run's folder")
-                .startsWith(options.workDir())
+                .startsWith(options.workDir().toAbsolutePath())
                 .isRegularFile();
     }
 

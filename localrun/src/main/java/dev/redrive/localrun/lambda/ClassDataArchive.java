@@ -44,7 +44,9 @@ public final class ClassDataArchive {
         if (artifact.isNative()) {
             return Optional.empty();
         }
-        Path home = Files.createTempDirectory(dir, "class-data-");
+        // Absolute: the training JVM runs in a folder of its own and would resolve a relative path from there.
+        Path home =
+                Files.createTempDirectory(dir, "class-data-").toAbsolutePath().normalize();
         Path archive = home.resolve("functions.jsa");
         Path tmp = Files.createDirectories(home.resolve("tmp"));
         List<String> command = new ArrayList<>(artifact.command(runtime, memoryMb, tmp, handler));

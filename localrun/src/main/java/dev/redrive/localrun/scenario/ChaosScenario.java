@@ -33,6 +33,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The chaos scenario: T orders, each delivered 1..C times with new message ids by several producers at once, to both
@@ -96,8 +97,9 @@ final class ChaosScenario implements Scenario {
                     progress,
                     "a quarter of the orders to be applied",
                     c.drainTimeout(),
-                    status,
-                    () -> sends.isDone() || status.emailApplied() >= orders / 4);
+                    status::line,
+                    () -> sends.isDone() || status.emailApplied() >= orders / 4,
+                    system::failIfBroken);
             progress.step("the mail provider goes down for " + c.outage().toSeconds() + " s");
             system.emailProviderOutage(true);
             Thread.sleep(c.outage().toMillis());
@@ -112,7 +114,13 @@ final class ChaosScenario implements Scenario {
                             "change-board",
                             "mail provider maintenance during the chaos run (closed when the provider recovered)"));
             progress.step("the mail provider is back; the window is closed, so the sweeper may replay it");
-            await(progress, "the producers to finish", c.drainTimeout(), status, sends::isDone);
+            await(
+                    progress,
+                    "the producers to finish",
+                    c.drainTimeout(),
+                    status::line,
+                    sends::isDone,
+                    system::failIfBroken);
             sends.join();
             // The faults stop once most orders are applied, or after the drain timeout: either way the run heals,
             // drains and is checked (a run that stopped here would report nothing of what it injected).
@@ -120,9 +128,10 @@ final class ChaosScenario implements Scenario {
                     progress,
                     "most orders to be applied under faults",
                     c.drainTimeout(),
-                    status,
+                    status::line,
                     () -> status.emailApplied() >= orders * 97 / 100
-                            && status.revenueApplied() >= revenueOrders * 97 / 100);
+                            && status.revenueApplied() >= revenueOrders * 97 / 100,
+                    system::failIfBroken);
             if (!mostApplied) {
                 report.tell("the faults were stopped after " + c.drainTimeout().toMinutes()
                         + " min with fewer than 97% of the orders applied: " + status.line());
@@ -135,11 +144,12 @@ final class ChaosScenario implements Scenario {
                     progress,
                     "the system to drain",
                     c.drainTimeout(),
-                    status,
+                    status::line,
                     () -> status.emailApplied() >= orders
                             && status.revenueApplied() >= revenueOrders
                             && queues.values().stream().allMatch(q -> observer.depth(q) == 0)
-                            && settled(observer.ledger()));
+                            && settled(observer.ledger()),
+                    system::failIfBroken);
             background.close();
             sampler.sample();
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -191,18 +201,37 @@ final class ChaosScenario implements Scenario {
         return q;
     }
 
-    private static void await(Progress progress, String what, Duration timeout, Status status, BooleanSupplier done)
+    /**
+     * Waits until {@code done} holds; a function that can no longer start ({@code failIfBroken} throws) ends the wait
+     * at once, as nothing it should do will happen.
+     */
+    private static void await(
+            Progress progress,
+            String what,
+            Duration timeout,
+            Supplier<String> status,
+            BooleanSupplier done,
+            Runnable failIfBroken)
             throws InterruptedException {
-        progress.await(what, timeout, status::line, done::getAsBoolean);
+        progress.await(what, timeout, status, () -> {
+            failIfBroken.run();
+            return done.getAsBoolean();
+        });
     }
 
-    private static boolean awaitQuietly(
-            Progress progress, String what, Duration timeout, Status status, BooleanSupplier done)
+    /** As {@link #await}, but a wait that runs out of time says so and returns false. */
+    static boolean awaitQuietly(
+            Progress progress,
+            String what,
+            Duration timeout,
+            Supplier<String> status,
+            BooleanSupplier done,
+            Runnable failIfBroken)
             throws InterruptedException {
         try {
-            await(progress, what, timeout, status, done);
+            await(progress, what, timeout, status, done, failIfBroken);
             return true;
-        } catch (IllegalStateException timedOut) {
+        } catch (Progress.TimedOut timedOut) {
             progress.step(timedOut.getMessage());
             return false;
         }
