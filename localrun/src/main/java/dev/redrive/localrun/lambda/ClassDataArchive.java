@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -39,8 +38,6 @@ public final class ClassDataArchive {
     public static Optional<Path> train(SandboxSpec sandbox, ManagedJavaRuntime runtime, Path dir, Duration timeout)
             throws IOException, InterruptedException {
         FunctionArtifact artifact = sandbox.artifact();
-        String handler = sandbox.handler();
-        int memoryMb = sandbox.memoryMb();
         if (artifact.isNative()) {
             return Optional.empty();
         }
@@ -49,25 +46,18 @@ public final class ClassDataArchive {
                 Files.createTempDirectory(dir, "class-data-").toAbsolutePath().normalize();
         Path archive = home.resolve("functions.jsa");
         Path tmp = Files.createDirectories(home.resolve("tmp"));
-        List<String> command = new ArrayList<>(artifact.command(runtime, memoryMb, tmp, handler));
-        command.add(1, "-XX:ArchiveClassesAtExit=" + archive);
-        LambdaRuntimeApi api = new LambdaRuntimeApi("arn:aws:lambda:local:000000000000:function:class-data-training");
+        LambdaRuntimeApi api = new LambdaRuntimeApi(sandbox.functionArn());
         Process training = null;
         boolean trained = false;
         try {
-            ProcessBuilder pb = new ProcessBuilder(command);
-            pb.environment().putAll(sandbox.environment());
-            pb.environment().put("AWS_LAMBDA_RUNTIME_API", api.address());
-            pb.environment().put("AWS_LAMBDA_FUNCTION_NAME", "class-data-training");
-            pb.environment().put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
-            pb.environment().put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
-            pb.environment().put("_HANDLER", handler);
-            pb.environment().put("TMPDIR", tmp.toString());
-            pb.directory(home.toFile());
-            pb.redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
-                            home.resolve("training.log").toFile()));
-            training = pb.start();
+            training = sandbox.process(
+                            runtime,
+                            tmp,
+                            api.address(),
+                            List.of("-XX:ArchiveClassesAtExit=" + archive),
+                            home,
+                            home.resolve("training.log"))
+                    .start();
             CompletableFuture.anyOf(api.ready(), training.onExit()).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (api.ready().isDone()) {
                 training.destroy(); // SIGTERM: the JVM's exit path writes the archive

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -36,9 +35,8 @@ public final class FunctionInstance implements AutoCloseable {
     private final int number;
     private final FunctionArtifact artifact;
     private final ManagedJavaRuntime runtime;
-    private final int memoryMb;
-    private final Map<String, String> environment;
     private final String handler;
+    private final SandboxSpec spec;
     private final Path sandboxDir;
     private final Path log;
     private final String functionArn;
@@ -72,11 +70,10 @@ public final class FunctionInstance implements AutoCloseable {
 
     public FunctionInstance(
             SandboxSpec spec, int number, ManagedJavaRuntime runtime, Path log, Consumer<SandboxExit> exits) {
+        this.spec = spec;
         this.functionName = spec.functionName();
         this.functionArn = spec.functionArn();
         this.artifact = spec.artifact();
-        this.memoryMb = spec.memoryMb();
-        this.environment = Map.copyOf(spec.environment());
         this.handler = spec.handler();
         this.number = number;
         this.runtime = runtime;
@@ -116,17 +113,7 @@ public final class FunctionInstance implements AutoCloseable {
             api.onEventTaken(() -> listener.eventTaken(this));
             api.refuseAnswersWhile(() -> doomed);
             Path tmp = freshTmp();
-            ProcessBuilder pb = new ProcessBuilder(artifact.command(runtime, memoryMb, tmp, handler()));
-            Map<String, String> env = pb.environment();
-            env.putAll(environment);
-            env.put("AWS_LAMBDA_RUNTIME_API", api.address());
-            env.put("AWS_LAMBDA_FUNCTION_NAME", functionName);
-            env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
-            env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
-            env.put("_HANDLER", handler());
-            env.put("TMPDIR", tmp.toString());
-            pb.directory(sandboxDir.toFile());
-            pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            ProcessBuilder pb = spec.process(runtime, tmp, api.address(), List.of(), sandboxDir, log);
             processStartedNanos = System.nanoTime();
             Process started = pb.start();
             synchronized (killLock) {

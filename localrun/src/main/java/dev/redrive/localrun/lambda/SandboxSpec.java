@@ -1,5 +1,8 @@
 package dev.redrive.localrun.lambda;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +23,30 @@ public record SandboxSpec(
 
     public SandboxSpec {
         environment = Map.copyOf(environment);
+    }
+
+    /**
+     * One process of this function as Lambda's runtime starts it: the artifact's command ({@code extraJvmFlags} right
+     * after the {@code java} executable), the function's environment plus what the runtime sets (the Runtime API at
+     * {@code runtimeApi}, name, version, memory, handler, {@code TMPDIR}), run in {@code dir}, output appended to
+     * {@code log}.
+     */
+    public ProcessBuilder process(
+            ManagedJavaRuntime runtime, Path tmp, String runtimeApi, List<String> extraJvmFlags, Path dir, Path log) {
+        List<String> command = new ArrayList<>(artifact.command(runtime, memoryMb, tmp, handler()));
+        command.addAll(1, extraJvmFlags);
+        ProcessBuilder pb = new ProcessBuilder(command);
+        Map<String, String> env = pb.environment();
+        env.putAll(environment);
+        env.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);
+        env.put("AWS_LAMBDA_FUNCTION_NAME", functionName);
+        env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
+        env.put("_HANDLER", handler());
+        env.put("TMPDIR", tmp.toString());
+        pb.directory(dir.toFile());
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        return pb;
     }
 
     /** The handler the runtime interface client is started with: the function's {@code _HANDLER}, or Quarkus's. */
