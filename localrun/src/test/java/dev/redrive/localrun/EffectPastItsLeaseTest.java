@@ -15,10 +15,6 @@ import dev.redrive.localrun.chaos.FencingJournal;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.scenario.Observer;
 import dev.redrive.localrun.scenario.OrderTraffic;
-import dev.redrive.localstack.LocalAws;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,13 +48,12 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class EffectPastItsLeaseTest {
 
-    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static LocalSystem system;
     static Chaos chaos;
 
     @BeforeAll
     static void start() throws Exception {
-        Path work = Files.createDirectories(ROOT.resolve("localrun/target/effect-past-its-lease-test"));
+        Path work = Files.createDirectories(LocalRunFixture.ROOT.resolve("localrun/target/effect-past-its-lease-test"));
         long seed = 12;
         RunOptions options = new RunOptions(
                         "chaos",
@@ -69,18 +64,12 @@ class EffectPastItsLeaseTest {
                         1,
                         Optional.empty(),
                         templateWithEmailTimeout(work, 6),
-                        ROOT.resolve("functions/target"),
+                        LocalRunFixture.packagedFunctions(),
                         2,
                         1,
                         work)
                 .withChaos(ChaosOptions.defaults(seed).withPlan(FaultPlan.none(seed)));
-        LocalAws aws = LocalAws.shared();
-        aws.reset();
-        system = LocalSystem.start(
-                options,
-                new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
-                aws,
-                false);
+        system = LocalRunFixture.start(options);
         chaos = system.chaos().orElseThrow();
     }
 
@@ -202,10 +191,7 @@ class EffectPastItsLeaseTest {
 
     /** The synthesized template with the email consumer's timeout set to {@code seconds}. */
     private static Path templateWithEmailTimeout(Path work, int seconds) throws Exception {
-        Path template = ROOT.resolve("infra/target/cdk.out/Redrive.template.json");
-        assertThat(template)
-                .as("the template: build infra first (./mvnw -pl infra package)")
-                .exists();
+        Path template = LocalRunFixture.demoTemplate();
         ObjectMapper json = new ObjectMapper();
         JsonNode root = json.readTree(template.toFile());
         int patched = 0;

@@ -8,11 +8,9 @@ import dev.redrive.localrun.chaos.ChaosOptions;
 import dev.redrive.localrun.chaos.FaultKind;
 import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.Scenario;
-import dev.redrive.localstack.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
@@ -39,7 +36,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class FixedSeedChaosRunTest {
 
-    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path ROOT = LocalRunFixture.ROOT;
     static final long SEED = 20261201L;
     static final int DEFAULT_ORDERS = 150;
 
@@ -82,20 +79,18 @@ class FixedSeedChaosRunTest {
                         3,
                         Optional.of(work.resolve("chaos.json")),
                         template,
-                        ROOT.resolve("functions/target"),
+                        LocalRunFixture.packagedFunctions(),
                         2,
                         6,
                         work.resolve("run"))
                 .withChaos(ChaosOptions.parse(SEED, FAULTS));
         Files.createDirectories(options.workDir());
         Path progressLog = options.workDir().resolve("progress.log");
-        LocalAws aws = LocalAws.shared();
-        aws.reset();
         RunReport report = new RunReport("chaos");
         Map<FaultKind, Long> struck = new EnumMap<>(FaultKind.class);
         try (PrintStream progressOut =
                         new PrintStream(Files.newOutputStream(progressLog), true, StandardCharsets.UTF_8);
-                LocalSystem system = LocalSystem.start(options, new Progress(progressOut), aws, false)) {
+                LocalSystem system = LocalRunFixture.start(options, progressOut)) {
             shortenTheVisibilityTimeouts(system);
             Scenario.named("chaos").run(system, options, new Progress(progressOut), report);
             Chaos chaos = system.chaos().orElseThrow();
@@ -148,21 +143,12 @@ class FixedSeedChaosRunTest {
     }
 
     /**
-     * The chaos scenario's stack, synthesized as bin/redrive-local synthesizes it: the context of
-     * {@code localrun/local-stack.properties} with its {@code chaos.} keys, and the packaged functions.
+     * The chaos scenario's stack, synthesized as bin/redrive-local synthesizes it: the chaos
+     * stack's context ({@link LocalStackContext}) and the packaged functions.
      */
     static Path synthesizeChaosStack(Path outdir) throws IOException {
-        Properties file = new Properties();
-        try (Reader r = Files.newBufferedReader(ROOT.resolve("localrun/local-stack.properties"))) {
-            file.load(r);
-        }
-        Map<String, Object> context = new LinkedHashMap<>();
-        file.stringPropertyNames().stream()
-                .filter(k -> !k.startsWith("chaos."))
-                .forEach(k -> context.put(k, file.getProperty(k)));
-        file.stringPropertyNames().stream()
-                .filter(k -> k.startsWith("chaos."))
-                .forEach(k -> context.put(k.substring("chaos.".length()), file.getProperty(k)));
+        Map<String, Object> context = new LinkedHashMap<>(
+                LocalStackContext.of(ROOT.resolve("localrun/local-stack.properties"), true, System.getenv()));
         Path functions = ROOT.resolve("functions/target/function.zip");
         assertThat(functions)
                 .as("the packaged functions: build them first (./mvnw -pl functions package)")

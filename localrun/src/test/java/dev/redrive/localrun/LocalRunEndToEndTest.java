@@ -10,9 +10,6 @@ import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.Observer;
 import dev.redrive.localrun.scenario.OrderTraffic;
 import dev.redrive.localrun.scenario.Scenario;
-import dev.redrive.localstack.LocalAws;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,21 +37,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class LocalRunEndToEndTest {
 
-    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static LocalSystem system;
     static RunOptions options;
 
     @BeforeAll
     static void start() throws Exception {
-        Path template = ROOT.resolve("infra/target/cdk.out/Redrive.template.json");
-        Path functions = ROOT.resolve("functions/target");
-        assertThat(template)
-                .as("the template: build infra first (./mvnw -pl infra package)")
-                .exists();
-        assertThat(Files.list(functions)
-                        .anyMatch(p -> p.getFileName().toString().endsWith("-runner.jar")))
-                .as("the packaged functions: build them first (./mvnw -pl functions package)")
-                .isTrue();
         options = new RunOptions(
                 "basic",
                 10,
@@ -63,20 +50,14 @@ class LocalRunEndToEndTest {
                 3,
                 3,
                 Optional.empty(),
-                template,
-                functions,
+                LocalRunFixture.demoTemplate(),
+                LocalRunFixture.packagedFunctions(),
                 2,
                 60,
                 // relative, as bin/redrive-local's localrun/target/run is: every path a sandbox is given must be made
                 // absolute, since each sandbox runs in a folder of its own
                 Path.of("target", "test-run"));
-        LocalAws aws = LocalAws.shared();
-        aws.reset();
-        system = LocalSystem.start(
-                options,
-                new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
-                aws,
-                false);
+        system = LocalRunFixture.start(options);
     }
 
     @AfterAll
