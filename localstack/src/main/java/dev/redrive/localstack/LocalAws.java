@@ -289,7 +289,8 @@ public final class LocalAws implements AutoCloseable {
         return "SQS " + sqsEndpoint + (embeddedSqs != null ? " (ElasticMQ, embedded)" : " (from the environment)")
                 + ", DynamoDB " + dynamoDbEndpoint + ", S3 " + s3Endpoint
                 + (moto != null
-                        ? " (moto, pid " + moto.pid() + ", transactions " + moto.transactions() + ")"
+                        ? " (moto, pid " + moto.pid() + ", transactions " + moto.transactions() + ", routing "
+                                + moto.routing() + ")"
                         : " (from the environment)");
     }
 

@@ -35,6 +35,7 @@ final class MotoServer implements AutoCloseable {
 
     private static final String READY = "REDRIVE_MOTO_READY port=";
     private static final String TRANSACTIONS = "REDRIVE_MOTO_TRANSACTIONS ";
+    private static final String ROUTING = "REDRIVE_MOTO_ROUTING ";
     private static final String WARNING = "REDRIVE_MOTO_WARNING ";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -42,18 +43,23 @@ final class MotoServer implements AutoCloseable {
     private final Path log;
     private final URI endpoint;
     private final String transactions;
+    private final String routing;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private MotoServer(Process process, Path log, URI endpoint, String transactions) {
+    private MotoServer(Process process, Path log, URI endpoint, Ready ready) {
         this.process = process;
         this.log = log;
         this.endpoint = endpoint;
-        this.transactions = transactions;
+        this.transactions = ready.transactions();
+        this.routing = ready.routing();
     }
 
-    /** What the launcher prints before it is ready: how it rolls back DynamoDB transactions, and its port. */
-    private record Ready(String transactions, int port) {}
+    /**
+     * What the launcher prints before it is ready: how it rolls back DynamoDB transactions, how it routes requests to
+     * moto's services, and its port.
+     */
+    private record Ready(String transactions, String routing, int port) {}
 
     static MotoServer start() {
         return start(Map.of());
@@ -90,8 +96,7 @@ final class MotoServer implements AutoCloseable {
         CompletableFuture<Ready> ready = CompletableFuture.supplyAsync(() -> readReady(process));
         try {
             Ready r = ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            MotoServer server =
-                    new MotoServer(process, log, URI.create("http://127.0.0.1:" + r.port()), r.transactions());
+            MotoServer server = new MotoServer(process, log, URI.create("http://127.0.0.1:" + r.port()), r);
             server.awaitReady();
             server.echoWarnings();
             return server;
@@ -112,14 +117,17 @@ final class MotoServer implements AutoCloseable {
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         try {
             String transactions = "unknown";
+            String routing = "unknown";
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(TRANSACTIONS)) {
                     transactions = line.substring(TRANSACTIONS.length()).strip();
+                } else if (line.startsWith(ROUTING)) {
+                    routing = line.substring(ROUTING.length()).strip();
                 } else if (line.startsWith(READY)) {
                     int port = Integer.parseInt(line.substring(READY.length()).strip());
                     drain(out);
-                    return new Ready(transactions, port);
+                    return new Ready(transactions, routing, port);
                 }
             }
         } catch (IOException e) {
@@ -208,6 +216,14 @@ final class MotoServer implements AutoCloseable {
      */
     String transactions() {
         return transactions;
+    }
+
+    /**
+     * How the launcher finds the service of a request, as it reported at start: {@code modules=listed-once} (moto's list
+     * of its modules read once) or {@code modules=moto} (moto lists its package folder for every request).
+     */
+    String routing() {
+        return routing;
     }
 
     boolean alive() {

@@ -316,12 +316,98 @@ def install_transaction_undo_log():
 
 
 
-def _die_with_parent():
+# ---------------------------------------------------------------------------------------------------------------------
+# Routing: moto lists its own package folder twice for every request.
+#
+# moto 5.2.1's DomainDispatcherApplication.get_backend_for_host asks `host in backends.list_of_moto_modules()` for
+# every request it routes (twice per request here), and list_of_moto_modules lists moto's package folder and stats each
+# of its ~150 entries each time. A profile of a 300-order chaos run (REDRIVE_MOTO_PROFILE below) put it at about a tenth
+# of moto's time: 296,716 calls for 5,075 requests, with 6,730 listdir and 322,624 stat system calls. The folder
+# cannot change while the server runs, so the launcher lists it once. Installed only on the reviewed source;
+# REDRIVE_MOTO_ROUTING=moto keeps moto's own (for a side-by-side measurement: bin/benchmark moto).
+# ---------------------------------------------------------------------------------------------------------------------
+
+ROUTING_ENV = "REDRIVE_MOTO_ROUTING"
+REVIEWED_LIST_OF_MOTO_MODULES = "4f741a10b06500e840c3aaa1b4f02706e6f2bfbababc0e8a2a7b9c9d0e8957dc"
+
+
+def list_moto_modules_once():
+    """Makes moto's list of its own modules a tuple computed once; returns "listed-once" or "moto" (what runs)."""
+    import moto.backends as backends
+
+    if os.environ.get(ROUTING_ENV, "listed-once") == "moto":
+        return "moto"
+    try:
+        source = inspect.getsource(backends.list_of_moto_modules)
+    except (OSError, TypeError) as e:
+        source = str(e)
+    if hashlib.sha256(source.encode("utf-8")).hexdigest() != REVIEWED_LIST_OF_MOTO_MODULES:
+        _warn("moto's list_of_moto_modules is not the source that was reviewed; moto keeps listing its package folder "
+              "for every request")
+        return "moto"
+    modules = tuple(backends.list_of_moto_modules())
+    backends.list_of_moto_modules = lambda: modules
+    return "listed-once"
+
+
+PROFILE_ENV = "REDRIVE_MOTO_PROFILE"
+
+
+class _Profile:
+    """With REDRIVE_MOTO_PROFILE=<file>, a cProfile of every request's handling (under the lock, so one at a time),
+    written to that file (pstats format) every 30 s and when the launcher exits; off otherwise. For finding where the
+    emulator's CPU goes: python3 -c "import pstats; pstats.Stats('<file>').sort_stats('cumtime').print_stats(40)"."""
+
+    def __init__(self, path, requests_lock):
+        import cProfile
+
+        self._path = path
+        self._profile = cProfile.Profile()
+        self._requests_lock = requests_lock  # dumping stops the profiler: never while a request runs
+        threading.Thread(target=self._dump_every, args=(30,), name="profile-dump", daemon=True).start()
+
+    def __enter__(self):
+        self._profile.enable()
+
+    def __exit__(self, *exc):
+        self._profile.disable()
+        return False
+
+    def _dump_every(self, seconds):
+        import time
+
+        while True:
+            time.sleep(seconds)
+            self.dump()
+
+    def dump(self):
+        if self._requests_lock.acquire(timeout=5):
+            try:
+                self._profile.dump_stats(self._path)
+            finally:
+                self._requests_lock.release()
+
+
+class _NoProfile:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+    def dump(self):
+        pass
+
+
+def _die_with_parent(profile):
     try:
         while sys.stdin.buffer.read(4096):
             pass
     finally:
-        os._exit(0)
+        try:
+            profile.dump()
+        finally:
+            os._exit(0)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -400,17 +486,20 @@ def main():
         sys.stderr.write("REDRIVE_MOTO_MISSING moto server is not importable (%s); pip install 'moto[server]'\n" % e)
         sys.exit(3)
 
-    threading.Thread(target=_die_with_parent, name="die-with-parent", daemon=True).start()
+    lock = threading.Lock()
+    profile_path = os.environ.get(PROFILE_ENV)
+    profile = _Profile(profile_path, lock) if profile_path else _NoProfile()
+    threading.Thread(target=_die_with_parent, args=(profile,), name="die-with-parent", daemon=True).start()
     rollback, version = install_transaction_undo_log()
     sys.stdout.write("REDRIVE_MOTO_TRANSACTIONS rollback=%s moto=%s\n" % (rollback, version))
     stop_tracking_dynamodb_items()
+    sys.stdout.write("REDRIVE_MOTO_ROUTING modules=%s\n" % list_moto_modules_once())
 
     app = DomainDispatcherApplication(create_backend_app)
-    lock = threading.Lock()
 
     def serialized(environ, start_response):
         # Hold the lock until the whole response body is produced: moto may build it lazily.
-        with lock:
+        with lock, profile:
             response = app(environ, start_response)
             try:
                 body = b"".join(response)
