@@ -34,8 +34,9 @@ import software.constructs.Node;
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
  *                             {@code backoffMultiplier}, {@code backoffMaxDelay}, {@code minimumRetryWindow}: the
  *                             consumers' tuning
- * @param breakers             {@code breakerOpenPeriod}, {@code breakerMaxOpenPeriod}: the consumers' circuit breakers'
- *                             open period and its cap (default: the functions' own, 30 s and 10 min)
+ * @param breakers             {@code breakerOpenPeriod}, {@code breakerMaxOpenPeriod}, {@code breakerProbeLease}: the
+ *                             consumers' circuit breakers' open period, its cap and the probe's lease (default: the
+ *                             functions' own, 30 s, 10 min and 30 s)
  * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
  *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
  */
@@ -86,8 +87,15 @@ public record RedriveSettings(
                 AlarmThresholds.DEFAULT,
                 consumerTuning(node),
                 new BreakerSettings(
-                        text(node, "breakerOpenPeriod").map(v -> duration("breakerOpenPeriod", v)),
-                        text(node, "breakerMaxOpenPeriod").map(v -> duration("breakerMaxOpenPeriod", v))),
+                        text(node, "breakerOpenPeriod")
+                                .map(v -> duration("breakerOpenPeriod", v))
+                                .orElse(BreakerSettings.DEFAULT.openPeriod()),
+                        text(node, "breakerMaxOpenPeriod")
+                                .map(v -> duration("breakerMaxOpenPeriod", v))
+                                .orElse(BreakerSettings.DEFAULT.maxOpenPeriod()),
+                        text(node, "breakerProbeLease")
+                                .map(v -> duration("breakerProbeLease", v))
+                                .orElse(BreakerSettings.DEFAULT.probeLease())),
                 text(node, "allowShortRetries")
                         .map(v -> bool("allowShortRetries", v))
                         .orElse(false));

@@ -59,22 +59,27 @@ class EventSourceMappingTest {
     }
 
     @Test
-    void theBreakersOpenPeriodsAreTheFunctionsDefaultsUnlessTheContextSetsThem() {
+    void theBreakersPeriodsAreInTheEnvironmentWithTheFunctionsDefaultsUnlessTheContextSetsThem() {
+        // Written out even when they are the functions' defaults, so that whatever reads the template (the local run's
+        // waits) reads the stack's values and never keeps a copy of the defaults.
         assertThat(t.environment(t.function("confirmation-email")))
-                .doesNotContainKeys(
-                        "REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD",
-                        "REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD");
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD", "PT30S")
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "PT10M")
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_PROBE_LEASE", "PT30S");
 
-        TemplateView demo = new TemplateView(
-                Template.fromStack(Synth.stack(Map.of("breakerOpenPeriod", "PT5S", "breakerMaxOpenPeriod", "PT20S"))));
+        TemplateView demo = new TemplateView(Template.fromStack(Synth.stack(
+                Map.of("breakerOpenPeriod", "PT5S", "breakerMaxOpenPeriod", "PT20S", "breakerProbeLease", "PT10S"))));
 
         assertThat(demo.environment(demo.function("confirmation-email")))
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD", "PT5S")
-                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "PT20S");
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "PT20S")
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_PROBE_LEASE", "PT10S");
         assertThat(demo.environment(demo.function("revenue-analytics")))
                 .doesNotContainKey("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD");
         assertThatThrownBy(() -> Synth.stack(Map.of("breakerOpenPeriod", "PT5M", "breakerMaxOpenPeriod", "PT1M")))
                 .hasMessageContaining("breakerMaxOpenPeriod");
+        assertThatThrownBy(() -> Synth.stack(Map.of("breakerProbeLease", "PT0S")))
+                .hasMessageContaining("breakerProbeLease");
     }
 
     @Test

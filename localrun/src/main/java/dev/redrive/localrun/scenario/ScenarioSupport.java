@@ -82,11 +82,19 @@ class ScenarioSupport {
      * one.
      */
     Duration deadLetteringBudget(String handler, int messages, int sandboxes) {
-        Map<String, String> env = system.environmentOf(handler);
-        Duration base = Duration.parse(env.getOrDefault("REDRIVE_BACKOFF_BASE", "PT2S"));
-        Duration cap = Duration.parse(env.getOrDefault("REDRIVE_BACKOFF_MAX_DELAY", "PT15M"));
-        double multiplier = Double.parseDouble(env.getOrDefault("REDRIVE_BACKOFF_MULTIPLIER", "2.0"));
-        int receives = maxReceiveCount(handler);
+        return deadLetteringBudget(handler, system.environmentOf(handler), messages, sandboxes);
+    }
+
+    /**
+     * {@link #deadLetteringBudget(String, int, int)} from {@code handler}'s environment as the template sets it. Every
+     * setting it uses must be there (the CDK app writes them even at the functions' defaults): a missing one is
+     * refused, never replaced by a copy of a default that could go stale.
+     */
+    static Duration deadLetteringBudget(String handler, Map<String, String> env, int messages, int sandboxes) {
+        Duration base = Duration.parse(required(handler, env, "REDRIVE_BACKOFF_BASE"));
+        Duration cap = Duration.parse(required(handler, env, "REDRIVE_BACKOFF_MAX_DELAY"));
+        double multiplier = Double.parseDouble(required(handler, env, "REDRIVE_BACKOFF_MULTIPLIER"));
+        int receives = Integer.parseInt(required(handler, env, "REDRIVE_BATCH_MAX_RECEIVE_COUNT"));
         long backoffMillis = 0;
         double delay = base.toMillis();
         for (int i = 0; i < receives; i++) {
@@ -95,18 +103,32 @@ class ScenarioSupport {
         }
         if (env.containsKey("REDRIVE_BREAKERS_TABLE")) {
             // A breaker open on the dependency defers each receive by up to its capped open period and a probe's
-            // lease instead (the functions' defaults, 10 min and 30 s, unless the stack sets the cap).
-            Duration breakerCap = env.entrySet().stream()
-                    .filter(e -> e.getKey().startsWith("REDRIVE_BREAKERS_")
-                            && e.getKey().endsWith("_MAX_OPEN_PERIOD"))
-                    .map(e -> Duration.parse(e.getValue()))
-                    .max(Duration::compareTo)
-                    .orElse(Duration.ofMinutes(10));
-            backoffMillis = Math.max(
-                    backoffMillis, receives * breakerCap.plusSeconds(30).toMillis());
+            // lease instead: the longest of the breakers the function has.
+            long deferral = 0;
+            for (String key : env.keySet()) {
+                if (key.startsWith("REDRIVE_BREAKERS_") && key.endsWith("_MAX_OPEN_PERIOD")) {
+                    String breaker = key.substring(0, key.length() - "_MAX_OPEN_PERIOD".length());
+                    Duration longest = Duration.parse(env.get(key))
+                            .plus(Duration.parse(required(handler, env, breaker + "_PROBE_LEASE")));
+                    deferral = Math.max(deferral, longest.toMillis());
+                }
+            }
+            if (deferral == 0) {
+                throw new IllegalStateException(handler + " has REDRIVE_BREAKERS_TABLE but the template sets no "
+                        + "REDRIVE_BREAKERS_<DEPENDENCY>_MAX_OPEN_PERIOD");
+            }
+            backoffMillis = Math.max(backoffMillis, receives * deferral);
         }
         long workMillis = (long) messages * receives * DELIVERY_MILLIS / Math.max(1, sandboxes);
         return PHASE_TIMEOUT.plusMillis(2 * backoffMillis + workMillis);
+    }
+
+    private static String required(String handler, Map<String, String> env, String key) {
+        String value = env.get(key);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException(handler + " is not told " + key + " by the template");
+        }
+        return value;
     }
 
     /**
@@ -125,11 +147,7 @@ class ScenarioSupport {
      * maxReceiveCount, which the CDK app also hands the consumer ({@code REDRIVE_BATCH_MAX_RECEIVE_COUNT}).
      */
     int maxReceiveCount(String handler) {
-        String receives = system.environmentOf(handler).get("REDRIVE_BATCH_MAX_RECEIVE_COUNT");
-        if (receives == null) {
-            throw new IllegalStateException(handler + " is not told REDRIVE_BATCH_MAX_RECEIVE_COUNT by the template");
-        }
-        return Integer.parseInt(receives);
+        return Integer.parseInt(required(handler, system.environmentOf(handler), "REDRIVE_BATCH_MAX_RECEIVE_COUNT"));
     }
 
     /** Invokes the sweeper now (as its schedule would) and returns its answer, for the story. */
