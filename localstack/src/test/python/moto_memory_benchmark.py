@@ -11,28 +11,18 @@ Prints the launcher's resident memory (VmRSS) and peak (VmHWM) as it goes, then 
     python3 localstack/src/test/python/moto_memory_benchmark.py --launcher target/old.py   # before the undo log
 """
 import argparse
-import os
-import subprocess
 import sys
 import time
 
 import boto3
 from botocore.config import Config
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-LAUNCHER = os.path.join(HERE, "..", "..", "main", "resources", "dev", "redrive", "localstack", "moto_serialized.py")
+import moto_launcher
 
 
 def start(launcher):
-    process = subprocess.Popen([sys.executable, "-u", launcher], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    rollback = "rollback=deep-copy (a launcher without the undo log)"
-    for line in process.stdout:
-        line = line.decode().strip()
-        if line.startswith("REDRIVE_MOTO_TRANSACTIONS "):
-            rollback = line.split(" ", 1)[1]
-        if line.startswith("REDRIVE_MOTO_READY port="):
-            return process, int(line.split("=")[1]), rollback
-    raise SystemExit("the launcher exited before it was ready")
+    process, port, reported = moto_launcher.start(launcher)
+    return process, port, reported.get("TRANSACTIONS", "rollback=deep-copy (a launcher without the undo log)")
 
 
 def memory_mb(pid):
@@ -48,7 +38,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--orders", type=int, default=2000)
     parser.add_argument("--every", type=int, default=500)
-    parser.add_argument("--launcher", default=LAUNCHER)
+    parser.add_argument("--launcher", default=moto_launcher.LAUNCHER)
     args = parser.parse_args()
 
     process, port, rollback = start(args.launcher)

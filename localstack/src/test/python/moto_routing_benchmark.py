@@ -8,34 +8,19 @@ boto3, and prints the medians in milliseconds and their ratio.
     bin/benchmark moto-routing [--rounds 20] [--calls 100]
 """
 import argparse
-import os
 import statistics
-import subprocess
-import sys
 import time
 
 import boto3
 from botocore.config import Config
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-LAUNCHER = os.path.join(HERE, "..", "..", "main", "resources", "dev", "redrive", "localstack", "moto_serialized.py")
+import moto_launcher
 
 
 class Launcher:
     def __init__(self, mode):
-        env = dict(os.environ, REDRIVE_MOTO_ROUTING=mode)
-        self.process = subprocess.Popen(
-            [sys.executable, "-u", LAUNCHER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-        self.routing = "?"
-        for line in self.process.stdout:
-            line = line.decode().strip()
-            if line.startswith("REDRIVE_MOTO_ROUTING "):
-                self.routing = line.split()[1]
-            if line.startswith("REDRIVE_MOTO_READY port="):
-                port = int(line.split("=")[1])
-                break
-        else:
-            raise SystemExit("the launcher (%s) exited before it was ready" % mode)
+        self.process, port, reported = moto_launcher.start(REDRIVE_MOTO_ROUTING=mode)
+        self.routing = reported.get("ROUTING", "?")
         options = dict(endpoint_url="http://127.0.0.1:%d" % port, region_name="us-east-1",
                        aws_access_key_id="bench", aws_secret_access_key="bench",
                        config=Config(retries={"total_max_attempts": 1}, s3={"addressing_style": "path"}))

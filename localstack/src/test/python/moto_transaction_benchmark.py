@@ -11,17 +11,14 @@ Prints the medians in milliseconds, and each launcher's peak resident memory.
     python3 localstack/src/test/python/moto_transaction_benchmark.py [--sizes ...] [--rounds ...]
 """
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import time
 
 import boto3
 from botocore.config import Config
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-LAUNCHER = os.path.join(HERE, "..", "..", "main", "resources", "dev", "redrive", "localstack", "moto_serialized.py")
+import moto_launcher
 TABLE = "claims"
 # An item shaped like a Redrive claim (about 250 bytes)
 ATTRIBUTES = {
@@ -37,19 +34,8 @@ ATTRIBUTES = {
 
 class Launcher:
     def __init__(self, mode):
-        env = dict(os.environ, REDRIVE_MOTO_TRANSACTIONS=mode)
-        self.process = subprocess.Popen(
-            [sys.executable, "-u", LAUNCHER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-        self.rollback = "?"
-        for line in self.process.stdout:
-            line = line.decode().strip()
-            if line.startswith("REDRIVE_MOTO_TRANSACTIONS "):
-                self.rollback = line.split()[1]
-            if line.startswith("REDRIVE_MOTO_READY port="):
-                port = int(line.split("=")[1])
-                break
-        else:
-            raise SystemExit("the launcher (%s) exited before it was ready" % mode)
+        self.process, port, reported = moto_launcher.start(REDRIVE_MOTO_TRANSACTIONS=mode)
+        self.rollback = reported.get("TRANSACTIONS", "?").split()[0]
         self.ddb = boto3.client(
             "dynamodb",
             endpoint_url="http://127.0.0.1:%d" % port,

@@ -284,9 +284,21 @@ def _reviewed_source_mismatch():
             source = inspect.getsource(getattr(owners[owner], attribute))
         except (AttributeError, OSError, TypeError) as e:
             return "%s (%s)" % (name, e)
-        if hashlib.sha256(source.encode("utf-8")).hexdigest() != digest:
+        if _sha256(source) != digest:
             return name
     return None
+
+
+def _sha256(source):
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def _is_reviewed_source(function, digest):
+    """Whether the source of one moto function is the one reviewed (sha256); a source that cannot be read is not."""
+    try:
+        return _sha256(inspect.getsource(function)) == digest
+    except (OSError, TypeError):
+        return False
 
 
 def install_transaction_undo_log():
@@ -324,7 +336,7 @@ def install_transaction_undo_log():
 # of its ~150 entries each time. A profile of a 300-order chaos run (REDRIVE_MOTO_PROFILE below) put it at about a tenth
 # of moto's time: 296,716 calls for 5,075 requests, with 6,730 listdir and 322,624 stat system calls. The folder
 # cannot change while the server runs, so the launcher lists it once. Installed only on the reviewed source;
-# REDRIVE_MOTO_ROUTING=moto keeps moto's own (for a side-by-side measurement: bin/benchmark moto).
+# REDRIVE_MOTO_ROUTING=moto keeps moto's own (for a side-by-side measurement: bin/benchmark moto-routing).
 # ---------------------------------------------------------------------------------------------------------------------
 
 ROUTING_ENV = "REDRIVE_MOTO_ROUTING"
@@ -337,11 +349,7 @@ def list_moto_modules_once():
 
     if os.environ.get(ROUTING_ENV, "listed-once") == "moto":
         return "moto"
-    try:
-        source = inspect.getsource(backends.list_of_moto_modules)
-    except (OSError, TypeError) as e:
-        source = str(e)
-    if hashlib.sha256(source.encode("utf-8")).hexdigest() != REVIEWED_LIST_OF_MOTO_MODULES:
+    if not _is_reviewed_source(backends.list_of_moto_modules, REVIEWED_LIST_OF_MOTO_MODULES):
         _warn("moto's list_of_moto_modules is not the source that was reviewed; moto keeps listing its package folder "
               "for every request")
         return "moto"
@@ -435,11 +443,7 @@ def stop_tracking_dynamodb_items():
     from moto.dynamodb.models.dynamo_type import Item
     from moto.dynamodb.models.table import StreamRecord
 
-    try:
-        source = inspect.getsource(BaseModel.__new__)
-    except (OSError, TypeError) as e:
-        source = str(e)
-    if hashlib.sha256(source.encode("utf-8")).hexdigest() != REVIEWED_BASE_MODEL_NEW:
+    if not _is_reviewed_source(BaseModel.__new__, REVIEWED_BASE_MODEL_NEW):
         _warn("moto's BaseModel.__new__ is not the source that was reviewed; moto keeps tracking every DynamoDB item "
               "it creates (its memory grows with every request until a reset)")
         return False
