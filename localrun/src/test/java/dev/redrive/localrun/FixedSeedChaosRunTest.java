@@ -36,7 +36,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class FixedSeedChaosRunTest {
 
-    static final Path ROOT = LocalRunFixture.ROOT;
     static final long SEED = 20261201L;
     static final int DEFAULT_ORDERS = 150;
 
@@ -67,7 +66,7 @@ class FixedSeedChaosRunTest {
     @Test
     void underEveryFaultEachOrderIsAppliedOnceAndNothingIsLost() throws Exception {
         int orders = Integer.getInteger("redrive.chaos.orders", DEFAULT_ORDERS);
-        Path work = ROOT.resolve("localrun/target/fixed-seed-chaos");
+        Path work = LocalRunFixture.ROOT.resolve("localrun/target/fixed-seed-chaos");
         Files.createDirectories(work);
         Path template = synthesizeChaosStack(work.resolve("cdk.out"));
         RunOptions options = new RunOptions(
@@ -147,9 +146,9 @@ class FixedSeedChaosRunTest {
      * stack's context ({@link LocalStackContext}) and the packaged functions.
      */
     static Path synthesizeChaosStack(Path outdir) throws IOException {
-        Map<String, Object> context = new LinkedHashMap<>(
-                LocalStackContext.of(ROOT.resolve("localrun/local-stack.properties"), true, System.getenv()));
-        Path functions = ROOT.resolve("functions/target/function.zip");
+        Map<String, Object> context = new LinkedHashMap<>(LocalStackContext.of(
+                LocalRunFixture.ROOT.resolve("localrun/local-stack.properties"), true, System.getenv()));
+        Path functions = LocalRunFixture.ROOT.resolve("functions/target/function.zip");
         assertThat(functions)
                 .as("the packaged functions: build them first (./mvnw -pl functions package)")
                 .exists();

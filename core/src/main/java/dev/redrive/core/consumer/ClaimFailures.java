@@ -17,6 +17,7 @@ import dev.redrive.core.failure.FailureRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * What a failed or rejected attempt of {@link MessageProcessor} leaves behind, and where its message goes: the failure
@@ -44,8 +45,8 @@ final class ClaimFailures {
             EffectBreakers breakers) {
         this.claims = claims;
         this.leases = leases;
-        this.backoff = backoff;
-        this.random = random;
+        this.backoff = Objects.requireNonNull(backoff, "backoff");
+        this.random = Objects.requireNonNull(random, "random");
         this.clock = clock;
         this.listener = listener;
         this.breakers = breakers;

@@ -73,8 +73,6 @@ public final class MessageProcessor {
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.claims = Objects.requireNonNull(claims, "claims");
         this.leases = Objects.requireNonNull(leases, "leases");
-        Objects.requireNonNull(backoff, "backoff");
-        Objects.requireNonNull(random, "random");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = listener == null ? ProcessingListener.NONE : listener;
         this.failures = new ClaimFailures(claims, leases, backoff, random, clock, this.listener, breakers);

@@ -94,7 +94,7 @@ class ScenarioSupport {
         Duration base = Duration.parse(required(handler, env, "REDRIVE_BACKOFF_BASE"));
         Duration cap = Duration.parse(required(handler, env, "REDRIVE_BACKOFF_MAX_DELAY"));
         double multiplier = Double.parseDouble(required(handler, env, "REDRIVE_BACKOFF_MULTIPLIER"));
-        int receives = Integer.parseInt(required(handler, env, "REDRIVE_BATCH_MAX_RECEIVE_COUNT"));
+        int receives = maxReceiveCount(handler, env);
         long backoffMillis = 0;
         double delay = base.toMillis();
         for (int i = 0; i < receives; i++) {
@@ -147,7 +147,11 @@ class ScenarioSupport {
      * maxReceiveCount, which the CDK app also hands the consumer ({@code REDRIVE_BATCH_MAX_RECEIVE_COUNT}).
      */
     int maxReceiveCount(String handler) {
-        return Integer.parseInt(required(handler, system.environmentOf(handler), "REDRIVE_BATCH_MAX_RECEIVE_COUNT"));
+        return maxReceiveCount(handler, system.environmentOf(handler));
+    }
+
+    private static int maxReceiveCount(String handler, Map<String, String> env) {
+        return Integer.parseInt(required(handler, env, "REDRIVE_BATCH_MAX_RECEIVE_COUNT"));
     }
 
     /** Invokes the sweeper now (as its schedule would) and returns its answer, for the story. */
