@@ -1,26 +1,33 @@
 package dev.redrive.core.replay;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** A replay sender fake that records what was sent. */
+/**
+ * A replay sender fake that records what was sent. As on SQS, a queue named {@code *.fifo} takes no per-message delay.
+ */
 public final class RecordingReplaySender implements ReplaySender {
 
-    /** One message sent. */
-    public record Sent(String queue, String body, Map<String, String> attributes, String messageId) {}
+    /** One message sent, and how long after its send it becomes visible. */
+    public record Sent(String queue, String body, Map<String, String> attributes, String messageId, Duration delay) {}
 
     private final List<Sent> sent = new ArrayList<>();
     private int failSends;
 
     @Override
     public synchronized String send(String sourceQueue, String body, Map<String, String> attributes) {
+        return send(sourceQueue, new Outgoing(body, attributes));
+    }
+
+    private String send(String sourceQueue, Outgoing m) {
         if (failSends > 0) {
             failSends--;
             throw new IllegalStateException("send to " + sourceQueue + " failed (simulated)");
         }
         String id = "replayed-" + (sent.size() + 1);
-        sent.add(new Sent(sourceQueue, body, Map.copyOf(attributes), id));
+        sent.add(new Sent(sourceQueue, m.body(), Map.copyOf(m.attributes()), id, m.delay()));
         return id;
     }
 
@@ -31,9 +38,14 @@ public final class RecordingReplaySender implements ReplaySender {
         batches++;
         List<String> ids = new ArrayList<>();
         for (Outgoing m : messages) {
-            ids.add(send(sourceQueue, m.body(), m.attributes()));
+            ids.add(send(sourceQueue, m));
         }
         return ids;
+    }
+
+    @Override
+    public boolean takesDelays(String sourceQueue) {
+        return !sourceQueue.endsWith(".fifo");
     }
 
     /** The next {@code n} sends throw, as a send whose connection drops does. */

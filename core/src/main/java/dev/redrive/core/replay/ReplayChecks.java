@@ -206,7 +206,7 @@ final class ReplayChecks {
         if (verdict instanceof IdempotencyGate.Unsafe unsafe) {
             return new ReplayOutcome.Refused(r.id(), unsafe.reason(), true);
         }
-        return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true);
+        return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true, Duration.ZERO);
     }
 
     private static String upcastNote(SchemaGate.Upcast u) {

@@ -1,5 +1,6 @@
 package dev.redrive.core.replay;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /** What a replay request did to one dead letter. */
@@ -10,14 +11,42 @@ public sealed interface ReplayOutcome {
     /** In words, for operators. */
     String describe();
 
-    /** Sent back to its source queue (or, in a dry run, would be). */
+    /**
+     * Sent back to its source queue (or, in a dry run, would be).
+     *
+     * @param delay how long after the send it becomes visible there: its slot in its lane's pace (zero when unpaced)
+     */
     record Sent(
-            String quarantineId, String sourceQueue, String messageId, int replayCount, String upcast, boolean dryRun)
+            String quarantineId,
+            String sourceQueue,
+            String messageId,
+            int replayCount,
+            String upcast,
+            boolean dryRun,
+            Duration delay)
             implements ReplayOutcome {
+        public Sent {
+            delay = delay == null || delay.isNegative() ? Duration.ZERO : delay;
+        }
+
         public String describe() {
             return (dryRun ? "would send" : "sent") + " to " + sourceQueue
                     + (upcast.isEmpty() ? "" : " (" + upcast + ")")
-                    + (dryRun ? "" : " as message " + messageId + ", replay #" + replayCount);
+                    + (dryRun ? "" : " as message " + messageId + ", replay #" + replayCount)
+                    + (delay.isZero() ? "" : ", visible after " + delay.toMillis() / 1000.0 + " s (paced)");
+        }
+    }
+
+    /**
+     * Held back by its lane's pace, untouched: the dependency's breaker is open, or the lane is booked up to its
+     * horizon. A later run (the sweeper's next, or the same command again) replays it.
+     *
+     * @param lane  the dependency (or {@code consumer:<name>}) its replay would reach
+     * @param until when it could go, as far as is known now
+     */
+    record Held(String quarantineId, String lane, String reason, Instant until) implements ReplayOutcome {
+        public String describe() {
+            return "held: " + reason + "; left for the next run";
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.redrive.core.replay;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,26 @@ public interface ReplaySender {
         return ids;
     }
 
-    /** One message to send. */
-    record Outgoing(String body, Map<String, String> attributes) {}
+    /**
+     * Whether a message sent to {@code sourceQueue} can be delayed (SQS: a standard queue can, a FIFO queue cannot).
+     * Replays to a queue that cannot are paced by sending only the slots due now.
+     */
+    default boolean takesDelays(String sourceQueue) {
+        return true;
+    }
+
+    /**
+     * One message to send.
+     *
+     * @param delay how long after the send it becomes visible (SQS's DelaySeconds, rounded up to the second)
+     */
+    record Outgoing(String body, Map<String, String> attributes, Duration delay) {
+        public Outgoing {
+            delay = delay == null || delay.isNegative() ? Duration.ZERO : delay;
+        }
+
+        public Outgoing(String body, Map<String, String> attributes) {
+            this(body, attributes, Duration.ZERO);
+        }
+    }
 }

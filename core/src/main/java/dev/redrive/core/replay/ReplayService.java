@@ -1,5 +1,6 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.lease.LeaseToken;
@@ -9,13 +10,16 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Replays dead letters through the same checks as a first delivery, for the automation and for people alike:
@@ -25,6 +29,11 @@ import java.util.Optional;
  * resumes where it was, and a REPLAYED record is never sent again. Sends are batched per source queue; a batch's
  * records are read in one call, checked up to {@link Builder#parallelism} at a time (never past the caller's lease),
  * and saved in batched writes, each record on its own version and fence.
+ *
+ * <p>With a {@linkplain Builder#pacing pace store}, replays are paced per lane ({@link ReplayPace}): a lane whose
+ * breaker is open, or that is booked up to its horizon, holds its dead letters untouched ({@link ReplayOutcome.Held});
+ * every other replay is sent with the delay that makes it visible at its slot. The sweeper and a person's CLI book in
+ * the same store, so together they stay within the rate.
  */
 public final class ReplayService {
 
@@ -33,12 +42,15 @@ public final class ReplayService {
     private final ReplaySender sender;
     private final Clock clock;
     private final int parallelism;
+    private final Optional<ReplayPacer> pacer;
 
     private ReplayService(Builder b) {
         this.ledger = require(b.ledger, "a ledger");
         this.parallelism = b.parallelism;
         this.sender = require(b.sender, "a replay sender");
         this.clock = b.clock;
+        this.pacer = Optional.ofNullable(b.paceStore)
+                .map(store -> new ReplayPacer(store, b.pace, Optional.ofNullable(b.breakers)));
         this.checks = new ReplayChecks(
                 ledger,
                 require(b.schemas, "a schema gate"),
@@ -88,7 +100,6 @@ public final class ReplayService {
             List<String> quarantineIds, Actor actor, String why, Optional<LeaseToken> fence) {
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
         Map<String, Optional<QuarantineRecord>> before = new HashMap<>();
-        Map<String, List<ReplayChecks.Ready>> readyByQueue = new LinkedHashMap<>();
         Map<String, QuarantineRecord> found = ledger.findAll(quarantineIds);
         List<QuarantineRecord> toCheck = new ArrayList<>();
         for (String id : quarantineIds) {
@@ -103,6 +114,31 @@ public final class ReplayService {
             toCheck.add(found.get(id));
             outcomes.put(id, null); // filled once decided (and sent)
         }
+        Optional<ReplayPacer.Round> paced = pacer.map(p -> p.round(toCheck, sender::takesDelays, clock.instant()));
+        if (paced.isPresent()) {
+            outcomes.putAll(paced.get().held());
+            Set<String> admitted = new HashSet<>();
+            paced.get().admitted().forEach(r -> admitted.add(r.id()));
+            toCheck.removeIf(r -> !admitted.contains(r.id()));
+        }
+        try {
+            checkAndSend(toCheck, actor, why, fence, paced, outcomes);
+        } finally {
+            paced.ifPresent(ReplayPacer.Round::finish);
+        }
+        Map<String, Attempt> attempts = new LinkedHashMap<>();
+        outcomes.forEach((id, outcome) -> attempts.put(id, new Attempt(before.get(id), outcome)));
+        return attempts;
+    }
+
+    private void checkAndSend(
+            List<QuarantineRecord> toCheck,
+            Actor actor,
+            String why,
+            Optional<LeaseToken> fence,
+            Optional<ReplayPacer.Round> paced,
+            Map<String, ReplayOutcome> outcomes) {
+        Map<String, List<ReplayChecks.Ready>> readyByQueue = new LinkedHashMap<>();
         List<Optional<ReplayChecks.Decision>> decided = ParallelChecks.map(
                 toCheck, r -> checks.decide(r, actor, why), parallelism, fence.map(LeaseToken::expiresAt), clock);
         List<ReplayChecks.Decision> decisions = new ArrayList<>();
@@ -131,26 +167,36 @@ public final class ReplayService {
                 outcomes.put(id, settled.outcome());
             }
         }
-        readyByQueue.forEach((queue, ready) -> send(queue, ready, actor, fence, outcomes));
-        Map<String, Attempt> attempts = new LinkedHashMap<>();
-        outcomes.forEach((id, outcome) -> attempts.put(id, new Attempt(before.get(id), outcome)));
-        return attempts;
+        Map<String, Instant> slots = new HashMap<>();
+        paced.ifPresent(round -> readyByQueue.values().stream()
+                .flatMap(List::stream)
+                .forEach(r -> slots.put(r.record().id(), round.slotFor(r.record()))));
+        readyByQueue.forEach((queue, ready) -> send(queue, ready, slots, actor, fence, outcomes));
     }
 
     private void send(
             String queue,
             List<ReplayChecks.Ready> ready,
+            Map<String, Instant> slots,
             Actor actor,
             Optional<LeaseToken> fence,
             Map<String, ReplayOutcome> outcomes) {
         for (int from = 0; from < ready.size(); from += 10) {
             List<ReplayChecks.Ready> chunk = ready.subList(from, Math.min(ready.size(), from + 10));
             List<ReplaySender.Outgoing> messages = new ArrayList<>();
+            List<Duration> delays = new ArrayList<>();
+            Instant sending = clock.instant();
+            boolean delayable = sender.takesDelays(queue);
             for (ReplayChecks.Ready r : chunk) {
                 Map<String, String> attributes = new HashMap<>(r.record().attributes());
                 attributes.put(
                         ReplayMarker.ATTRIBUTE, new ReplayMarker(r.record().id(), r.replayCount()).encode());
-                messages.add(new ReplaySender.Outgoing(r.body(), attributes));
+                Instant slot = slots.get(r.record().id());
+                Duration delay = slot == null || !delayable || !slot.isAfter(sending)
+                        ? Duration.ZERO
+                        : Duration.between(sending, slot);
+                delays.add(delay);
+                messages.add(new ReplaySender.Outgoing(r.body(), attributes, delay));
             }
             List<String> ids = sender.sendAll(queue, messages);
             List<QuarantineRecord> replayed = new ArrayList<>();
@@ -172,7 +218,12 @@ public final class ReplayService {
                                 QuarantineState.REPLAYED,
                                 actor,
                                 "sent to " + queue + " as " + messageId
-                                        + (r.upcast().isEmpty() ? "" : " after " + r.upcast()),
+                                        + (r.upcast().isEmpty() ? "" : " after " + r.upcast())
+                                        + (delays.get(i).isZero()
+                                                ? ""
+                                                : ", visible at "
+                                                        + slots.get(r.record().id()) + " ("
+                                                        + ReplayPace.laneOf(r.record()) + "'s replay pace)"),
                                 clock.instant()));
             }
             Map<String, QuarantineRecord> done = replayed.isEmpty() ? Map.of() : ledger.saveAll(replayed, fence);
@@ -186,7 +237,13 @@ public final class ReplayService {
                         r.record().id(),
                         done.containsKey(r.record().id())
                                 ? new ReplayOutcome.Sent(
-                                        r.record().id(), queue, messageId, r.replayCount(), r.upcast(), false)
+                                        r.record().id(),
+                                        queue,
+                                        messageId,
+                                        r.replayCount(),
+                                        r.upcast(),
+                                        false,
+                                        delays.get(i))
                                 : new ReplayOutcome.Conflict(
                                         r.record().id(),
                                         "sent to " + queue + " as " + messageId + ", but dead letter "
@@ -216,8 +273,35 @@ public final class ReplayService {
         private PayloadStore payloads;
         private Clock clock = Clock.systemUTC();
         private int parallelism = 1;
+        private ReplayPaceStore paceStore;
+        private ReplayPace pace = ReplayPace.DEFAULT;
+        private BreakerStore breakers;
 
         private Builder() {}
+
+        /**
+         * Paces replays per lane, booking slots in {@code store} (shared by every sweeper and CLI); without it, replays
+         * are sent as fast as they are checked.
+         */
+        public Builder pacing(ReplayPaceStore store) {
+            this.paceStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** The rates and horizon of the pacing; {@link ReplayPace#DEFAULT} unless given. */
+        public Builder pace(ReplayPace pace) {
+            this.pace = Objects.requireNonNull(pace, "pace");
+            return this;
+        }
+
+        /**
+         * The dependencies' circuit breakers: while a dependency's breaker is not CLOSED, the paced replays of its lane
+         * are held (a breaker that cannot be read lets them through, as the consumers' breakers do).
+         */
+        public Builder breakers(BreakerStore breakers) {
+            this.breakers = Objects.requireNonNull(breakers, "breakers");
+            return this;
+        }
 
         /**
          * How many records of a batch are checked at once (schema check, claim lookup, payload read), on threads

@@ -113,8 +113,13 @@ final class AutoReplaySweep {
                 for (Map.Entry<String, ReplayOutcome> o : outcomes.entrySet()) {
                     FailureClass c = classes.get(o.getKey());
                     report.replayOutcome(o.getValue().getClass().getSimpleName());
-                    if (o.getValue() instanceof ReplayOutcome.Sent) {
+                    if (o.getValue() instanceof ReplayOutcome.Sent s) {
                         sent.merge(c, 1, Integer::sum);
+                        if (!s.delay().isZero()) {
+                            report.paced(s.delay());
+                        }
+                    } else if (o.getValue() instanceof ReplayOutcome.Held h) {
+                        report.held(h.lane(), h.reason());
                     }
                     conflicted |= o.getValue() instanceof ReplayOutcome.Conflict;
                 }

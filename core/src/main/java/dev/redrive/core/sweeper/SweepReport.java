@@ -23,6 +23,9 @@ public final class SweepReport {
     private final List<String> archiveObjects = new ArrayList<>();
     private Duration oldestUnresolvedAge;
     private Duration oldestArrivalAge = Duration.ZERO;
+    private int paced;
+    private Duration longestDelay = Duration.ZERO;
+    private final Map<String, String> heldByLane = new LinkedHashMap<>();
 
     public SweepReport(Route route) {
         this.route = route;
@@ -54,6 +57,34 @@ public final class SweepReport {
 
     void replayOutcome(String type) {
         replayOutcomes.merge(type, 1, Integer::sum);
+    }
+
+    /** A replay sent with a delay: it becomes visible at its slot in its lane's pace. */
+    void paced(Duration delay) {
+        paced++;
+        if (delay.compareTo(longestDelay) > 0) {
+            longestDelay = delay;
+        }
+    }
+
+    /** A replay held by its lane's pace (the latest reason per lane is kept). */
+    void held(String lane, String reason) {
+        heldByLane.put(lane, reason);
+    }
+
+    /** Replays sent with a delay by their lane's pace. */
+    public int pacedCount() {
+        return paced;
+    }
+
+    /** The longest of those delays: the last paced replay of this run becomes visible this long after its send. */
+    public Duration longestPaceDelay() {
+        return longestDelay;
+    }
+
+    /** Why replays were held, by lane (the latest reason of each). */
+    public Map<String, String> heldByLane() {
+        return Map.copyOf(heldByLane);
     }
 
     void archived(String objectRef, int entries) {
@@ -102,7 +133,7 @@ public final class SweepReport {
         return Map.copyOf(replaysReturned);
     }
 
-    /** Replay outcomes by type: Sent, AlreadyApplied, Deferred, Refused, Conflict. */
+    /** Replay outcomes by type: Sent, AlreadyApplied, Deferred, Held, Refused, Conflict. */
     public Map<String, Integer> replayOutcomes() {
         return Map.copyOf(replayOutcomes);
     }
@@ -125,7 +156,13 @@ public final class SweepReport {
                 + (leaseHeldElsewhere
                         ? "skipped (lease held elsewhere)"
                         : "quarantined " + quarantined + ", seen again " + alreadyQuarantined + ", replays returned "
-                                + replaysReturned + ", replay outcomes " + replayOutcomes + ", archived "
+                                + replaysReturned + ", replay outcomes " + replayOutcomes
+                                + (paced == 0
+                                        ? ""
+                                        : ", paced " + paced + " (the last visible after " + longestDelay.toMillis()
+                                                + " ms)")
+                                + (heldByLane.isEmpty() ? "" : ", held " + heldByLane)
+                                + ", archived "
                                 + archivedToStore
                                 + " in " + archiveObjects.size() + " object(s)" + (fencedOut ? ", FENCED OUT" : ""));
     }

@@ -50,18 +50,27 @@ public class SweeperFixture {
             : body.startsWith("v0:")
                     ? new SchemaGate.Incompatible("v0 payload has no upcaster to v2")
                     : new SchemaGate.Current();
-    public final ReplayService replays = ReplayService.builder()
-            .ledger(interleaved)
-            .schemas(schemas)
-            .claimLookup(Map.of("scripted", consumer), claims)
-            .sender(sender)
-            .payloads(payloads)
-            .clock(clock)
-            .build();
+    public final ReplayService replays = replayService().build();
     public final Sweeper sweeper = sweeper(settings);
+
+    /** The replay service's builder on this fixture's ports, for a test to add to (pacing, say). */
+    public ReplayService.Builder replayService() {
+        return ReplayService.builder()
+                .ledger(interleaved)
+                .schemas(schemas)
+                .claimLookup(Map.of("scripted", consumer), claims)
+                .sender(sender)
+                .payloads(payloads)
+                .clock(clock);
+    }
 
     /** A sweeper on this fixture's ports with other settings. */
     public Sweeper sweeper(SweeperSettings settings) {
+        return sweeper(settings, replays);
+    }
+
+    /** A sweeper on this fixture's ports with other settings, replaying through {@code replays}. */
+    public Sweeper sweeper(SweeperSettings settings, ReplayService replays) {
         return Sweeper.builder()
                 .deadLetters(dlq)
                 .ledger(interleaved)
