@@ -7,6 +7,7 @@ import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbLeaseStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.aws.ledger.DynamoDbReplayPaceStore;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
@@ -14,6 +15,7 @@ import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.names.RedriveNames.Dependencies;
 import dev.redrive.core.operator.LedgerOperator;
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.replay.SchemaGate;
 import dev.redrive.core.sweeper.Sweeper;
@@ -110,9 +112,15 @@ public record AwsRedrive(
     /** Records of a replay batch checked at once: their claim lookups and payload reads overlap. */
     public static final int REPLAY_CHECK_PARALLELISM = 4;
 
+    /** The replay paces of every lane, in the control table: the sweeper and every CLI book in the same one. */
+    public DynamoDbReplayPaceStore paces() {
+        return new DynamoDbReplayPaceStore(dynamoDb, names.controlTable());
+    }
+
     /**
      * The replay service on these resources, checking with {@code consumers} and {@code schemas}, {@value
-     * #REPLAY_CHECK_PARALLELISM} records at a time.
+     * #REPLAY_CHECK_PARALLELISM} records at a time, paced per lane at {@link ReplayPace#DEFAULT} (a caller with its
+     * own settings sets {@link ReplayService.Builder#pace}) and held while a lane's breaker is open.
      */
     public ReplayService.Builder replays(Map<String, ? extends IdempotentConsumer<?>> consumers, SchemaGate schemas) {
         return ReplayService.builder()
@@ -122,6 +130,9 @@ public record AwsRedrive(
                 .claimLookup(consumers, claims())
                 .sender(sender())
                 .payloads(payloads())
+                .pacing(paces())
+                .pace(ReplayPace.DEFAULT)
+                .breakers(breakers())
                 .clock(clock);
     }
 

@@ -105,6 +105,7 @@ final class AwsBackend implements Backend {
                     context.clock());
             ReplayService replays = redrive.replays(checkout.consumers(), checkout.schemaGate())
                     .sender(context.senderWrapper().apply(redrive.sender()))
+                    .pace(settings.replayPace())
                     .build();
             operator = redrive.operator(replays).build();
         }

@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.ReplayOutcome;
+import java.time.Duration;
 
 /** The counts of a replay run, by outcome, and what they mean for the exit code. */
 final class ReplayTally {
@@ -15,11 +16,20 @@ final class ReplayTally {
     private int skipped;
     private int conflicts;
     private int notFound;
+    private int held;
+    private int paced;
+    private Duration longestDelay = Duration.ZERO;
 
     /** Counts {@code outcome}; {@code stateBefore} tells a record replayed earlier from one archived. */
     void add(ReplayOutcome outcome, QuarantineState stateBefore) {
-        if (outcome instanceof ReplayOutcome.Sent) {
+        if (outcome instanceof ReplayOutcome.Sent s) {
             sent++;
+            if (!s.delay().isZero()) {
+                paced++;
+                longestDelay = s.delay().compareTo(longestDelay) > 0 ? s.delay() : longestDelay;
+            }
+        } else if (outcome instanceof ReplayOutcome.Held) {
+            held++;
         } else if (outcome instanceof ReplayOutcome.AlreadyApplied) {
             alreadyApplied++;
         } else if (outcome instanceof ReplayOutcome.Refused) {
@@ -40,7 +50,7 @@ final class ReplayTally {
     }
 
     int done() {
-        return sent + alreadyApplied + alreadyReplayed + refused + deferred + skipped + conflicts + notFound;
+        return sent + alreadyApplied + alreadyReplayed + refused + deferred + skipped + conflicts + notFound + held;
     }
 
     int sent() {
@@ -49,19 +59,32 @@ final class ReplayTally {
 
     /** Whether every dead letter ended up replayed (sent, applied already, or replayed by an earlier run). */
     boolean allReplayed() {
-        return refused + deferred + skipped + conflicts + notFound == 0;
+        return refused + deferred + skipped + conflicts + notFound + held == 0;
+    }
+
+    /** Dead letters held by their lane's pace: its dependency's breaker is open, or it is booked up ahead. */
+    int held() {
+        return held;
     }
 
     /** The short counts for the progress line. */
     String compact(boolean dryRun) {
-        return (dryRun ? "would send " : "sent ") + sent + " · applied " + alreadyApplied + " · refused " + refused
-                + " · other " + (deferred + skipped + conflicts + notFound + alreadyReplayed);
+        return (dryRun ? "would send " : "sent ") + sent + pacing() + " · applied " + alreadyApplied + " · refused "
+                + refused + (held > 0 ? " · held " + held : "") + " · other "
+                + (deferred + skipped + conflicts + notFound + alreadyReplayed);
+    }
+
+    /** How the pace spread the sends: " (paced 42, the last visible in 4.1 s)", or nothing. */
+    private String pacing() {
+        return paced == 0
+                ? ""
+                : " (paced " + paced + ", the last visible in " + longestDelay.toMillis() / 100 / 10.0 + " s)";
     }
 
     /** The summary sentence's counts. */
     String describe(boolean dryRun) {
         StringBuilder b = new StringBuilder();
-        b.append(dryRun ? "would send " : "sent ").append(sent);
+        b.append(dryRun ? "would send " : "sent ").append(sent).append(pacing());
         b.append(", already applied (nothing ")
                 .append(dryRun ? "would be " : "")
                 .append("sent) ")
@@ -77,6 +100,11 @@ final class ReplayTally {
         }
         if (skipped > 0) {
             b.append(", skipped (archived) ").append(skipped);
+        }
+        if (held > 0) {
+            b.append(", held by the replay pace (the dependency's breaker is open, or its replays are booked up to ")
+                    .append("the horizon; run the same command again later) ")
+                    .append(held);
         }
         if (conflicts > 0) {
             b.append(", conflicts ").append(conflicts);
@@ -97,6 +125,9 @@ final class ReplayTally {
         n.put("skipped", skipped);
         n.put("conflicts", conflicts);
         n.put("notFound", notFound);
+        n.put("held", held);
+        n.put("paced", paced);
+        n.put("longestPaceDelayMs", longestDelay.toMillis());
         return n;
     }
 }

@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.core.replay.ReplayPace;
 import java.util.Optional;
 
 /**
@@ -56,6 +57,18 @@ public final class Settings {
 
     public String revenueTable() {
         return context.var(REVENUE_TABLE).orElse("redrive-revenue");
+    }
+
+    /**
+     * The pace of replays, from the sweeper's own variables ({@code REDRIVE_REPLAYS_*}, see the README), so that a
+     * person's replays and the sweeper's book one lane's slots at the same rate.
+     */
+    public ReplayPace replayPace() {
+        try {
+            return ReplayPace.fromVariables(context::var);
+        } catch (IllegalArgumentException e) {
+            throw CliException.config(e.getMessage());
+        }
     }
 
     /** A backoff setting from the environment, as the consumers read it. */

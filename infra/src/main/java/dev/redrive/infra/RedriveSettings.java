@@ -1,5 +1,6 @@
 package dev.redrive.infra;
 
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.consumer.BackoffSettings;
 import dev.redrive.infra.consumer.BreakerSettings;
 import dev.redrive.infra.consumer.ConsumerTuning;
@@ -37,6 +38,9 @@ import software.constructs.Node;
  * @param breakers             {@code breakerOpenPeriod}, {@code breakerMaxOpenPeriod}, {@code breakerProbeLease}: the
  *                             consumers' circuit breakers' open period, its cap and the probe's lease (default: the
  *                             functions' own, 30 s, 10 min and 30 s)
+ * @param replayPace           {@code replayRate} (replays per second per lane), {@code replayLaneRates}
+ *                             ({@code lane=perSecond,...}) and {@code replayHorizon}: the pace of replays, the
+ *                             sweeper's and a person's (default: {@link ReplayPace#DEFAULT}, 10 a second, 15 min)
  * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
  *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
  */
@@ -53,6 +57,7 @@ public record RedriveSettings(
         AlarmThresholds alarms,
         ConsumerTuning consumers,
         BreakerSettings breakers,
+        ReplayPace replayPace,
         boolean allowShortRetries) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
@@ -96,9 +101,33 @@ public record RedriveSettings(
                         text(node, "breakerProbeLease")
                                 .map(v -> duration("breakerProbeLease", v))
                                 .orElse(BreakerSettings.DEFAULT.probeLease())),
+                replayPace(node),
                 text(node, "allowShortRetries")
                         .map(v -> bool("allowShortRetries", v))
                         .orElse(false));
+    }
+
+    private static ReplayPace replayPace(Node node) {
+        ReplayPace d = ReplayPace.DEFAULT;
+        try {
+            return ReplayPace.of(
+                    text(node, "replayRate").map(v -> number("replayRate", v)).orElse(d.perSecond()),
+                    text(node, "replayLaneRates").orElse(d.laneRates()),
+                    text(node, "replayHorizon")
+                            .map(v -> duration("replayHorizon", v))
+                            .orElse(d.horizon()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    e.getMessage() + " (-c replayRate=..., -c replayLaneRates=..., -c replayHorizon=...)", e);
+        }
+    }
+
+    private static double number(String key, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-c " + key + "=" + value + " is not a number");
+        }
     }
 
     private static ConsumerTuning consumerTuning(Node node) {

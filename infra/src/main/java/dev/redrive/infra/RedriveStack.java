@@ -99,7 +99,8 @@ public final class RedriveStack extends Stack {
                         buckets.archive(),
                         checkout.all(),
                         settings.quarantineRetention(),
-                        settings.sweepRate()));
+                        settings.sweepRate(),
+                        settings.replayPace()));
         claimTtl(settings);
         this.monitoring = new Monitoring(
                 this,

@@ -2,10 +2,12 @@ package dev.redrive.infra;
 
 import static dev.redrive.infra.TemplateView.map;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Template;
 
 class SweeperTest {
 
@@ -25,6 +27,30 @@ class SweeperTest {
                 .containsEntry("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID", Map.of("Fn::GetAtt", List.of(key, "Arn")))
                 .containsEntry("REDRIVE_SWEEPER_RETENTION", "P7D");
         assertThat(String.valueOf(env.get("REDRIVE_SWEEPER_ARCHIVE_BUCKET"))).contains("ArchiveBucket");
+    }
+
+    @Test
+    void theSweeperIsToldTheReplayPaceEvenAtItsDefault() {
+        assertThat(t.environment(t.function("dlq-sweeper")))
+                .containsEntry("REDRIVE_REPLAYS_RATE_PER_SECOND", "10.0")
+                .containsEntry("REDRIVE_REPLAYS_HORIZON", "PT15M")
+                .doesNotContainKey("REDRIVE_REPLAYS_LANE_RATES");
+    }
+
+    @Test
+    void aReplayPaceSetInTheContextReachesTheSweeperAndABadOneIsRefusedByName() {
+        TemplateView paced = new TemplateView(Template.fromStack(Synth.stack(
+                Map.of("replayRate", "4", "replayLaneRates", "email-provider=2.5", "replayHorizon", "PT5M"))));
+
+        assertThat(paced.environment(paced.function("dlq-sweeper")))
+                .containsEntry("REDRIVE_REPLAYS_RATE_PER_SECOND", "4.0")
+                .containsEntry("REDRIVE_REPLAYS_LANE_RATES", "email-provider=2.5")
+                .containsEntry("REDRIVE_REPLAYS_HORIZON", "PT5M");
+        assertThatThrownBy(() -> Synth.stack(Map.of("replayHorizon", "PT20M")))
+                .hasMessageContaining("the replay horizon must be between 0 and PT15M")
+                .hasMessageContaining("-c replayHorizon=");
+        assertThatThrownBy(() -> Synth.stack(Map.of("replayLaneRates", "email-provider")))
+                .hasMessageContaining("'email-provider' is not one");
     }
 
     @Test

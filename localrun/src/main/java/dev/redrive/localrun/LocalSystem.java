@@ -487,6 +487,14 @@ public final class LocalSystem implements AutoCloseable {
         pools.values().forEach(FunctionPool::failIfCannotStart);
     }
 
+    /** Every call the email function made to the mail provider (its outbox's S3 PUTs), answered or refused. */
+    public long mailProviderCalls() {
+        return apiCalls().getOrDefault(EMAIL, Map.of()).entrySet().stream()
+                .filter(e -> e.getKey().equals("s3:PUT") || e.getKey().equals("s3:PUT!"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
     public long mailProviderRefusals() {
         return proxies.getOrDefault(EMAIL, List.of()).stream()
                 .mapToLong(slot -> slot.get("s3").refused())

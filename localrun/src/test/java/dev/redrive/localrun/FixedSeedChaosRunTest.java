@@ -32,7 +32,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * no stale write accepted) and every fault kind must have struck.
  *
  * <p>The suite runs {@value #DEFAULT_ORDERS} orders with raised fault rates so that every kind strikes in about a
- * minute of traffic (a run takes about 110 s here); {@code -Dredrive.chaos.orders=1000} runs the larger variant with the same seed and rates.
+ * minute of traffic (a run takes about 110 s here); {@code -Dredrive.chaos.orders=1000} runs the larger variant with the
+ * same seed and rates, {@code -Dredrive.chaos.instances=N} gives each function N sandboxes (2 here) and {@code
+ * -Dredrive.chaos.faults="--pause 0.005 ..."} replaces the fault flags, for measuring other sizes.
  */
 class FixedSeedChaosRunTest {
 
@@ -63,6 +65,12 @@ class FixedSeedChaosRunTest {
             "--sweeper-kill", "0.025",
             "--two-sweepers", "0.5");
 
+    /** {@link #FAULTS}, or (for measuring other rates) the flags in {@code -Dredrive.chaos.faults}, space-separated. */
+    static List<String> faults() {
+        String given = System.getProperty("redrive.chaos.faults", "").trim();
+        return given.isEmpty() ? FAULTS : List.of(given.split("\\s+"));
+    }
+
     @Test
     void underEveryFaultEachOrderIsAppliedOnceAndNothingIsLost() throws Exception {
         int orders = Integer.getInteger("redrive.chaos.orders", DEFAULT_ORDERS);
@@ -79,10 +87,10 @@ class FixedSeedChaosRunTest {
                         Optional.of(work.resolve("chaos.json")),
                         template,
                         LocalRunFixture.packagedFunctions(),
-                        2,
+                        Integer.getInteger("redrive.chaos.instances", 2),
                         6,
                         work.resolve("run"))
-                .withChaos(ChaosOptions.parse(SEED, FAULTS));
+                .withChaos(ChaosOptions.parse(SEED, faults()));
         Files.createDirectories(options.workDir());
         Path progressLog = options.workDir().resolve("progress.log");
         RunReport report = new RunReport("chaos");

@@ -2,6 +2,7 @@ package dev.redrive.aws.queues;
 
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,7 +19,9 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * Sends replays back to their source queue on SQS, ten per call. On a FIFO queue a replay goes back to the message
  * group it was dead-lettered from ({@value SqsDeadLetterSource#GROUP_ATTRIBUTE}, taken off the attributes sent), so it
  * keeps its order in its group and a failing replay holds back only its own group; a replay whose group is unknown
- * goes to the group {@value #FALLBACK_GROUP}. The deduplication id comes from the replay marker.
+ * goes to the group {@value #FALLBACK_GROUP}. The deduplication id comes from the replay marker. A paced replay to a
+ * standard queue is sent with its delay (DelaySeconds, rounded up to the second, at most 900); a FIFO queue takes no
+ * per-message delay, so its replays are paced by sending only the slots due now.
  */
 public final class SqsReplaySender implements ReplaySender {
 
@@ -45,6 +48,9 @@ public final class SqsReplaySender implements ReplaySender {
                         .id("r" + i)
                         .messageBody(m.body())
                         .messageAttributes(values(m.attributes()));
+                if (!m.delay().isZero() && takesDelays(sourceQueue)) {
+                    e.delaySeconds(delaySeconds(m.delay()));
+                }
                 if (sourceQueue.endsWith(".fifo")) {
                     e.messageGroupId(groupOf(m.attributes()))
                             .messageDeduplicationId(m.attributes()
@@ -64,6 +70,17 @@ public final class SqsReplaySender implements ReplaySender {
             ids.addAll(Arrays.asList(chunkIds));
         }
         return ids;
+    }
+
+    @Override
+    public boolean takesDelays(String sourceQueue) {
+        return !sourceQueue.endsWith(".fifo");
+    }
+
+    /** A delay as SQS takes it: whole seconds, rounded up (never visible before its slot), at most 15 minutes. */
+    static int delaySeconds(Duration delay) {
+        long seconds = (delay.toMillis() + 999) / 1000;
+        return (int) Math.min(900, Math.max(0, seconds));
     }
 
     private static String groupOf(Map<String, String> attributes) {

@@ -1,11 +1,13 @@
 package dev.redrive.aws.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.core.replay.ReplaySenderContract;
 import dev.redrive.localstack.LocalAws;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,5 +81,40 @@ class SqsReplaySenderTest extends ReplaySenderContract {
                 missing, List.of(new ReplaySender.Outgoing("a", Map.of()), new ReplaySender.Outgoing("b", Map.of())));
 
         assertThat(ids).containsExactly(null, null);
+    }
+
+    @Test
+    void aPacedReplayIsInvisibleUntilItsDelayHasPassed() {
+        String queue = newQueue();
+        List<String> ids = sender.sendAll(
+                queue,
+                List.of(
+                        new ReplaySender.Outgoing("now", Map.of()),
+                        new ReplaySender.Outgoing("later", Map.of(), Duration.ofMillis(1_200))));
+        long sent = System.nanoTime();
+
+        assertThat(ids).doesNotContainNull();
+        assertThat(received(queue)).extracting(Received::body).containsExactly("now");
+        List<String> later = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    received(queue).forEach(r -> later.add(r.body()));
+                    return !later.isEmpty();
+                });
+        assertThat(later).containsExactly("later");
+        assertThat(Duration.ofNanos(System.nanoTime() - sent))
+                .as("1.2 s rounds up to SQS's whole 2 s")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(1_900));
+    }
+
+    @Test
+    void aDelayIsRoundedUpToTheSecondAndCappedAtSqssFifteenMinutes() {
+        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1))).isEqualTo(1);
+        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1_000))).isEqualTo(1);
+        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1_001))).isEqualTo(2);
+        assertThat(SqsReplaySender.delaySeconds(Duration.ofMinutes(20))).isEqualTo(900);
+        assertThat(sender.takesDelays("orders")).isTrue();
+        assertThat(sender.takesDelays("orders.fifo")).isFalse();
     }
 }

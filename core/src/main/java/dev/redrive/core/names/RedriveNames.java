@@ -28,6 +28,25 @@ public final class RedriveNames {
         private Handlers() {}
     }
 
+    /**
+     * The variables that set the pace of replays ({@code ReplayPace}): the IaC writes them to the sweeper's
+     * environment, the sweeper reads them as {@code redrive.replays.*}, and the CLI and the local run's operator read
+     * the same ones, so a person's replays keep the sweeper's pace.
+     */
+    public static final class ReplayPaceVariables {
+
+        /** Replays per second of a lane not in the lane rates. */
+        public static final String RATE_PER_SECOND = "REDRIVE_REPLAYS_RATE_PER_SECOND";
+
+        /** {@code lane=perSecond} pairs, separated by commas. */
+        public static final String LANE_RATES = "REDRIVE_REPLAYS_LANE_RATES";
+
+        /** How far ahead a replay may be booked, ISO-8601 ({@code PT15M}). */
+        public static final String HORIZON = "REDRIVE_REPLAYS_HORIZON";
+
+        private ReplayPaceVariables() {}
+    }
+
     /** The dependencies the consumers' circuit breakers guard, and where their shared state lives. */
     public static final class Dependencies {
 
@@ -95,6 +114,11 @@ public final class RedriveNames {
         public static final String ALREADY_APPLIED = "AlreadyApplied";
         public static final String REPLAY_REFUSED = "ReplayRefused";
         public static final String REPLAY_DEFERRED = "ReplayDeferred";
+        /** Replays held by their lane's pace (breaker open, or booked up to the horizon). */
+        public static final String REPLAY_HELD = "ReplayHeld";
+        /** Replays sent with a delay by their lane's pace. */
+        public static final String REPLAY_PACED = "ReplayPaced";
+
         public static final String ARCHIVED = "Archived";
         // Sweeper: by FailureClass (and ReplaySuccessRate again).
         public static final String QUARANTINED = "Quarantined";
@@ -134,6 +158,8 @@ public final class RedriveNames {
                 ALREADY_APPLIED,
                 REPLAY_REFUSED,
                 REPLAY_DEFERRED,
+                REPLAY_HELD,
+                REPLAY_PACED,
                 ARCHIVED,
                 QUARANTINED,
                 REPLAY_FAILED,

@@ -1,10 +1,16 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * How fast replays may reach what they call, automatic or by a person. Replays are paced per <em>lane</em>: the
@@ -48,6 +54,81 @@ public record ReplayPace(double perSecond, Map<String, Double> byLane, Duration 
             throw new IllegalArgumentException(
                     what + " must be above 0 and at most " + (int) MAX_PER_SECOND + " per second, not " + rate);
         }
+    }
+
+    /**
+     * A pace from its settings as the functions, the CLI and the IaC write them: {@code laneRates} is {@code
+     * lane=perSecond} pairs separated by commas ({@code email-provider=5,consumer:revenue-analytics=20}), or blank.
+     *
+     * @throws IllegalArgumentException naming the pair that is not {@code lane=perSecond}, or the rate out of bounds
+     */
+    public static ReplayPace of(double perSecond, String laneRates, Duration horizon) {
+        return new ReplayPace(perSecond, parseLaneRates(laneRates), horizon);
+    }
+
+    /**
+     * The pace the variables of {@link ReplayPaceVariables} set, each absent one at its {@link #DEFAULT} (the CLI and
+     * the local run read the sweeper's pace this way).
+     *
+     * @throws IllegalArgumentException naming the variable whose value is refused
+     */
+    public static ReplayPace fromVariables(Function<String, Optional<String>> variable) {
+        String rate = variable.apply(ReplayPaceVariables.RATE_PER_SECOND)
+                .filter(v -> !v.isBlank())
+                .orElse(Double.toString(DEFAULT.perSecond()));
+        String horizon = variable.apply(ReplayPaceVariables.HORIZON)
+                .filter(v -> !v.isBlank())
+                .orElse(DEFAULT.horizon().toString());
+        String lanes = variable.apply(ReplayPaceVariables.LANE_RATES).orElse("");
+        try {
+            return of(Double.parseDouble(rate.strip()), lanes, Duration.parse(horizon.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    ReplayPaceVariables.RATE_PER_SECOND + "=" + rate + " is not a number of replays per second");
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    ReplayPaceVariables.HORIZON + "=" + horizon + " is not an ISO-8601 duration (PT15M)");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (" + ReplayPaceVariables.RATE_PER_SECOND + ", "
+                    + ReplayPaceVariables.LANE_RATES + ", " + ReplayPaceVariables.HORIZON + ")");
+        }
+    }
+
+    /** {@code lane=perSecond,...} (blank: none), as {@link #of} reads it. */
+    public static Map<String, Double> parseLaneRates(String laneRates) {
+        Map<String, Double> rates = new LinkedHashMap<>();
+        if (laneRates == null || laneRates.isBlank()) {
+            return rates;
+        }
+        for (String pair : laneRates.split(",")) {
+            int eq = pair.lastIndexOf('=');
+            String lane = eq < 0 ? "" : pair.substring(0, eq).strip();
+            String rate = eq < 0 ? "" : pair.substring(eq + 1).strip();
+            try {
+                if (lane.isEmpty() || rate.isEmpty()) {
+                    throw new NumberFormatException();
+                }
+                if (rates.put(lane, Double.parseDouble(rate)) != null) {
+                    throw new IllegalArgumentException("the lane rates name " + lane + " twice");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("the lane rates must be lane=perSecond pairs separated by commas: '"
+                        + pair.strip() + "' is not one");
+            }
+        }
+        return rates;
+    }
+
+    /** The lane rates as {@link #parseLaneRates} reads them. */
+    public String laneRates() {
+        StringBuilder b = new StringBuilder();
+        new TreeMap<>(byLane).forEach((lane, rate) -> {
+            if (b.length() > 0) {
+                b.append(',');
+            }
+            b.append(lane).append('=').append(rate);
+        });
+        return b.toString();
     }
 
     /** The lane of a dead letter: the dependency its failure names, else its consumer. */

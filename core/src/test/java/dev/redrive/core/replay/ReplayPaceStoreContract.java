@@ -29,6 +29,11 @@ public abstract class ReplayPaceStoreContract {
 
     protected abstract ReplayPaceStore store();
 
+    /** Another sweeper or CLI on the same store (on DynamoDB: another client of the same table). */
+    protected ReplayPaceStore anotherBooker() {
+        return store();
+    }
+
     protected static String lane() {
         return "mail-" + UUID.randomUUID();
     }
@@ -77,6 +82,21 @@ public abstract class ReplayPaceStoreContract {
     }
 
     @Test
+    void aBookerSeesTheSlotsAnotherGaveBack() {
+        String lane = lane();
+        ReplayPaceStore other = anotherBooker();
+        PaceSlots theirs = other.book(lane, 20, SPACING, T0, T0.plusSeconds(1));
+        assertThat(store().book(lane, 1, SPACING, T0, T0.plusSeconds(1)).count())
+                .as("booked up to the horizon")
+                .isZero();
+
+        other.giveBack(lane, theirs, 5);
+
+        assertThat(store().book(lane, 2, SPACING, T0, T0.plusSeconds(1)))
+                .isEqualTo(new PaceSlots(T0.plusMillis(500), 2, SPACING));
+    }
+
+    @Test
     void lanesAreApart() {
         String mail = lane();
         String payments = lane();
@@ -118,6 +138,10 @@ public abstract class ReplayPaceStoreContract {
         ExecutorService pool = Executors.newFixedThreadPool(bookers);
         try {
             String lane = lane();
+            List<ReplayPaceStore> stores = new ArrayList<>();
+            for (int b = 0; b < bookers; b++) {
+                stores.add(anotherBooker());
+            }
             List<Instant> all = new ArrayList<>();
             int booked = 0;
             int asked = 0;
@@ -126,12 +150,13 @@ public abstract class ReplayPaceStoreContract {
                 List<Future<PaceSlots>> bookings = new ArrayList<>();
                 Random random = new Random(round);
                 for (int b = 0; b < bookers; b++) {
+                    ReplayPaceStore booker = stores.get(b);
                     int wanted = 1 + random.nextInt(20);
                     asked += wanted;
                     Instant now = T0.plusMillis(round * 50L);
                     bookings.add(pool.submit((Callable<PaceSlots>) () -> {
                         start.await(10, TimeUnit.SECONDS);
-                        return store().book(lane, wanted, SPACING, now, now.plus(Duration.ofMinutes(15)));
+                        return booker.book(lane, wanted, SPACING, now, now.plus(Duration.ofMinutes(15)));
                     }));
                 }
                 for (Future<PaceSlots> f : bookings) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ReplayPaceTest {
@@ -30,6 +31,45 @@ class ReplayPaceTest {
                 .hasMessageContaining("not NaN");
         assertThatThrownBy(() -> new ReplayPace(10, Map.of(), Duration.ofMinutes(16)))
                 .hasMessage("the replay horizon must be between 0 and PT15M (SQS's longest delay), not PT16M");
+    }
+
+    @Test
+    void laneRatesAreReadFromTheirSettingAndARefusedPairIsNamed() {
+        ReplayPace pace =
+                ReplayPace.of(10, " email-provider=5, consumer:revenue-analytics = 20.5 ", Duration.ofMinutes(5));
+
+        assertThat(pace.byLane())
+                .containsOnly(Map.entry("email-provider", 5.0), Map.entry("consumer:revenue-analytics", 20.5));
+        assertThat(ReplayPace.of(pace.perSecond(), pace.laneRates(), pace.horizon()))
+                .isEqualTo(pace);
+        assertThat(ReplayPace.of(10, "", Duration.ZERO).byLane()).isEmpty();
+        assertThatThrownBy(() -> ReplayPace.parseLaneRates("email-provider=5,payments"))
+                .hasMessage("the lane rates must be lane=perSecond pairs separated by commas: 'payments' is not one");
+        assertThatThrownBy(() -> ReplayPace.parseLaneRates("email-provider=fast"))
+                .hasMessageContaining("'email-provider=fast' is not one");
+        assertThatThrownBy(() -> ReplayPace.parseLaneRates("a=1,a=2")).hasMessage("the lane rates name a twice");
+        assertThatThrownBy(() -> ReplayPace.of(10, "email-provider=0", Duration.ZERO))
+                .hasMessageContaining("the replay rate of email-provider must be above 0");
+    }
+
+    @Test
+    void thePaceIsReadFromTheSweepersVariablesAndARefusedOneIsNamed() {
+        Map<String, String> env = Map.of(
+                "REDRIVE_REPLAYS_RATE_PER_SECOND", "4.0",
+                "REDRIVE_REPLAYS_LANE_RATES", "email-provider=2",
+                "REDRIVE_REPLAYS_HORIZON", "PT5M");
+
+        assertThat(ReplayPace.fromVariables(k -> Optional.ofNullable(env.get(k))))
+                .isEqualTo(new ReplayPace(4, Map.of("email-provider", 2.0), Duration.ofMinutes(5)));
+        assertThat(ReplayPace.fromVariables(k -> Optional.empty())).isEqualTo(ReplayPace.DEFAULT);
+        assertThatThrownBy(() -> ReplayPace.fromVariables(
+                        k -> k.equals("REDRIVE_REPLAYS_HORIZON") ? Optional.of("15 minutes") : Optional.empty()))
+                .hasMessage("REDRIVE_REPLAYS_HORIZON=15 minutes is not an ISO-8601 duration (PT15M)");
+        assertThatThrownBy(() -> ReplayPace.fromVariables(
+                        k -> k.equals("REDRIVE_REPLAYS_RATE_PER_SECOND") ? Optional.of("-1") : Optional.empty()))
+                .hasMessageStartingWith("the replay rate must be above 0")
+                .hasMessageEndingWith(
+                        "(REDRIVE_REPLAYS_RATE_PER_SECOND, REDRIVE_REPLAYS_LANE_RATES, " + "REDRIVE_REPLAYS_HORIZON)");
     }
 
     @Test

@@ -37,6 +37,28 @@ public interface RedriveConfig {
     /** The circuit breakers of the effects' dependencies, shared by every sandbox (see {@code EffectBreakers}). */
     Breakers breakers();
 
+    /**
+     * The pace of replays, the sweeper's and a person's alike, per lane: the dependency a dead letter's failure names,
+     * or {@code consumer:<name>} (see {@code ReplayPace}). The CLI reads the same variables.
+     */
+    Replays replays();
+
+    interface Replays {
+        /** Replays per second reaching a lane that {@code lane-rates} does not name (above 0, at most 1000). */
+        @WithDefault("10")
+        double ratePerSecond();
+
+        /** Replays per second by lane, as {@code lane=perSecond} pairs separated by commas ({@code email-provider=5}). */
+        Optional<String> laneRates();
+
+        /**
+         * How far ahead a replay may be booked: it is sent at once and becomes visible in its source queue at its slot
+         * (at most SQS's 15-minute delay); a lane booked that far ahead holds its further replays for the next run.
+         */
+        @WithDefault("15m")
+        Duration horizon();
+    }
+
     interface Claims {
         /** The DynamoDB table holding idempotency claims (partition key {@code pk}, TTL attribute {@code expiresAt}). */
         @WithDefault("redrive-claims")

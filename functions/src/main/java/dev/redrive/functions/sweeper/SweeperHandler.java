@@ -106,6 +106,9 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             s.put("fencedOut", r.wasFencedOut());
             s.put("quarantined", r.quarantinedTotal());
             s.put("replayOutcomes", r.replayOutcomes());
+            s.put("paced", r.pacedCount());
+            s.put("longestPaceDelayMs", r.longestPaceDelay().toMillis());
+            s.put("heldByLane", r.heldByLane());
             s.put(
                     "replaysReturned",
                     r.replaysReturnedByClass().values().stream()

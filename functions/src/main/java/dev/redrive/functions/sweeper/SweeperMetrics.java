@@ -39,6 +39,8 @@ public final class SweeperMetrics {
         int alreadyApplied = 0;
         int refused = 0;
         int deferred = 0;
+        int held = 0;
+        int paced = 0;
         int archived = 0;
         int replaysReturned = 0;
         for (SweepReport r : reports) {
@@ -48,6 +50,8 @@ public final class SweeperMetrics {
             alreadyApplied += r.replayOutcomes().getOrDefault("AlreadyApplied", 0);
             refused += r.replayOutcomes().getOrDefault("Refused", 0);
             deferred += r.replayOutcomes().getOrDefault("Deferred", 0);
+            held += r.replayOutcomes().getOrDefault("Held", 0);
+            paced += r.pacedCount();
             archived += r.archivedToStoreCount();
             replaysReturned += sum(r.replaysReturnedByClass());
         }
@@ -56,6 +60,8 @@ public final class SweeperMetrics {
         overall.putMetric(Metrics.ALREADY_APPLIED, alreadyApplied, Unit.COUNT);
         overall.putMetric(Metrics.REPLAY_REFUSED, refused, Unit.COUNT);
         overall.putMetric(Metrics.REPLAY_DEFERRED, deferred, Unit.COUNT);
+        overall.putMetric(Metrics.REPLAY_HELD, held, Unit.COUNT);
+        overall.putMetric(Metrics.REPLAY_PACED, paced, Unit.COUNT);
         overall.putMetric(Metrics.ARCHIVED, archived, Unit.COUNT);
         // This run's replays that came back; with Replayed (this run's sent) summed over a window by the alarm:
         // all-time totals would let early failures hold it.

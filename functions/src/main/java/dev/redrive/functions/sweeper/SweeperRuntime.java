@@ -6,6 +6,7 @@ import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.ReplayStats;
@@ -94,8 +95,10 @@ public class SweeperRuntime {
     ReplayService replayService(RedriveConfig config, AwsRedrive aws, CheckoutDeployment checkout) {
         Duration claimHorizon = ClaimTtlCheck.retention(config)
                 .claimHorizonAfterArrival(config.claims().recordTtl());
+        RedriveConfig.Replays r = config.replays();
         return aws.replays(checkout.consumers(), checkout.schemaGate())
                 .claimLookup(checkout.consumers(), aws.claims(), claimHorizon)
+                .pace(ReplayPace.of(r.ratePerSecond(), r.laneRates().orElse(""), r.horizon()))
                 .build();
     }
 

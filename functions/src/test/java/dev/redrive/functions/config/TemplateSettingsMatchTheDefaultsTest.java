@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
+import dev.redrive.core.replay.ReplayPace;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,12 +51,29 @@ class TemplateSettingsMatchTheDefaultsTest {
                 .isEqualTo(durationDefault(RedriveConfig.Breaker.class, "probeLease"));
     }
 
+    @Test
+    void theDefaultStacksReplayPaceIsTheSweepersDefault() throws Exception {
+        Map<String, String> env = environment(new ObjectMapper().readTree(Files.readString(TEMPLATE)), "dlq-sweeper");
+
+        assertThat(Double.parseDouble(env.get(ReplayPaceVariables.RATE_PER_SECOND)))
+                .isEqualTo(Double.parseDouble(textDefault(RedriveConfig.Replays.class, "ratePerSecond")));
+        assertThat(Duration.parse(env.get(ReplayPaceVariables.HORIZON)))
+                .isEqualTo(durationDefault(RedriveConfig.Replays.class, "horizon"));
+        assertThat(env).doesNotContainKey(ReplayPaceVariables.LANE_RATES);
+        assertThat(ReplayPace.fromVariables(v -> Optional.ofNullable(env.get(v))))
+                .as("what the CLI and the local run read from the same variables")
+                .isEqualTo(ReplayPace.DEFAULT);
+    }
+
     private static Map<String, String> emailConsumerEnvironment(JsonNode template) {
+        return environment(template, "confirmation-email");
+    }
+
+    private static Map<String, String> environment(JsonNode template, String handler) {
         for (JsonNode resource : template.path("Resources")) {
             JsonNode variables = resource.path("Properties").path("Environment").path("Variables");
             if ("AWS::Lambda::Function".equals(resource.path("Type").asText())
-                    && "confirmation-email"
-                            .equals(variables.path("QUARKUS_LAMBDA_HANDLER").asText())) {
+                    && handler.equals(variables.path("QUARKUS_LAMBDA_HANDLER").asText())) {
                 Map<String, String> env = new LinkedHashMap<>();
                 variables.fields().forEachRemaining(e -> {
                     if (e.getValue().isTextual()) {
@@ -63,7 +83,7 @@ class TemplateSettingsMatchTheDefaultsTest {
                 return env;
             }
         }
-        throw new AssertionError("the template has no confirmation-email function");
+        throw new AssertionError("the template has no " + handler + " function");
     }
 
     private static Duration durationDefault(Class<?> group, String property) {

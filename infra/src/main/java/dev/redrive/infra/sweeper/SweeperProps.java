@@ -1,5 +1,6 @@
 package dev.redrive.infra.sweeper;
 
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.function.FunctionRuntime;
@@ -22,6 +23,7 @@ import software.amazon.awscdk.services.s3.IBucket;
  * @param consumers          the consumers whose dead-letter queues the sweeper drains (and whose sources it replays to)
  * @param retention          how long a dead letter stays in quarantine before it is archived
  * @param scheduleExpression an EventBridge Scheduler expression: {@code rate(5 minutes)}, {@code cron(...)}
+ * @param replayPace         the pace of its replays per lane (written to its environment even at the default)
  */
 public record SweeperProps(
         String prefix,
@@ -32,7 +34,8 @@ public record SweeperProps(
         IBucket archive,
         List<IdempotentConsumer> consumers,
         Duration retention,
-        String scheduleExpression) {
+        String scheduleExpression,
+        ReplayPace replayPace) {
 
     /** The sweeper's Lambda timeout: one sweep must finish well inside the 5-minute schedule. */
     public static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -40,6 +43,7 @@ public record SweeperProps(
     /** Checks the settings. */
     public SweeperProps {
         Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(replayPace, "replayPace");
         consumers = List.copyOf(consumers);
         if (consumers.isEmpty()) {
             throw new IllegalArgumentException("a sweeper without consumers has no dead-letter queue to sweep");

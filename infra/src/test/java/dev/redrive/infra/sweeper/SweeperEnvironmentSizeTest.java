@@ -3,6 +3,7 @@ package dev.redrive.infra.sweeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.consumer.IdempotentConsumerProps;
@@ -69,7 +70,8 @@ class SweeperEnvironmentSizeTest {
                         Buckets.create(stack, key, 365).archive(),
                         consumers,
                         Duration.ofDays(7),
-                        "rate(5 minutes)"));
+                        "rate(5 minutes)",
+                        ReplayPace.DEFAULT));
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.localrun.LocalSystem;
 import dev.redrive.localrun.Progress;
 import dev.redrive.localrun.RunOptions;
@@ -19,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
@@ -111,6 +113,10 @@ final class IncidentScenario implements Scenario {
 
         report.phase("sweep");
         progress.step("the sweeper runs (its schedule also fires on its own)");
+        ReplayPace pace = ReplayPace.fromVariables(v ->
+                Optional.ofNullable(system.environmentOf(LocalSystem.SWEEPER).get(v)));
+        double rate = pace.perSecond(ConfirmationEmailConsumer.DEPENDENCY);
+        ProviderCallTimeline replaysLanding = new ProviderCallTimeline(system::mailProviderCalls).start();
         Map<String, String> last = new LinkedHashMap<>();
         s.await(
                 "the sweeper to resolve the outage's dead letters",
@@ -133,8 +139,20 @@ final class IncidentScenario implements Scenario {
                 });
         s.await(
                 "the replays to be applied downstream",
-                ScenarioSupport.scaled(n, Duration.ofMillis(200)),
+                ScenarioSupport.scaled(n, Duration.ofMillis(200)).plus(paced(n, rate)),
                 () -> s.observer.completed(LocalSystem.EMAIL) >= t + n - k);
+        replaysLanding.close();
+        Map<String, Object> landing = new LinkedHashMap<>();
+        landing.put("replay pace of " + ConfirmationEmailConsumer.DEPENDENCY + " (a second)", rate);
+        landing.putAll(replaysLanding.figures());
+        report.put("replays reaching the mail provider", landing);
+        // SQS makes each replay visible at its slot; the consumer's batches may bunch a second or two of them, so
+        // the check is over 10 s with half of that again to spare. Unpaced, the backlog lands within a few seconds.
+        long allowed = Math.round(15 * rate);
+        report.check(
+                "replays reached the mail provider at the replay pace: at most " + allowed + " calls in any 10 s at "
+                        + rate + " a second (" + replaysLanding.peak(10) + ")",
+                replaysLanding.peak(10) <= allowed);
 
         report.phase("reconcile");
         List<QuarantineRecord> email = s.observer.ledger().stream()
@@ -183,6 +201,11 @@ final class IncidentScenario implements Scenario {
                 report);
         s.closingFigures();
         report.put("last sweep invocation", last.getOrDefault("sweep", ""));
+    }
+
+    /** How long {@code n} replays take to become visible at {@code perSecond}: their pace's share of a wait. */
+    static Duration paced(int n, double perSecond) {
+        return Duration.ofMillis(Math.round(1000.0 * n / perSecond));
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.localrun.LocalSystem;
 import java.time.Clock;
 import java.util.List;
@@ -35,14 +36,28 @@ public final class Operator {
 
     /** The operator of the local system: its tables, bucket and routes, as the sweeper function is configured. */
     public Operator(LocalSystem system, Observer observer, Actor actor) {
-        this(onAws(system, observer), observer.revenueTable(), actor);
+        this(
+                onAws(system, observer),
+                observer.revenueTable(),
+                actor,
+                ReplayPace.fromVariables(k -> Optional.ofNullable(
+                        system.environmentOf(LocalSystem.SWEEPER).get(k))));
     }
 
-    /** The operator on {@code redrive}'s resources, with the checkout's consumers read from {@code revenueTable}. */
+    /**
+     * The operator on {@code redrive}'s resources, with the checkout's consumers read from {@code revenueTable},
+     * replaying at {@link ReplayPace#DEFAULT}.
+     */
     public Operator(AwsRedrive redrive, String revenueTable, Actor actor) {
+        this(redrive, revenueTable, actor, ReplayPace.DEFAULT);
+    }
+
+    /** The operator on {@code redrive}'s resources, replaying at {@code pace} (the sweeper's, as the CLI does). */
+    public Operator(AwsRedrive redrive, String revenueTable, Actor actor, ReplayPace pace) {
         this.actor = actor;
         CheckoutDeployment checkout = CheckoutDeployment.forReplayChecks(new ObjectMapper(), revenueTable);
         this.port = redrive.operator(redrive.replays(checkout.consumers(), checkout.schemaGate())
+                        .pace(pace)
                         .build())
                 .build();
     }
