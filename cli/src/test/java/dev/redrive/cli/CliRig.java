@@ -1,5 +1,7 @@
 package dev.redrive.cli;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.redrive.aws.archive.S3PayloadStore;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
@@ -13,6 +15,7 @@ import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
 import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.ReplayMarker;
@@ -34,6 +37,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The CLI on local AWS for tests: the sweeper's tables, a queue pair and the archive bucket, created fresh; dead letters
@@ -70,6 +74,10 @@ final class CliRig {
         queue = LocalResources.createQueuePair(aws, QUEUE, 3, 30);
         ledger = new DynamoDbQuarantineLedger(aws.dynamoDb(), "redrive-quarantine", "redrive-control", clock);
         env.putAll(aws.environment());
+        // Replays are paced (10 a second by default, from the same variable as the sweeper's); a test of anything
+        // else replays at 1,000 a second, so its sends become visible within a second. PacedBulkReplayTest sets its
+        // own.
+        env.put(ReplayPaceVariables.RATE_PER_SECOND, "1000");
         env.put(
                 Settings.ROUTES,
                 "[{\"consumer\":\"" + CONSUMER + "\",\"sourceQueueUrl\":\"" + queue.url()
@@ -155,6 +163,7 @@ final class CliRig {
 
     /** Every message in the source queue, received once with a long visibility so none comes twice. */
     List<Message> drainSource() {
+        awaitNoneDelayed();
         List<Message> all = new ArrayList<>();
         List<Message> batch;
         do {
@@ -168,6 +177,18 @@ final class CliRig {
             all.addAll(batch);
         } while (!batch.isEmpty());
         return all;
+    }
+
+    /** Waits until every paced replay in the source queue has become visible (none is delayed any more). */
+    void awaitNoneDelayed() {
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> "0"
+                        .equals(aws.sqs()
+                                .getQueueAttributes(b -> b.queueUrl(queue.url())
+                                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED))
+                                .attributes()
+                                .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)));
     }
 
     /** How many messages in the source queue carry each quarantine id in their replay marker. */

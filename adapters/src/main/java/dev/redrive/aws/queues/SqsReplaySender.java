@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * group it was dead-lettered from ({@value SqsDeadLetterSource#GROUP_ATTRIBUTE}, taken off the attributes sent), so it
  * keeps its order in its group and a failing replay holds back only its own group; a replay whose group is unknown
  * goes to the group {@value #FALLBACK_GROUP}. The deduplication id comes from the replay marker. A paced replay to a
- * standard queue is sent with its delay (DelaySeconds, rounded up to the second, at most 900); a FIFO queue takes no
+ * standard queue is sent with its delay (DelaySeconds, in whole seconds, at most 900); a FIFO queue takes no
  * per-message delay, so its replays are paced by sending only the slots due now.
  */
 public final class SqsReplaySender implements ReplaySender {
@@ -77,9 +77,13 @@ public final class SqsReplaySender implements ReplaySender {
         return !sourceQueue.endsWith(".fifo");
     }
 
-    /** A delay as SQS takes it: whole seconds, rounded up (never visible before its slot), at most 15 minutes. */
+    /**
+     * A delay as SQS takes it: whole seconds, rounded down (a replay becomes visible within the second of its slot,
+     * so no second holds more than the lane's rate, and a replay due within the first second goes at once), at most
+     * 15 minutes.
+     */
     static int delaySeconds(Duration delay) {
-        long seconds = (delay.toMillis() + 999) / 1000;
+        long seconds = delay.toMillis() / 1000;
         return (int) Math.min(900, Math.max(0, seconds));
     }
 

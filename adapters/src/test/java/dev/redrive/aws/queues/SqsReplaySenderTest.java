@@ -90,7 +90,7 @@ class SqsReplaySenderTest extends ReplaySenderContract {
                 queue,
                 List.of(
                         new ReplaySender.Outgoing("now", Map.of()),
-                        new ReplaySender.Outgoing("later", Map.of(), Duration.ofMillis(1_200))));
+                        new ReplaySender.Outgoing("later", Map.of(), Duration.ofMillis(2_200))));
         long sent = System.nanoTime();
 
         assertThat(ids).doesNotContainNull();
@@ -104,15 +104,17 @@ class SqsReplaySenderTest extends ReplaySenderContract {
                 });
         assertThat(later).containsExactly("later");
         assertThat(Duration.ofNanos(System.nanoTime() - sent))
-                .as("1.2 s rounds up to SQS's whole 2 s")
+                .as("2.2 s is SQS's whole 2 s")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(1_900));
     }
 
     @Test
-    void aDelayIsRoundedUpToTheSecondAndCappedAtSqssFifteenMinutes() {
-        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1))).isEqualTo(1);
+    void aDelayIsRoundedDownToTheSecondAndCappedAtSqssFifteenMinutes() {
+        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(999)))
+                .as("due within the first second: at once")
+                .isZero();
         assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1_000))).isEqualTo(1);
-        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1_001))).isEqualTo(2);
+        assertThat(SqsReplaySender.delaySeconds(Duration.ofMillis(1_999))).isEqualTo(1);
         assertThat(SqsReplaySender.delaySeconds(Duration.ofMinutes(20))).isEqualTo(900);
         assertThat(sender.takesDelays("orders")).isTrue();
         assertThat(sender.takesDelays("orders.fifo")).isFalse();

@@ -39,7 +39,7 @@ public interface ReplaySender {
     /**
      * One message to send.
      *
-     * @param delay how long after the send it becomes visible (SQS's DelaySeconds, rounded up to the second)
+     * @param delay how long after the send it becomes visible (on SQS: DelaySeconds, in whole seconds)
      */
     record Outgoing(String body, Map<String, String> attributes, Duration delay) {
         public Outgoing {
