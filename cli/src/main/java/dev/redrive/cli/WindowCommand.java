@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.replay.MaintenanceWindow;
 import java.io.PrintWriter;
@@ -60,6 +61,8 @@ final class WindowCommand implements Callable<Integer> {
             footerHeading = "%nExamples:%n",
             footer = {
                 "  redrive window add --dependency email-provider --start now --end now+2h --reason CHG-1234",
+                "  redrive window add --dependency email-provider --start now --end now+2h --reason CHG-1236 "
+                        + "--hold-breaker",
                 "  redrive window add --dependency revenue-store --start 2026-11-29T22:00:00Z "
                         + "--end 2026-11-29T23:30:00Z --reason 'DynamoDB table migration' --id chg-1235",
                 "",
@@ -112,6 +115,15 @@ final class WindowCommand implements Callable<Integer> {
                 description = "Its id. Default: w-<start as yyyyMMdd-HHmm>-<4 random hex digits>.")
         String id;
 
+        @Option(
+                names = "--hold-breaker",
+                order = 6,
+                description = "Also hold the dependency's circuit breaker OPEN until the window's end, in every "
+                        + "sandbox: no call reaches it, messages wait instead of spending their receives, replays are "
+                        + "held, and after the window one probe decides. The window must have started. "
+                        + "'window remove' ends the hold early.")
+        boolean holdBreaker;
+
         @Override
         public Integer call() {
             if (!end.isAfter(start)) {
@@ -130,6 +142,12 @@ final class WindowCommand implements Callable<Integer> {
                                     .replace("T", "-")
                                     .replace(":", "") + "-"
                             + UUID.randomUUID().toString().substring(0, 4);
+            Instant now = root.context().clock().instant();
+            if (holdBreaker && (now.isBefore(start) || !now.isBefore(end))) {
+                throw CliException.usage("--hold-breaker holds the breaker only while the window lasts, and this one "
+                        + "runs from " + Durations.at(start) + " to " + Durations.at(end)
+                        + ": add it now without --hold-breaker, and hold it once it has started (--start now)");
+            }
             OperatorPort windows = root.backend().operator();
             if (windows.window(windowId).isPresent()) {
                 throw CliException.usage("a window with id '" + windowId + "' exists already");
@@ -142,6 +160,18 @@ final class WindowCommand implements Callable<Integer> {
                     + Durations.at(w.end())
                     + " (" + Durations.format(Duration.between(w.start(), w.end())) + "), approved by "
                     + w.approvedBy() + ".");
+            if (holdBreaker) {
+                try {
+                    BreakerState held = windows.holdBreakerOpen(w.id());
+                    out.println("The " + w.dependency() + " circuit breaker is held OPEN until "
+                            + Durations.at(held.openUntil()) + " in every sandbox (token " + held.token() + "): no "
+                            + "call reaches it, messages wait, replays are held; after the window one probe decides.");
+                } catch (IllegalArgumentException e) {
+                    out.flush();
+                    throw CliException.config(
+                            "window " + w.id() + " was added, but its breaker is not held: " + e.getMessage());
+                }
+            }
             if (Duration.between(start, end).compareTo(Duration.ofHours(24)) > 0) {
                 spec.commandLine()
                         .getErr()

@@ -3,7 +3,9 @@ package dev.redrive.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
+import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTest;
@@ -150,5 +152,70 @@ class WindowCommandTest {
                 .contains("warning: the window lasts longer than 24h")
                 .contains("warning: the window is over already");
         assertThat(windows.list()).hasSize(1);
+    }
+
+    @Test
+    void aWindowHoldsItsDependencysBreakerOpenUntilItsEndAndRemovingItEndsTheHold(LocalAws aws) {
+        DynamoDbBreakerStore breakers = new DynamoDbBreakerStore(aws.dynamoDb(), "redrive-control");
+
+        CliRig.Run add = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "email-provider",
+                "--start",
+                "now",
+                "--end",
+                "now+2h",
+                "--reason",
+                "CHG-1236 provider upgrade",
+                "--id",
+                "chg-1236",
+                "--hold-breaker",
+                "--actor",
+                "ada");
+
+        assertThat(add.exitCode()).isZero();
+        assertThat(add.out())
+                .contains("The email-provider circuit breaker is held OPEN until 2026-11-29T14:00:00Z in every sandbox "
+                        + "(token 1): no call reaches it, messages wait, replays are held; after the window one probe "
+                        + "decides.");
+        BreakerState held = breakers.read("email-provider");
+        assertThat(held.status()).isEqualTo(BreakerState.Status.OPEN);
+        assertThat(held.openUntil()).isEqualTo(CliRig.NOW.plus(Duration.ofHours(2)));
+
+        assertThat(rig.run("window", "remove", "chg-1236").exitCode()).isZero();
+
+        assertThat(breakers.read("email-provider").openUntil())
+                .as("released: the next call probes")
+                .isEqualTo(CliRig.NOW);
+    }
+
+    @Test
+    void aHoldForAWindowThatHasNotStartedIsRefusedBeforeAnythingIsWritten(LocalAws aws) {
+        CliRig.Run add = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "email-provider",
+                "--start",
+                "now+1h",
+                "--end",
+                "now+2h",
+                "--reason",
+                "CHG-1237",
+                "--id",
+                "chg-1237",
+                "--hold-breaker",
+                "--actor",
+                "ada");
+
+        assertThat(add.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(add.err())
+                .contains("--hold-breaker holds the breaker only while the window lasts, and this one runs from "
+                        + "2026-11-29T13:00:00Z to 2026-11-29T14:00:00Z");
+        assertThat(windows.find("chg-1237")).isEmpty();
+        assertThat(new DynamoDbBreakerStore(aws.dynamoDb(), "redrive-control").read("email-provider"))
+                .isEqualTo(BreakerState.closed());
     }
 }

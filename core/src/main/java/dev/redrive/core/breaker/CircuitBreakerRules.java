@@ -15,6 +15,8 @@ import java.util.Objects;
  *   HALF_OPEN --admit after the lease lapsed--&gt; HALF_OPEN(new lease, token+1)
  *   HALF_OPEN --probeFailed--&gt; OPEN(min(2 x period, cap))
  *   HALF_OPEN --probeSucceeded--&gt; CLOSED
+ *   any --heldOpen (a maintenance window)--&gt; OPEN(until the window's end, token+1)
+ *   OPEN held by a window --releaseHold (the window removed)--&gt; OPEN(until now, token+1): the next call probes
  * </pre>
  *
  * Every transition grows the token, and is to be written only if the stored token is still the one it was decided
@@ -66,6 +68,35 @@ public final class CircuitBreakerRules {
     public BreakerState probeSucceeded(BreakerState halfOpen) {
         require(halfOpen, Status.HALF_OPEN, "take a successful probe");
         return BreakerState.closed(halfOpen.token() + 1);
+    }
+
+    /**
+     * A maintenance window holds the breaker open until its end, whatever state it is in: calls are refused and
+     * messages deferred (by the consumers' usual rule) until {@code until}; after it a probe runs, as after any open
+     * period. It keeps when the breaker first opened, if it was open. A breaker already open past {@code until} is
+     * left as it is (returned unchanged).
+     */
+    public static BreakerState heldOpen(BreakerState current, Instant now, Instant until) {
+        if (!until.isAfter(now)) {
+            throw new IllegalArgumentException(
+                    "a breaker is held open only until a time to come: " + until + " is not after " + now);
+        }
+        if (current.status() == Status.OPEN && !current.openUntil().isBefore(until)) {
+            return current;
+        }
+        Instant openedAt = current.openedAt() != null ? current.openedAt() : now;
+        return new BreakerState(Status.OPEN, current.token() + 1, openedAt, Duration.between(now, until), until, null);
+    }
+
+    /**
+     * Ends a hold early (its window was removed): a breaker OPEN until {@code heldUntil} becomes OPEN until now, so
+     * the next call is the probe. Any other state (the hold ended, or the breaker moved on) is returned unchanged.
+     */
+    public static BreakerState releaseHold(BreakerState current, Instant now, Instant heldUntil) {
+        if (current.status() != Status.OPEN || !current.openUntil().equals(heldUntil) || !heldUntil.isAfter(now)) {
+            return current;
+        }
+        return new BreakerState(Status.OPEN, current.token() + 1, current.openedAt(), current.openPeriod(), now, null);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.redrive.core.operator;
 
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -18,12 +19,14 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The operator port over the ledger, the replay service, the archive decision, the windows, the queues and the replay
@@ -206,7 +209,43 @@ public final class LedgerOperator implements OperatorPort {
 
     @Override
     public boolean removeWindow(String id) {
-        return windows.remove(id);
+        Optional<MaintenanceWindow> window = windows.find(id);
+        boolean removed = windows.remove(id);
+        if (removed && window.isPresent() && breakerStore != null) {
+            MaintenanceWindow w = window.get();
+            transitionBreaker(
+                    w.dependency(), current -> CircuitBreakerRules.releaseHold(current, clock.instant(), w.end()));
+        }
+        return removed;
+    }
+
+    @Override
+    public BreakerState holdBreakerOpen(String id) {
+        MaintenanceWindow w = windows.find(id)
+                .orElseThrow(() -> new IllegalArgumentException("no maintenance window with id '" + id + "'"));
+        Instant now = clock.instant();
+        if (breakerStore == null || !breakerDependencies.contains(w.dependency())) {
+            throw new IllegalArgumentException("no circuit breaker of " + w.dependency() + " is shared here (the "
+                    + "breakers are " + breakerDependencies + "); window " + id + " cannot hold one open");
+        }
+        if (now.isBefore(w.start()) || !now.isBefore(w.end())) {
+            throw new IllegalArgumentException("window " + id + " runs from " + w.start() + " to " + w.end()
+                    + "; a breaker is held open only while its window lasts (hold it once the window has started)");
+        }
+        return transitionBreaker(w.dependency(), current -> CircuitBreakerRules.heldOpen(current, now, w.end()));
+    }
+
+    /** Writes {@code next} of the breaker as read, again from a fresh read when another sandbox wrote first. */
+    private BreakerState transitionBreaker(String dependency, UnaryOperator<BreakerState> next) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            BreakerState current = breakerStore.read(dependency);
+            BreakerState wanted = next.apply(current);
+            if (wanted.equals(current) || breakerStore.transition(dependency, current.token(), wanted)) {
+                return wanted;
+            }
+        }
+        throw new IllegalStateException("the " + dependency + " breaker changed under five attempts in a row to "
+                + "write it; nothing was held or released");
     }
 
     /** The state an archive decision found (it reads the record itself); empty when there was none, or it changed. */

@@ -80,5 +80,21 @@ public interface OperatorPort {
 
     Optional<MaintenanceWindow> window(String id);
 
+    /**
+     * Removes a window. If it was holding its dependency's breaker open ({@link #holdBreakerOpen}), the hold ends now:
+     * the breaker stays OPEN but its next call is the probe.
+     */
     boolean removeWindow(String id);
+
+    /**
+     * Holds the circuit breaker of window {@code id}'s dependency OPEN until the window's end, across every sandbox of
+     * every consumer: no call reaches the dependency during planned maintenance, messages are deferred (not burnt
+     * through their receives), replays are held, and after the window a probe decides. The window must have started
+     * and not ended.
+     *
+     * @return the breaker as held (unchanged if it was already open past the window's end)
+     * @throws IllegalArgumentException when there is no such window, it has not started or is over, or no breaker of
+     *     its dependency is shared here
+     */
+    BreakerState holdBreakerOpen(String id);
 }

@@ -1,0 +1,118 @@
+package dev.redrive.core.operator;
+
+import static dev.redrive.core.sweeper.SweeperFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.redrive.core.breaker.Admission;
+import dev.redrive.core.breaker.BreakerPolicy;
+import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerState.Status;
+import dev.redrive.core.breaker.CircuitBreakerRules;
+import dev.redrive.core.breaker.InMemoryBreakerStore;
+import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.core.sweeper.SweeperFixture;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A maintenance window can hold its dependency's breaker open for the whole window, through the operator port: every
+ * sandbox then refuses the dependency until the window's end and a probe decides after it; removing the window early
+ * ends the hold at once.
+ */
+class BreakerHeldByAWindowTest {
+
+    static final String MAIL = "email-provider";
+    static final CircuitBreakerRules RULES = new CircuitBreakerRules(BreakerPolicy.DEFAULT);
+
+    final SweeperFixture f = new SweeperFixture();
+    final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
+    final OperatorPort operator = LedgerOperator.builder()
+            .ledger(f.ledger)
+            .replays(f.replays)
+            .windows(f.windows)
+            .stats(f.stats)
+            .queues(f.dlq)
+            .payloads(f.payloads)
+            .breakers(breakers, List.of(MAIL))
+            .clock(f.clock)
+            .build();
+    final Instant end = T0.plus(Duration.ofHours(2));
+
+    MaintenanceWindow window(Instant start, Instant end) {
+        return operator.addWindow(new MaintenanceWindow("chg-1", MAIL, start, end, "cab", "mail provider maintenance"));
+    }
+
+    @Test
+    void aClosedBreakerIsHeldOpenUntilTheWindowsEndAndProbesAfterIt() {
+        window(T0.minusSeconds(60), end);
+
+        BreakerState held = operator.holdBreakerOpen("chg-1");
+
+        assertThat(held).isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null));
+        assertThat(breakers.read(MAIL)).isEqualTo(held);
+        assertThat(RULES.admit(held, end.minusMillis(1)))
+                .as("refused to the last millisecond of the window")
+                .isInstanceOfSatisfying(
+                        Admission.Refuse.class, r -> assertThat(r.deferFor()).isEqualTo(Duration.ofMillis(1)));
+        assertThat(RULES.admit(held, end)).as("after it, one probe decides").isInstanceOf(Admission.Probe.class);
+    }
+
+    @Test
+    void aBreakerAlreadyOpenKeepsWhenItOpenedAndOneOpenPastTheWindowIsLeftAsItIs() {
+        BreakerState open = RULES.open(BreakerState.closed(), T0.minusSeconds(10));
+        breakers.transition(MAIL, 0, open);
+        window(T0.minusSeconds(60), end);
+
+        BreakerState held = operator.holdBreakerOpen("chg-1");
+
+        assertThat(held.openedAt()).isEqualTo(T0.minusSeconds(10));
+        assertThat(held.openUntil()).isEqualTo(end);
+        assertThat(held.token()).isEqualTo(open.token() + 1);
+        assertThat(operator.holdBreakerOpen("chg-1"))
+                .as("held twice: one write")
+                .isEqualTo(held);
+        assertThat(breakers.read(MAIL).token()).isEqualTo(open.token() + 1);
+    }
+
+    @Test
+    void removingTheWindowEndsTheHoldSoTheNextCallProbes() {
+        window(T0.minusSeconds(60), end);
+        operator.holdBreakerOpen("chg-1");
+        f.clock.advance(Duration.ofMinutes(20));
+
+        assertThat(operator.removeWindow("chg-1")).isTrue();
+
+        BreakerState released = breakers.read(MAIL);
+        assertThat(released.status()).isEqualTo(Status.OPEN);
+        assertThat(released.openUntil()).isEqualTo(T0.plus(Duration.ofMinutes(20)));
+        assertThat(RULES.admit(released, f.clock.instant())).isInstanceOf(Admission.Probe.class);
+    }
+
+    @Test
+    void removingAWindowLeavesABreakerItDidNotHoldAlone() {
+        window(T0.minusSeconds(60), end);
+        BreakerState open = RULES.open(BreakerState.closed(), T0);
+        breakers.transition(MAIL, 0, open);
+
+        operator.removeWindow("chg-1");
+
+        assertThat(breakers.read(MAIL)).isEqualTo(open);
+    }
+
+    @Test
+    void aWindowThatHasNotStartedOrIsOverOrNamesNoSharedBreakerHoldsNothingAndSaysWhy() {
+        window(T0.plusSeconds(600), end);
+        assertThatThrownBy(() -> operator.holdBreakerOpen("chg-1"))
+                .hasMessage("window chg-1 runs from " + T0.plusSeconds(600) + " to " + end + "; a breaker is held "
+                        + "open only while its window lasts (hold it once the window has started)");
+        operator.addWindow(new MaintenanceWindow("chg-2", "payments", T0.minusSeconds(60), end, "cab", ""));
+        assertThatThrownBy(() -> operator.holdBreakerOpen("chg-2"))
+                .hasMessage("no circuit breaker of payments is shared here (the breakers are [email-provider]); "
+                        + "window chg-2 cannot hold one open");
+        assertThatThrownBy(() -> operator.holdBreakerOpen("chg-9")).hasMessage("no maintenance window with id 'chg-9'");
+        assertThat(breakers.read(MAIL)).isEqualTo(BreakerState.closed());
+    }
+}
