@@ -1,6 +1,7 @@
 package dev.redrive.localrun;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.localrun.chaos.CallClassifier;
 import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
@@ -406,6 +407,12 @@ public final class LocalSystem implements AutoCloseable {
                 .functionWithHandler(handler)
                 .orElseThrow(() -> new IllegalStateException("the template has no function with handler " + handler))
                 .environment();
+    }
+
+    /** The pace of replays as the sweeper's environment sets it (the CLI reads the same variables). */
+    public ReplayPace replayPace() {
+        Map<String, String> sweeper = environmentOf(SWEEPER);
+        return ReplayPace.fromVariables(v -> Optional.ofNullable(sweeper.get(v)));
     }
 
     /** The source queue URL of a consumer. */

@@ -57,9 +57,10 @@ public final class DynamoDbReplayPaceStore implements ReplayPaceStore {
                 read = true;
                 continue;
             }
-            Optional<Optional<Instant>> current = write(lane, expected, slots.count() == 0 ? now : slots.end());
+            Instant nextFree = slots.count() == 0 ? now : slots.end();
+            Optional<Optional<Instant>> current = write(lane, expected, nextFree);
             if (current.isEmpty()) {
-                seen.put(lane, Optional.of(slots.count() == 0 ? now : slots.end()));
+                seen.put(lane, Optional.of(nextFree));
                 return slots;
             }
             expected = current.get();

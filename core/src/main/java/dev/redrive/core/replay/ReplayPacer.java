@@ -69,21 +69,11 @@ final class ReplayPacer {
                 return;
             }
             round.booked.put(lane, new Booking(slots));
-            for (int i = 0; i < records.size(); i++) {
-                QuarantineRecord r = records.get(i);
-                if (i < slots.count()) {
-                    round.admitted.add(r);
-                } else {
-                    round.held.put(
-                            r.id(),
-                            new ReplayOutcome.Held(
-                                    r.id(),
-                                    lane,
-                                    lane + "'s replays are booked until " + slots.end() + " ("
-                                            + rate(pace.perSecond(lane)) + " a second, at most " + ahead + " ahead)",
-                                    slots.end().minus(ahead)));
-                }
-            }
+            String reason = lane + "'s replays are booked until " + slots.end() + " (" + rate(pace.perSecond(lane))
+                    + " a second, at most " + ahead + " ahead)";
+            Instant until = slots.end().minus(ahead);
+            records.subList(slots.count(), records.size())
+                    .forEach(r -> round.held.put(r.id(), new ReplayOutcome.Held(r.id(), lane, reason, until)));
         });
         return round;
     }
@@ -115,20 +105,17 @@ final class ReplayPacer {
         }
     }
 
-    /** The pacing of one request: what it holds, what it admits to the checks, and the slots they take. */
+    /**
+     * The pacing of one request: what it holds (every other candidate goes on to the checks), and the slots the ready
+     * ones take.
+     */
     final class Round {
         private final Map<String, ReplayOutcome.Held> held = new LinkedHashMap<>();
-        private final List<QuarantineRecord> admitted = new ArrayList<>();
         private final Map<String, Booking> booked = new HashMap<>();
 
-        /** The dead letters held, untouched, with why. */
+        /** The dead letters held, untouched, with why; the candidates not here are admitted to the checks. */
         Map<String, ReplayOutcome.Held> held() {
             return held;
-        }
-
-        /** The dead letters to check, in the order given. */
-        List<QuarantineRecord> admitted() {
-            return admitted;
         }
 
         /** The next slot of {@code r}'s lane, for a replay ready to send. */

@@ -13,13 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Replays dead letters through the same checks as a first delivery, for the automation and for people alike:
@@ -116,10 +114,9 @@ public final class ReplayService {
         }
         Optional<ReplayPacer.Round> paced = pacer.map(p -> p.round(toCheck, sender::takesDelays, clock.instant()));
         if (paced.isPresent()) {
-            outcomes.putAll(paced.get().held());
-            Set<String> admitted = new HashSet<>();
-            paced.get().admitted().forEach(r -> admitted.add(r.id()));
-            toCheck.removeIf(r -> !admitted.contains(r.id()));
+            Map<String, ReplayOutcome.Held> held = paced.get().held();
+            outcomes.putAll(held);
+            toCheck.removeIf(r -> held.containsKey(r.id()));
         }
         try {
             checkAndSend(toCheck, actor, why, fence, paced, outcomes);

@@ -29,16 +29,7 @@ class BreakerHeldByAWindowTest {
 
     final SweeperFixture f = new SweeperFixture();
     final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
-    final OperatorPort operator = LedgerOperator.builder()
-            .ledger(f.ledger)
-            .replays(f.replays)
-            .windows(f.windows)
-            .stats(f.stats)
-            .queues(f.dlq)
-            .payloads(f.payloads)
-            .breakers(breakers, List.of(MAIL))
-            .clock(f.clock)
-            .build();
+    final OperatorPort operator = f.operator().breakers(breakers, List.of(MAIL)).build();
     final Instant end = T0.plus(Duration.ofHours(2));
 
     MaintenanceWindow window(Instant start, Instant end) {

@@ -27,15 +27,7 @@ import org.junit.jupiter.api.Test;
 class LedgerOperatorTest {
 
     final SweeperFixture f = new SweeperFixture();
-    final OperatorPort operator = LedgerOperator.builder()
-            .ledger(f.ledger)
-            .replays(f.replays)
-            .windows(f.windows)
-            .stats(f.stats)
-            .queues(f.dlq)
-            .payloads(f.payloads)
-            .clock(f.clock)
-            .build();
+    final OperatorPort operator = f.operator().build();
     final Actor ada = Actor.person("ada");
 
     @BeforeEach

@@ -5,6 +5,7 @@ import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.lease.InMemoryLeaseStore;
+import dev.redrive.core.operator.LedgerOperator;
 import dev.redrive.core.quarantine.InMemoryQuarantineLedger;
 import dev.redrive.core.replay.InMemoryMaintenanceWindows;
 import dev.redrive.core.replay.InMemoryPayloadStore;
@@ -60,6 +61,18 @@ public class SweeperFixture {
                 .schemas(schemas)
                 .claimLookup(Map.of("scripted", consumer), claims)
                 .sender(sender)
+                .payloads(payloads)
+                .clock(clock);
+    }
+
+    /** The operator port's builder on this fixture's ports (the ledger as stored), for a test to add to. */
+    public LedgerOperator.Builder operator() {
+        return LedgerOperator.builder()
+                .ledger(ledger)
+                .replays(replays)
+                .windows(windows)
+                .stats(stats)
+                .queues(dlq)
                 .payloads(payloads)
                 .clock(clock);
     }

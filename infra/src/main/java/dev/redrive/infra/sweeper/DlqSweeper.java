@@ -46,9 +46,6 @@ public final class DlqSweeper extends Construct {
     static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
     static final String RETENTION = "REDRIVE_SWEEPER_RETENTION";
     static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
-    static final String REPLAY_RATE = ReplayPaceVariables.RATE_PER_SECOND;
-    static final String REPLAY_LANE_RATES = ReplayPaceVariables.LANE_RATES;
-    static final String REPLAY_HORIZON = ReplayPaceVariables.HORIZON;
 
     private final Function function;
     private final Map<String, String> environment;
@@ -125,11 +122,15 @@ public final class DlqSweeper extends Construct {
         env.put(ARCHIVE_KMS_KEY_ID, props.key().getKeyArn());
         env.put(RETENTION, IsoDurations.format(props.retention()));
         env.put(ROUTES, Stack.of(this).toJsonString(routes(props.consumers())));
-        env.put(REPLAY_RATE, Double.toString(props.replayPace().perSecond()));
+        env.put(
+                ReplayPaceVariables.RATE_PER_SECOND,
+                Double.toString(props.replayPace().perSecond()));
         if (!props.replayPace().byLane().isEmpty()) {
-            env.put(REPLAY_LANE_RATES, props.replayPace().laneRates());
+            env.put(ReplayPaceVariables.LANE_RATES, props.replayPace().laneRates());
         }
-        env.put(REPLAY_HORIZON, IsoDurations.format(props.replayPace().horizon()));
+        env.put(
+                ReplayPaceVariables.HORIZON,
+                IsoDurations.format(props.replayPace().horizon()));
         return env;
     }
 

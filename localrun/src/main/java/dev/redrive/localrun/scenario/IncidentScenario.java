@@ -7,7 +7,6 @@ import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.MaintenanceWindow;
-import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.localrun.LocalSystem;
 import dev.redrive.localrun.Progress;
 import dev.redrive.localrun.RunOptions;
@@ -20,7 +19,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
@@ -113,9 +111,7 @@ final class IncidentScenario implements Scenario {
 
         report.phase("sweep");
         progress.step("the sweeper runs (its schedule also fires on its own)");
-        ReplayPace pace = ReplayPace.fromVariables(v ->
-                Optional.ofNullable(system.environmentOf(LocalSystem.SWEEPER).get(v)));
-        double rate = pace.perSecond(ConfirmationEmailConsumer.DEPENDENCY);
+        double rate = system.replayPace().perSecond(ConfirmationEmailConsumer.DEPENDENCY);
         ProviderCallTimeline replaysLanding = new ProviderCallTimeline(system::mailProviderCalls).start();
         Map<String, String> last = new LinkedHashMap<>();
         s.await(
@@ -149,10 +145,11 @@ final class IncidentScenario implements Scenario {
         // SQS makes each replay visible at its slot; the consumer's batches may bunch a second or two of them, so
         // the check is over 10 s with half of that again to spare. Unpaced, the backlog lands within a few seconds.
         long allowed = Math.round(15 * rate);
+        long peak = replaysLanding.peak(10);
         report.check(
                 "replays reached the mail provider at the replay pace: at most " + allowed + " calls in any 10 s at "
-                        + rate + " a second (" + replaysLanding.peak(10) + ")",
-                replaysLanding.peak(10) <= allowed);
+                        + rate + " a second (" + peak + ")",
+                peak <= allowed);
 
         report.phase("reconcile");
         List<QuarantineRecord> email = s.observer.ledger().stream()

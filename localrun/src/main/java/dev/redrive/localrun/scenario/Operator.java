@@ -36,12 +36,7 @@ public final class Operator {
 
     /** The operator of the local system: its tables, bucket and routes, as the sweeper function is configured. */
     public Operator(LocalSystem system, Observer observer, Actor actor) {
-        this(
-                onAws(system, observer),
-                observer.revenueTable(),
-                actor,
-                ReplayPace.fromVariables(k -> Optional.ofNullable(
-                        system.environmentOf(LocalSystem.SWEEPER).get(k))));
+        this(onAws(system, observer), observer.revenueTable(), actor, system.replayPace());
     }
 
     /**

@@ -65,7 +65,10 @@ final class ProviderCallTimeline implements AutoCloseable {
 
     /** The most calls in any {@code seconds} consecutive whole seconds. */
     long peak(int seconds) {
-        List<Long> per = perSecond();
+        return peak(perSecond(), seconds);
+    }
+
+    private static long peak(List<Long> per, int seconds) {
         long peak = 0;
         for (int from = 0; from < per.size(); from++) {
             long sum = 0;
@@ -91,9 +94,9 @@ final class ProviderCallTimeline implements AutoCloseable {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("calls", per.stream().mapToLong(Long::longValue).sum());
         m.put("seconds from the first call to the last", last < first ? 0 : last - first + 1);
-        m.put("most in one second", peak(1));
-        m.put("most in five seconds", peak(5));
-        m.put("most in ten seconds", peak(10));
+        m.put("most in one second", peak(per, 1));
+        m.put("most in five seconds", peak(per, 5));
+        m.put("most in ten seconds", peak(per, 10));
         m.put("per second", last < first ? List.of() : per.subList(first, last + 1));
         return m;
     }
