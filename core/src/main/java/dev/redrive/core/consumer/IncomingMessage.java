@@ -52,6 +52,12 @@ public record IncomingMessage(
         sourceQueue = sourceQueue == null ? "" : sourceQueue;
     }
 
+    /** This delivery with {@code newBody} in place of its body (a claim check's payload, read through its pointer). */
+    public IncomingMessage withBody(String newBody) {
+        return new IncomingMessage(
+                messageId, receiptHandle, newBody, attributes, receiveCount, sourceQueue, messageGroupId, delivered);
+    }
+
     public boolean fifo() {
         return messageGroupId != null;
     }

@@ -15,6 +15,9 @@ import dev.redrive.core.claim.TransactionalClaimStore;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.ClassifiedException;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.payload.ClaimCheckCleanup;
+import dev.redrive.core.payload.ClaimCheckMissing;
+import dev.redrive.core.payload.ClaimChecks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,12 +45,22 @@ public final class MessageProcessor {
     /** The error type recorded on a message that its dependency's open circuit breaker refused. */
     public static final String CIRCUIT_OPEN = "CircuitOpen";
 
+    /** The dependency name failures to read a claim check's payload are recorded under. */
+    public static final String CLAIM_CHECK_STORE = "claim-check-store";
+
+    /** The error type of a claim check whose payload could not be read this time (the store failed): retried. */
+    public static final String CLAIM_CHECK_UNREADABLE = "ClaimCheckUnreadable";
+
     private final ClaimStore claims;
     private final LeasePolicy leases;
     private final Clock clock;
     private final ProcessingListener listener;
     private final EffectBreakers breakers;
     private final ClaimFailures failures;
+    private final ClaimChecks claimChecks;
+    private final ClaimCheckCleanup cleanup;
+    private final FullJitterBackoff backoff;
+    private final RandomSource random;
 
     public MessageProcessor(
             ClaimStore claims,
@@ -70,6 +83,23 @@ public final class MessageProcessor {
             Clock clock,
             ProcessingListener listener,
             EffectBreakers breakers) {
+        this(claims, leases, backoff, random, clock, listener, breakers, ClaimChecks.NONE, ClaimCheckCleanup.LIFECYCLE);
+    }
+
+    private MessageProcessor(
+            ClaimStore claims,
+            LeasePolicy leases,
+            FullJitterBackoff backoff,
+            RandomSource random,
+            Clock clock,
+            ProcessingListener listener,
+            EffectBreakers breakers,
+            ClaimChecks claimChecks,
+            ClaimCheckCleanup cleanup) {
+        this.claimChecks = Objects.requireNonNull(claimChecks, "claimChecks");
+        this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
+        this.backoff = backoff;
+        this.random = random;
         this.breakers = Objects.requireNonNull(breakers, "breakers");
         this.claims = Objects.requireNonNull(claims, "claims");
         this.leases = Objects.requireNonNull(leases, "leases");
@@ -79,15 +109,82 @@ public final class MessageProcessor {
     }
 
     /**
+     * This processor reading claim checks through {@code checks}: a message marked as one is parsed from the payload its
+     * pointer names, and goes on as it came (the pointer) everywhere else: to the DLQ, and so to the quarantine and
+     * its replays.
+     *
+     * @param cleanup when the payload is deleted ({@link ClaimCheckCleanup#LIFECYCLE}: never, by Redrive)
+     */
+    public MessageProcessor withClaimChecks(ClaimChecks checks, ClaimCheckCleanup cleanup) {
+        return new MessageProcessor(claims, leases, backoff, random, clock, listener, breakers, checks, cleanup);
+    }
+
+    /**
      * Processes {@code message} for {@code consumer}.
      *
      * @param remaining how much of the invocation is left, read when the claim is made (sizes the lease)
      */
     public <E> MessageOutcome process(
             IdempotentConsumer<E> consumer, IncomingMessage message, Supplier<Duration> remaining) {
+        IncomingMessage readable;
+        try {
+            readable = readable(message);
+        } catch (ClaimCheckMissing gone) {
+            // No retry brings a payload back: the dead letter keeps the pointer, and the reason says what is gone.
+            return failures.deadLetter(
+                    null,
+                    null,
+                    Classification.of(FailureClass.SCHEMA, gone.errorType(), gone.getMessage()),
+                    message,
+                    now());
+        } catch (RuntimeException storeFailed) {
+            // The store is down or slow (it answers within the effect clients' timeouts): retried with backoff, like a
+            // failed claim. Nothing is claimed, so nothing is recorded: the failure is on the message alone.
+            Classification c = consumer.classifier().classify(storeFailed);
+            if (c.failureClass() != FailureClass.TRANSIENT) {
+                return failures.deadLetter(null, null, c.withDependency(CLAIM_CHECK_STORE), message, now());
+            }
+            return new MessageOutcome.RetryLater(
+                    null,
+                    new Classification(
+                            FailureClass.TRANSIENT,
+                            CLAIM_CHECK_UNREADABLE,
+                            "the claim check's payload could not be read: " + c.reason(),
+                            CLAIM_CHECK_STORE),
+                    backoff.delaySeconds(message.receiveCount(), random));
+        }
+        MessageOutcome outcome = processReadable(consumer, message, readable, remaining);
+        if (outcome instanceof MessageOutcome.Applied && cleanup == ClaimCheckCleanup.AFTER_APPLY) {
+            discardPayload(message);
+        }
+        return outcome;
+    }
+
+    /** The message to parse: its claim check's payload in place of the pointer, or the message itself. */
+    private IncomingMessage readable(IncomingMessage message) {
+        if (!claimChecks.isClaimCheck(message.body(), message.attributes())) {
+            return message;
+        }
+        return message.withBody(claimChecks.payloadOf(message.body(), message.attributes()));
+    }
+
+    /** Deletes an applied message's payload; a failure leaves it to the bucket's lifecycle rule. */
+    private void discardPayload(IncomingMessage message) {
+        try {
+            claimChecks.discard(message.body(), message.attributes());
+        } catch (RuntimeException e) {
+            listener.claimCheckNotDiscarded(message.messageId(), e);
+        }
+    }
+
+    private <E> MessageOutcome processReadable(
+            IdempotentConsumer<E> consumer,
+            IncomingMessage message,
+            IncomingMessage readable,
+            Supplier<Duration> remaining) {
         ParsedMessage<E> parsed;
         try {
-            parsed = consumer.parse(message);
+            parsed = consumer.parse(readable);
         } catch (RuntimeException e) {
             // Cannot be read: no claim is possible. Dead-letter it with the reason. An exception that does not say what
             // it is gets its type named, never its message (a parser's message quotes the payload).
@@ -237,7 +334,13 @@ public final class MessageProcessor {
      * @param why the head's failure: class, dependency, and what happened to it
      */
     public <E> void recordWaiting(IdempotentConsumer<E> consumer, IncomingMessage member, Classification why) {
-        failures.recordWaiting(consumer, member, why);
+        IncomingMessage readable;
+        try {
+            readable = readable(member);
+        } catch (RuntimeException unreadable) {
+            return; // its own failure shows once it runs
+        }
+        failures.recordWaiting(consumer, readable, why);
     }
 
     private Instant now() {

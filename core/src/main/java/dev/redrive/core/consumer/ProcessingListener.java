@@ -21,4 +21,7 @@ public interface ProcessingListener {
 
     /** Releasing was refused: the claim had been taken over by a newer token. */
     default void releaseFenced(IdempotencyKey key, long fencingToken) {}
+
+    /** An applied message's claim-check payload could not be deleted ({@code AFTER_APPLY}); it expires by lifecycle. */
+    default void claimCheckNotDiscarded(String messageId, RuntimeException error) {}
 }

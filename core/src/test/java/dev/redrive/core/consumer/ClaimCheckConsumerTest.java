@@ -1,0 +1,184 @@
+package dev.redrive.core.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.core.backoff.FullJitterBackoff;
+import dev.redrive.core.backoff.Mulberry32;
+import dev.redrive.core.claim.ClaimStatus;
+import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.claim.InMemoryClaimStore;
+import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.TransientFailure;
+import dev.redrive.core.payload.ClaimCheckCleanup;
+import dev.redrive.core.payload.ClaimCheckMissing;
+import dev.redrive.core.payload.ClaimChecks;
+import dev.redrive.core.payload.InMemoryClaimChecks;
+import dev.redrive.core.testing.ManualClock;
+import dev.redrive.core.testing.ScriptedConsumer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A claim check on the consumer's path: the consumer reads the payload its pointer names, and everything else (the
+ * DLQ, so the quarantine and its replays) gets the message as it came, the pointer.
+ */
+class ClaimCheckConsumerTest {
+
+    static final Instant T0 = Instant.parse("2026-12-03T12:00:00Z");
+    static final Duration REMAINING = Duration.ofSeconds(30);
+
+    final ManualClock clock = new ManualClock(T0);
+    final InMemoryClaimStore store = new InMemoryClaimStore();
+    final FullJitterBackoff backoff = new FullJitterBackoff(Duration.ofSeconds(2), 2.0, Duration.ofMinutes(5));
+    final LeasePolicy leases = new LeasePolicy(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofDays(35));
+    final ScriptedConsumer consumer = new ScriptedConsumer();
+    final InMemoryClaimChecks checks = new InMemoryClaimChecks();
+
+    MessageProcessor processor(ClaimChecks claimChecks, ClaimCheckCleanup cleanup) {
+        return new MessageProcessor(store, leases, backoff, new Mulberry32(3), clock, ProcessingListener.NONE)
+                .withClaimChecks(claimChecks, cleanup);
+    }
+
+    IncomingMessage pointerTo(String payload) {
+        ClaimChecks.ClaimCheck check = checks.checkIn(payload);
+        Map<String, String> attributes = new HashMap<>(check.attributes());
+        attributes.put("tenant", "t-1");
+        String id = UUID.randomUUID().toString();
+        return new IncomingMessage(id, "rh-" + id, check.body(), attributes, 1, "arn:aws:sqs:us-east-1:1:orders", null);
+    }
+
+    @Test
+    void theConsumerReadsThePayloadThePointerNames() {
+        String padding = "x".repeat(5 * 1024 * 1024);
+        MessageOutcome outcome = processor(checks, ClaimCheckCleanup.LIFECYCLE)
+                .process(consumer, pointerTo("order-5m|" + padding), () -> REMAINING);
+
+        assertThat(outcome).isEqualTo(new MessageOutcome.Applied("scripted#order-5m", 1, "ok"));
+        assertThat(consumer.applied("order-5m")).isEqualTo(1);
+        assertThat(checks.size())
+                .as("kept: the bucket's lifecycle rule expires it")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aDuplicatePointerIsRecognisedByThePayloadsKey() {
+        MessageProcessor p = processor(checks, ClaimCheckCleanup.LIFECYCLE);
+        IncomingMessage first = pointerTo("order-1|a");
+        IncomingMessage sameOrderOtherObject = pointerTo("order-1|a");
+
+        p.process(consumer, first, () -> REMAINING);
+        MessageOutcome again = p.process(consumer, sameOrderOtherObject, () -> REMAINING);
+
+        assertThat(again).isEqualTo(new MessageOutcome.Duplicate("scripted#order-1"));
+        assertThat(consumer.applied("order-1")).isEqualTo(1);
+    }
+
+    @Test
+    void aPointerWhosePayloadIsGoneIsDeadLetteredAsSchemaWithTheReasonAndNoClaim() {
+        IncomingMessage message = pointerTo("order-2|a");
+        checks.discard(message.body(), message.attributes());
+
+        MessageOutcome outcome =
+                processor(checks, ClaimCheckCleanup.LIFECYCLE).process(consumer, message, () -> REMAINING);
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.DeadLettered.class, d -> {
+            assertThat(d.key()).isNull();
+            assertThat(d.failure().failureClass()).isEqualTo(FailureClass.SCHEMA);
+            assertThat(d.failure().classification().errorType()).isEqualTo(ClaimCheckMissing.ERROR_TYPE);
+            assertThat(d.failure().classification().reason()).contains("is gone");
+        });
+        assertThat(store.size()).isZero();
+        assertThat(consumer.applied("order-2")).isZero();
+    }
+
+    @Test
+    void aStoreThatFailsIsRetriedWithBackoffNotDeadLettered() {
+        AtomicInteger reads = new AtomicInteger();
+        ClaimChecks down = new FailingReads(checks, reads);
+        IncomingMessage message = pointerTo("order-3|a");
+
+        MessageOutcome outcome =
+                processor(down, ClaimCheckCleanup.LIFECYCLE).process(consumer, message, () -> REMAINING);
+
+        assertThat(reads).hasValue(1);
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+            assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+            assertThat(r.classification().errorType()).isEqualTo(MessageProcessor.CLAIM_CHECK_UNREADABLE);
+            assertThat(r.classification().dependency()).isEqualTo(MessageProcessor.CLAIM_CHECK_STORE);
+        });
+        assertThat(consumer.applied("order-3")).isZero();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void afterApplyDeletesThePayloadOnlyOnceTheClaimIsCompleted() {
+        consumer.failing("order-4", (k, c) -> new TransientFailure("provider down", "email-provider"));
+        IncomingMessage failing = pointerTo("order-4|a");
+        IncomingMessage applied = pointerTo("order-5|a");
+        MessageProcessor p = processor(checks, ClaimCheckCleanup.AFTER_APPLY);
+
+        assertThat(p.process(consumer, failing, () -> REMAINING)).isInstanceOf(MessageOutcome.RetryLater.class);
+        assertThat(p.process(consumer, applied, () -> REMAINING)).isInstanceOf(MessageOutcome.Applied.class);
+
+        assertThat(checks.payloadOf(failing.body(), failing.attributes()))
+                .as("a failed attempt keeps its payload for the next delivery")
+                .isEqualTo("order-4|a");
+        assertThat(checks.size()).isEqualTo(1);
+        assertThat(store.find(new IdempotencyKey("scripted", "order-5"), T0)
+                        .orElseThrow()
+                        .status())
+                .isEqualTo(ClaimStatus.COMPLETED);
+    }
+
+    @Test
+    void aDeadLetterInABatchIsTheMessageAsItCameThePointerWithItsAttributes() {
+        consumer.failing(
+                "order-6", (k, c) -> new dev.redrive.core.failure.PermanentFailure("CardDeclined", "card declined"));
+        InMemoryQueueGateway queues = new InMemoryQueueGateway();
+        BatchProcessor batch = new BatchProcessor(processor(checks, ClaimCheckCleanup.LIFECYCLE), queues, 2);
+        IncomingMessage deadLettered = pointerTo("order-6|" + "y".repeat(2 * 1024 * 1024));
+        IncomingMessage fine = pointerTo("order-7|a");
+
+        BatchReport report =
+                batch.process(consumer, List.of(deadLettered, fine), Duration.ofSeconds(20), () -> REMAINING);
+
+        assertThat(report.failedMessageIds()).isEmpty();
+        assertThat(queues.deadLetters()).singleElement().satisfies(d -> {
+            assertThat(d.message().body()).isEqualTo(deadLettered.body());
+            assertThat(d.message().attributes()).isEqualTo(deadLettered.attributes());
+            assertThat(d.failure().classification().errorType()).isEqualTo("CardDeclined");
+        });
+        assertThat(consumer.applied("order-7")).isEqualTo(1);
+    }
+
+    /** A claim-check store whose reads fail, as S3 answering 503 SlowDown past the one quick retry. */
+    private record FailingReads(ClaimChecks inner, AtomicInteger reads) implements ClaimChecks {
+        @Override
+        public boolean isClaimCheck(String body, Map<String, String> attributes) {
+            return inner.isClaimCheck(body, attributes);
+        }
+
+        @Override
+        public String payloadOf(String body, Map<String, String> attributes) {
+            reads.incrementAndGet();
+            throw new TransientFailure("SlowDown (HTTP 503)", MessageProcessor.CLAIM_CHECK_STORE);
+        }
+
+        @Override
+        public ClaimCheck checkIn(String payload) {
+            return inner.checkIn(payload);
+        }
+
+        @Override
+        public void discard(String body, Map<String, String> attributes) {
+            inner.discard(body, attributes);
+        }
+    }
+}
