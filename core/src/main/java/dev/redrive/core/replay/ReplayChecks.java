@@ -1,6 +1,8 @@
 package dev.redrive.core.replay;
 
 import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.payload.ClaimCheckMissing;
+import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.PayloadLocation;
@@ -10,6 +12,8 @@ import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -26,6 +30,7 @@ final class ReplayChecks {
     private final SchemaGate schemas;
     private final IdempotencyGate idempotency;
     private final PayloadStore payloads;
+    private final ClaimChecks claimChecks;
     private final Clock clock;
 
     ReplayChecks(
@@ -33,12 +38,33 @@ final class ReplayChecks {
             SchemaGate schemas,
             IdempotencyGate idempotency,
             PayloadStore payloads,
+            ClaimChecks claimChecks,
             Clock clock) {
         this.ledger = ledger;
         this.schemas = schemas;
         this.idempotency = idempotency;
         this.payloads = payloads;
+        this.claimChecks = claimChecks;
         this.clock = clock;
+    }
+
+    /**
+     * A record's payload as the checks read it. The record keeps its body as it came (for a claim check: the pointer,
+     * which a replay sends again); the checks read what the consumer would, the payload behind the pointer.
+     *
+     * @param stored  the body the record keeps
+     * @param payload what the consumer would parse; null when a claim check's payload is gone
+     * @param missing why it is gone; null when it is not
+     */
+    private record Payload(String stored, String payload, String missing) {}
+
+    private Payload payloadOf(QuarantineRecord r) {
+        String stored = bodyOf(r);
+        try {
+            return new Payload(stored, claimChecks.payloadOf(stored, r.attributes()), null);
+        } catch (ClaimCheckMissing gone) {
+            return new Payload(stored, null, "its claim check's payload cannot be read: " + gone.getMessage());
+        }
     }
 
     /** What the checks decided about one record. */
@@ -94,7 +120,9 @@ final class ReplayChecks {
                     sending.get().at().plus(SEND_IN_FLIGHT));
             return new Decision(r, null, x -> new Settled(deferred));
         }
-        String body = bodyOf(r);
+        Payload read = payloadOf(r);
+        String body = read.payload();
+        String sent = read.stored();
         QuarantineRecord moved = r;
         String upcast = "";
         if (moved.state() == QuarantineState.QUARANTINED) {
@@ -108,7 +136,9 @@ final class ReplayChecks {
                     clock.instant());
         }
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
-            SchemaGate.Verdict schema = schemas.check(moved.consumer(), body);
+            SchemaGate.Verdict schema = read.missing() != null
+                    ? new SchemaGate.Incompatible(read.missing())
+                    : schemas.check(moved.consumer(), body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
                 return new Decision(
                         r,
@@ -122,13 +152,22 @@ final class ReplayChecks {
             if (schema instanceof SchemaGate.Upcast u) {
                 upcast = upcastNote(u);
                 body = u.body();
-                moved = keepingUpcast(moved, u);
+                boolean claimCheck = claimChecks.isClaimCheck(read.stored(), r.attributes());
+                moved = keepingUpcast(moved, u, claimCheck);
+                sent = claimCheck ? moved.body() : u.body();
             }
             moved = moved.moveTo(
                     QuarantineState.IDEMPOTENCY_CHECK,
                     actor,
                     upcast.isEmpty() ? "schema is current" : upcast,
                     clock.instant());
+        }
+        if (body == null) { // resumed in IDEMPOTENCY_CHECK, and the payload has gone since its schema check
+            String missing = read.missing();
+            return new Decision(
+                    r,
+                    moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: " + missing, clock.instant()),
+                    saved -> new Settled(new ReplayOutcome.Refused(r.id(), missing, false)));
         }
         IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, r.arrivedAt(), clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
@@ -157,7 +196,7 @@ final class ReplayChecks {
                     saved -> new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt())));
         }
         // Saved before anything is sent, a resume too: of two actors resuming at once only one gets past this write.
-        String sentBody = body;
+        String sentBody = sent;
         String sentUpcast = upcast;
         QuarantineRecord toSave = resuming ? r.resumed(actor, "resuming the replay: " + why, clock.instant()) : moved;
         return new Decision(r, toSave, saved -> new Ready(saved, sentBody, sentUpcast, saved.replayCount() + 1));
@@ -184,7 +223,11 @@ final class ReplayChecks {
         if (r.state().resolved() || r.archivedToStore()) {
             return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
         }
-        String body = bodyOf(r);
+        Payload read = payloadOf(r);
+        if (read.missing() != null) {
+            return new ReplayOutcome.Refused(r.id(), read.missing(), true);
+        }
+        String body = read.payload();
         String upcast = "";
         if (r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
             SchemaGate.Verdict schema = schemas.check(r.consumer(), body);
@@ -215,10 +258,18 @@ final class ReplayChecks {
 
     /**
      * {@code r} keeping the upcast body where it kept the original: inline, or aside under a name of its own ({@code
-     * <id>/v<version>}; the original stays where it was). A replay resumed from IDEMPOTENCY_CHECK skips the schema
-     * check, so it must find the body that passed it.
+     * <id>/v<version>}; the original stays where it was), or, for a claim check, as a claim check of its own. A replay
+     * resumed from IDEMPOTENCY_CHECK skips the schema check, so it must find the body that passed it.
      */
-    private QuarantineRecord keepingUpcast(QuarantineRecord r, SchemaGate.Upcast u) {
+    private QuarantineRecord keepingUpcast(QuarantineRecord r, SchemaGate.Upcast u, boolean claimCheck) {
+        if (claimCheck) {
+            // It came as a claim check and stays one: the upcast payload is checked in, and its pointer replaces the
+            // original's (whose payload the store's lifecycle expires).
+            ClaimChecks.ClaimCheck check = claimChecks.checkIn(u.body());
+            Map<String, String> attributes = new HashMap<>(r.attributes());
+            attributes.putAll(check.attributes());
+            return r.withPayload(new PayloadLocation.Inline(check.body())).withAttributes(attributes);
+        }
         if (r.bodyRef() != null) {
             return r.withPayload(new PayloadLocation.Aside(payloads.put(r.id() + "/v" + u.toVersion(), u.body())));
         }

@@ -4,6 +4,7 @@ import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -41,6 +42,7 @@ public final class ReplayService {
     private final Clock clock;
     private final int parallelism;
     private final Optional<ReplayPacer> pacer;
+    private final ClaimChecks claimChecks;
 
     private ReplayService(Builder b) {
         this.ledger = require(b.ledger, "a ledger");
@@ -54,7 +56,17 @@ public final class ReplayService {
                 require(b.schemas, "a schema gate"),
                 require(b.idempotency, "an idempotency gate (or the consumers and their claim store)"),
                 require(b.payloads, "a payload store"),
+                b.claimChecks,
                 clock);
+        this.claimChecks = b.claimChecks;
+    }
+
+    /**
+     * Where the payloads of dead letters that are claim checks are read: the sweeper built on this service reads them
+     * here too (the key of one that came without metadata, the whole payload for the archive), so both read one store.
+     */
+    public ClaimChecks claimChecks() {
+        return claimChecks;
     }
 
     /** A builder; the clock defaults to the system's UTC clock, everything else must be given. */
@@ -268,6 +280,7 @@ public final class ReplayService {
         private IdempotencyGate idempotency;
         private ReplaySender sender;
         private PayloadStore payloads;
+        private ClaimChecks claimChecks = ClaimChecks.NONE;
         private Clock clock = Clock.systemUTC();
         private int parallelism = 1;
         private ReplayPaceStore paceStore;
@@ -349,6 +362,15 @@ public final class ReplayService {
 
         public Builder payloads(PayloadStore payloads) {
             this.payloads = payloads;
+            return this;
+        }
+
+        /**
+         * Where the payloads of dead letters that are claim checks are read (and an upcast one checked in again); by
+         * default none, every body being its payload. The sweeper built on this service reads them here too.
+         */
+        public Builder claimChecks(ClaimChecks claimChecks) {
+            this.claimChecks = Objects.requireNonNull(claimChecks, "claimChecks");
             return this;
         }
 

@@ -17,6 +17,16 @@ public interface ArchiveStore {
      */
     String write(String sourceQueue, LocalDate day, List<Entry> entries);
 
-    /** One archived dead letter: the full record, its payload, and why it was archived. */
-    record Entry(QuarantineRecord record, String body, String archiveReason) {}
+    /**
+     * One archived dead letter: the full record, its payload, and why it was archived.
+     *
+     * @param body       the whole payload: for a claim check, the payload it points at (or the pointer itself, when
+     *                   that payload was gone, which {@code archiveReason} then says)
+     * @param claimCheck the pointer the dead letter came as, when it was a claim check; null otherwise
+     */
+    record Entry(QuarantineRecord record, String body, String archiveReason, String claimCheck) {
+        public Entry(QuarantineRecord record, String body, String archiveReason) {
+            this(record, body, archiveReason, null);
+        }
+    }
 }

@@ -2,6 +2,8 @@ package dev.redrive.core.sweeper;
 
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.payload.ClaimCheckMissing;
+import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -33,6 +35,7 @@ final class ArchiveSweep {
     private final QuarantineLedger ledger;
     private final ArchiveStore store;
     private final PayloadStore payloads;
+    private final ClaimChecks claimChecks;
     private final SweeperSettings settings;
     private final LeaseStore leases;
     private final Clock clock;
@@ -41,12 +44,14 @@ final class ArchiveSweep {
             QuarantineLedger ledger,
             ArchiveStore store,
             PayloadStore payloads,
+            ClaimChecks claimChecks,
             SweeperSettings settings,
             LeaseStore leases,
             Clock clock) {
         this.ledger = ledger;
         this.store = store;
         this.payloads = payloads;
+        this.claimChecks = claimChecks;
         this.settings = settings;
         this.leases = leases;
         this.clock = clock;
@@ -87,10 +92,11 @@ final class ArchiveSweep {
                     reason = "retention of " + settings.retention() + " expired; it was " + state
                             + (r.note().isEmpty() ? "" : ": " + r.note());
                 }
-                String body = payloads.bodyOf(toArchive).orElse("");
+                ArchiveStore.Entry entry = entryOf(toArchive, reason);
+                String body = entry.body();
                 LocalDate day = LocalDate.ofInstant(r.arrivedAt(), ZoneOffset.UTC);
                 List<ArchiveStore.Entry> object = byDay.computeIfAbsent(day, d -> new ArrayList<>());
-                object.add(new ArchiveStore.Entry(toArchive, body, reason));
+                object.add(entry);
                 if (charsByDay.merge(day, (long) body.length(), Long::sum) >= settings.archiveObjectChars()) {
                     // Full: written now, so a run never holds more than one object's payloads per day.
                     byDay.remove(day);
@@ -107,6 +113,27 @@ final class ArchiveSweep {
             }
         }
         return true;
+    }
+
+    /**
+     * The archive's entry of {@code r}: its whole payload, read through its claim check when it came as one (the
+     * pointer's payload expires with the store's lifecycle, the archive's does not). When that payload is already gone,
+     * the pointer is archived, and the reason says so.
+     *
+     * @throws RuntimeException when the claim-check store cannot be read now: nothing of this run is written, and the
+     *                          next run tries again
+     */
+    private ArchiveStore.Entry entryOf(QuarantineRecord r, String reason) {
+        String stored = payloads.bodyOf(r).orElse("");
+        if (!claimChecks.isClaimCheck(stored, r.attributes())) {
+            return new ArchiveStore.Entry(r, stored, reason);
+        }
+        try {
+            return new ArchiveStore.Entry(r, claimChecks.payloadOf(stored, r.attributes()), reason, stored);
+        } catch (ClaimCheckMissing gone) {
+            return new ArchiveStore.Entry(
+                    r, stored, reason + "; only its claim check is kept: " + gone.getMessage(), stored);
+        }
     }
 
     /** Writes one archive object and shrinks its records to tombstones; false when the lease was lost. */

@@ -8,6 +8,7 @@ import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.DeadLetterEvidence;
@@ -41,6 +42,7 @@ final class ArrivalSweep {
     private final ClaimStore claims;
     private final Map<String, ? extends IdempotentConsumer<?>> consumers;
     private final PayloadStore payloads;
+    private final ClaimChecks claimChecks;
     private final ReplayStats stats;
     private final SweeperSettings settings;
     private final Clock clock;
@@ -54,6 +56,7 @@ final class ArrivalSweep {
             ClaimStore claims,
             Map<String, ? extends IdempotentConsumer<?>> consumers,
             PayloadStore payloads,
+            ClaimChecks claimChecks,
             ReplayStats stats,
             SweeperSettings settings,
             Clock clock) {
@@ -63,6 +66,7 @@ final class ArrivalSweep {
         this.claims = claims;
         this.consumers = Map.copyOf(consumers);
         this.payloads = payloads;
+        this.claimChecks = claimChecks;
         this.stats = stats;
         this.settings = settings;
         this.clock = clock;
@@ -304,8 +308,14 @@ final class ArrivalSweep {
         if (consumer == null) {
             return null;
         }
+        String payload;
+        try {
+            payload = claimChecks.payloadOf(letter.body(), letter.attributes());
+        } catch (RuntimeException unreadable) {
+            return null; // a claim check whose payload is gone or unreadable now: no key, and the evidence says so
+        }
         return consumer.producerKey(new IncomingMessage(
-                        letter.messageId(), null, letter.body(), letter.attributes(), letter.receiveCount(), "", null))
+                        letter.messageId(), null, payload, letter.attributes(), letter.receiveCount(), "", null))
                 .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
                 .orElse(null); // no key: the evidence says so
     }

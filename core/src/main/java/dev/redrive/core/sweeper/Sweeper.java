@@ -46,6 +46,7 @@ public final class Sweeper {
         SweeperSettings settings = b.settings;
         PayloadStore payloads = require(b.payloads, "a payload store");
         ReplayStats stats = require(b.stats, "replay statistics");
+        ReplayService replays = require(b.replays, "a replay service");
         this.arrivals = new ArrivalSweep(
                 require(b.deadLetters, "a dead-letter source"),
                 ledger,
@@ -53,19 +54,26 @@ public final class Sweeper {
                 require(b.claims, "the consumers' claim store"),
                 require(b.consumers, "the deployed consumers"),
                 payloads,
+                replays.claimChecks(),
                 stats,
                 settings,
                 clock);
         this.autoReplay = new AutoReplaySweep(
                 ledger,
                 require(b.windows, "the maintenance windows"),
-                require(b.replays, "a replay service"),
+                replays,
                 stats,
                 leases,
                 clock,
                 b.replayBatch == null ? settings.archiveBatch() : b.replayBatch);
-        this.archive =
-                new ArchiveSweep(ledger, require(b.archive, "an archive store"), payloads, settings, leases, clock);
+        this.archive = new ArchiveSweep(
+                ledger,
+                require(b.archive, "an archive store"),
+                payloads,
+                replays.claimChecks(),
+                settings,
+                leases,
+                clock);
     }
 
     /**

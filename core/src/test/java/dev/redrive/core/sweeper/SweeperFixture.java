@@ -6,6 +6,7 @@ import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.lease.InMemoryLeaseStore;
 import dev.redrive.core.operator.LedgerOperator;
+import dev.redrive.core.payload.InMemoryClaimChecks;
 import dev.redrive.core.quarantine.InMemoryQuarantineLedger;
 import dev.redrive.core.replay.InMemoryMaintenanceWindows;
 import dev.redrive.core.replay.InMemoryPayloadStore;
@@ -40,6 +41,9 @@ public class SweeperFixture {
     public final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
     public final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
     public final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
+    /** Where claim checks' payloads are: a body that is not a claim check passes through untouched. */
+    public final InMemoryClaimChecks claimChecks = new InMemoryClaimChecks();
+
     public final InMemoryArchiveStore archive = new InMemoryArchiveStore();
     public final InMemoryReplayStats stats = new InMemoryReplayStats();
     public final RecordingReplaySender sender = new RecordingReplaySender();
@@ -62,6 +66,7 @@ public class SweeperFixture {
                 .claimLookup(Map.of("scripted", consumer), claims)
                 .sender(sender)
                 .payloads(payloads)
+                .claimChecks(claimChecks)
                 .clock(clock);
     }
 
