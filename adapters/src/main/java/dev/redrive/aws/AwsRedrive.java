@@ -9,12 +9,14 @@ import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
 import dev.redrive.aws.ledger.DynamoDbReplayPaceStore;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
+import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.names.RedriveNames.Dependencies;
 import dev.redrive.core.operator.LedgerOperator;
+import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.replay.SchemaGate;
@@ -46,19 +48,35 @@ public record AwsRedrive(
         int dlqVisibilitySecs,
         Clock clock) {
 
-    /** The names of the tables and the bucket (the functions' {@code REDRIVE_*} configuration). */
+    /**
+     * The names of the tables and the buckets (the functions' {@code REDRIVE_*} configuration).
+     *
+     * @param claimChecks where the payloads of claim checks are (the Extended Client Library's buckets)
+     */
     public record Names(
             String claimsTable,
             String quarantineTable,
             String controlTable,
             String archiveBucket,
-            Optional<String> archiveKmsKeyId) {
+            Optional<String> archiveKmsKeyId,
+            ClaimCheckSettings claimChecks) {
         public Names {
             Objects.requireNonNull(claimsTable, "claimsTable");
             Objects.requireNonNull(quarantineTable, "quarantineTable");
             Objects.requireNonNull(controlTable, "controlTable");
             Objects.requireNonNull(archiveBucket, "archiveBucket");
             archiveKmsKeyId = archiveKmsKeyId.filter(k -> !k.isBlank());
+            Objects.requireNonNull(claimChecks, "claimChecks");
+        }
+
+        /** Names without a claim-check bucket. */
+        public Names(
+                String claimsTable,
+                String quarantineTable,
+                String controlTable,
+                String archiveBucket,
+                Optional<String> archiveKmsKeyId) {
+            this(claimsTable, quarantineTable, controlTable, archiveBucket, archiveKmsKeyId, ClaimCheckSettings.NONE);
         }
     }
 
@@ -96,6 +114,11 @@ public record AwsRedrive(
                 s3, names.archiveBucket(), names.archiveKmsKeyId().orElse(null));
     }
 
+    /** The claim checks of the queues ({@link ClaimCheckSettings#on}). */
+    public ClaimChecks claimChecks() {
+        return names.claimChecks().on(s3);
+    }
+
     public S3ArchiveStore archive() {
         return new S3ArchiveStore(
                 s3, names.archiveBucket(), names.archiveKmsKeyId().orElse(null), clock);
@@ -130,6 +153,7 @@ public record AwsRedrive(
                 .claimLookup(consumers, claims())
                 .sender(sender())
                 .payloads(payloads())
+                .claimChecks(claimChecks())
                 .pacing(paces())
                 .pace(ReplayPace.DEFAULT)
                 .breakers(breakers())

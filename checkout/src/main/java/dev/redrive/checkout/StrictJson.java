@@ -19,7 +19,8 @@ import java.util.Set;
  * message body is exactly one JSON object, or it is refused with a {@link SchemaViolation} whose reason names the
  * rule and the place, never a value. Refused:
  * <ul>
- *   <li>a body over {@value #MAX_BODY_BYTES} bytes ({@code TooLarge}; an order is a few hundred bytes);</li>
+ *   <li>a payload over {@value #MAX_BODY_BYTES} bytes ({@code TooLarge}; an order is a few hundred bytes, but a
+ *       producer may pad it, and a claim check carries up to this much);</li>
  *   <li>anything after the object ({@code TrailingTokens}: two concatenated events must not become the first);</li>
  *   <li>a key given twice in one object ({@code DuplicateKey}: "the last value wins" is not a reading);</li>
  *   <li>nesting deeper than {@value #MAX_DEPTH} ({@code TooDeep}), a number longer than {@value #MAX_NUMBER_CHARS}
@@ -32,8 +33,11 @@ import java.util.Set;
  */
 public final class StrictJson {
 
-    /** The largest body read, in UTF-8 bytes. */
-    public static final int MAX_BODY_BYTES = 256 * 1024;
+    /**
+     * The largest payload read, in UTF-8 bytes: 8 MiB. A body that comes inline is bounded by SQS at 1 MiB; a larger
+     * payload comes by claim check (its pointer in the body), and is read up to this bound.
+     */
+    public static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
     /** The deepest nesting of objects and arrays read. */
     public static final int MAX_DEPTH = 64;
     /** The longest number literal read, in characters. */
@@ -63,7 +67,7 @@ public final class StrictJson {
         if (utf8Length(body) > MAX_BODY_BYTES) {
             throw new SchemaViolation(
                     "TooLarge",
-                    "the message body is larger than " + MAX_BODY_BYTES + " bytes; an order is far smaller");
+                    "the message payload is larger than " + MAX_BODY_BYTES + " bytes; an order is far smaller");
         }
         JsonNode node;
         try (JsonParser parser = mapper.createParser(body)) {

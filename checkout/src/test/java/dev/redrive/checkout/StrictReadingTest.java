@@ -122,7 +122,7 @@ class StrictReadingTest {
     @Test
     void aBodyOverTheSizeBoundIsRefusedBeforeParsing() {
         String huge = order("\"evt-1\"", "100")
-                .replace("\"orderId\"", "\"pad\":\"" + "x".repeat(1_100_000) + "\",\"orderId\"");
+                .replace("\"orderId\"", "\"pad\":\"" + "x".repeat(StrictJson.MAX_BODY_BYTES) + "\",\"orderId\"");
         assertThat(refused(huge).errorType()).isEqualTo("TooLarge");
     }
 

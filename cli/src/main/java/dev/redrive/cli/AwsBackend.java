@@ -100,7 +100,8 @@ final class AwsBackend implements Backend {
                             settings.quarantineTable(),
                             settings.controlTable(),
                             settings.archiveBucket(),
-                            settings.archiveKmsKeyId()),
+                            settings.archiveKmsKeyId(),
+                            settings.claimChecks()),
                     NO_RECEIVES,
                     context.clock());
             ReplayService replays = redrive.replays(checkout.consumers(), checkout.schemaGate())

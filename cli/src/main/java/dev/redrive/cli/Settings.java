@@ -1,6 +1,9 @@
 package dev.redrive.cli;
 
+import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.core.replay.ReplayPace;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,6 +20,9 @@ public final class Settings {
     public static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
     public static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
     public static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
+    public static final String CLAIM_CHECKS_BUCKET = ClaimCheckSettings.BUCKET_VARIABLE;
+    public static final String CLAIM_CHECKS_READABLE_BUCKETS = "REDRIVE_CLAIM_CHECKS_READABLE_BUCKETS";
+    public static final String CLAIM_CHECKS_KMS_KEY_ID = "REDRIVE_CLAIM_CHECKS_KMS_KEY_ID";
     public static final String REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
     public static final String BACKOFF_BASE = "REDRIVE_BACKOFF_BASE";
     public static final String BACKOFF_MULTIPLIER = "REDRIVE_BACKOFF_MULTIPLIER";
@@ -48,6 +54,19 @@ public final class Settings {
 
     public Optional<String> archiveKmsKeyId() {
         return context.var(ARCHIVE_KMS_KEY_ID);
+    }
+
+    /**
+     * Where the claim checks are, as the functions are told: a person's replay reads the payload behind a pointer with
+     * the same checks as the sweeper's. Without {@value #CLAIM_CHECKS_BUCKET}, a claim check is refused with that reason.
+     */
+    public ClaimCheckSettings claimChecks() {
+        return new ClaimCheckSettings(
+                context.var(CLAIM_CHECKS_BUCKET),
+                context.var(CLAIM_CHECKS_READABLE_BUCKETS)
+                        .map(v -> Arrays.stream(v.split(",")).map(String::trim).toList())
+                        .orElse(List.of()),
+                context.var(CLAIM_CHECKS_KMS_KEY_ID));
     }
 
     /** The routes JSON ({@code [{"consumer", "sourceQueue(Url)", "deadLetterQueue(Url)"}]}). */

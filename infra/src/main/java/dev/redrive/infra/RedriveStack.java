@@ -24,6 +24,7 @@ import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.lambda.Function;
@@ -38,6 +39,12 @@ public final class RedriveStack extends Stack {
 
     /** The stack's construct id and CloudFormation name. */
     public static final String NAME = "Redrive";
+
+    /**
+     * What every function may do with claim-check payloads: read them, and check one in. No delete: payloads expire by
+     * the bucket's lifecycle rule ({@code ClaimCheckCleanup.LIFECYCLE}), no list.
+     */
+    public static final List<String> CLAIM_CHECK_ACTIONS = List.of("s3:GetObject", "s3:PutObject");
 
     private final Tables tables;
     private final Buckets buckets;
@@ -141,11 +148,21 @@ public final class RedriveStack extends Stack {
         variables.put(ConsumerEnvironment.CLAIMS_SOURCE_RETENTION, IsoDurations.format(ttl.sourceRetention()));
         variables.put(ConsumerEnvironment.CLAIMS_DEAD_LETTER_RETENTION, IsoDurations.format(ttl.deadLetterRetention()));
         variables.put(ConsumerEnvironment.SWEEPER_RETENTION, IsoDurations.format(ttl.quarantineRetention()));
+        // Claim checks: the consumers read payloads through them (and check in a dead letter too large to go inline),
+        // the sweeper reads them for its checks and the archive (and checks in an upcast one). Kept as long as claims.
+        buckets.expireClaimChecks(ttl.ttl());
+        variables.put(
+                ConsumerEnvironment.CLAIM_CHECKS_BUCKET, buckets.claimChecks().getBucketName());
         List<Function> functions = new ArrayList<>();
         checkout.all().forEach(c -> functions.add(c.function()));
         functions.add(sweeper.function());
         for (Function f : functions) {
             variables.forEach(f::addEnvironment);
+            f.addToRolePolicy(PolicyStatement.Builder.create()
+                    .sid("ClaimCheckPayloads")
+                    .actions(CLAIM_CHECK_ACTIONS)
+                    .resources(List.of(buckets.claimChecks().arnForObjects("*")))
+                    .build());
         }
         // the sweeper's environment is the one near Lambda's 4 KB: check it with these too
         sweeper.requireEnvironmentFits(variables);
@@ -192,6 +209,11 @@ public final class RedriveStack extends Stack {
                 .build();
         CfnOutput.Builder.create(this, "ArchiveBucketName")
                 .value(buckets.archive().getBucketName())
+                .build();
+        CfnOutput.Builder.create(this, "ClaimCheckBucketName")
+                .value(buckets.claimChecks().getBucketName())
+                .description("REDRIVE_CLAIM_CHECKS_BUCKET for the redrive CLI, and the bucket producers using the SQS "
+                        + "Extended Client Library put payloads over 1 MiB in")
                 .build();
         CfnOutput.Builder.create(this, "AlarmTopicArn")
                 .value(monitoring.alarmTopic().getTopicArn())

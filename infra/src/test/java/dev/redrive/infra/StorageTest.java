@@ -81,7 +81,7 @@ class StorageTest {
     @Test
     void bucketsUseTheCustomerKeyBlockPublicAccessAndSurviveTheStack() {
         String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
-        assertThat(t.resources("AWS::S3::Bucket")).hasSize(2).allSatisfy((id, bucket) -> {
+        assertThat(t.resources("AWS::S3::Bucket")).hasSize(3).allSatisfy((id, bucket) -> {
             assertThat(bucket.get("DeletionPolicy")).isEqualTo("RetainExceptOnCreate");
             Map<String, Object> props = map(bucket, "Properties");
             assertThat(props.get("PublicAccessBlockConfiguration"))
@@ -105,7 +105,7 @@ class StorageTest {
 
     @Test
     void everyBucketPolicyDeniesRequestsWithoutTls() {
-        assertThat(t.resources("AWS::S3::BucketPolicy")).hasSize(2);
+        assertThat(t.resources("AWS::S3::BucketPolicy")).hasSize(3);
         t.template()
                 .allResourcesProperties(
                         "AWS::S3::BucketPolicy",
@@ -152,7 +152,7 @@ class StorageTest {
         kept.putAll(t.resources("AWS::S3::Bucket"));
         kept.putAll(t.resources("AWS::KMS::Key"));
 
-        assertThat(kept).hasSize(4 + 2 + 1).allSatisfy((id, resource) -> {
+        assertThat(kept).hasSize(4 + 3 + 1).allSatisfy((id, resource) -> {
             assertThat(resource.get("DeletionPolicy")).as(id).isEqualTo("RetainExceptOnCreate");
             assertThat(resource.get("UpdateReplacePolicy")).as(id).isEqualTo("Retain");
         });
@@ -176,7 +176,7 @@ class StorageTest {
         }
         assertThat(outliving)
                 .as("tables, buckets, the key and log groups are kept")
-                .hasSize(4 + 2 + 1 + 3);
+                .hasSize(4 + 3 + 1 + 3);
     }
 
     @Test

@@ -107,6 +107,9 @@ public final class S3ArchiveStore implements ArchiveStore {
         line.put("archivedAt", clock.instant().toString());
         line.put("attributes", r.attributes());
         line.put("payload", e.body());
+        if (e.claimCheck() != null) {
+            line.put("claimCheck", e.claimCheck()); // the pointer it came as; "payload" is what it pointed at
+        }
         List<Map<String, Object>> audit = new ArrayList<>();
         for (AuditEntry a : r.audit()) {
             Map<String, Object> entry = new LinkedHashMap<>();

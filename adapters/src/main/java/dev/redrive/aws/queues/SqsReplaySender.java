@@ -1,5 +1,6 @@
 package dev.redrive.aws.queues;
 
+import dev.redrive.aws.payload.ClaimCheckPointer;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import java.time.Duration;
@@ -92,15 +93,21 @@ public final class SqsReplaySender implements ReplaySender {
         return group == null || group.isBlank() ? FALLBACK_GROUP : group;
     }
 
-    /** The message attributes to send: Redrive's carrier of the message group is not one of them. */
-    private static Map<String, MessageAttributeValue> values(Map<String, String> attributes) {
+    /**
+     * The message attributes to send: Redrive's carrier of the message group is not one of them. A claim check's marker
+     * goes as the Number the Extended Client Library sends, so a consumer on that library reads the replay as one.
+     */
+    static Map<String, MessageAttributeValue> values(Map<String, String> attributes) {
         Map<String, MessageAttributeValue> values = new HashMap<>();
         attributes.forEach((k, v) -> {
             if (!SqsDeadLetterSource.GROUP_ATTRIBUTE.equals(k)) {
                 values.put(
                         k,
                         MessageAttributeValue.builder()
-                                .dataType("String")
+                                .dataType(
+                                        ClaimCheckPointer.marks(List.of(k))
+                                                ? ClaimCheckPointer.SIZE_DATA_TYPE
+                                                : "String")
                                 .stringValue(v)
                                 .build());
             }

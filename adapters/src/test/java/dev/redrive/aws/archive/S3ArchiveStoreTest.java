@@ -53,7 +53,8 @@ class S3ArchiveStoreTest extends ArchiveStoreContract {
                         n.get("state").asText(),
                         n.get("payload").asText(),
                         n.get("archiveReason").asText(),
-                        n.get("audit").size()));
+                        n.get("audit").size(),
+                        n.has("claimCheck") ? n.get("claimCheck").asText() : null));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazon.sqs.javamessaging.AmazonSQSExtendedClient;
 import com.amazon.sqs.javamessaging.ExtendedClientConfiguration;
+import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.payload.ClaimChecksContract;
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.localstack.LocalAws;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +89,53 @@ class S3ClaimChecksTest extends ClaimChecksContract {
                 .get(0);
 
         assertThat(received.body()).isEqualTo(payload);
+    }
+
+    @Test
+    void aClaimCheckTheReplaySenderSendsAgainIsReceivedWholeByTheLibrary() {
+        String url = queue();
+        String name = url.substring(url.lastIndexOf('/') + 1);
+        String payload = payloadOf(FIVE_MIB);
+        ClaimChecks.ClaimCheck check = store.checkIn(payload);
+        Map<String, String> asQuarantined = new HashMap<>(check.attributes()); // the ledger keeps attributes as text
+        asQuarantined.put(ReplayMarker.ATTRIBUTE, "q-1:1");
+        QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
+        directory.register(name, url);
+
+        new SqsReplaySender(aws.sqs(), directory) // in a batch, as the replay service sends
+                .sendAll(name, List.of(new ReplaySender.Outgoing(check.body(), asQuarantined)));
+
+        Message raw = receiveRaw(url);
+        assertThat(raw.messageAttributes().get(ClaimCheckPointer.SIZE_ATTRIBUTE).dataType())
+                .as("sent as the library sends it")
+                .isEqualTo(ClaimCheckPointer.SIZE_DATA_TYPE);
+        aws.sqs()
+                .changeMessageVisibility(
+                        b -> b.queueUrl(url).receiptHandle(raw.receiptHandle()).visibilityTimeout(0));
+        AmazonSQSExtendedClient library = new AmazonSQSExtendedClient(
+                aws.sqs(), new ExtendedClientConfiguration().withPayloadSupportEnabled(aws.s3(), bucket));
+        Message received = library.receiveMessage(
+                        b -> b.queueUrl(url).waitTimeSeconds(5).messageAttributeNames("All"))
+                .messages()
+                .get(0);
+        assertThat(received.body().length()).isEqualTo(payload.length());
+        assertThat(received.body().equals(payload)).as("the whole payload").isTrue();
+    }
+
+    @Test
+    void withoutABucketAClaimCheckIsRefusedSayingSoAndAnyOtherBodyIsItsPayload() {
+        ClaimChecks none = ClaimCheckSettings.NONE.on(aws.s3());
+        String pointer = new ClaimCheckPointer(bucket, "k").toBody();
+
+        assertThatThrownBy(() -> none.payloadOf(pointer, Map.of(ClaimCheckPointer.SIZE_ATTRIBUTE, "10")))
+                .isInstanceOf(ClaimCheckMissing.class)
+                .hasMessageContaining("no claim-check bucket is configured")
+                .hasMessageContaining(ClaimCheckSettings.BUCKET_VARIABLE);
+        assertThat(none.payloadOf("{\"plain\":1}", Map.of())).isEqualTo("{\"plain\":1}");
+        assertThat(ClaimCheckSettings.NONE.forCheckIn(aws.s3())).isSameAs(ClaimChecks.NONE);
+        ClaimChecks configured = new ClaimCheckSettings(Optional.of(bucket), List.of(), Optional.empty()).on(aws.s3());
+        ClaimChecks.ClaimCheck check = configured.checkIn("hello");
+        assertThat(configured.payloadOf(check.body(), check.attributes())).isEqualTo("hello");
     }
 
     @Test

@@ -19,8 +19,17 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ArchiveStoreContract {
 
-    /** What one archived line says, as far as the contract cares. */
-    public record ArchivedLine(String quarantineId, String state, String payload, String reason, int auditEntries) {}
+    /**
+     * What one archived line says, as far as the contract cares.
+     *
+     * @param claimCheck the pointer the dead letter came as, or null when it came with its payload
+     */
+    public record ArchivedLine(
+            String quarantineId, String state, String payload, String reason, int auditEntries, String claimCheck) {
+        public ArchivedLine(String quarantineId, String state, String payload, String reason, int auditEntries) {
+            this(quarantineId, state, payload, reason, auditEntries, null);
+        }
+    }
 
     protected ArchiveStore store;
     protected String queue;
@@ -41,6 +50,22 @@ public abstract class ArchiveStoreContract {
         QuarantineRecord r = Records.quarantined(id, queue, body)
                 .moveTo(QuarantineState.ARCHIVED, Actor.person("ada"), reason, Records.ARRIVED.plusSeconds(5));
         return new ArchiveStore.Entry(r, body, reason);
+    }
+
+    @Test
+    void aClaimCheckIsArchivedWithItsWholePayloadAndThePointerItCameAs() {
+        String pointer =
+                "[\"software.amazon.payloadoffloading.PayloadS3Pointer\",{\"s3BucketName\":\"b\",\"s3Key\":\"k\"}]";
+        String payload = "{\"big\":\"" + "x".repeat(100_000) + "\"}";
+        QuarantineRecord r = Records.quarantined("q-" + UUID.randomUUID(), queue, pointer)
+                .moveTo(QuarantineState.ARCHIVED, Actor.person("ada"), "done", Records.ARRIVED.plusSeconds(5));
+
+        String ref = store.write(
+                queue, LocalDate.of(2026, 12, 3), List.of(new ArchiveStore.Entry(r, payload, "done", pointer)));
+
+        assertThat(read(ref))
+                .singleElement()
+                .isEqualTo(new ArchivedLine(r.id(), "ARCHIVED", payload, "done", 2, pointer));
     }
 
     @Test

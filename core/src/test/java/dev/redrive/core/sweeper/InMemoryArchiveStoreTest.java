@@ -18,7 +18,8 @@ class InMemoryArchiveStoreTest extends ArchiveStoreContract {
                         e.record().state().name(),
                         e.body(),
                         e.archiveReason(),
-                        e.record().audit().size()))
+                        e.record().audit().size(),
+                        e.claimCheck()))
                 .toList();
     }
 }

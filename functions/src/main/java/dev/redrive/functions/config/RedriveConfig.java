@@ -1,8 +1,10 @@
 package dev.redrive.functions.config;
 
+import dev.redrive.core.payload.ClaimCheckCleanup;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -42,6 +44,37 @@ public interface RedriveConfig {
      * or {@code consumer:<name>} (see {@code ReplayPace}). The CLI reads the same variables.
      */
     Replays replays();
+
+    /**
+     * Payloads larger than SQS's 1 MiB, carried by claim check: an S3 pointer in the body, marked by a message
+     * attribute, in the SQS Extended Client Library's format (see {@code S3ClaimChecks}). The consumers read the payload
+     * through it; the quarantine keeps the pointer, a replay sends it again, the archive stores the whole payload.
+     */
+    ClaimChecks claimChecks();
+
+    interface ClaimChecks {
+        /**
+         * The bucket claim-check payloads are read from, and where a dead letter or an upcast replay too large to be
+         * sent inline is checked in. Absent: there are none, and a message marked as a claim check is a SCHEMA dead
+         * letter that says no bucket is configured.
+         */
+        Optional<String> bucket();
+
+        /** Further buckets claim checks may be read from (the producers' own); any other bucket is refused. */
+        Optional<List<String>> readableBuckets();
+
+        /** The KMS key payloads checked in are encrypted with; the bucket's default key when absent. */
+        Optional<String> kmsKeyId();
+
+        /**
+         * When a consumer deletes a claim check's payload: {@code LIFECYCLE} (never; the bucket's lifecycle rule, which
+         * the CDK app sets to the claim TTL, expires it, so every redelivery, replay and the archive find it), or
+         * {@code AFTER_APPLY} (once its effect is applied and its claim completed; only for a queue whose every claim
+         * check is read by this one consumer). See {@code ClaimCheckCleanup}.
+         */
+        @WithDefault("LIFECYCLE")
+        ClaimCheckCleanup cleanup();
+    }
 
     interface Replays {
         /** Replays per second reaching a lane that {@code lane-rates} does not name (above 0, at most 1000). */

@@ -2,6 +2,7 @@ package dev.redrive.functions.lambda;
 
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.ProcessingListener;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.functions.metrics.ConsumerMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -40,6 +41,14 @@ public class ConsumerEvents implements ProcessingListener {
         LOG.warnf(
                 "could not record the failure of %s (%s); its lease will expire on its own",
                 key, error.getClass().getSimpleName());
+    }
+
+    @Override
+    public void claimCheckNotDiscarded(String messageId, RuntimeException error) {
+        LOG.warnf(
+                "message %s was applied but its claim check's payload was not deleted (%s); the bucket's lifecycle rule"
+                        + " expires it",
+                Printable.escape(messageId), error.getClass().getSimpleName());
     }
 
     @Override

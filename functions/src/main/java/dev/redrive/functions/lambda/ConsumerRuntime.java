@@ -1,6 +1,7 @@
 package dev.redrive.functions.lambda;
 
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsQueueGateway;
 import dev.redrive.core.backoff.FullJitterBackoff;
@@ -19,7 +20,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.List;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -69,10 +72,19 @@ public class ConsumerRuntime {
         return new QueueDirectory(sqs, config.deadLetters().queueUrl());
     }
 
+    /** Where the claim checks are: the consumers and the sweeper read the same buckets. */
     @Produces
     @Singleton
-    SqsQueueGateway queueGateway(SqsClient sqs, QueueDirectory directory) {
-        return new SqsQueueGateway(sqs, directory);
+    ClaimCheckSettings claimCheckSettings(RedriveConfig config) {
+        RedriveConfig.ClaimChecks c = config.claimChecks();
+        return new ClaimCheckSettings(c.bucket(), c.readableBuckets().orElse(List.of()), c.kmsKeyId());
+    }
+
+    /** The queue gateway: a dead letter too large to go inline with its failure metadata goes by claim check. */
+    @Produces
+    @Singleton
+    SqsQueueGateway queueGateway(SqsClient sqs, QueueDirectory directory, ClaimCheckSettings claimChecks, S3Client s3) {
+        return new SqsQueueGateway(sqs, directory, claimChecks.forCheckIn(s3));
     }
 
     @Produces
@@ -105,8 +117,11 @@ public class ConsumerRuntime {
             SqsQueueGateway queues,
             ProcessingListener listener,
             EffectBreakers breakers,
+            ClaimCheckSettings claimChecks,
+            S3Client s3,
             RedriveConfig config) {
-        MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener, breakers);
+        MessageProcessor processor = new MessageProcessor(claims, leases, backoff, random, clock, listener, breakers)
+                .withClaimChecks(claimChecks.on(s3), config.claimChecks().cleanup());
         // Lanes run on threads started per batch, not a container-wide pool: a hung effect holds only its own thread.
         return new BatchProcessor(processor, queues, Math.max(1, config.batch().concurrency()));
     }

@@ -2,6 +2,7 @@ package dev.redrive.functions.sweeper;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
+import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutDeployment;
@@ -49,6 +50,7 @@ public class SweeperRuntime {
             SqsClient sqs,
             S3Client s3,
             QueueDirectory directory,
+            ClaimCheckSettings claimChecks,
             Clock clock) {
         RedriveConfig.Sweeper c = config.sweeper();
         return new AwsRedrive(
@@ -61,7 +63,8 @@ public class SweeperRuntime {
                         c.quarantineTable(),
                         c.controlTable(),
                         c.archiveBucket(),
-                        c.archiveKmsKeyId()),
+                        c.archiveKmsKeyId(),
+                        claimChecks),
                 c.receiveVisibilitySeconds(),
                 clock);
     }

@@ -32,6 +32,8 @@ public final class ConsumerEnvironment {
     public static final String BREAKERS_TABLE = "REDRIVE_BREAKERS_TABLE";
     /** The confirmation-email consumer's outbox bucket. */
     public static final String CHECKOUT_EMAIL_OUTBOX_BUCKET = "REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET";
+    /** The claim-check bucket: payloads over SQS's 1 MiB, in the SQS Extended Client Library's format. */
+    public static final String CLAIM_CHECKS_BUCKET = "REDRIVE_CLAIM_CHECKS_BUCKET";
     /** The revenue-analytics consumer's counters table. */
     public static final String CHECKOUT_REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
 

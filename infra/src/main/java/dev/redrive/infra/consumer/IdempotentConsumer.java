@@ -43,6 +43,12 @@ public final class IdempotentConsumer extends Construct {
     /** Appended to the source queue's name to name its dead-letter queue. */
     public static final String DEAD_LETTER_SUFFIX = "-dlq";
 
+    /**
+     * The largest message the queues take: SQS's limit, 1 MiB (raised from 256 KiB in August 2025). A dead letter is its
+     * message plus a small metadata attribute, so its queue takes the same; larger payloads come by claim check.
+     */
+    public static final int MAX_MESSAGE_BYTES = 1024 * 1024;
+
     private final IdempotentConsumerProps props;
     private final String sourceQueueName;
     private final Queue deadLetterQueue;
@@ -57,6 +63,7 @@ public final class IdempotentConsumer extends Construct {
         this.deadLetterQueue = Queue.Builder.create(this, "DeadLetterQueue")
                 .queueName(sourceName + DEAD_LETTER_SUFFIX)
                 .retentionPeriod(seconds(props.deadLetterRetention()))
+                .maxMessageSizeBytes(MAX_MESSAGE_BYTES)
                 .encryption(QueueEncryption.KMS)
                 .encryptionMasterKey(platform.key())
                 .enforceSsl(true)
@@ -69,6 +76,7 @@ public final class IdempotentConsumer extends Construct {
                 .queueName(sourceName)
                 .visibilityTimeout(seconds(props.visibilityTimeout()))
                 .retentionPeriod(seconds(props.sourceRetention()))
+                .maxMessageSizeBytes(MAX_MESSAGE_BYTES)
                 .encryption(QueueEncryption.KMS)
                 .encryptionMasterKey(platform.key())
                 .enforceSsl(true)

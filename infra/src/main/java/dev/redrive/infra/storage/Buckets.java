@@ -21,8 +21,14 @@ import software.constructs.Construct;
  * @param archive     archived dead letters: versioned, to Glacier Instant Retrieval after 30 days, expired after
  *                    the configured days
  * @param emailOutbox the confirmation-email consumer's outbox (the mail provider's stand-in)
+ * @param claimChecks payloads larger than a queue message, each kept while any copy of its message can come back:
+ *                    the stack adds the lifecycle rule that expires them after the claim TTL ({@link
+ *                    #expireClaimChecks})
  */
-public record Buckets(Bucket archive, Bucket emailOutbox) {
+public record Buckets(Bucket archive, Bucket emailOutbox, Bucket claimChecks) {
+
+    /** The id of the claim-check bucket's lifecycle rule. */
+    public static final String CLAIM_CHECK_EXPIRY_RULE = "claim-checks-expire-after-the-claim-ttl";
 
     /** Days before archived objects move to Glacier Instant Retrieval. */
     public static final int ARCHIVE_TRANSITION_DAYS = 30;
@@ -48,7 +54,22 @@ public record Buckets(Bucket archive, Bucket emailOutbox) {
                         .build()))
                 .build();
         Bucket outbox = bucket(scope, "EmailOutboxBucket", key).build();
-        return new Buckets(archive, outbox);
+        Bucket claimChecks = bucket(scope, "ClaimCheckBucket", key).build();
+        return new Buckets(archive, outbox, claimChecks);
+    }
+
+    /**
+     * Expires claim-check payloads once no copy of their message can come back: after {@code claimTtl} (source
+     * retention + DLQ retention + quarantine retention + margin, the same window the claims cover), rounded up to whole
+     * days as S3 counts them. Sooner, a redelivery, replay or the archive would find the payload gone.
+     */
+    public void expireClaimChecks(java.time.Duration claimTtl) {
+        long days = Math.max(1, (claimTtl.toSeconds() + 86_399) / 86_400);
+        claimChecks.addLifecycleRule(LifecycleRule.builder()
+                .id(CLAIM_CHECK_EXPIRY_RULE)
+                .expiration(Duration.days(days))
+                .abortIncompleteMultipartUploadAfter(Duration.days(1))
+                .build());
     }
 
     private static Bucket.Builder bucket(Construct scope, String id, IKey key) {

@@ -2,6 +2,7 @@ package dev.redrive.localrun.scenario;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
+import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutDeployment;
@@ -73,7 +74,11 @@ public final class Operator {
                         observer.quarantineTable(),
                         observer.controlTable(),
                         observer.archiveBucket(),
-                        Optional.empty()),
+                        Optional.empty(),
+                        new ClaimCheckSettings(
+                                Optional.ofNullable(sweeper.get(ClaimCheckSettings.BUCKET_VARIABLE)),
+                                List.of(),
+                                Optional.empty())),
                 NO_RECEIVES,
                 Clock.systemUTC());
     }

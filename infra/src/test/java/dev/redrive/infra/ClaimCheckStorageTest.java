@@ -1,0 +1,88 @@
+package dev.redrive.infra;
+
+import static dev.redrive.infra.TemplateView.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.infra.consumer.ConsumerEnvironment;
+import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.storage.Buckets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Payloads over SQS's 1 MiB travel by claim check: a bucket of their own that keeps each payload for as long as the
+ * claims count (so every redelivery, replay and the archive find it), read and written by the consumers and the
+ * sweeper and deleted by none; and queues that take SQS's whole 1 MiB.
+ */
+class ClaimCheckStorageTest {
+
+    private final TemplateView t = Synth.defaults();
+
+    private String claimCheckBucket() {
+        List<String> ids = t.resources("AWS::S3::Bucket").keySet().stream()
+                .filter(id -> id.startsWith("ClaimCheckBucket"))
+                .toList();
+        assertThat(ids).hasSize(1);
+        return ids.get(0);
+    }
+
+    @Test
+    void payloadsExpireAfterTheClaimTtlRoundedUpToWholeDays() {
+        String ttl = String.valueOf(
+                t.environment(t.function(Handlers.CONFIRMATION_EMAIL)).get(ConsumerEnvironment.CLAIMS_RECORD_TTL));
+        long seconds = Duration.parse(ttl).toSeconds();
+        long days = (seconds + 86_399) / 86_400;
+
+        List<?> rules = (List<?>)
+                map(t.properties(claimCheckBucket()), "LifecycleConfiguration").get("Rules");
+
+        assertThat(rules).singleElement().satisfies(r -> {
+            Map<String, Object> rule = TemplateView.cast(r);
+            assertThat(rule.get("Id")).isEqualTo(Buckets.CLAIM_CHECK_EXPIRY_RULE);
+            assertThat(rule.get("Status")).isEqualTo("Enabled");
+            assertThat(((Number) rule.get("ExpirationInDays")).longValue())
+                    .as("the claim TTL %s in whole days", ttl)
+                    .isEqualTo(days)
+                    .isGreaterThan(0);
+        });
+    }
+
+    @Test
+    void theConsumersAndTheSweeperAreToldTheBucketAndMayReadAndCheckInButNotDelete() {
+        String bucket = claimCheckBucket();
+        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS, Handlers.DLQ_SWEEPER)) {
+            String function = t.function(handler);
+            assertThat(String.valueOf(t.environment(function).get(ConsumerEnvironment.CLAIM_CHECKS_BUCKET)))
+                    .as(handler)
+                    .contains(bucket);
+            List<TemplateView.Statement> onBucket =
+                    t.statementsOf(function).stream().filter(s -> s.on(bucket)).toList();
+            assertThat(onBucket).as(handler).isNotEmpty();
+            assertThat(onBucket).as(handler).anyMatch(s -> s.allows("s3:GetObject"));
+            assertThat(onBucket).as(handler).anyMatch(s -> s.allows("s3:PutObject"));
+            assertThat(onBucket).as(handler).noneMatch(s -> s.allows("s3:DeleteObject"));
+            assertThat(onBucket).as(handler).noneMatch(s -> s.allows("s3:ListBucket"));
+        }
+    }
+
+    @Test
+    void everyConsumerQueueAndDeadLetterQueueTakesSqsWholeMebibyte() {
+        var queues = t.resources("AWS::SQS::Queue").entrySet().stream()
+                .filter(e -> !e.getKey().startsWith("Sweeper"))
+                .toList();
+        assertThat(queues)
+                .hasSizeGreaterThanOrEqualTo(4)
+                .allSatisfy(e -> assertThat(map(e.getValue(), "Properties").get("MaximumMessageSize"))
+                        .as(e.getKey())
+                        .isEqualTo(IdempotentConsumer.MAX_MESSAGE_BYTES)
+                        .isEqualTo(1_048_576));
+    }
+
+    @Test
+    void theBucketIsAStackOutputForTheCliAndTheProducers() {
+        t.template().hasOutput("ClaimCheckBucketName", Map.of());
+    }
+}
