@@ -75,6 +75,22 @@ class TemplateProvisionerTest {
     }
 
     @Test
+    void theConsumersQueuesTakeAMessageNearSqsOneMebibyte(LocalAws aws) {
+        ProvisionedResources resources = provision(aws);
+        LocalQueue source = resources.queueNamed("redrive-confirmation-email").orElseThrow();
+        String body = "x".repeat(1_040_000); // over the old 256 KiB, under 1 MiB with room for attributes
+
+        aws.sqs().sendMessage(b -> b.queueUrl(source.url()).messageBody(body));
+
+        List<Message> received = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(source.url()).waitTimeSeconds(2))
+                .messages();
+        assertThat(received)
+                .singleElement()
+                .satisfies(m -> assertThat(m.body().length()).isEqualTo(body.length()));
+    }
+
+    @Test
     void aMessageNeverDeletedLandsInTheDeadLetterQueueAfterTenReceives(LocalAws aws) {
         ProvisionedResources resources = provision(aws);
         LocalQueue source = resources.queueNamed("redrive-revenue-analytics").orElseThrow();
@@ -147,7 +163,18 @@ class TemplateProvisionerTest {
     void createsTheBucketsVersionedAndPrivate(LocalAws aws) {
         ProvisionedResources resources = provision(aws);
 
-        assertThat(resources.buckets()).hasSize(2);
+        assertThat(resources.buckets()).hasSize(3);
+        LocalBucket claimChecks = resources.buckets().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("ClaimCheckBucket"))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElseThrow();
+        assertThat(aws.s3()
+                        .getBucketLifecycleConfiguration(b -> b.bucket(claimChecks.name()))
+                        .rules())
+                .as("claim-check payloads expire after the claim TTL")
+                .singleElement()
+                .satisfies(rule -> assertThat(rule.expiration().days()).isPositive());
         LocalBucket archive = resources.buckets().entrySet().stream()
                 .filter(e -> e.getKey().startsWith("ArchiveBucket"))
                 .map(Map.Entry::getValue)
