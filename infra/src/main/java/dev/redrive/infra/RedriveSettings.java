@@ -1,5 +1,6 @@
 package dev.redrive.infra;
 
+import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.consumer.BackoffSettings;
 import dev.redrive.infra.consumer.BreakerSettings;
@@ -41,6 +42,9 @@ import software.constructs.Node;
  * @param replayPace           {@code replayRate} (replays per second per lane), {@code replayLaneRates}
  *                             ({@code lane=perSecond,...}) and {@code replayHorizon}: the pace of replays, the
  *                             sweeper's and a person's (default: {@link ReplayPace#DEFAULT}, 10 a second, 15 min)
+ * @param claimCheckCleanup    {@code claimCheckCleanup=LIFECYCLE} (the default: claim-check payloads expire by the
+ *                             bucket's lifecycle rule) or {@code AFTER_APPLY} (the consumers delete a payload once its
+ *                             effect is applied, and are granted {@code s3:DeleteObject} for it)
  * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
  *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
  */
@@ -58,7 +62,8 @@ public record RedriveSettings(
         ConsumerTuning consumers,
         BreakerSettings breakers,
         ReplayPace replayPace,
-        boolean allowShortRetries) {
+        boolean allowShortRetries,
+        ClaimCheckCleanup claimCheckCleanup) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -104,7 +109,20 @@ public record RedriveSettings(
                 replayPace(node),
                 text(node, "allowShortRetries")
                         .map(v -> bool("allowShortRetries", v))
-                        .orElse(false));
+                        .orElse(false),
+                text(node, "claimCheckCleanup")
+                        .map(RedriveSettings::claimCheckCleanup)
+                        .orElse(ClaimCheckCleanup.LIFECYCLE));
+    }
+
+    private static ClaimCheckCleanup claimCheckCleanup(String value) {
+        for (ClaimCheckCleanup c : ClaimCheckCleanup.values()) {
+            if (c.name().equals(value)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("-c claimCheckCleanup=" + value + " is not one of "
+                + java.util.Arrays.toString(ClaimCheckCleanup.values()));
     }
 
     private static ReplayPace replayPace(Node node) {

@@ -1,5 +1,6 @@
 package dev.redrive.infra;
 
+import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.infra.consumer.CheckoutConsumers;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.ConsumerPlatform;
@@ -41,8 +42,8 @@ public final class RedriveStack extends Stack {
     public static final String NAME = "Redrive";
 
     /**
-     * What every function may do with claim-check payloads: read them, and check one in. No delete: payloads expire by
-     * the bucket's lifecycle rule ({@code ClaimCheckCleanup.LIFECYCLE}), no list.
+     * What every function may do with claim-check payloads: read them, and check one in. No list, and no delete unless
+     * {@code -c claimCheckCleanup=AFTER_APPLY} (then the consumers only): payloads expire by the bucket's lifecycle rule.
      */
     public static final List<String> CLAIM_CHECK_ACTIONS = List.of("s3:GetObject", "s3:PutObject");
 
@@ -166,6 +167,21 @@ public final class RedriveStack extends Stack {
         }
         // the sweeper's environment is the one near Lambda's 4 KB: check it with these too
         sweeper.requireEnvironmentFits(variables);
+        for (IdempotentConsumer c : checkout.all()) {
+            // Only the consumers ever delete a payload, and only when told to: after its effect is applied.
+            c.function()
+                    .addEnvironment(
+                            ConsumerEnvironment.CLAIM_CHECKS_CLEANUP,
+                            settings.claimCheckCleanup().name());
+            if (settings.claimCheckCleanup() == ClaimCheckCleanup.AFTER_APPLY) {
+                c.function()
+                        .addToRolePolicy(PolicyStatement.Builder.create()
+                                .sid("ClaimCheckPayloadsDeletedAfterApply")
+                                .actions(List.of("s3:DeleteObject"))
+                                .resources(List.of(buckets.claimChecks().arnForObjects("*")))
+                                .build());
+            }
+        }
     }
 
     private List<MonitoredQueue> monitoredQueues() {

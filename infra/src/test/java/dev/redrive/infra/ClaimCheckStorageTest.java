@@ -2,8 +2,10 @@ package dev.redrive.infra;
 
 import static dev.redrive.infra.TemplateView.map;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.storage.Buckets;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Template;
 
 /**
  * Payloads over SQS's 1 MiB travel by claim check: a bucket of their own that keeps each payload for as long as the
@@ -79,6 +82,38 @@ class ClaimCheckStorageTest {
                         .as(e.getKey())
                         .isEqualTo(IdempotentConsumer.MAX_MESSAGE_BYTES)
                         .isEqualTo(1_048_576));
+    }
+
+    @Test
+    void byDefaultTheConsumersLeavePayloadsToTheLifecycleRule() {
+        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS)) {
+            assertThat(t.environment(t.function(handler)))
+                    .containsEntry(ConsumerEnvironment.CLAIM_CHECKS_CLEANUP, ClaimCheckCleanup.LIFECYCLE.name());
+        }
+    }
+
+    @Test
+    void deletingAfterApplyIsTheConsumersAloneAndOnlyWhenAsked() {
+        TemplateView afterApply = new TemplateView(
+                Template.fromStack(Synth.stack(Map.of("claimCheckCleanup", "AFTER_APPLY", "prefix", "afterapply"))));
+        String bucket = afterApply.resources("AWS::S3::Bucket").keySet().stream()
+                .filter(id -> id.startsWith("ClaimCheckBucket"))
+                .findFirst()
+                .orElseThrow();
+
+        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS)) {
+            String function = afterApply.function(handler);
+            assertThat(afterApply.environment(function))
+                    .containsEntry(ConsumerEnvironment.CLAIM_CHECKS_CLEANUP, ClaimCheckCleanup.AFTER_APPLY.name());
+            assertThat(afterApply.statementsOf(function))
+                    .as(handler)
+                    .anyMatch(s -> s.on(bucket) && s.allows("s3:DeleteObject"));
+        }
+        assertThat(afterApply.statementsOf(afterApply.function(Handlers.DLQ_SWEEPER)))
+                .noneMatch(s -> s.allows("s3:DeleteObject") && s.on(bucket));
+        assertThatThrownBy(() -> Synth.stack(Map.of("claimCheckCleanup", "SOMETIMES", "prefix", "badcleanup")))
+                .hasMessageContaining("claimCheckCleanup=SOMETIMES")
+                .hasMessageContaining("AFTER_APPLY");
     }
 
     @Test

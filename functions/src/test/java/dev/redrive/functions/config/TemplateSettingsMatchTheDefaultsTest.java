@@ -65,6 +65,14 @@ class TemplateSettingsMatchTheDefaultsTest {
                 .isEqualTo(ReplayPace.DEFAULT);
     }
 
+    @Test
+    void theDefaultStacksClaimCheckCleanupIsTheConsumersDefault() throws Exception {
+        Map<String, String> env = emailConsumerEnvironment(new ObjectMapper().readTree(Files.readString(TEMPLATE)));
+
+        assertThat(env.get("REDRIVE_CLAIM_CHECKS_CLEANUP"))
+                .isEqualTo(textDefault(RedriveConfig.ClaimChecks.class, "cleanup"));
+    }
+
     private static Map<String, String> emailConsumerEnvironment(JsonNode template) {
         return environment(template, "confirmation-email");
     }

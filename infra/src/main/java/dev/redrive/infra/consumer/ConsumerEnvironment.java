@@ -34,6 +34,8 @@ public final class ConsumerEnvironment {
     public static final String CHECKOUT_EMAIL_OUTBOX_BUCKET = "REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET";
     /** The claim-check bucket: payloads over SQS's 1 MiB, in the SQS Extended Client Library's format. */
     public static final String CLAIM_CHECKS_BUCKET = "REDRIVE_CLAIM_CHECKS_BUCKET";
+    /** When a consumer deletes a claim check's payload: LIFECYCLE (never; the bucket expires it) or AFTER_APPLY. */
+    public static final String CLAIM_CHECKS_CLEANUP = "REDRIVE_CLAIM_CHECKS_CLEANUP";
     /** The revenue-analytics consumer's counters table. */
     public static final String CHECKOUT_REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
 
