@@ -3,6 +3,10 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.aws.payload.ClaimCheckPointer;
+import dev.redrive.aws.payload.ClaimCheckSettings;
+import dev.redrive.aws.payload.S3ClaimChecks;
+import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
@@ -28,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
@@ -163,6 +168,73 @@ class LocalRunEndToEndTest {
                 .as("the JNI library every sandbox loads lives in this run's folder")
                 .startsWith(options.workDir().toAbsolutePath())
                 .isRegularFile();
+    }
+
+    /**
+     * A payload over SQS's 1 MiB by claim check, through the packaged consumer as the template configures it: the
+     * producer puts a 5 MiB order in the stack's claim-check bucket and sends the pointer (the SQS Extended Client
+     * Library's format); the consumer reads it, applies it once, and leaves the payload to the bucket's lifecycle rule.
+     */
+    @Test
+    void aFiveMebibyteOrderByClaimCheckIsAppliedOnceByThePackagedConsumer() {
+        String bucket = system.environmentOf(LocalSystem.EMAIL).get(ClaimCheckSettings.BUCKET_VARIABLE);
+        assertThat(bucket)
+                .as("the template tells the consumer its claim-check bucket")
+                .isNotBlank();
+        OrderTraffic.Order order = new OrderTraffic(system.aws().sqs(), 11)
+                .newOrders(1, 0, "claim-check")
+                .get(0);
+        String plain = order.body();
+        String payload =
+                plain.substring(0, plain.lastIndexOf('}')) + ",\"pad\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
+        ClaimChecks.ClaimCheck check = new S3ClaimChecks(system.aws().s3(), bucket).checkIn(payload);
+        Map<String, MessageAttributeValue> attributes = new java.util.HashMap<>();
+        check.attributes()
+                .forEach((k, v) -> attributes.put(
+                        k,
+                        MessageAttributeValue.builder()
+                                .dataType(ClaimCheckPointer.SIZE_DATA_TYPE)
+                                .stringValue(v)
+                                .build()));
+
+        String queue = system.sourceQueueUrl(LocalSystem.EMAIL);
+        system.aws()
+                .sqs()
+                .sendMessage(b -> b.queueUrl(queue).messageBody(check.body()).messageAttributes(attributes));
+        system.aws()
+                .sqs()
+                .sendMessage(b -> b.queueUrl(queue).messageBody(check.body()).messageAttributes(attributes));
+
+        var observer = new Observer(system);
+        String key = LocalSystem.EMAIL + "#" + order.eventId();
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> "COMPLETED".equals(observer.claimStatus(key)));
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> system
+                        .aws()
+                        .sqs()
+                        .getQueueAttributes(b -> b.queueUrl(queue)
+                                .attributeNames(
+                                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                                        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+                        .attributes()
+                        .values()
+                        .stream()
+                        .allMatch("0"::equals));
+
+        assertThat(observer.emailWritesPerKey().entrySet().stream()
+                        .filter(e -> e.getKey().contains(order.eventId()))
+                        .mapToInt(Map.Entry::getValue)
+                        .sum())
+                .as("the pointer delivered twice, the email written once")
+                .isEqualTo(1);
+        assertThat(system.aws().s3().listObjectsV2(b -> b.bucket(bucket)).contents())
+                .as("the payload is left to the lifecycle rule")
+                .isNotEmpty();
     }
 
     @Test
