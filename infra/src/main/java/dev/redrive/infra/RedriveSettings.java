@@ -105,7 +105,10 @@ public record RedriveSettings(
                                 .orElse(BreakerSettings.DEFAULT.maxOpenPeriod()),
                         text(node, "breakerProbeLease")
                                 .map(v -> duration("breakerProbeLease", v))
-                                .orElse(BreakerSettings.DEFAULT.probeLease())),
+                                .orElse(BreakerSettings.DEFAULT.probeLease()),
+                        text(node, "breakerEnabled")
+                                .map(v -> bool("breakerEnabled", v))
+                                .orElse(BreakerSettings.DEFAULT.enabled())),
                 replayPace(node),
                 text(node, "allowShortRetries")
                         .map(v -> bool("allowShortRetries", v))

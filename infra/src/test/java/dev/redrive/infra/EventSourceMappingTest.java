@@ -65,7 +65,8 @@ class EventSourceMappingTest {
         assertThat(t.environment(t.function("confirmation-email")))
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD", "PT30S")
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "PT10M")
-                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_PROBE_LEASE", "PT30S");
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_PROBE_LEASE", "PT30S")
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_ENABLED", "true");
 
         TemplateView demo = new TemplateView(Template.fromStack(Synth.stack(
                 Map.of("breakerOpenPeriod", "PT5S", "breakerMaxOpenPeriod", "PT20S", "breakerProbeLease", "PT10S"))));
@@ -80,6 +81,16 @@ class EventSourceMappingTest {
                 .hasMessageContaining("breakerMaxOpenPeriod");
         assertThatThrownBy(() -> Synth.stack(Map.of("breakerProbeLease", "PT0S")))
                 .hasMessageContaining("breakerProbeLease");
+    }
+
+    @Test
+    void theBreakerCanBeSwitchedOffToMeasureWhatItSaves() {
+        TemplateView off = new TemplateView(Template.fromStack(Synth.stack(Map.of("breakerEnabled", "false"))));
+
+        assertThat(off.environment(off.function("confirmation-email")))
+                .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_ENABLED", "false");
+        assertThatThrownBy(() -> Synth.stack(Map.of("breakerEnabled", "sometimes")))
+                .hasMessageContaining("breakerEnabled");
     }
 
     @Test

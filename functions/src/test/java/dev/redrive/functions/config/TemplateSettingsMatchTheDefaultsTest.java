@@ -49,6 +49,7 @@ class TemplateSettingsMatchTheDefaultsTest {
                 .isEqualTo(durationDefault(RedriveConfig.Breaker.class, "maxOpenPeriod"));
         assertThat(Duration.parse(env.get(breaker + "PROBE_LEASE")))
                 .isEqualTo(durationDefault(RedriveConfig.Breaker.class, "probeLease"));
+        assertThat(env.get(breaker + "ENABLED")).isEqualTo(textDefault(RedriveConfig.Breaker.class, "enabled"));
     }
 
     @Test

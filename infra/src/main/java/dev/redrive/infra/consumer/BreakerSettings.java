@@ -16,12 +16,15 @@ import java.util.TreeMap;
  * @param openPeriod    how long a breaker stays open after it opens
  * @param maxOpenPeriod the cap of the period, which doubles on every failed probe
  * @param probeLease    how long the one probe holds the half-open breaker before another sandbox may probe
+ * @param enabled       whether the breakers guard their dependencies at all (CDK context {@code breakerEnabled},
+ *                      true by default; {@code false} is for measuring what the breaker saves, written as {@code
+ *                      _ENABLED})
  */
-public record BreakerSettings(Duration openPeriod, Duration maxOpenPeriod, Duration probeLease) {
+public record BreakerSettings(Duration openPeriod, Duration maxOpenPeriod, Duration probeLease, boolean enabled) {
 
     /** The defaults the functions use too ({@code redrive.breakers.<dependency>.*}): 30 s, up to 10 min; 30 s. */
     public static final BreakerSettings DEFAULT =
-            new BreakerSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(30));
+            new BreakerSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(30), true);
 
     /** Refuses a period that is not positive, or a cap below the period (the function would refuse to start). */
     public BreakerSettings {
@@ -42,6 +45,7 @@ public record BreakerSettings(Duration openPeriod, Duration maxOpenPeriod, Durat
         env.put(prefix + "OPEN_PERIOD", IsoDurations.format(openPeriod));
         env.put(prefix + "MAX_OPEN_PERIOD", IsoDurations.format(maxOpenPeriod));
         env.put(prefix + "PROBE_LEASE", IsoDurations.format(probeLease));
+        env.put(prefix + "ENABLED", Boolean.toString(enabled));
         return env;
     }
 
