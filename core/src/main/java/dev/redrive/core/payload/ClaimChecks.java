@@ -53,6 +53,34 @@ public interface ClaimChecks {
     void discard(String body, Map<String, String> attributes);
 
     /**
+     * A body as kept, read through this store: the one reading of a stored dead letter that the replay checks and the
+     * archive share.
+     *
+     * @param stored     the body as kept (for a claim check, the pointer)
+     * @param claimCheck whether it is a claim check
+     * @param payload    what a consumer would parse: the body itself, or the payload behind the pointer; null when
+     *                   that payload is gone
+     * @param missing    why it is gone ({@link ClaimCheckMissing}'s message); null when it is not
+     */
+    record Read(String stored, boolean claimCheck, String payload, String missing) {}
+
+    /**
+     * Reads {@code body} through this store.
+     *
+     * @throws RuntimeException when the store cannot be read now (unreachable, throttled): worth a retry
+     */
+    default Read read(String body, Map<String, String> attributes) {
+        if (!isClaimCheck(body, attributes)) {
+            return new Read(body, false, body, null);
+        }
+        try {
+            return new Read(body, true, payloadOf(body, attributes), null);
+        } catch (ClaimCheckMissing gone) {
+            return new Read(body, true, null, gone.getMessage());
+        }
+    }
+
+    /**
      * A claim check as it is sent: the pointer body and the attributes that mark it (to add to the message's own).
      *
      * @param body       the pointer

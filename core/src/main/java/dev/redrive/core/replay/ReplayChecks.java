@@ -1,7 +1,6 @@
 package dev.redrive.core.replay;
 
 import dev.redrive.core.lease.LeaseToken;
-import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
@@ -51,20 +50,14 @@ final class ReplayChecks {
     /**
      * A record's payload as the checks read it. The record keeps its body as it came (for a claim check: the pointer,
      * which a replay sends again); the checks read what the consumer would, the payload behind the pointer.
-     *
-     * @param stored  the body the record keeps
-     * @param payload what the consumer would parse; null when a claim check's payload is gone
-     * @param missing why it is gone; null when it is not
      */
-    private record Payload(String stored, String payload, String missing) {}
+    private ClaimChecks.Read payloadOf(QuarantineRecord r) {
+        return claimChecks.read(bodyOf(r), r.attributes());
+    }
 
-    private Payload payloadOf(QuarantineRecord r) {
-        String stored = bodyOf(r);
-        try {
-            return new Payload(stored, claimChecks.payloadOf(stored, r.attributes()), null);
-        } catch (ClaimCheckMissing gone) {
-            return new Payload(stored, null, "its claim check's payload cannot be read: " + gone.getMessage());
-        }
+    /** Why a record's payload cannot be checked; null when it can. */
+    private static String unreadable(ClaimChecks.Read read) {
+        return read.missing() == null ? null : "its claim check's payload cannot be read: " + read.missing();
     }
 
     /** What the checks decided about one record. */
@@ -120,7 +113,7 @@ final class ReplayChecks {
                     sending.get().at().plus(SEND_IN_FLIGHT));
             return new Decision(r, null, x -> new Settled(deferred));
         }
-        Payload read = payloadOf(r);
+        ClaimChecks.Read read = payloadOf(r);
         String body = read.payload();
         String sent = read.stored();
         QuarantineRecord moved = r;
@@ -137,7 +130,7 @@ final class ReplayChecks {
         }
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
             SchemaGate.Verdict schema = read.missing() != null
-                    ? new SchemaGate.Incompatible(read.missing())
+                    ? new SchemaGate.Incompatible(unreadable(read))
                     : schemas.check(moved.consumer(), body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
                 return new Decision(
@@ -152,9 +145,8 @@ final class ReplayChecks {
             if (schema instanceof SchemaGate.Upcast u) {
                 upcast = upcastNote(u);
                 body = u.body();
-                boolean claimCheck = claimChecks.isClaimCheck(read.stored(), r.attributes());
-                moved = keepingUpcast(moved, u, claimCheck);
-                sent = claimCheck ? moved.body() : u.body();
+                moved = keepingUpcast(moved, u, read.claimCheck());
+                sent = read.claimCheck() ? moved.body() : u.body();
             }
             moved = moved.moveTo(
                     QuarantineState.IDEMPOTENCY_CHECK,
@@ -163,7 +155,7 @@ final class ReplayChecks {
                     clock.instant());
         }
         if (body == null) { // resumed in IDEMPOTENCY_CHECK, and the payload has gone since its schema check
-            String missing = read.missing();
+            String missing = unreadable(read);
             return new Decision(
                     r,
                     moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: " + missing, clock.instant()),
@@ -223,9 +215,9 @@ final class ReplayChecks {
         if (r.state().resolved() || r.archivedToStore()) {
             return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
         }
-        Payload read = payloadOf(r);
+        ClaimChecks.Read read = payloadOf(r);
         if (read.missing() != null) {
-            return new ReplayOutcome.Refused(r.id(), read.missing(), true);
+            return new ReplayOutcome.Refused(r.id(), unreadable(read), true);
         }
         String body = read.payload();
         String upcast = "";

@@ -2,7 +2,6 @@ package dev.redrive.core.sweeper;
 
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
-import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineLedger;
@@ -124,16 +123,14 @@ final class ArchiveSweep {
      *                          next run tries again
      */
     private ArchiveStore.Entry entryOf(QuarantineRecord r, String reason) {
-        String stored = payloads.bodyOf(r).orElse("");
-        if (!claimChecks.isClaimCheck(stored, r.attributes())) {
-            return new ArchiveStore.Entry(r, stored, reason);
+        ClaimChecks.Read read = claimChecks.read(payloads.bodyOf(r).orElse(""), r.attributes());
+        if (!read.claimCheck()) {
+            return new ArchiveStore.Entry(r, read.stored(), reason);
         }
-        try {
-            return new ArchiveStore.Entry(r, claimChecks.payloadOf(stored, r.attributes()), reason, stored);
-        } catch (ClaimCheckMissing gone) {
-            return new ArchiveStore.Entry(
-                    r, stored, reason + "; only its claim check is kept: " + gone.getMessage(), stored);
-        }
+        return read.missing() == null
+                ? new ArchiveStore.Entry(r, read.payload(), reason, read.stored())
+                : new ArchiveStore.Entry(
+                        r, read.stored(), reason + "; only its claim check is kept: " + read.missing(), read.stored());
     }
 
     /** Writes one archive object and shrinks its records to tombstones; false when the lease was lost. */

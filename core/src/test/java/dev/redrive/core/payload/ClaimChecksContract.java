@@ -56,6 +56,22 @@ public abstract class ClaimChecksContract {
     }
 
     @Test
+    void aStoredBodyIsReadAsItsPayloadAPointerAsWhatItPointsAtAndAGonePayloadAsWhy() {
+        ClaimChecks.ClaimCheck check = store().checkIn("{\"eventId\":\"evt-read\"}");
+
+        assertThat(store().read("{\"eventId\":\"plain\"}", Map.of()))
+                .isEqualTo(new ClaimChecks.Read("{\"eventId\":\"plain\"}", false, "{\"eventId\":\"plain\"}", null));
+        assertThat(store().read(check.body(), check.attributes()))
+                .isEqualTo(new ClaimChecks.Read(check.body(), true, "{\"eventId\":\"evt-read\"}", null));
+        store().discard(check.body(), check.attributes());
+        ClaimChecks.Read gone = store().read(check.body(), check.attributes());
+        assertThat(gone.stored()).isEqualTo(check.body());
+        assertThat(gone.claimCheck()).isTrue();
+        assertThat(gone.payload()).isNull();
+        assertThat(gone.missing()).contains("gone");
+    }
+
+    @Test
     void aDiscardedPayloadIsASchemaFailureWithItsReason() {
         ClaimChecks.ClaimCheck check = store().checkIn("{\"eventId\":\"evt-3\"}");
 
