@@ -29,7 +29,6 @@ import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.functions.testing.SqsPollerForTests;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTestResource;
-import dev.redrive.localstack.LocalResources;
 import dev.redrive.localstack.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -93,16 +92,10 @@ class LargePayloadJourneyTest {
 
     @BeforeEach
     void freshResources() {
-        aws.reset();
         clock.reset();
-        LocalResources.createTable(aws.dynamoDb(), config.claims().table());
-        LocalResources.createQuarantineTable(aws.dynamoDb(), config.sweeper().quarantineTable());
-        LocalResources.createKeyValueTable(aws.dynamoDb(), config.sweeper().controlTable());
-        aws.s3().createBucket(b -> b.bucket(config.sweeper().archiveBucket()));
-        LocalResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
+        queue = SweeperTestResources.fresh(aws, config);
         claimCheckBucket = config.claimChecks().bucket().orElseThrow();
         aws.s3().createBucket(b -> b.bucket(claimCheckBucket));
-        queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
         ledger = new DynamoDbQuarantineLedger(
                 aws.dynamoDb(),
                 config.sweeper().quarantineTable(),
@@ -294,10 +287,7 @@ class LargePayloadJourneyTest {
     }
 
     private Map<String, Object> sweep() {
-        Map<String, Object> result = sweeper.handleRequest(Map.of("source", "redrive.schedule"), null);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> route = (Map<String, Object>) result.get("order-placed-email-dlq");
-        return route;
+        return SweeperTestResources.sweepEmailDlq(sweeper);
     }
 
     /** A current OrderPlaced of {@code bytes} UTF-8 bytes, padded with an unknown field (consumers ignore those). */

@@ -25,7 +25,6 @@ import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.functions.testing.SqsPollerForTests;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTestResource;
-import dev.redrive.localstack.LocalResources;
 import dev.redrive.localstack.LocalResources.QueuePair;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -85,14 +84,8 @@ class SweeperHandlerTest {
 
     @BeforeEach
     void freshResources() {
-        aws.reset();
         clock.reset();
-        LocalResources.createTable(aws.dynamoDb(), config.claims().table());
-        LocalResources.createQuarantineTable(aws.dynamoDb(), config.sweeper().quarantineTable());
-        LocalResources.createKeyValueTable(aws.dynamoDb(), config.sweeper().controlTable());
-        aws.s3().createBucket(b -> b.bucket(config.sweeper().archiveBucket()));
-        aws.s3().createBucket(b -> b.bucket(config.checkout().emailOutboxBucket()));
-        queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
+        queue = SweeperTestResources.fresh(aws, config);
         ledger = new DynamoDbQuarantineLedger(
                 aws.dynamoDb(),
                 config.sweeper().quarantineTable(),
@@ -349,10 +342,7 @@ class SweeperHandlerTest {
     }
 
     private Map<String, Object> sweep() {
-        Map<String, Object> result = sweeper.handleRequest(Map.of("source", "redrive.schedule"), null);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> route = (Map<String, Object>) result.get("order-placed-email-dlq");
-        return route;
+        return SweeperTestResources.sweepEmailDlq(sweeper);
     }
 
     private DynamoDbMaintenanceWindows windows() {
