@@ -1,7 +1,9 @@
 package dev.redrive.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,9 +13,10 @@ import java.util.Map;
 /**
  * How {@code redrive stats} shows the circuit breakers, as every sandbox shares them at {@code now}: state, since when
  * it has been open, its current open period, when it lets the next probe through (or until when the probe holds it),
- * and its token (the count of its transitions).
+ * and its token (the count of its transitions); then each breaker's history, its last transitions newest first, with
+ * when, how long ago, from and to which state, and why.
  */
-record BreakerStats(Map<String, BreakerState> breakers, Instant now) {
+record BreakerStats(Map<String, BreakerState> breakers, Map<String, List<BreakerTransition>> histories, Instant now) {
 
     void print(PrintWriter out) {
         out.println("Circuit breakers (shared by every sandbox; open: calls refused, messages deferred)");
@@ -31,6 +34,22 @@ record BreakerStats(Map<String, BreakerState> breakers, Instant now) {
         if (!table.isEmpty()) {
             table.print(out, "  ");
         }
+        histories.forEach((dependency, history) -> {
+            if (history.isEmpty()) {
+                return;
+            }
+            out.println();
+            out.println("  History of " + dependency + " (newest first; the last " + BreakerTransition.KEPT
+                    + " transitions are kept)");
+            Table transitions = new Table(List.of("AT", "AGO", "TRANSITION", "TOKEN", "WHY"));
+            history.forEach(t -> transitions.row(
+                    Durations.at(t.at()),
+                    Durations.format(Duration.between(t.at(), now)),
+                    t.from() + " -> " + t.to(),
+                    t.token(),
+                    t.reason()));
+            transitions.print(out, "    ");
+        });
         out.println();
     }
 
@@ -63,6 +82,15 @@ record BreakerStats(Map<String, BreakerState> breakers, Instant now) {
             if (b.probeLeaseUntil() != null) {
                 n.put("probeLeaseUntil", b.probeLeaseUntil().toString());
             }
+            ArrayNode history = n.putArray("history");
+            histories.getOrDefault(dependency, List.of()).forEach(t -> {
+                ObjectNode entry = history.addObject();
+                entry.put("token", t.token());
+                entry.put("at", t.at().toString());
+                entry.put("from", t.from().name());
+                entry.put("to", t.to().name());
+                entry.put("reason", t.reason());
+            });
         });
     }
 }

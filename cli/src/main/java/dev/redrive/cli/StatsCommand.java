@@ -75,7 +75,8 @@ final class StatsCommand implements Callable<Integer> {
             stats.add(new RouteStats(backend.operator().status(r, since), now));
         }
         Map<FailureClass, ReplayStats.Totals> replays = backend.operator().replayTotals();
-        BreakerStats breakers = new BreakerStats(backend.operator().breakers(), now);
+        BreakerStats breakers = new BreakerStats(
+                backend.operator().breakers(), backend.operator().breakerHistories(), now);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             ObjectNode n = Json.object();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
@@ -54,8 +55,13 @@ class PacedBulkReplayTest {
     @Test
     void whileTheDependencysBreakerIsOpenTheReplayIsHeldAndNothingIsSent(LocalAws aws) {
         CircuitBreakerRules rules = new CircuitBreakerRules(BreakerPolicy.DEFAULT);
+        BreakerState open = rules.open(BreakerState.closed(), CliRig.NOW);
         new DynamoDbBreakerStore(aws.dynamoDb(), "redrive-control")
-                .transition("email-provider", 0, rules.open(BreakerState.closed(), CliRig.NOW));
+                .transition(
+                        "email-provider",
+                        0,
+                        open,
+                        BreakerTransition.of(BreakerState.Status.CLOSED, open, CliRig.NOW, "mail down"));
 
         CliRig.Run run = rig.run("replay", "--filter", "class=TRANSIENT", "--actor", "ada", "--quiet");
 

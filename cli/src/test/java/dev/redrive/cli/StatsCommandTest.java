@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerState.Status;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTest;
@@ -56,17 +58,23 @@ class StatsCommandTest {
     @Test
     void theMailProvidersCircuitBreakerShowsAsEverySandboxSharesIt() throws Exception {
         Instant openedAt = CliRig.NOW.minus(Duration.ofMinutes(3));
-        new DynamoDbBreakerStore(rig.aws.dynamoDb(), "redrive-control")
-                .transition(
-                        "email-provider",
-                        0,
-                        new BreakerState(
-                                BreakerState.Status.OPEN,
-                                3,
-                                openedAt,
-                                Duration.ofMinutes(2),
-                                CliRig.NOW.plusSeconds(40),
-                                null));
+        Instant probedAt = CliRig.NOW.minus(Duration.ofMinutes(2));
+        Instant failedAt = CliRig.NOW.minusSeconds(80);
+        DynamoDbBreakerStore store = new DynamoDbBreakerStore(rig.aws.dynamoDb(), "redrive-control");
+        BreakerState open = new BreakerState(
+                Status.OPEN, 1, openedAt, Duration.ofMinutes(1), openedAt.plus(Duration.ofMinutes(1)), null);
+        store.transition("email-provider", 0, open, BreakerTransition.of(Status.CLOSED, open, openedAt, "5 in a row"));
+        BreakerState probing =
+                new BreakerState(Status.HALF_OPEN, 2, openedAt, Duration.ofMinutes(1), null, probedAt.plusSeconds(30));
+        store.transition(
+                "email-provider", 1, probing, BreakerTransition.of(Status.OPEN, probing, probedAt, "probe due"));
+        BreakerState reopened =
+                new BreakerState(Status.OPEN, 3, openedAt, Duration.ofMinutes(2), CliRig.NOW.plusSeconds(40), null);
+        store.transition(
+                "email-provider",
+                2,
+                reopened,
+                BreakerTransition.of(Status.HALF_OPEN, reopened, failedAt, "the probe failed: open again for PT2M"));
 
         CliRig.Run text = rig.run("stats");
         CliRig.Run json = rig.run("stats", "--json");
@@ -74,19 +82,31 @@ class StatsCommandTest {
         assertThat(text.exitCode()).isZero();
         assertThat(text.out())
                 .contains("Circuit breakers")
-                .containsPattern("email-provider\\s+OPEN\\s+3m\\s+2m\\s+in 40s\\s+3");
+                .containsPattern("email-provider\\s+OPEN\\s+3m\\s+2m\\s+in 40s\\s+3")
+                .contains("History of email-provider (newest first; the last 20 transitions are kept)")
+                .containsPattern("2026-11-29T11:58:40Z\\s+1m 20s\\s+HALF_OPEN -> OPEN\\s+3\\s+the probe failed: "
+                        + "open again for PT2M\\n\\s+2026-11-29T11:58:00Z\\s+2m\\s+OPEN -> HALF_OPEN\\s+2\\s+probe due\\n"
+                        + "\\s+2026-11-29T11:57:00Z\\s+3m\\s+CLOSED -> OPEN\\s+1\\s+5 in a row\\n");
         JsonNode breaker = Json.MAPPER.readTree(json.out()).get("breakers").get("email-provider");
         assertThat(breaker.get("state").asText()).isEqualTo("OPEN");
         assertThat(breaker.get("openForSeconds").asLong()).isEqualTo(180);
         assertThat(breaker.get("openUntil").asText())
                 .isEqualTo(CliRig.NOW.plusSeconds(40).toString());
+        assertThat(breaker.get("history"))
+                .extracting(h -> h.get("token").asLong())
+                .containsExactly(3L, 2L, 1L);
+        assertThat(breaker.at("/history/0/from").asText()).isEqualTo("HALF_OPEN");
+        assertThat(breaker.at("/history/0/at").asText()).isEqualTo(failedAt.toString());
+        assertThat(breaker.at("/history/2/reason").asText()).isEqualTo("5 in a row");
     }
 
     @Test
     void aNeverOpenedBreakerIsClosed() {
         CliRig.Run run = rig.run("stats");
 
-        assertThat(run.out()).containsPattern("email-provider\\s+CLOSED\\s+-\\s+-\\s+-\\s+0");
+        assertThat(run.out())
+                .containsPattern("email-provider\\s+CLOSED\\s+-\\s+-\\s+-\\s+0")
+                .doesNotContain("History of");
     }
 
     @Test

@@ -119,6 +119,9 @@ public final class RedriveStack extends Stack {
                         monitoredQueues(),
                         checkout.all().stream().map(IdempotentConsumer::name).toList(),
                         checkout.breakerDependencies(),
+                        checkout.all().stream()
+                                .map(c -> c.function().getLogGroup().getLogGroupName())
+                                .toList(),
                         sweeper.function(),
                         settings.alarms()));
         outputs();

@@ -257,4 +257,28 @@ class MonitoringTest {
                 .contains("\"BreakerCallsRefused\",\"Dependency\",\"email-provider\"")
                 .contains("\"BreakerOpenSeconds\",\"Dependency\",\"email-provider\"");
     }
+
+    @Test
+    void dashboardShowsTheBreakersTransitionsAndTheirHistoryFromTheConsumersLogs() {
+        String body = String.valueOf(map(
+                        t.resources("AWS::CloudWatch::Dashboard")
+                                .values()
+                                .iterator()
+                                .next(),
+                        "Properties")
+                .get("DashboardBody"));
+
+        assertThat(body)
+                .contains("{Redrive,Dependency,State} MetricName=\\\"BreakerTransitions")
+                .contains("\"type\":\"log\"")
+                .contains("Circuit breakers: history")
+                .contains("filter @message like \\\"circuit breaker of \\\"")
+                .contains("parse @message \\\"circuit breaker of *: * -> * (token *): *\\\"");
+        for (String consumer : List.of("confirmation-email", "revenue-analytics")) {
+            Map<String, Object> logging = map(t.properties(t.function(consumer)), "LoggingConfig");
+            assertThat(body)
+                    .as("the history reads %s's log group", consumer)
+                    .contains(String.valueOf(logging.get("LogGroup")));
+        }
+    }
 }

@@ -2,10 +2,14 @@ package dev.redrive.aws.ledger;
 
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.names.RedriveNames.Dependencies;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -13,8 +17,10 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 
 /**
  * Breakers in the control table ({@code pk = breaker#<dependency>}, {@code sk = breaker}; times in epoch
- * milliseconds). A read is one consistent GetItem (callers cache it for a few seconds); a transition is one PutItem
- * conditional on the token it was decided from ({@code attribute_not_exists(pk)} for token 0).
+ * milliseconds). A read is one consistent GetItem (callers cache it for a few seconds); a transition is one UpdateItem
+ * conditional on the token it was decided from ({@code attribute_not_exists(pk)} for token 0). The same UpdateItem
+ * writes the transition into the history: slot {@code history<token mod 20>}, so the item keeps the last
+ * {@link BreakerTransition#KEPT} transitions without a read, and a transition refused writes neither.
  */
 public final class DynamoDbBreakerStore implements BreakerStore {
 
@@ -38,8 +44,12 @@ public final class DynamoDbBreakerStore implements BreakerStore {
 
     @Override
     public BreakerState read(String dependency) {
-        Map<String, AttributeValue> item = dynamoDb.getItem(
-                        b -> b.tableName(table).key(key(dependency)).consistentRead(true))
+        // the state alone: the hot path does not carry the history
+        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table)
+                        .key(key(dependency))
+                        .consistentRead(true)
+                        .projectionExpression("#status, #token, openedAt, openPeriodMs, openUntil, probeLeaseUntil")
+                        .expressionAttributeNames(Map.of("#status", "status", "#token", "token")))
                 .item();
         if (item == null || item.isEmpty()) {
             return BreakerState.closed();
@@ -57,36 +67,121 @@ public final class DynamoDbBreakerStore implements BreakerStore {
     }
 
     @Override
-    public boolean transition(String dependency, long expectedToken, BreakerState next) {
-        Map<String, AttributeValue> item = new HashMap<>(key(dependency));
-        item.put("status", AttributeValue.fromS(next.status().name()));
-        item.put("token", number(next.token()));
-        if (next.openedAt() != null) {
-            item.put("openedAt", number(next.openedAt().toEpochMilli()));
-        }
-        if (next.openPeriod() != null) {
-            item.put("openPeriodMs", number(next.openPeriod().toMillis()));
-        }
-        if (next.openUntil() != null) {
-            item.put("openUntil", number(next.openUntil().toEpochMilli()));
-        }
-        if (next.probeLeaseUntil() != null) {
-            item.put("probeLeaseUntil", number(next.probeLeaseUntil().toEpochMilli()));
+    public boolean transition(String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
+        entry.requireDescribes(expectedToken, next);
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        List<String> set = new ArrayList<>();
+        List<String> remove = new ArrayList<>();
+        set(set, names, values, "status", AttributeValue.fromS(next.status().name()));
+        set(set, names, values, "token", number(next.token()));
+        setOrRemove(set, remove, names, values, "openedAt", millis(next.openedAt()));
+        setOrRemove(
+                set,
+                remove,
+                names,
+                values,
+                "openPeriodMs",
+                next.openPeriod() == null ? null : number(next.openPeriod().toMillis()));
+        setOrRemove(set, remove, names, values, "openUntil", millis(next.openUntil()));
+        setOrRemove(set, remove, names, values, "probeLeaseUntil", millis(next.probeLeaseUntil()));
+        set(set, names, values, slot(entry.slot()), AttributeValue.fromM(entryItem(entry)));
+        String update =
+                "SET " + String.join(", ", set) + (remove.isEmpty() ? "" : " REMOVE " + String.join(", ", remove));
+        String condition;
+        if (expectedToken == 0) {
+            condition = "attribute_not_exists(pk)";
+        } else {
+            condition = "#token = :expected";
+            values.put(":expected", number(expectedToken));
         }
         try {
-            if (expectedToken == 0) {
-                dynamoDb.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(pk)"));
-            } else {
-                dynamoDb.putItem(b -> b.tableName(table)
-                        .item(item)
-                        .conditionExpression("#token = :expected")
-                        .expressionAttributeNames(Map.of("#token", "token"))
-                        .expressionAttributeValues(Map.of(":expected", number(expectedToken))));
-            }
+            dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(key(dependency))
+                    .updateExpression(update)
+                    .conditionExpression(condition)
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values));
             return true;
         } catch (ConditionalCheckFailedException anotherSandboxFirst) {
             return false;
         }
+    }
+
+    @Override
+    public List<BreakerTransition> history(String dependency) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(key(dependency)).consistentRead(true))
+                .item();
+        if (item == null || item.isEmpty()) {
+            return List.of();
+        }
+        long token = Long.parseLong(item.get("token").n());
+        List<BreakerTransition> history = new ArrayList<>();
+        for (int slot = 0; slot < BreakerTransition.KEPT; slot++) {
+            AttributeValue kept = item.get(slot(slot));
+            if (kept != null) {
+                BreakerTransition entry = entry(kept.m());
+                if (entry.token() > token - BreakerTransition.KEPT && entry.token() <= token) {
+                    history.add(entry);
+                }
+            }
+        }
+        history.sort(Comparator.comparingLong(BreakerTransition::token).reversed());
+        return List.copyOf(history);
+    }
+
+    /** The attribute of history slot {@code n}: {@code history00} to {@code history19}. */
+    static String slot(int n) {
+        return String.format("history%02d", n);
+    }
+
+    private static Map<String, AttributeValue> entryItem(BreakerTransition entry) {
+        return Map.of(
+                "token", number(entry.token()),
+                "at", number(entry.at().toEpochMilli()),
+                "from", AttributeValue.fromS(entry.from().name()),
+                "to", AttributeValue.fromS(entry.to().name()),
+                "reason", AttributeValue.fromS(entry.reason()));
+    }
+
+    private static BreakerTransition entry(Map<String, AttributeValue> m) {
+        return new BreakerTransition(
+                Long.parseLong(m.get("token").n()),
+                Instant.ofEpochMilli(Long.parseLong(m.get("at").n())),
+                BreakerState.Status.valueOf(m.get("from").s()),
+                BreakerState.Status.valueOf(m.get("to").s()),
+                m.get("reason").s());
+    }
+
+    private static void set(
+            List<String> set,
+            Map<String, String> names,
+            Map<String, AttributeValue> values,
+            String attribute,
+            AttributeValue value) {
+        names.put("#" + attribute, attribute);
+        values.put(":" + attribute, value);
+        set.add("#" + attribute + " = :" + attribute);
+    }
+
+    private static void setOrRemove(
+            List<String> set,
+            List<String> remove,
+            Map<String, String> names,
+            Map<String, AttributeValue> values,
+            String attribute,
+            AttributeValue value) {
+        if (value == null) {
+            names.put("#" + attribute, attribute);
+            remove.add("#" + attribute);
+        } else {
+            set(set, names, values, attribute, value);
+        }
+    }
+
+    private static AttributeValue millis(Instant instant) {
+        return instant == null ? null : number(instant.toEpochMilli());
     }
 
     private static AttributeValue number(long value) {

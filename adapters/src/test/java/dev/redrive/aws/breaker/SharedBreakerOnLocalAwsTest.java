@@ -15,6 +15,7 @@ import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerState.Status;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreaker;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.claim.LeasePolicy;
@@ -35,6 +36,7 @@ import dev.redrive.localstack.LocalResources;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +100,7 @@ class SharedBreakerOnLocalAwsTest {
         final AtomicInteger mostProbesAtOnce = new AtomicInteger();
         final List<Boolean> probeResults = new CopyOnWriteArrayList<>();
         final List<String> transitions = new CopyOnWriteArrayList<>();
+        final List<BreakerTransition> written = new CopyOnWriteArrayList<>();
         final AtomicInteger refused = new AtomicInteger();
 
         @Override
@@ -106,8 +109,8 @@ class SharedBreakerOnLocalAwsTest {
         }
 
         @Override
-        public boolean transition(String dependency, long expectedToken, BreakerState next) {
-            boolean won = delegate.transition(dependency, expectedToken, next);
+        public boolean transition(String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
+            boolean won = delegate.transition(dependency, expectedToken, next, entry);
             if (won && next.status() == Status.HALF_OPEN) {
                 mostProbesAtOnce.accumulateAndGet(probesRunning.incrementAndGet(), Math::max);
             }
@@ -115,8 +118,14 @@ class SharedBreakerOnLocalAwsTest {
         }
 
         @Override
-        public void transitioned(String dependency, Status from, Status to) {
-            transitions.add(from + "->" + to);
+        public List<BreakerTransition> history(String dependency) {
+            return delegate.history(dependency);
+        }
+
+        @Override
+        public void transitioned(String dependency, BreakerTransition transition) {
+            transitions.add(transition.from() + "->" + transition.to());
+            written.add(transition);
         }
 
         @Override
@@ -195,6 +204,15 @@ class SharedBreakerOnLocalAwsTest {
         assertThat(breakerStore.probeResults).contains(true);
         assertThat(breakerStore.read(DEPENDENCY).status()).isEqualTo(Status.CLOSED);
         assertThat(breakerStore.transitions).contains("OPEN->HALF_OPEN", "HALF_OPEN->OPEN", "HALF_OPEN->CLOSED");
+        List<BreakerTransition> byToken = breakerStore.written.stream()
+                .sorted(Comparator.comparingLong(BreakerTransition::token).reversed())
+                .limit(BreakerTransition.KEPT)
+                .toList();
+        assertThat(breakerStore.history(DEPENDENCY))
+                .as("the shared history: the transitions the 4 sandboxes wrote, newest first, one per token")
+                .containsExactlyElementsOf(byToken);
+        assertThat(byToken.get(0).token())
+                .isEqualTo(breakerStore.read(DEPENDENCY).token());
         assertThat(breakerStore.refused.get())
                 .as("calls refused without calling")
                 .isPositive();

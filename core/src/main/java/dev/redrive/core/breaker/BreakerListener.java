@@ -1,6 +1,5 @@
 package dev.redrive.core.breaker;
 
-import dev.redrive.core.breaker.BreakerState.Status;
 import java.time.Duration;
 
 /** What a sandbox's breakers report, for metrics: transitions it wrote, calls refused, probe results, store failures. */
@@ -8,8 +7,8 @@ public interface BreakerListener {
 
     BreakerListener NONE = new BreakerListener() {};
 
-    /** This sandbox wrote a transition of {@code dependency}'s breaker. */
-    default void transitioned(String dependency, Status from, Status to) {}
+    /** This sandbox wrote a transition of {@code dependency}'s breaker (the entry its history keeps). */
+    default void transitioned(String dependency, BreakerTransition transition) {}
 
     /** A call to {@code dependency} was refused without calling it (the message is deferred). */
     default void refused(String dependency) {}

@@ -75,7 +75,14 @@ public final class CircuitBreaker {
             return Permit.CALL;
         }
         if (admission instanceof Admission.Probe probe) {
-            Boolean won = write(probe.expectedToken(), state.status(), probe.halfOpen(), now);
+            Boolean won = write(
+                    probe.expectedToken(),
+                    state.status(),
+                    probe.halfOpen(),
+                    now,
+                    state.status() == Status.OPEN
+                            ? "the open period ended: one call probes the dependency"
+                            : "the last probe's lease lapsed without a result: one call probes again");
             if (won == null) {
                 return Permit.CALL; // the store failed: fail open
             }
@@ -99,7 +106,12 @@ public final class CircuitBreaker {
     public synchronized void answered(Permit permit, Instant now) {
         if (permit.probe()) {
             listener.probed(dependency, true);
-            write(permit.probeState().token(), Status.HALF_OPEN, rules.probeSucceeded(permit.probeState()), now);
+            write(
+                    permit.probeState().token(),
+                    Status.HALF_OPEN,
+                    rules.probeSucceeded(permit.probeState()),
+                    now,
+                    "the probe succeeded: the dependency answered");
             tracker.reset();
             return;
         }
@@ -110,13 +122,25 @@ public final class CircuitBreaker {
     public synchronized void failedTransiently(Permit permit, Instant now) {
         if (permit.probe()) {
             listener.probed(dependency, false);
-            write(permit.probeState().token(), Status.HALF_OPEN, rules.probeFailed(permit.probeState(), now), now);
+            BreakerState reopened = rules.probeFailed(permit.probeState(), now);
+            write(
+                    permit.probeState().token(),
+                    Status.HALF_OPEN,
+                    reopened,
+                    now,
+                    "the probe failed transiently: open again for " + reopened.openPeriod());
             return;
         }
         if (tracker.transientFailure()) {
             BreakerState state = current(now);
             if (state.status() == Status.CLOSED) {
-                write(state.token(), Status.CLOSED, rules.open(state, now), now);
+                BreakerState opened = rules.open(state, now);
+                write(
+                        state.token(),
+                        Status.CLOSED,
+                        opened,
+                        now,
+                        tracker.tripReason() + ": open for " + opened.openPeriod());
             }
             tracker.reset();
         }
@@ -133,11 +157,12 @@ public final class CircuitBreaker {
     }
 
     /** Writes a transition; true when written, false when another sandbox wrote first, null when the store failed. */
-    private Boolean write(long expectedToken, Status from, BreakerState next, Instant now) {
+    private Boolean write(long expectedToken, Status from, BreakerState next, Instant now, String reason) {
+        BreakerTransition entry = BreakerTransition.of(from, next, now, reason);
         try {
-            if (store.transition(dependency, expectedToken, next)) {
+            if (store.transition(dependency, expectedToken, next, entry)) {
                 cache(next, now);
-                listener.transitioned(dependency, from, next.status());
+                listener.transitioned(dependency, entry);
                 return true;
             }
             refresh(now);

@@ -32,6 +32,19 @@ public final class FailureTracker {
                 || (filled == window.length && failuresInWindow > policy.failureRate() * window.length);
     }
 
+    /**
+     * Why the last {@link #transientFailure()} that returned true tripped: a sentence of counts, kept in the breaker's
+     * history.
+     */
+    public String tripReason() {
+        if (consecutive >= policy.consecutiveFailures()) {
+            return consecutive + " transient failures in a row in one sandbox (the limit is "
+                    + policy.consecutiveFailures() + ")";
+        }
+        return failuresInWindow + " of the last " + window.length + " calls in one sandbox failed transiently (over "
+                + Math.round(policy.failureRate() * 100) + "%)";
+    }
+
     /** Records that the dependency answered. */
     public void answered() {
         consecutive = 0;

@@ -2,6 +2,7 @@ package dev.redrive.core.operator;
 
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
@@ -60,6 +61,15 @@ public final class LedgerOperator implements OperatorPort {
         this.queries = new LedgerQueries(ledger, clock);
         this.breakerStore = b.breakerStore;
         this.breakerDependencies = b.breakerDependencies;
+    }
+
+    @Override
+    public Map<String, List<BreakerTransition>> breakerHistories() {
+        Map<String, List<BreakerTransition>> histories = new LinkedHashMap<>();
+        if (breakerStore != null) {
+            breakerDependencies.forEach(d -> histories.put(d, breakerStore.history(d)));
+        }
+        return histories;
     }
 
     @Override
@@ -213,8 +223,12 @@ public final class LedgerOperator implements OperatorPort {
         boolean removed = windows.remove(id);
         if (removed && window.isPresent() && breakerStore != null) {
             MaintenanceWindow w = window.get();
+            Instant now = clock.instant();
             transitionBreaker(
-                    w.dependency(), current -> CircuitBreakerRules.releaseHold(current, clock.instant(), w.end()));
+                    w.dependency(),
+                    now,
+                    current -> CircuitBreakerRules.releaseHold(current, now, w.end()),
+                    "maintenance window " + w.id() + " was removed: its hold ends, the next call probes");
         }
         return removed;
     }
@@ -232,15 +246,25 @@ public final class LedgerOperator implements OperatorPort {
             throw new IllegalArgumentException("window " + id + " runs from " + w.start() + " to " + w.end()
                     + "; a breaker is held open only while its window lasts (hold it once the window has started)");
         }
-        return transitionBreaker(w.dependency(), current -> CircuitBreakerRules.heldOpen(current, now, w.end()));
+        return transitionBreaker(
+                w.dependency(),
+                now,
+                current -> CircuitBreakerRules.heldOpen(current, now, w.end()),
+                "held open by maintenance window " + w.id() + " until its end, " + w.end());
     }
 
     /** Writes {@code next} of the breaker as read, again from a fresh read when another sandbox wrote first. */
-    private BreakerState transitionBreaker(String dependency, UnaryOperator<BreakerState> next) {
+    private BreakerState transitionBreaker(
+            String dependency, Instant now, UnaryOperator<BreakerState> next, String reason) {
         for (int attempt = 0; attempt < 5; attempt++) {
             BreakerState current = breakerStore.read(dependency);
             BreakerState wanted = next.apply(current);
-            if (wanted.equals(current) || breakerStore.transition(dependency, current.token(), wanted)) {
+            if (wanted.equals(current)
+                    || breakerStore.transition(
+                            dependency,
+                            current.token(),
+                            wanted,
+                            BreakerTransition.of(current.status(), wanted, now, reason))) {
                 return wanted;
             }
         }

@@ -1,6 +1,7 @@
 package dev.redrive.core.operator;
 
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -72,6 +73,12 @@ public interface OperatorPort {
      * shares them now (a breaker never opened reads CLOSED with token 0; the token counts its transitions).
      */
     Map<String, BreakerState> breakers();
+
+    /**
+     * The history of each breaker {@link #breakers()} lists: its last {@link BreakerTransition#KEPT} transitions,
+     * newest first (empty for a breaker never opened), with when, from and to which state, and why.
+     */
+    Map<String, List<BreakerTransition>> breakerHistories();
 
     /** Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. */
     MaintenanceWindow addWindow(MaintenanceWindow window);

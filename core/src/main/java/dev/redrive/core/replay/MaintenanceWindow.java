@@ -23,6 +23,10 @@ public record MaintenanceWindow(
         Objects.requireNonNull(start, "start");
         Objects.requireNonNull(end, "end");
         Objects.requireNonNull(approvedBy, "approvedBy");
+        if (id.isBlank() || id.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException(
+                    "a maintenance window's id is one line of text (no control characters): '" + id.strip() + "'");
+        }
         if (dependency.isBlank()) {
             throw new IllegalArgumentException("a maintenance window names the dependency it covers");
         }

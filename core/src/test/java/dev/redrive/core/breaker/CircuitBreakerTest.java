@@ -25,8 +25,8 @@ class CircuitBreakerTest {
     final List<String> events = new ArrayList<>();
     final BreakerListener listener = new BreakerListener() {
         @Override
-        public void transitioned(String dependency, Status from, Status to) {
-            events.add(from + "->" + to);
+        public void transitioned(String dependency, BreakerTransition transition) {
+            events.add(transition.from() + "->" + transition.to());
         }
 
         @Override
@@ -141,6 +141,95 @@ class CircuitBreakerTest {
     }
 
     @Test
+    void theHistoryKeepsEveryTransitionOfAnOutageWithWhenAndWhy() {
+        CircuitBreaker a = sandbox();
+        CircuitBreaker b = sandbox();
+        for (int i = 0; i < 3; i++) {
+            a.failedTransiently(a.admit(T0), T0);
+        }
+        Instant firstProbe = T0.plusSeconds(31);
+        a.failedTransiently(a.admit(firstProbe), firstProbe.plusMillis(300));
+        Instant secondProbe = firstProbe.plusSeconds(61);
+        CircuitBreaker.Permit probe = b.admit(secondProbe);
+        b.answered(probe, secondProbe.plusMillis(120));
+
+        assertThat(store.history("mail"))
+                .containsExactly(
+                        new BreakerTransition(
+                                5,
+                                secondProbe.plusMillis(120),
+                                Status.HALF_OPEN,
+                                Status.CLOSED,
+                                "the probe succeeded: the dependency answered"),
+                        new BreakerTransition(
+                                4,
+                                secondProbe,
+                                Status.OPEN,
+                                Status.HALF_OPEN,
+                                "the open period ended: one call probes the dependency"),
+                        new BreakerTransition(
+                                3,
+                                firstProbe.plusMillis(300),
+                                Status.HALF_OPEN,
+                                Status.OPEN,
+                                "the probe failed transiently: open again for PT1M"),
+                        new BreakerTransition(
+                                2,
+                                firstProbe,
+                                Status.OPEN,
+                                Status.HALF_OPEN,
+                                "the open period ended: one call probes the dependency"),
+                        new BreakerTransition(
+                                1,
+                                T0,
+                                Status.CLOSED,
+                                Status.OPEN,
+                                "3 transient failures in a row in one sandbox (the limit is 3): open for PT30S"));
+    }
+
+    @Test
+    void aFailureRateOverTheWindowIsTheReasonItOpened() {
+        BreakerPolicy byRate =
+                new BreakerPolicy(100, 0.5, 10, Duration.ofSeconds(30), Duration.ofMinutes(2), Duration.ofSeconds(10));
+        CircuitBreaker breaker = new CircuitBreaker("mail", store, new CircuitBreakerRules(byRate), CACHE, listener);
+
+        for (int i = 0; i < 10; i++) {
+            CircuitBreaker.Permit permit = breaker.admit(T0);
+            if (i == 1 || i == 4 || i == 7 || i == 8) {
+                breaker.answered(permit, T0);
+            } else {
+                breaker.failedTransiently(permit, T0);
+            }
+        }
+
+        assertThat(store.history("mail"))
+                .singleElement()
+                .extracting(BreakerTransition::reason)
+                .isEqualTo("6 of the last 10 calls in one sandbox failed transiently (over 50%): open for PT30S");
+    }
+
+    @Test
+    void aLapsedProbeLeaseIsItsOwnTransitionInTheHistory() {
+        CircuitBreaker a = sandbox();
+        for (int i = 0; i < 3; i++) {
+            a.failedTransiently(a.admit(T0), T0);
+        }
+        Instant over = T0.plusSeconds(31);
+        assertThat(a.admit(over).probe()).isTrue(); // its sandbox froze: no result
+
+        Instant lapsed = over.plus(POLICY.probeLease()).plusMillis(1);
+        assertThat(sandbox().admit(lapsed).probe()).isTrue();
+
+        assertThat(store.history("mail").get(0))
+                .isEqualTo(new BreakerTransition(
+                        3,
+                        lapsed,
+                        Status.HALF_OPEN,
+                        Status.HALF_OPEN,
+                        "the last probe's lease lapsed without a result: one call probes again"));
+    }
+
+    @Test
     void whenItsStoreFailsItFailsOpenAndReportsIt() {
         store.failing = true;
         CircuitBreaker breaker = sandbox();
@@ -176,12 +265,17 @@ class CircuitBreakerTest {
         }
 
         @Override
-        public boolean transition(String dependency, long expectedToken, BreakerState next) {
+        public boolean transition(String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
             if (failing) {
                 throw new IllegalStateException("control table unreachable");
             }
             writes.incrementAndGet();
-            return delegate.transition(dependency, expectedToken, next);
+            return delegate.transition(dependency, expectedToken, next, entry);
+        }
+
+        @Override
+        public List<BreakerTransition> history(String dependency) {
+            return delegate.history(dependency);
         }
     }
 }

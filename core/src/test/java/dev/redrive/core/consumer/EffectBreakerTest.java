@@ -10,6 +10,7 @@ import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerState.Status;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreaker;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.breaker.InMemoryBreakerStore;
@@ -53,8 +54,8 @@ class EffectBreakerTest {
     final List<String> events = new CopyOnWriteArrayList<>();
     final BreakerListener listener = new BreakerListener() {
         @Override
-        public void transitioned(String dependency, Status from, Status to) {
-            events.add(from + "->" + to);
+        public void transitioned(String dependency, BreakerTransition transition) {
+            events.add(transition.from() + "->" + transition.to());
         }
 
         @Override
@@ -292,7 +293,13 @@ class EffectBreakerTest {
             }
 
             @Override
-            public boolean transition(String dependency, long expectedToken, BreakerState next) {
+            public boolean transition(
+                    String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
+                throw new IllegalStateException("control table unreachable");
+            }
+
+            @Override
+            public List<BreakerTransition> history(String dependency) {
                 throw new IllegalStateException("control table unreachable");
             }
         };

@@ -8,6 +8,7 @@ import dev.redrive.core.breaker.Admission;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerState.Status;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.breaker.InMemoryBreakerStore;
 import dev.redrive.core.replay.MaintenanceWindow;
@@ -54,7 +55,7 @@ class BreakerHeldByAWindowTest {
     @Test
     void aBreakerAlreadyOpenKeepsWhenItOpenedAndOneOpenPastTheWindowIsLeftAsItIs() {
         BreakerState open = RULES.open(BreakerState.closed(), T0.minusSeconds(10));
-        breakers.transition(MAIL, 0, open);
+        breakers.transition(MAIL, 0, open, BreakerTransition.of(Status.CLOSED, open, T0, "mail down"));
         window(T0.minusSeconds(60), end);
 
         BreakerState held = operator.holdBreakerOpen("chg-1");
@@ -86,7 +87,7 @@ class BreakerHeldByAWindowTest {
     void removingAWindowLeavesABreakerItDidNotHoldAlone() {
         window(T0.minusSeconds(60), end);
         BreakerState open = RULES.open(BreakerState.closed(), T0);
-        breakers.transition(MAIL, 0, open);
+        breakers.transition(MAIL, 0, open, BreakerTransition.of(Status.CLOSED, open, T0, "mail down"));
 
         operator.removeWindow("chg-1");
 
@@ -105,5 +106,31 @@ class BreakerHeldByAWindowTest {
                         + "window chg-2 cannot hold one open");
         assertThatThrownBy(() -> operator.holdBreakerOpen("chg-9")).hasMessage("no maintenance window with id 'chg-9'");
         assertThat(breakers.read(MAIL)).isEqualTo(BreakerState.closed());
+    }
+
+    @Test
+    void theHoldAndItsReleaseAreInTheBreakersHistoryWithTheWindow() {
+        window(T0.minusSeconds(60), end);
+        BreakerState held = operator.holdBreakerOpen("chg-1");
+        f.clock.advance(Duration.ofMinutes(5));
+
+        operator.removeWindow("chg-1");
+
+        assertThat(operator.breakerHistories()).containsOnlyKeys(MAIL);
+        assertThat(operator.breakerHistories().get(MAIL))
+                .containsExactly(
+                        new BreakerTransition(
+                                2,
+                                T0.plus(Duration.ofMinutes(5)),
+                                Status.OPEN,
+                                Status.OPEN,
+                                "maintenance window chg-1 was removed: its hold ends, the next call probes"),
+                        new BreakerTransition(
+                                1,
+                                T0,
+                                Status.CLOSED,
+                                Status.OPEN,
+                                "held open by maintenance window chg-1 until its end, " + end));
+        assertThat(held.token()).isEqualTo(1);
     }
 }

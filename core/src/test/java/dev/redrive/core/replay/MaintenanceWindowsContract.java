@@ -40,5 +40,10 @@ public abstract class MaintenanceWindowsContract {
         assertThatThrownBy(() -> new MaintenanceWindow("w", "payments", t, t.minusSeconds(1), "ada", ""))
                 .hasMessageContaining("ends")
                 .hasMessageContaining("before it starts");
+        assertThatThrownBy(() -> new MaintenanceWindow("chg-1\nforged", "payments", t, t.plusSeconds(60), "ada", ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one line of text");
+        assertThatThrownBy(() -> new MaintenanceWindow(" ", "payments", t, t.plusSeconds(60), "ada", ""))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

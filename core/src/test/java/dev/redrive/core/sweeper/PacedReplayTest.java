@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.redrive.core.breaker.Admission;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerState.Status;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.breaker.InMemoryBreakerStore;
 import dev.redrive.core.claim.IdempotencyKey;
@@ -147,7 +149,7 @@ class PacedReplayTest {
         windowEnded();
         CircuitBreakerRules rules = new CircuitBreakerRules(BreakerPolicy.DEFAULT);
         BreakerState open = rules.open(BreakerState.closed(), T0);
-        breakers.transition(LANE, 0, open);
+        breakers.transition(LANE, 0, open, BreakerTransition.of(Status.CLOSED, open, T0, "the payments are down"));
         Map<String, Long> versions = versions();
 
         Map<String, ReplayOutcome> outcomes = paced(tenPerSecond)
@@ -170,7 +172,15 @@ class PacedReplayTest {
                         .as("held untouched: no check, no audit entry")
                         .isEqualTo(versions.get(id)));
 
-        breakers.transition(LANE, open.token(), rules.probeSucceeded(halfOpen(rules, open)));
+        BreakerState probing = halfOpen(rules, open);
+        breakers.transition(
+                LANE, open.token(), probing, BreakerTransition.of(Status.OPEN, probing, T0, "the open period ended"));
+        BreakerState closedAgain = rules.probeSucceeded(probing);
+        breakers.transition(
+                LANE,
+                probing.token(),
+                closedAgain,
+                BreakerTransition.of(Status.HALF_OPEN, closedAgain, T0, "the probe succeeded"));
         SweepReport closed = sweep(paced(tenPerSecond));
 
         assertThat(closed.replayOutcomes()).containsEntry("Sent", 12);
@@ -190,7 +200,13 @@ class PacedReplayTest {
             }
 
             @Override
-            public boolean transition(String dependency, long expectedToken, BreakerState next) {
+            public boolean transition(
+                    String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
+                throw new IllegalStateException("control table unreachable");
+            }
+
+            @Override
+            public List<BreakerTransition> history(String dependency) {
                 throw new IllegalStateException("control table unreachable");
             }
         };

@@ -2,6 +2,7 @@ package dev.redrive.functions.metrics;
 
 import dev.redrive.core.breaker.BreakerListener;
 import dev.redrive.core.breaker.BreakerState.Status;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * {@value Metrics#NAMESPACE}, dimension {@code Dependency}): {@code BreakerCallsRefused}, {@code BreakerOpenSeconds}
  * (the longest a refusing breaker had been open, which the long-open alarm reads), {@code BreakerProbesSucceeded},
  * {@code BreakerProbesFailed}, {@code BreakerStoreFailures}; {@code BreakerTransitions} by {@code Dependency} and
- * {@code State} (the state entered). Transitions and store failures are logged too (dependency and states only).
+ * {@code State} (the state entered). Transitions are logged as {@link BreakerTransition#logLine} (the dashboard's
+ * history widget reads these lines), store failures with the exception's type only.
  * Thread-safe: the records of a batch report concurrently.
  */
 public final class BreakerMetrics implements BreakerListener {
@@ -42,9 +44,9 @@ public final class BreakerMetrics implements BreakerListener {
     }
 
     @Override
-    public synchronized void transitioned(String dependency, Status from, Status to) {
-        figures(dependency).transitions.merge(to, 1, Integer::sum);
-        LOG.infof("circuit breaker of %s: %s -> %s", dependency, from, to);
+    public synchronized void transitioned(String dependency, BreakerTransition transition) {
+        figures(dependency).transitions.merge(transition.to(), 1, Integer::sum);
+        LOG.info(transition.logLine(dependency));
     }
 
     @Override

@@ -15,6 +15,7 @@ import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.functions.config.RedriveConfig;
@@ -171,12 +172,14 @@ class ConfirmationEmailHandlerTest {
     @Test
     void anOpenMailProviderBreakerInTheControlTableDefersTheEmailWithoutSendingIt() {
         Instant now = Instant.now();
+        BreakerState open =
+                new BreakerState(BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null);
         new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table())
                 .transition(
                         ConfirmationEmailConsumer.DEPENDENCY,
                         0,
-                        new BreakerState(
-                                BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null));
+                        open,
+                        BreakerTransition.of(BreakerState.Status.CLOSED, open, now, "mail down"));
         String eventId = "evt-" + UUID.randomUUID();
         SQSEvent.SQSMessage order = record(OrderEvents.v2(eventId, "o-7", 700, "EUR"));
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.breaker.BreakerState.Status;
+import dev.redrive.core.breaker.BreakerTransition;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,15 +18,17 @@ class BreakerMetricsTest {
     final List<String> lines = new ArrayList<>();
     final BreakerMetrics metrics = new BreakerMetrics(new EmfOutput(lines::add));
     final ObjectMapper json = new ObjectMapper();
+    static final Instant T0 = Instant.parse("2026-12-04T02:00:00Z");
 
     @Test
     void anInvocationsRefusalsProbesAndTransitionsAreExportedOnceByDependency() throws Exception {
-        metrics.transitioned("email-provider", Status.CLOSED, Status.OPEN);
+        metrics.transitioned("email-provider", new BreakerTransition(1, T0, Status.CLOSED, Status.OPEN, "down"));
         metrics.refused("email-provider", Duration.ofSeconds(4));
         metrics.refused("email-provider", Duration.ofSeconds(95));
         metrics.refused("email-provider", Duration.ofSeconds(30));
         metrics.probed("email-provider", false);
-        metrics.transitioned("email-provider", Status.HALF_OPEN, Status.OPEN);
+        metrics.transitioned(
+                "email-provider", new BreakerTransition(3, T0, Status.HALF_OPEN, Status.OPEN, "the probe failed"));
 
         metrics.flush();
         metrics.flush();

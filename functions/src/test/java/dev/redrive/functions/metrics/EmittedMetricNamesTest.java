@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageOutcome;
@@ -54,7 +55,11 @@ class EmittedMetricNamesTest {
                         new MessageOutcome.DeadLettered("k7", new FailureRecord(permanent, 1, now, now, "q")),
                         new MessageOutcome.SkippedAfterGroupFailure("g1", "m0", 4),
                         new MessageOutcome.RefusedByBreaker("k8", "mail", 30)));
-        metrics.breakers().transitioned("mail", BreakerState.Status.CLOSED, BreakerState.Status.OPEN);
+        metrics.breakers()
+                .transitioned(
+                        "mail",
+                        new BreakerTransition(
+                                1, now, BreakerState.Status.CLOSED, BreakerState.Status.OPEN, "5 failures in a row"));
         metrics.breakers().refused("mail", Duration.ofSeconds(12));
         metrics.breakers().probed("mail", true);
         metrics.breakers().probed("mail", false);

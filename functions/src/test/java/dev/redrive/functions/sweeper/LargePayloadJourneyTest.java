@@ -12,6 +12,7 @@ import dev.redrive.aws.payload.S3ClaimChecks;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.failure.FailureClass;
@@ -164,12 +165,14 @@ class LargePayloadJourneyTest {
      */
     private QuarantineRecord refusedAndQuarantined(String eventId, String body, Map<String, String> attributes) {
         Instant now = clock.instant();
+        BreakerState open =
+                new BreakerState(BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null);
         new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table())
                 .transition(
                         ConfirmationEmailConsumer.DEPENDENCY,
                         0,
-                        new BreakerState(
-                                BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null));
+                        open,
+                        BreakerTransition.of(BreakerState.Status.CLOSED, open, now, "mail down"));
         Map<String, MessageAttributeValue> typed = new HashMap<>();
         attributes.forEach((k, v) -> typed.put(
                 k,
@@ -210,7 +213,9 @@ class LargePayloadJourneyTest {
                 .transition(
                         ConfirmationEmailConsumer.DEPENDENCY,
                         1,
-                        new BreakerState(BreakerState.Status.CLOSED, 2, null, null, null, null));
+                        new BreakerState(BreakerState.Status.CLOSED, 2, null, null, null, null),
+                        new BreakerTransition(
+                                2, clock.instant(), BreakerState.Status.OPEN, BreakerState.Status.CLOSED, "mail back"));
 
         ReplayOutcome outcome =
                 replays.replay(r.id(), Actor.person("ada"), "mail provider is back", Optional.empty(), false);

@@ -21,8 +21,11 @@ import software.constructs.Construct;
  */
 public record CheckoutConsumers(IdempotentConsumer confirmationEmail, IdempotentConsumer revenueAnalytics) {
 
-    /** A breaker's actions: a consistent read, and a transition as a conditional put. No update, delete, scan. */
-    public static final List<String> BREAKER_ACTIONS = List.of("dynamodb:GetItem", "dynamodb:PutItem");
+    /**
+     * A breaker's actions: a consistent read, and a transition (with its history entry) as one conditional update. No
+     * put, delete, scan.
+     */
+    public static final List<String> BREAKER_ACTIONS = List.of("dynamodb:GetItem", "dynamodb:UpdateItem");
 
     /** Creates both consumers in {@code scope} with the grants of their own side effects. */
     public static CheckoutConsumers create(

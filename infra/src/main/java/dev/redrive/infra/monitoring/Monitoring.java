@@ -81,6 +81,7 @@ public final class Monitoring extends Construct {
                 props.queues(),
                 props.consumers(),
                 props.breakers(),
+                props.consumerLogGroups(),
                 alarms,
                 thresholds.period());
     }

@@ -12,6 +12,8 @@ import software.amazon.awscdk.services.lambda.IFunction;
  * @param queues     every queue to alarm on and chart
  * @param consumers  the consumers' names, for the per-consumer graphs
  * @param breakers   the dependencies whose circuit breakers alarm when they stay open too long
+ * @param consumerLogGroups the consumers' log groups, where the breakers' transitions are logged (the dashboard's
+ *                   breaker history reads them)
  * @param sweeper    the sweeper function, whose errors alarm
  * @param thresholds where the alarms fire
  */
@@ -21,6 +23,7 @@ public record MonitoringProps(
         List<MonitoredQueue> queues,
         List<String> consumers,
         List<String> breakers,
+        List<String> consumerLogGroups,
         IFunction sweeper,
         AlarmThresholds thresholds) {
 
@@ -29,5 +32,6 @@ public record MonitoringProps(
         queues = List.copyOf(queues);
         consumers = List.copyOf(consumers);
         breakers = List.copyOf(breakers);
+        consumerLogGroups = List.copyOf(consumerLogGroups);
     }
 }

@@ -1,5 +1,6 @@
 package dev.redrive.infra.monitoring;
 
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
@@ -13,6 +14,8 @@ import software.amazon.awscdk.services.cloudwatch.GraphWidget;
 import software.amazon.awscdk.services.cloudwatch.IAlarm;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.LogQueryVisualizationType;
+import software.amazon.awscdk.services.cloudwatch.LogQueryWidget;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
@@ -21,8 +24,10 @@ import software.constructs.Construct;
 /**
  * The Redrive dashboard: depth and age per queue, dead-letter arrivals by consumer and failure class, quarantine by
  * failure class, replay outcomes, each consumer's processed and duplicate counts, and each circuit breaker's refusals,
- * probes and how long it has been open. Metrics whose dimension values
- * are open-ended (failure classes) are charted with CloudWatch SEARCH expressions.
+ * probes, how long it has been open, its transitions by the state entered and its history: the transitions the
+ * sandboxes wrote, newest first, with why (a Logs Insights table of their log lines, {@link BreakerTransition#logLine};
+ * {@code redrive stats} shows the history as stored, holds by maintenance windows included). Metrics whose dimension
+ * values are open-ended (failure classes, states) are charted with CloudWatch SEARCH expressions.
  */
 final class RedriveDashboard extends Construct {
 
@@ -35,6 +40,7 @@ final class RedriveDashboard extends Construct {
             List<MonitoredQueue> queues,
             List<String> consumers,
             List<String> breakers,
+            List<String> consumerLogGroups,
             List<Alarm> alarms,
             java.time.Duration period) {
         super(scope, id);
@@ -71,6 +77,10 @@ final class RedriveDashboard extends Construct {
                 "{" + Metrics.NAMESPACE + "," + Dimensions.FAILURE_CLASS + "} MetricName=\"" + Metrics.QUARANTINED
                         + "\"",
                 "");
+        IMetric transitions = search(
+                "{" + Metrics.NAMESPACE + "," + Dimensions.DEPENDENCY + "," + Dimensions.STATE + "} MetricName=\""
+                        + Metrics.BREAKER_TRANSITIONS + "\"",
+                "");
         List<IAlarm> alarmList = new ArrayList<>(alarms);
         Dashboard.Builder.create(this, "Resource")
                 .dashboardName(prefix + "-redrive")
@@ -91,7 +101,10 @@ final class RedriveDashboard extends Construct {
                                 graph("Consumers: processed and duplicates", processed)),
                         List.of(
                                 graph("Circuit breakers: calls refused, probes", refused),
-                                graph("Circuit breakers: open for (s)", openFor))))
+                                graph("Circuit breakers: open for (s)", openFor)),
+                        List.of(
+                                graph("Circuit breakers: transitions by state entered", List.of(transitions)),
+                                breakerHistory(consumerLogGroups))))
                 .build();
     }
 
@@ -132,6 +145,30 @@ final class RedriveDashboard extends Construct {
                 .label(label)
                 .period(period)
                 .build();
+    }
+
+    /** The history of the breakers as the consumers logged their transitions: newest first, with why. */
+    private static IWidget breakerHistory(List<String> consumerLogGroups) {
+        return LogQueryWidget.Builder.create()
+                .title("Circuit breakers: history (transitions the sandboxes wrote, newest first)")
+                .logGroupNames(consumerLogGroups)
+                .queryLines(breakerHistoryQuery())
+                .view(LogQueryVisualizationType.TABLE)
+                .width(12)
+                .height(6)
+                .build();
+    }
+
+    /** The Logs Insights query of the breaker history widget. */
+    static List<String> breakerHistoryQuery() {
+        return List.of(
+                "fields @timestamp, @message",
+                "filter @message like \"" + BreakerTransition.LOG_MARKER + "\"",
+                "parse @message \"" + BreakerTransition.LOG_MARKER
+                        + "*: * -> * (token *): *\" as dependency, fromState, toState, token, why",
+                "display @timestamp, dependency, fromState, toState, token, why",
+                "sort @timestamp desc",
+                "limit 100");
     }
 
     private static IWidget graph(String title, List<IMetric> metrics) {
