@@ -15,6 +15,7 @@ import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.names.RedriveNames.Dependencies;
+import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.operator.LedgerOperator;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.replay.ReplayPace;
@@ -165,13 +166,21 @@ public record AwsRedrive(
         return new DynamoDbBreakerStore(dynamoDb, names.controlTable());
     }
 
+    /** The dependencies whose circuit breakers the checkout consumers share. */
+    public static final List<String> BREAKER_DEPENDENCIES = List.of(Dependencies.EMAIL_PROVIDER);
+
+    /** Maintenance windows' holds of the consumers' breakers (the sweeper writes the holds of windows that start). */
+    public BreakerHolds breakerHolds() {
+        return new BreakerHolds(breakers(), BREAKER_DEPENDENCIES);
+    }
+
     /**
      * The operator port on these resources, replaying through {@code replays}, showing the breakers of the
      * dependencies the checkout consumers call.
      */
     public LedgerOperator.Builder operator(ReplayService replays) {
         return LedgerOperator.builder()
-                .breakers(breakers(), List.of(Dependencies.EMAIL_PROVIDER))
+                .breakers(breakers(), BREAKER_DEPENDENCIES)
                 .ledger(ledger())
                 .replays(replays)
                 .windows(windows())

@@ -118,9 +118,10 @@ final class WindowCommand implements Callable<Integer> {
         @Option(
                 names = "--hold-breaker",
                 order = 6,
-                description = "Also hold the dependency's circuit breaker OPEN until the window's end, in every "
-                        + "sandbox: no call reaches it, messages wait instead of spending their receives, replays are "
-                        + "held, and after the window one probe decides. The window must have started. "
+                description = "Also hold the dependency's circuit breaker OPEN from the window's start to its end, "
+                        + "in every sandbox: no call reaches it, messages wait instead of spending their receives, "
+                        + "replays are held, and after the window one probe decides. A window that lasts now is held "
+                        + "at once; one that starts later, by the sweeper's first run after its start. "
                         + "'window remove' ends the hold early.")
         boolean holdBreaker;
 
@@ -143,34 +144,35 @@ final class WindowCommand implements Callable<Integer> {
                                     .replace(":", "") + "-"
                             + UUID.randomUUID().toString().substring(0, 4);
             Instant now = root.context().clock().instant();
-            if (holdBreaker && (now.isBefore(start) || !now.isBefore(end))) {
-                throw CliException.usage("--hold-breaker holds the breaker only while the window lasts, and this one "
-                        + "runs from " + Durations.at(start) + " to " + Durations.at(end)
-                        + ": add it now without --hold-breaker, and hold it once it has started (--start now)");
+            if (holdBreaker && !now.isBefore(end)) {
+                throw CliException.usage("--hold-breaker holds the breaker while the window lasts, and this one is "
+                        + "over (it ended " + Durations.at(end) + ")");
             }
             OperatorPort windows = root.backend().operator();
             if (windows.window(windowId).isPresent()) {
                 throw CliException.usage("a window with id '" + windowId + "' exists already");
             }
             MaintenanceWindow w = new MaintenanceWindow(
-                    windowId, dependency.strip(), start, end, root.actor().name(), reason.strip());
-            windows.addWindow(w);
+                    windowId, dependency.strip(), start, end, root.actor().name(), reason.strip(), holdBreaker);
+            try {
+                windows.addWindow(w);
+            } catch (IllegalArgumentException e) {
+                throw CliException.config("window " + w.id() + " was not added: " + e.getMessage());
+            }
             PrintWriter out = spec.commandLine().getOut();
             out.println("Added window " + w.id() + ": " + w.dependency() + " from " + Durations.at(w.start()) + " to "
                     + Durations.at(w.end())
                     + " (" + Durations.format(Duration.between(w.start(), w.end())) + "), approved by "
                     + w.approvedBy() + ".");
-            if (holdBreaker) {
-                try {
-                    BreakerState held = windows.holdBreakerOpen(w.id());
-                    out.println("The " + w.dependency() + " circuit breaker is held OPEN until "
-                            + Durations.at(held.openUntil()) + " in every sandbox (token " + held.token() + "): no "
-                            + "call reaches it, messages wait, replays are held; after the window one probe decides.");
-                } catch (IllegalArgumentException e) {
-                    out.flush();
-                    throw CliException.config(
-                            "window " + w.id() + " was added, but its breaker is not held: " + e.getMessage());
-                }
+            if (holdBreaker && w.lastsAt(now)) {
+                BreakerState held = windows.breakers().get(w.dependency());
+                out.println("The " + w.dependency() + " circuit breaker is held OPEN until "
+                        + Durations.at(held.openUntil()) + " in every sandbox (token " + held.token() + "): no "
+                        + "call reaches it, messages wait, replays are held; after the window one probe decides.");
+            } else if (holdBreaker) {
+                out.println("The " + w.dependency() + " circuit breaker will be held OPEN from the sweeper's first run "
+                        + "after " + Durations.at(w.start()) + " until " + Durations.at(w.end()) + " in every sandbox; "
+                        + "until then it works as usual (it opens by itself on failures).");
             }
             if (Duration.between(start, end).compareTo(Duration.ofHours(24)) > 0) {
                 spec.commandLine()
@@ -227,6 +229,7 @@ final class WindowCommand implements Callable<Integer> {
                     n.put("status", status(w, now));
                     n.put("approvedBy", w.approvedBy());
                     n.put("reason", w.reason());
+                    n.put("holdsBreaker", w.holdsBreaker());
                 }
                 Json.print(out, array);
                 return ExitCodes.OK;
@@ -237,7 +240,8 @@ final class WindowCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
             Table table = new Table(
-                    List.of("ID", "DEPENDENCY", "START", "END", "STATUS", "APPROVED BY", "REASON"),
+                    List.of("ID", "DEPENDENCY", "START", "END", "STATUS", "HOLDS BREAKER", "APPROVED BY", "REASON"),
+                    0,
                     0,
                     0,
                     0,
@@ -251,6 +255,7 @@ final class WindowCommand implements Callable<Integer> {
                     Durations.at(w.start()),
                     Durations.at(w.end()),
                     status(w, now),
+                    w.holdsBreaker() ? "yes" : "no",
                     w.approvedBy(),
                     w.reason()));
             table.print(out);

@@ -76,9 +76,9 @@ class WindowCommandTest {
         assertThat(list.out().lines().toList()).hasSize(3);
         assertThat(list.out())
                 .containsPattern("chg-1234\\s+email-provider\\s+2026-11-29T11:30:00Z\\s+"
-                        + "2026-11-29T13:30:00Z\\s+active\\s+ada\\s+CHG-1234 mail provider maintenance")
+                        + "2026-11-29T13:30:00Z\\s+active\\s+no\\s+ada\\s+CHG-1234 mail provider maintenance")
                 .containsPattern("w-20261201-2200-[0-9a-f]{4}\\s+revenue-store\\s+2026-12-01T22:00:00Z\\s+"
-                        + "2026-12-01T22:30:00Z\\s+upcoming\\s+bo\\s+table migration");
+                        + "2026-12-01T22:30:00Z\\s+upcoming\\s+no\\s+bo\\s+table migration");
         JsonNode parsed = Json.MAPPER.readTree(json.out());
         assertThat(parsed).hasSize(2);
         assertThat(parsed.get(1).get("end").asText()).isEqualTo("2026-12-01T22:30:00Z");
@@ -192,7 +192,7 @@ class WindowCommandTest {
     }
 
     @Test
-    void aHoldForAWindowThatHasNotStartedIsRefusedBeforeAnythingIsWritten(LocalAws aws) {
+    void aHoldForAWindowThatStartsLaterIsKeptWithTheWindowAndTheBreakerIsLeftUntilItsStart(LocalAws aws) {
         CliRig.Run add = rig.run(
                 "window",
                 "add",
@@ -210,11 +210,59 @@ class WindowCommandTest {
                 "--actor",
                 "ada");
 
-        assertThat(add.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(add.err())
-                .contains("--hold-breaker holds the breaker only while the window lasts, and this one runs from "
-                        + "2026-11-29T13:00:00Z to 2026-11-29T14:00:00Z");
-        assertThat(windows.find("chg-1237")).isEmpty();
+        assertThat(add.exitCode()).isZero();
+        assertThat(add.out())
+                .contains("The email-provider circuit breaker will be held OPEN from the sweeper's first run after "
+                        + "2026-11-29T13:00:00Z until 2026-11-29T14:00:00Z in every sandbox");
+        assertThat(windows.find("chg-1237").orElseThrow().holdsBreaker()).isTrue();
+        assertThat(new DynamoDbBreakerStore(aws.dynamoDb(), "redrive-control").read("email-provider"))
+                .isEqualTo(BreakerState.closed());
+        assertThat(rig.run("window", "list").out())
+                .containsPattern("chg-1237\\s+email-provider\\s+\\S+\\s+\\S+\\s+upcoming\\s+yes\\s+ada");
+    }
+
+    @Test
+    void aHoldForAWindowThatIsOverOrOfADependencyWithoutABreakerIsRefusedBeforeAnythingIsWritten(LocalAws aws) {
+        CliRig.Run over = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "email-provider",
+                "--start",
+                "now-2h",
+                "--end",
+                "now-1h",
+                "--reason",
+                "CHG-1238",
+                "--id",
+                "chg-1238",
+                "--hold-breaker",
+                "--actor",
+                "ada");
+        CliRig.Run noBreaker = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "payments",
+                "--start",
+                "now+1h",
+                "--end",
+                "now+2h",
+                "--reason",
+                "CHG-1239",
+                "--id",
+                "chg-1239",
+                "--hold-breaker",
+                "--actor",
+                "ada");
+
+        assertThat(over.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(over.err()).contains("this one is over (it ended 2026-11-29T11:00:00Z)");
+        assertThat(noBreaker.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(noBreaker.err())
+                .contains("window chg-1239 was not added: no circuit breaker of payments is shared here");
+        assertThat(windows.find("chg-1238")).isEmpty();
+        assertThat(windows.find("chg-1239")).isEmpty();
         assertThat(new DynamoDbBreakerStore(aws.dynamoDb(), "redrive-control").read("email-provider"))
                 .isEqualTo(BreakerState.closed());
     }

@@ -36,6 +36,7 @@ public final class DynamoDbMaintenanceWindows implements MaintenanceWindows {
         item.put("end", AttributeValue.fromN(Long.toString(w.end().toEpochMilli())));
         item.put("approvedBy", AttributeValue.fromS(w.approvedBy()));
         item.put("reason", AttributeValue.fromS(w.reason().isEmpty() ? "-" : w.reason()));
+        item.put("holdsBreaker", AttributeValue.fromBool(w.holdsBreaker()));
         dynamoDb.putItem(b -> b.tableName(table).item(item));
     }
 
@@ -78,6 +79,8 @@ public final class DynamoDbMaintenanceWindows implements MaintenanceWindows {
                 Instant.ofEpochMilli(Long.parseLong(item.get("start").n())),
                 Instant.ofEpochMilli(Long.parseLong(item.get("end").n())),
                 item.get("approvedBy").s(),
-                "-".equals(reason) ? "" : reason);
+                "-".equals(reason) ? "" : reason,
+                // a window stored before windows could hold breakers holds none
+                item.containsKey("holdsBreaker") && item.get("holdsBreaker").bool());
     }
 }

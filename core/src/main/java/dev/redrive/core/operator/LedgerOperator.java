@@ -3,7 +3,6 @@ package dev.redrive.core.operator;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
-import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
 /**
  * The operator port over the ledger, the replay service, the archive decision, the windows, the queues and the replay
@@ -46,8 +44,7 @@ public final class LedgerOperator implements OperatorPort {
     private final PayloadStore payloads;
     private final Clock clock;
     private final LedgerQueries queries;
-    private final BreakerStore breakerStore;
-    private final List<String> breakerDependencies;
+    private final BreakerHolds holds;
 
     private LedgerOperator(Builder b) {
         this.ledger = require(b.ledger, "a quarantine ledger");
@@ -59,15 +56,14 @@ public final class LedgerOperator implements OperatorPort {
         this.clock = b.clock;
         this.archives = new ArchiveDecision(ledger, clock);
         this.queries = new LedgerQueries(ledger, clock);
-        this.breakerStore = b.breakerStore;
-        this.breakerDependencies = b.breakerDependencies;
+        this.holds = b.holds;
     }
 
     @Override
     public Map<String, List<BreakerTransition>> breakerHistories() {
         Map<String, List<BreakerTransition>> histories = new LinkedHashMap<>();
-        if (breakerStore != null) {
-            breakerDependencies.forEach(d -> histories.put(d, breakerStore.history(d)));
+        if (holds != null) {
+            holds.dependencies().forEach(d -> histories.put(d, holds.store().history(d)));
         }
         return histories;
     }
@@ -75,8 +71,8 @@ public final class LedgerOperator implements OperatorPort {
     @Override
     public Map<String, BreakerState> breakers() {
         Map<String, BreakerState> states = new LinkedHashMap<>();
-        if (breakerStore != null) {
-            breakerDependencies.forEach(d -> states.put(d, breakerStore.read(d)));
+        if (holds != null) {
+            holds.dependencies().forEach(d -> states.put(d, holds.store().read(d)));
         }
         return states;
     }
@@ -203,7 +199,18 @@ public final class LedgerOperator implements OperatorPort {
 
     @Override
     public MaintenanceWindow addWindow(MaintenanceWindow window) {
+        if (window.holdsBreaker()) {
+            if (holds == null) {
+                throw new IllegalArgumentException("no circuit breakers are shared here; window " + window.id()
+                        + " cannot hold the one of " + window.dependency());
+            }
+            holds.requireBreakerOf(window);
+        }
         windows.add(window);
+        Instant now = clock.instant();
+        if (window.holdsBreaker() && window.lastsAt(now)) {
+            holds.hold(window, now);
+        }
         return window;
     }
 
@@ -221,14 +228,8 @@ public final class LedgerOperator implements OperatorPort {
     public boolean removeWindow(String id) {
         Optional<MaintenanceWindow> window = windows.find(id);
         boolean removed = windows.remove(id);
-        if (removed && window.isPresent() && breakerStore != null) {
-            MaintenanceWindow w = window.get();
-            Instant now = clock.instant();
-            transitionBreaker(
-                    w.dependency(),
-                    now,
-                    current -> CircuitBreakerRules.releaseHold(current, now, w.end()),
-                    "maintenance window " + w.id() + " was removed: its hold ends, the next call probes");
+        if (removed && window.isPresent() && holds != null) {
+            holds.release(window.get(), clock.instant());
         }
         return removed;
     }
@@ -237,39 +238,11 @@ public final class LedgerOperator implements OperatorPort {
     public BreakerState holdBreakerOpen(String id) {
         MaintenanceWindow w = windows.find(id)
                 .orElseThrow(() -> new IllegalArgumentException("no maintenance window with id '" + id + "'"));
-        Instant now = clock.instant();
-        if (breakerStore == null || !breakerDependencies.contains(w.dependency())) {
-            throw new IllegalArgumentException("no circuit breaker of " + w.dependency() + " is shared here (the "
-                    + "breakers are " + breakerDependencies + "); window " + id + " cannot hold one open");
+        if (holds == null) {
+            throw new IllegalArgumentException(
+                    "no circuit breakers are shared here; window " + id + " cannot hold one open");
         }
-        if (now.isBefore(w.start()) || !now.isBefore(w.end())) {
-            throw new IllegalArgumentException("window " + id + " runs from " + w.start() + " to " + w.end()
-                    + "; a breaker is held open only while its window lasts (hold it once the window has started)");
-        }
-        return transitionBreaker(
-                w.dependency(),
-                now,
-                current -> CircuitBreakerRules.heldOpen(current, now, w.end()),
-                "held open by maintenance window " + w.id() + " until its end, " + w.end());
-    }
-
-    /** Writes {@code next} of the breaker as read, again from a fresh read when another sandbox wrote first. */
-    private BreakerState transitionBreaker(
-            String dependency, Instant now, UnaryOperator<BreakerState> next, String reason) {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            BreakerState current = breakerStore.read(dependency);
-            BreakerState wanted = next.apply(current);
-            if (wanted.equals(current)
-                    || breakerStore.transition(
-                            dependency,
-                            current.token(),
-                            wanted,
-                            BreakerTransition.of(current.status(), wanted, now, reason))) {
-                return wanted;
-            }
-        }
-        throw new IllegalStateException("the " + dependency + " breaker changed under five attempts in a row to "
-                + "write it; nothing was held or released");
+        return holds.hold(w, clock.instant());
     }
 
     /** The state an archive decision found (it reads the record itself); empty when there was none, or it changed. */
@@ -310,15 +283,13 @@ public final class LedgerOperator implements OperatorPort {
         private DeadLetterSource queues;
         private PayloadStore payloads;
         private Clock clock = Clock.systemUTC();
-        private BreakerStore breakerStore;
-        private List<String> breakerDependencies = List.of();
+        private BreakerHolds holds;
 
         private Builder() {}
 
         /** Where the consumers' circuit breakers are shared, and whose to show; none by default. */
         public Builder breakers(BreakerStore store, List<String> dependencies) {
-            this.breakerStore = Objects.requireNonNull(store, "store");
-            this.breakerDependencies = List.copyOf(dependencies);
+            this.holds = new BreakerHolds(store, dependencies);
             return this;
         }
 

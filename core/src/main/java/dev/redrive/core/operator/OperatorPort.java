@@ -80,7 +80,13 @@ public interface OperatorPort {
      */
     Map<String, List<BreakerTransition>> breakerHistories();
 
-    /** Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. */
+    /**
+     * Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. One that holds its breaker
+     * ({@link MaintenanceWindow#holdsBreaker()}) and lasts now is held at once; one that starts later is held by the
+     * sweeper's first run after its start.
+     *
+     * @throws IllegalArgumentException when it holds a breaker that is not shared here: nothing is stored
+     */
     MaintenanceWindow addWindow(MaintenanceWindow window);
 
     List<MaintenanceWindow> windows();

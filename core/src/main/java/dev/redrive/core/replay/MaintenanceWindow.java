@@ -13,9 +13,24 @@ import java.util.Objects;
  * @param end        exclusive
  * @param approvedBy who approved it
  * @param reason     why (the change ticket, the vendor notice)
+ * @param holdsBreaker whether it holds its dependency's circuit breaker OPEN while it lasts: from its start (at once
+ *                   when added while it lasts, else at the sweeper's first run after its start) to its end, after
+ *                   which one probe decides
  */
 public record MaintenanceWindow(
-        String id, String dependency, Instant start, Instant end, String approvedBy, String reason) {
+        String id,
+        String dependency,
+        Instant start,
+        Instant end,
+        String approvedBy,
+        String reason,
+        boolean holdsBreaker) {
+
+    /** A window that does not hold its dependency's breaker. */
+    public MaintenanceWindow(
+            String id, String dependency, Instant start, Instant end, String approvedBy, String reason) {
+        this(id, dependency, start, end, approvedBy, reason, false);
+    }
 
     public MaintenanceWindow {
         Objects.requireNonNull(id, "id");
@@ -40,6 +55,11 @@ public record MaintenanceWindow(
     }
 
     public boolean covers(String failedDependency, Instant at) {
-        return dependency.equals(failedDependency) && !at.isBefore(start) && at.isBefore(end);
+        return dependency.equals(failedDependency) && lastsAt(at);
+    }
+
+    /** Whether {@code at} falls inside it: from its start (inclusive) to its end (exclusive). */
+    public boolean lastsAt(Instant at) {
+        return !at.isBefore(start) && at.isBefore(end);
     }
 }

@@ -99,7 +99,8 @@ class BreakerHeldByAWindowTest {
         window(T0.plusSeconds(600), end);
         assertThatThrownBy(() -> operator.holdBreakerOpen("chg-1"))
                 .hasMessage("window chg-1 runs from " + T0.plusSeconds(600) + " to " + end + "; a breaker is held "
-                        + "open only while its window lasts (hold it once the window has started)");
+                        + "open only while its window lasts (a window that holds its breaker from its start is added "
+                        + "with it: the sweeper holds it at its first run after the start)");
         operator.addWindow(new MaintenanceWindow("chg-2", "payments", T0.minusSeconds(60), end, "cab", ""));
         assertThatThrownBy(() -> operator.holdBreakerOpen("chg-2"))
                 .hasMessage("no circuit breaker of payments is shared here (the breakers are [email-provider]); "
@@ -132,5 +133,86 @@ class BreakerHeldByAWindowTest {
                                 Status.OPEN,
                                 "held open by maintenance window chg-1 until its end, " + end));
         assertThat(held.token()).isEqualTo(1);
+    }
+
+    final BreakerHolds sweeperHolds = new BreakerHolds(breakers, List.of(MAIL));
+
+    MaintenanceWindow holdingWindow(String id, Instant start, Instant end) {
+        return operator.addWindow(new MaintenanceWindow(id, MAIL, start, end, "cab", "vendor notice", true));
+    }
+
+    @Test
+    void aWindowThatHoldsItsBreakerFromItsStartHoldsNothingBeforeItAndIsHeldAtTheFirstSweepAfterIt() {
+        Instant start = T0.plus(Duration.ofMinutes(10));
+        holdingWindow("chg-7", start, end);
+
+        assertThat(breakers.read(MAIL)).as("added before its start").isEqualTo(BreakerState.closed());
+        assertThat(operator.window("chg-7").orElseThrow().holdsBreaker()).isTrue();
+        assertThat(sweeperHolds.holdDue(operator.windows(), start.minusMillis(1)))
+                .isEmpty();
+        assertThat(breakers.read(MAIL)).isEqualTo(BreakerState.closed());
+
+        Instant firstSweep = start.plusSeconds(90);
+        assertThat(sweeperHolds.holdDue(operator.windows(), firstSweep)).containsExactly("chg-7");
+
+        BreakerState held = breakers.read(MAIL);
+        assertThat(held)
+                .isEqualTo(new BreakerState(Status.OPEN, 1, firstSweep, Duration.between(firstSweep, end), end, null));
+        assertThat(breakers.history(MAIL))
+                .singleElement()
+                .isEqualTo(new BreakerTransition(
+                        1,
+                        firstSweep,
+                        Status.CLOSED,
+                        Status.OPEN,
+                        "held open by maintenance window chg-7 until its end, " + end));
+        assertThat(sweeperHolds.holdDue(operator.windows(), firstSweep.plus(Duration.ofMinutes(5))))
+                .as("held already: the next sweeps write nothing")
+                .isEmpty();
+        assertThat(breakers.read(MAIL)).isEqualTo(held);
+        assertThat(sweeperHolds.holdDue(operator.windows(), end)).as("over").isEmpty();
+        assertThat(RULES.admit(breakers.read(MAIL), end)).isInstanceOf(Admission.Probe.class);
+    }
+
+    @Test
+    void aWindowAddedWhileItLastsWithItsHoldIsHeldAtOnce() {
+        holdingWindow("chg-8", T0.minusSeconds(60), end);
+
+        assertThat(breakers.read(MAIL)).isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null));
+        assertThat(sweeperHolds.holdDue(operator.windows(), T0.plusSeconds(1))).isEmpty();
+    }
+
+    @Test
+    void aWindowThatAsksToHoldABreakerNotSharedHereIsRefusedAndNotStored() {
+        assertThatThrownBy(() -> operator.addWindow(
+                        new MaintenanceWindow("chg-9", "payments", T0.plusSeconds(60), end, "cab", "", true)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("no circuit breaker of payments is shared here (the breakers are [email-provider]); "
+                        + "window chg-9 cannot hold one open");
+        assertThat(operator.window("chg-9")).isEmpty();
+    }
+
+    @Test
+    void aHoldingWindowRemovedBeforeItsStartNeverHoldsAndAnotherWindowsHoldIsLeft() {
+        Instant start = T0.plus(Duration.ofMinutes(10));
+        holdingWindow("chg-10", start, end);
+        operator.removeWindow("chg-10");
+
+        assertThat(sweeperHolds.holdDue(operator.windows(), start.plusSeconds(1)))
+                .isEmpty();
+        assertThat(breakers.read(MAIL)).isEqualTo(BreakerState.closed());
+        assertThat(breakers.history(MAIL)).isEmpty();
+    }
+
+    @Test
+    void overlappingHoldingWindowsHoldTheBreakerToTheLaterEnd() {
+        Instant later = end.plus(Duration.ofHours(1));
+        holdingWindow("chg-11", T0.minusSeconds(60), end);
+        holdingWindow("chg-12", T0.minusSeconds(30), later);
+
+        assertThat(breakers.read(MAIL).openUntil()).isEqualTo(later);
+        assertThat(sweeperHolds.holdDue(operator.windows(), T0.plusSeconds(300)))
+                .isEmpty();
+        assertThat(breakers.read(MAIL).openUntil()).isEqualTo(later);
     }
 }

@@ -46,4 +46,24 @@ public abstract class MaintenanceWindowsContract {
         assertThatThrownBy(() -> new MaintenanceWindow(" ", "payments", t, t.plusSeconds(60), "ada", ""))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void whetherAWindowHoldsItsBreakerIsKept() {
+        MaintenanceWindows w = windows();
+        Instant t = Instant.parse("2026-12-04T22:00:00Z");
+        String holding = "w-" + UUID.randomUUID();
+        String plain = "w-" + UUID.randomUUID();
+        MaintenanceWindow holds =
+                new MaintenanceWindow(holding, "email-provider", t, t.plusSeconds(60), "ada", "", true);
+        w.add(holds);
+        w.add(new MaintenanceWindow(plain, "email-provider", t, t.plusSeconds(60), "ada", ""));
+
+        assertThat(w.find(holding)).contains(holds);
+        assertThat(w.find(plain).orElseThrow().holdsBreaker()).isFalse();
+        assertThat(w.list())
+                .filteredOn(MaintenanceWindow::holdsBreaker)
+                .extracting(MaintenanceWindow::id)
+                .contains(holding)
+                .doesNotContain(plain);
+    }
 }

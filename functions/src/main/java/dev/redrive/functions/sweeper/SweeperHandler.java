@@ -3,8 +3,10 @@ package dev.redrive.functions.sweeper;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
@@ -14,6 +16,7 @@ import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.metrics.EmfOutput;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +27,9 @@ import org.jboss.logging.Logger;
 /**
  * Lambda handler {@code dlq-sweeper}, invoked by the EventBridge schedule (at least once, like everything else: the
  * lease makes a duplicate invocation do nothing). Sweeps every configured dead-letter queue in turn; a queue that
- * fails does not stop the others, and the invocation then fails.
+ * fails does not stop the others, and the invocation then fails. Before the queues, it holds the circuit breaker of
+ * every maintenance window that holds its breaker and has started ({@link BreakerHolds#holdDue}): such a window added
+ * ahead of its start is held from the first run after it.
  *
  * <p>A failed invocation is not retried. Scheduler invokes Lambda asynchronously, so the schedule's retry policy only
  * covers getting the event to Lambda; after that, Lambda's async retries would apply, and the stack turns them off
@@ -48,6 +53,9 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
     private final DeadLetterSource deadLetters;
     private final ReplayStats stats;
     private final RedriveConfig config;
+    private final BreakerHolds holds;
+    private final MaintenanceWindows windows;
+    private final Clock clock;
     private final SweeperMetrics metrics = new SweeperMetrics(EmfOutput.stdout());
 
     public SweeperHandler(
@@ -56,13 +64,19 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             QuarantineLedger ledger,
             DeadLetterSource deadLetters,
             ReplayStats stats,
-            RedriveConfig config) {
+            RedriveConfig config,
+            BreakerHolds holds,
+            MaintenanceWindows windows,
+            Clock clock) {
         this.routes = routes.all();
         this.sweeper = sweeper;
         this.ledger = ledger;
         this.deadLetters = deadLetters;
         this.stats = stats;
         this.config = config;
+        this.holds = holds;
+        this.windows = windows;
+        this.clock = clock;
     }
 
     @Override
@@ -74,6 +88,19 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         List<SweepReport> reports = new ArrayList<>();
         List<SweeperMetrics.QueueFigures> figures = new ArrayList<>();
         List<String> failed = new ArrayList<>();
+        List<String> held = List.of();
+        try {
+            held = holds.holdDue(windows.list(), clock.instant());
+            if (!held.isEmpty()) {
+                LOG.infof("held the circuit breakers of maintenance windows %s until their ends", held);
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(
+                    e,
+                    "holding the breakers of the maintenance windows that have started failed; the next run tries "
+                            + "again, and the queues are swept now");
+            failed.add("the breaker holds of the maintenance windows");
+        }
         for (Route route : routes) {
             try {
                 long depth =
@@ -100,6 +127,9 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             throw new IllegalStateException("sweep failed for " + failed + " (see the log); other queues were swept");
         }
         Map<String, Object> summary = new LinkedHashMap<>();
+        if (!held.isEmpty()) {
+            summary.put("breakersHeldForWindows", held);
+        }
         for (SweepReport r : reports) {
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("skippedLeaseHeld", r.skippedLeaseHeld());

@@ -6,7 +6,9 @@ import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutDeployment;
+import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.DeadLetterSource;
@@ -85,6 +87,18 @@ public class SweeperRuntime {
     @Singleton
     ReplayStats replayStats(AwsRedrive aws) {
         return aws.stats();
+    }
+
+    @Produces
+    @Singleton
+    MaintenanceWindows maintenanceWindows(AwsRedrive aws) {
+        return aws.windows();
+    }
+
+    @Produces
+    @Singleton
+    BreakerHolds breakerHolds(AwsRedrive aws) {
+        return aws.breakerHolds();
     }
 
     @Produces

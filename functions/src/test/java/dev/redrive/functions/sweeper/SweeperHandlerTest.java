@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
+import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
@@ -34,6 +37,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -179,6 +183,46 @@ class SweeperHandlerTest {
         assertThat(byState.get(QuarantineState.REPLAYED))
                 .allSatisfy(
                         r -> assertThat(r.audit()).extracting(AuditEntry::actor).containsOnly(Actor.AUTOMATION));
+    }
+
+    @Test
+    void aWindowThatHoldsItsBreakerIsHeldByTheFirstSweepAfterItsStartAndNotWrittenAgain() {
+        Instant now = clock.instant();
+        Instant end = now.plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.MILLIS);
+        windows()
+                .add(new MaintenanceWindow(
+                        "chg-43",
+                        ConfirmationEmailConsumer.DEPENDENCY,
+                        now.plusSeconds(60),
+                        end,
+                        "oncall-lead",
+                        "mail provider maintenance, announced",
+                        true));
+        DynamoDbBreakerStore breakers =
+                new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table());
+
+        Map<String, Object> beforeItsStart = sweeper.handleRequest(Map.of("source", "redrive.schedule"), null);
+
+        assertThat(beforeItsStart).doesNotContainKey("breakersHeldForWindows");
+        assertThat(breakers.read(ConfirmationEmailConsumer.DEPENDENCY)).isEqualTo(BreakerState.closed());
+
+        clock.jump(Duration.ofSeconds(90));
+        Map<String, Object> afterItsStart = sweeper.handleRequest(Map.of("source", "redrive.schedule"), null);
+
+        assertThat(afterItsStart).containsEntry("breakersHeldForWindows", List.of("chg-43"));
+        BreakerState held = breakers.read(ConfirmationEmailConsumer.DEPENDENCY);
+        assertThat(held.status()).isEqualTo(BreakerState.Status.OPEN);
+        assertThat(held.openUntil()).isEqualTo(end);
+        assertThat(breakers.history(ConfirmationEmailConsumer.DEPENDENCY))
+                .singleElement()
+                .extracting(BreakerTransition::reason)
+                .isEqualTo("held open by maintenance window chg-43 until its end, " + end);
+
+        clock.jump(Duration.ofMinutes(5));
+        Map<String, Object> later = sweeper.handleRequest(Map.of("source", "redrive.schedule"), null);
+
+        assertThat(later).doesNotContainKey("breakersHeldForWindows");
+        assertThat(breakers.read(ConfirmationEmailConsumer.DEPENDENCY)).isEqualTo(held);
     }
 
     @Test
