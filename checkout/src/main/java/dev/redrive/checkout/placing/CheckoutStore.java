@@ -1,0 +1,96 @@
+package dev.redrive.checkout.placing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the checkout keeps its attempts, its stock and reservations, and its orders with their outbox (on AWS: one
+ * DynamoDB table with a stream, which the relay reads). Every write that decides something is conditional: a
+ * reservation is made once per order and line, an order once, an attempt only by the invocation holding its lease.
+ */
+public interface CheckoutStore {
+
+    /**
+     * Begins (or takes over) the attempt under {@code key}: taken when there is none, or when one with the same
+     * fingerprint is unfinished and its lease has lapsed (the token then grows by one). One conditional write.
+     */
+    Begin begin(String key, String fingerprint, String orderId, Instant now, Duration lease);
+
+    /** What {@link #begin} found. */
+    sealed interface Begin {
+        CheckoutAttempt attempt();
+    }
+
+    /** This invocation holds the attempt (new, or taken over from one whose lease lapsed). */
+    record Started(CheckoutAttempt attempt) implements Begin {}
+
+    /** Another invocation holds it, its lease running. */
+    record InFlight(CheckoutAttempt attempt) implements Begin {}
+
+    /** It has its final answer. */
+    record Finished(CheckoutAttempt attempt) implements Begin {}
+
+    /** The key was first used with another request body. */
+    record KeyReused(CheckoutAttempt attempt) implements Begin {}
+
+    /**
+     * Reserves {@code lines} for {@code orderId} at their current prices in {@code currency}, all or none; once per
+     * order (a second call finds the reservation made and returns it, at the prices it holds).
+     */
+    Reservation reserve(String orderId, List<OrderLine> lines, String currency, Instant now);
+
+    /** What {@link #reserve} did. */
+    sealed interface Reservation {}
+
+    /** Reserved (now or before), at these unit prices. */
+    record Reserved(List<PlacedOrder.PricedLine> lines) implements Reservation {}
+
+    /** Not reserved: these skus are short, unknown, or not sold in the currency. Nothing was reserved. */
+    record OutOfStock(List<String> skus) implements Reservation {}
+
+    /** Puts stock back: every line of {@code orderId} still held is released (idempotent). */
+    void release(String orderId, Instant now);
+
+    /**
+     * Records the authorization of the attempt held with {@code token}.
+     *
+     * @return false when another invocation took the attempt over (nothing written)
+     */
+    boolean authorized(String key, long token, String authorizationId);
+
+    /**
+     * Ends the attempt held with {@code token} with a final answer that is not an order (DECLINED, OUT_OF_STOCK,
+     * VOIDED) and its reason.
+     *
+     * @return false when another invocation took the attempt over, or it was placed (nothing written)
+     */
+    boolean finish(String key, long token, CheckoutAttempt.Status status, String reason);
+
+    /**
+     * Lets the attempt held with {@code token} go now, unfinished (its provider did not answer): the client's retry
+     * takes it over at once.
+     */
+    void letGo(String key, long token, Instant now);
+
+    /**
+     * In one transaction: writes {@code order} (once), its outbox {@code event}, confirms its reservation and marks
+     * the attempt held with {@code token} PLACED.
+     *
+     * @return false, writing nothing, when another invocation took the attempt over or placed the order first
+     */
+    boolean place(String key, long token, PlacedOrder order, OutboxEvent event);
+
+    /** The order, once placed. */
+    Optional<PlacedOrder> order(String orderId);
+
+    /** The order's outbox events, by sequence. */
+    List<OutboxEvent> outbox(String orderId);
+
+    /** Stock of {@code sku}: how many are available, at which unit price; for setting up and checking. */
+    void stock(String sku, long available, long unitPriceMinor, String currency);
+
+    /** How many of {@code sku} are available (0 for an unknown sku). */
+    long available(String sku);
+}
