@@ -40,6 +40,23 @@ public final class LocalResources {
                         a -> a.attributeName("sk").attributeType(ScalarAttributeType.S)));
     }
 
+    /**
+     * The checkout's orders table: {@code pk} + {@code sk}, its stream carrying new images (the outbox relay reads
+     * them).
+     */
+    public static void createOrdersTable(DynamoDbClient ddb, String name) {
+        ddb.createTable(b -> b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(
+                        k -> k.attributeName("pk").keyType(KeyType.HASH),
+                        k -> k.attributeName("sk").keyType(KeyType.RANGE))
+                .attributeDefinitions(
+                        a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                .streamSpecification(s -> s.streamEnabled(true)
+                        .streamViewType(software.amazon.awssdk.services.dynamodb.model.StreamViewType.NEW_IMAGE)));
+    }
+
     /** The quarantine ledger's shape: {@code pk} + {@code sk}, GSIs {@code byState} and {@code byQueue}. */
     public static void createQuarantineTable(DynamoDbClient ddb, String name) {
         Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();

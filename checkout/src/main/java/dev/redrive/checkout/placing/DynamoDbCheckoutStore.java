@@ -1,0 +1,452 @@
+package dev.redrive.checkout.placing;
+
+import dev.redrive.checkout.placing.CheckoutAttempt.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * The checkout store in one DynamoDB table ({@code pk}, {@code sk}; its stream carries the outbox to the relay):
+ * <ul>
+ *   <li>{@code checkout#<key> / attempt}: the attempt (begun or taken over by one UpdateItem, conditional on there
+ *       being none or its lease having lapsed, {@code ALL_OLD} on refusal: a duplicate costs no read);</li>
+ *   <li>{@code sku#<sku> / stock}: available, unit price, currency;</li>
+ *   <li>{@code order#<id> / reservation#<sku>}: a line held, confirmed or released (made in one transaction with the
+ *       stock decrements, each conditional: all lines or none, once per order);</li>
+ *   <li>{@code order#<id> / order} and {@code order#<id> / outbox#<sequence>}: written in one transaction with the
+ *       confirmed reservation and the attempt PLACED (the outbox item carries {@code unpublished} until the relay
+ *       marks it).</li>
+ * </ul>
+ * Times are epoch milliseconds. A checkout that places an order costs 5 calls: begin, stock read, reservation
+ * transaction, authorized, placing transaction.
+ */
+public final class DynamoDbCheckoutStore implements CheckoutStore {
+
+    static final String ATTEMPT = "attempt";
+    static final String STOCK = "stock";
+    static final String ORDER = "order";
+    static final String RESERVATION = "reservation#";
+    static final String OUTBOX = "outbox#";
+
+    private final DynamoDbClient dynamoDb;
+    private final String table;
+
+    public DynamoDbCheckoutStore(DynamoDbClient dynamoDb, String table) {
+        this.dynamoDb = dynamoDb;
+        this.table = table;
+    }
+
+    @Override
+    public Begin begin(String key, String fingerprint, String orderId, Instant now, Duration lease) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":fp", s(fingerprint));
+        values.put(":order", s(orderId));
+        values.put(":started", s(Status.STARTED.name()));
+        values.put(":authorized", s(Status.AUTHORIZED.name()));
+        values.put(":now", n(now.toEpochMilli()));
+        values.put(":lease", n(now.plus(lease).toEpochMilli()));
+        values.put(":zero", n(0));
+        values.put(":one", n(1));
+        try {
+            Map<String, AttributeValue> item = dynamoDb.updateItem(b -> b.tableName(table)
+                            .key(key("checkout#" + key, ATTEMPT))
+                            .updateExpression("SET fingerprint = if_not_exists(fingerprint, :fp), "
+                                    + "orderId = if_not_exists(orderId, :order), "
+                                    + "#status = if_not_exists(#status, :started), "
+                                    + "startedAt = if_not_exists(startedAt, :now), leaseUntil = :lease, "
+                                    + "#token = if_not_exists(#token, :zero) + :one")
+                            .conditionExpression("attribute_not_exists(pk) OR (fingerprint = :fp AND "
+                                    + "#status IN (:started, :authorized) AND leaseUntil <= :now)")
+                            .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
+                            .expressionAttributeValues(values)
+                            .returnValues(ReturnValue.ALL_NEW)
+                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD))
+                    .attributes();
+            return new Started(attempt(key, item));
+        } catch (ConditionalCheckFailedException refused) {
+            CheckoutAttempt old = attempt(key, refused.item());
+            if (!old.fingerprint().equals(fingerprint)) {
+                return new KeyReused(old);
+            }
+            return old.status().finished() ? new Finished(old) : new InFlight(old);
+        }
+    }
+
+    @Override
+    public Reservation reserve(String orderId, List<OrderLine> lines, String currency, Instant now) {
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        lines.forEach(l -> keys.add(key("sku#" + l.sku(), STOCK)));
+        Map<String, Map<String, AttributeValue>> stock = new HashMap<>();
+        Map<String, KeysAndAttributes> request = Map.of(
+                table,
+                KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+        while (!request.isEmpty()) {
+            Map<String, KeysAndAttributes> ask = request;
+            var answer = dynamoDb.batchGetItem(b -> b.requestItems(ask));
+            answer.responses()
+                    .getOrDefault(table, List.of())
+                    .forEach(i -> stock.put(i.get("pk").s(), i));
+            request = answer.unprocessedKeys() == null ? Map.of() : answer.unprocessedKeys();
+        }
+        List<String> unsold = new ArrayList<>();
+        List<PlacedOrder.PricedLine> priced = new ArrayList<>();
+        for (OrderLine l : lines) {
+            Map<String, AttributeValue> s = stock.get("sku#" + l.sku());
+            if (s == null || !currency.equals(s.get("currency").s())) {
+                unsold.add(l.sku());
+            } else {
+                priced.add(new PlacedOrder.PricedLine(l.sku(), l.quantity(), number(s, "unitPriceMinor")));
+            }
+        }
+        if (!unsold.isEmpty()) {
+            return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(unsold));
+        }
+        List<TransactWriteItem> writes = new ArrayList<>();
+        for (PlacedOrder.PricedLine l : priced) {
+            writes.add(TransactWriteItem.builder()
+                    .update(u -> u.tableName(table)
+                            .key(key("sku#" + l.sku(), STOCK))
+                            .updateExpression("SET available = available - :q")
+                            .conditionExpression("available >= :q AND currency = :c")
+                            .expressionAttributeValues(Map.of(":q", n(l.quantity()), ":c", s(currency))))
+                    .build());
+            Map<String, AttributeValue> held = new HashMap<>(key("order#" + orderId, RESERVATION + l.sku()));
+            held.put("quantity", n(l.quantity()));
+            held.put("unitPriceMinor", n(l.unitPriceMinor()));
+            held.put("state", s("HELD"));
+            held.put("at", n(now.toEpochMilli()));
+            writes.add(TransactWriteItem.builder()
+                    .put(p -> p.tableName(table).item(held).conditionExpression("attribute_not_exists(pk)"))
+                    .build());
+        }
+        try {
+            dynamoDb.transactWriteItems(b -> b.transactItems(writes));
+            return new Reserved(priced);
+        } catch (TransactionCanceledException cancelled) {
+            List<CancellationReason> reasons = cancelled.cancellationReasons();
+            List<String> short_ = new ArrayList<>();
+            for (int i = 0; i < priced.size(); i++) {
+                if (failedCondition(reasons, 2 * i + 1)) {
+                    // this order's reservation exists: made before (the same checkout, an earlier invocation)
+                    return new Reserved(reserved(orderId).orElseThrow(() -> cancelled));
+                }
+                if (failedCondition(reasons, 2 * i)) {
+                    short_.add(priced.get(i).sku());
+                }
+            }
+            if (short_.isEmpty()) {
+                throw cancelled; // a transaction conflict: TRANSIENT, the client retries with its key
+            }
+            return new OutOfStock(short_);
+        }
+    }
+
+    @Override
+    public void release(String orderId, Instant now) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            List<TransactWriteItem> writes = new ArrayList<>();
+            for (Map<String, AttributeValue> r : reservations(orderId)) {
+                if (!"HELD".equals(r.get("state").s())) {
+                    continue;
+                }
+                String sku = r.get("sk").s().substring(RESERVATION.length());
+                writes.add(TransactWriteItem.builder()
+                        .update(u -> u.tableName(table)
+                                .key(key("order#" + orderId, RESERVATION + sku))
+                                .updateExpression("SET #state = :released")
+                                .conditionExpression("#state = :held")
+                                .expressionAttributeNames(Map.of("#state", "state"))
+                                .expressionAttributeValues(Map.of(":released", s("RELEASED"), ":held", s("HELD"))))
+                        .build());
+                writes.add(TransactWriteItem.builder()
+                        .update(u -> u.tableName(table)
+                                .key(key("sku#" + sku, STOCK))
+                                .updateExpression("SET available = available + :q")
+                                .expressionAttributeValues(Map.of(":q", r.get("quantity"))))
+                        .build());
+            }
+            if (writes.isEmpty()) {
+                return;
+            }
+            try {
+                dynamoDb.transactWriteItems(b -> b.transactItems(writes));
+                return;
+            } catch (TransactionCanceledException changedMeanwhile) {
+                // read again: another invocation released or confirmed a line first
+            }
+        }
+        throw new IllegalStateException("the reservation of " + orderId + " changed under three releases in a row");
+    }
+
+    @Override
+    public boolean authorized(String key, long token, String authorizationId) {
+        return update(
+                key,
+                "SET #status = :authorized, authorizationId = :auth",
+                "#token = :t AND #status IN (:started, :authorized)",
+                Map.of(
+                        ":authorized", s(Status.AUTHORIZED.name()),
+                        ":started", s(Status.STARTED.name()),
+                        ":auth", s(authorizationId),
+                        ":t", n(token)));
+    }
+
+    @Override
+    public boolean finish(String key, long token, Status status, String reason) {
+        if (!status.finished() || status == Status.PLACED) {
+            throw new IllegalArgumentException("finish ends an attempt without an order, not as " + status);
+        }
+        return update(
+                key,
+                "SET #status = :s, reason = :r",
+                "#token = :t AND #status <> :placed",
+                Map.of(":s", s(status.name()), ":r", s(reason), ":t", n(token), ":placed", s(Status.PLACED.name())));
+    }
+
+    @Override
+    public void letGo(String key, long token, Instant now) {
+        update(
+                key,
+                "SET leaseUntil = :now",
+                "#token = :t AND #status IN (:started, :authorized)",
+                Map.of(
+                        ":now", n(now.toEpochMilli()),
+                        ":t", n(token),
+                        ":started", s(Status.STARTED.name()),
+                        ":authorized", s(Status.AUTHORIZED.name())));
+    }
+
+    @Override
+    public boolean place(String key, long token, PlacedOrder order, OutboxEvent event) {
+        List<TransactWriteItem> writes = new ArrayList<>();
+        writes.add(TransactWriteItem.builder()
+                .put(p -> p.tableName(table).item(orderItem(order)).conditionExpression("attribute_not_exists(pk)"))
+                .build());
+        writes.add(TransactWriteItem.builder()
+                .put(p -> p.tableName(table).item(outboxItem(event)).conditionExpression("attribute_not_exists(pk)"))
+                .build());
+        for (PlacedOrder.PricedLine l : order.lines()) {
+            writes.add(TransactWriteItem.builder()
+                    .update(u -> u.tableName(table)
+                            .key(key("order#" + order.orderId(), RESERVATION + l.sku()))
+                            .updateExpression("SET #state = :confirmed")
+                            .conditionExpression("#state = :held")
+                            .expressionAttributeNames(Map.of("#state", "state"))
+                            .expressionAttributeValues(Map.of(":confirmed", s("CONFIRMED"), ":held", s("HELD"))))
+                    .build());
+        }
+        writes.add(TransactWriteItem.builder()
+                .update(u -> u.tableName(table)
+                        .key(key("checkout#" + key, ATTEMPT))
+                        .updateExpression("SET #status = :placed, authorizationId = :auth")
+                        .conditionExpression("#token = :t AND #status IN (:started, :authorized)")
+                        .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
+                        .expressionAttributeValues(Map.of(
+                                ":placed", s(Status.PLACED.name()),
+                                ":auth", s(order.authorizationId()),
+                                ":t", n(token),
+                                ":started", s(Status.STARTED.name()),
+                                ":authorized", s(Status.AUTHORIZED.name()))))
+                .build());
+        try {
+            dynamoDb.transactWriteItems(b -> b.transactItems(writes));
+            return true;
+        } catch (TransactionCanceledException refused) {
+            if (refused.cancellationReasons().stream()
+                    .anyMatch(r -> r.code() != null
+                            && !"None".equals(r.code())
+                            && !"ConditionalCheckFailed".equals(r.code()))) {
+                throw refused; // a conflict or throttle, not a refusal: TRANSIENT
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public Optional<PlacedOrder> order(String orderId) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(b ->
+                        b.tableName(table).key(key("order#" + orderId, ORDER)).consistentRead(true))
+                .item();
+        if (item == null || item.isEmpty()) {
+            return Optional.empty();
+        }
+        List<PlacedOrder.PricedLine> lines = new ArrayList<>();
+        for (AttributeValue l : item.get("lines").l()) {
+            Map<String, AttributeValue> m = l.m();
+            lines.add(new PlacedOrder.PricedLine(
+                    m.get("sku").s(), (int) number(m, "quantity"), number(m, "unitPriceMinor")));
+        }
+        return Optional.of(new PlacedOrder(
+                orderId,
+                item.get("eventId").s(),
+                item.get("customerEmail").s(),
+                lines,
+                number(item, "amountMinor"),
+                item.get("currency").s(),
+                Instant.ofEpochMilli(number(item, "placedAt")),
+                item.get("authorizationId").s()));
+    }
+
+    @Override
+    public List<OutboxEvent> outbox(String orderId) {
+        List<OutboxEvent> events = new ArrayList<>();
+        for (Map<String, AttributeValue> i : query(orderId, OUTBOX)) {
+            events.add(outboxEvent(i));
+        }
+        return events;
+    }
+
+    /** An outbox item as the table (or its stream) holds it. */
+    public static OutboxEvent outboxEvent(Map<String, AttributeValue> item) {
+        return new OutboxEvent(
+                item.get("orderId").s(),
+                number(item, "sequence"),
+                item.get("eventId").s(),
+                item.get("eventType").s(),
+                item.get("payload").s(),
+                Instant.ofEpochMilli(number(item, "createdAt")));
+    }
+
+    @Override
+    public void stock(String sku, long available, long unitPriceMinor, String currency) {
+        Map<String, AttributeValue> item = new HashMap<>(key("sku#" + sku, STOCK));
+        item.put("available", n(available));
+        item.put("unitPriceMinor", n(unitPriceMinor));
+        item.put("currency", s(currency));
+        dynamoDb.putItem(b -> b.tableName(table).item(item));
+    }
+
+    @Override
+    public long available(String sku) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(
+                        b -> b.tableName(table).key(key("sku#" + sku, STOCK)).consistentRead(true))
+                .item();
+        return item == null || item.isEmpty() ? 0 : number(item, "available");
+    }
+
+    private Optional<List<PlacedOrder.PricedLine>> reserved(String orderId) {
+        List<PlacedOrder.PricedLine> lines = new ArrayList<>();
+        for (Map<String, AttributeValue> r : reservations(orderId)) {
+            lines.add(new PlacedOrder.PricedLine(
+                    r.get("sk").s().substring(RESERVATION.length()),
+                    (int) number(r, "quantity"),
+                    number(r, "unitPriceMinor")));
+        }
+        return lines.isEmpty() ? Optional.empty() : Optional.of(lines);
+    }
+
+    private List<Map<String, AttributeValue>> reservations(String orderId) {
+        return query(orderId, RESERVATION);
+    }
+
+    private List<Map<String, AttributeValue>> query(String orderId, String prefix) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
+                .expressionAttributeValues(Map.of(":pk", s("order#" + orderId), ":prefix", s(prefix)))
+                .consistentRead(true))) {
+            items.addAll(page.items());
+        }
+        return items;
+    }
+
+    private boolean update(String key, String update, String condition, Map<String, AttributeValue> values) {
+        try {
+            dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(key("checkout#" + key, ATTEMPT))
+                    .updateExpression(update)
+                    .conditionExpression("attribute_exists(pk) AND " + condition)
+                    .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
+                    .expressionAttributeValues(values));
+            return true;
+        } catch (ConditionalCheckFailedException notHeld) {
+            return false;
+        }
+    }
+
+    private static Map<String, AttributeValue> orderItem(PlacedOrder order) {
+        Map<String, AttributeValue> item = new HashMap<>(key("order#" + order.orderId(), ORDER));
+        item.put("orderId", s(order.orderId()));
+        item.put("eventId", s(order.eventId()));
+        item.put("status", s("PLACED"));
+        item.put("customerEmail", s(order.customerEmail()));
+        List<AttributeValue> lines = new ArrayList<>();
+        for (PlacedOrder.PricedLine l : order.lines()) {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            m.put("sku", s(l.sku()));
+            m.put("quantity", n(l.quantity()));
+            m.put("unitPriceMinor", n(l.unitPriceMinor()));
+            lines.add(AttributeValue.fromM(m));
+        }
+        item.put("lines", AttributeValue.fromL(lines));
+        item.put("amountMinor", n(order.amountMinor()));
+        item.put("currency", s(order.currency()));
+        item.put("placedAt", n(order.placedAt().toEpochMilli()));
+        item.put("authorizationId", s(order.authorizationId()));
+        return item;
+    }
+
+    private static Map<String, AttributeValue> outboxItem(OutboxEvent e) {
+        Map<String, AttributeValue> item =
+                new HashMap<>(key("order#" + e.orderId(), OUTBOX + String.format("%010d", e.sequence())));
+        item.put("orderId", s(e.orderId()));
+        item.put("sequence", n(e.sequence()));
+        item.put("eventId", s(e.eventId()));
+        item.put("eventType", s(e.eventType()));
+        item.put("payload", s(e.payload()));
+        item.put("createdAt", n(e.createdAt().toEpochMilli()));
+        item.put("unpublished", s("1"));
+        return item;
+    }
+
+    private static CheckoutAttempt attempt(String key, Map<String, AttributeValue> item) {
+        return new CheckoutAttempt(
+                key,
+                item.get("fingerprint").s(),
+                item.get("orderId").s(),
+                Status.valueOf(item.get("status").s()),
+                number(item, "token"),
+                Instant.ofEpochMilli(number(item, "leaseUntil")),
+                item.containsKey("authorizationId")
+                        ? item.get("authorizationId").s()
+                        : null,
+                item.containsKey("reason") ? item.get("reason").s() : null,
+                Instant.ofEpochMilli(number(item, "startedAt")));
+    }
+
+    private static boolean failedCondition(List<CancellationReason> reasons, int index) {
+        return reasons != null
+                && index < reasons.size()
+                && "ConditionalCheckFailed".equals(reasons.get(index).code());
+    }
+
+    static Map<String, AttributeValue> key(String pk, String sk) {
+        return Map.of("pk", s(pk), "sk", s(sk));
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static AttributeValue n(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+
+    private static long number(Map<String, AttributeValue> item, String name) {
+        return Long.parseLong(item.get(name).n());
+    }
+}

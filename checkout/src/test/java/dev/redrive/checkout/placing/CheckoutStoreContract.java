@@ -1,0 +1,238 @@
+package dev.redrive.checkout.placing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.redrive.checkout.placing.CheckoutAttempt.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link CheckoutStore}, for the in-memory fake and DynamoDB: an attempt is begun once per key and
+ * taken over only after its lease, by the same body; a reservation is all lines or none, once per order; an order and
+ * its outbox event are written once, only by the invocation holding the attempt.
+ */
+public abstract class CheckoutStoreContract {
+
+    protected static final Instant T0 = Instant.parse("2026-12-04T10:00:00.123Z");
+    static final Duration LEASE = Duration.ofSeconds(35);
+
+    protected abstract CheckoutStore store();
+
+    String key;
+    String orderId;
+    String mug;
+    String tea;
+
+    void fresh() {
+        key = "idem-" + UUID.randomUUID();
+        orderId = CheckoutService.orderIdOf(key);
+        mug = "mug-" + UUID.randomUUID();
+        tea = "tea-" + UUID.randomUUID();
+        store().stock(mug, 10, 1250, "EUR");
+        store().stock(tea, 3, 499, "EUR");
+    }
+
+    List<OrderLine> lines() {
+        return List.of(new OrderLine(mug, 2), new OrderLine(tea, 1));
+    }
+
+    @Test
+    void aKeyIsBegunOnceAndItsDuplicateIsInFlightUntilTheLeaseLapsesThenTakenOverWithTheNextToken() {
+        fresh();
+        CheckoutStore.Begin first = store().begin(key, "fp-1", orderId, T0, LEASE);
+        CheckoutStore.Begin duplicate = store().begin(key, "fp-1", "ignored", T0.plusSeconds(1), LEASE);
+        CheckoutStore.Begin takeover = store().begin(key, "fp-1", "ignored", T0.plus(LEASE), LEASE);
+
+        assertThat(first).isInstanceOf(CheckoutStore.Started.class);
+        assertThat(first.attempt())
+                .isEqualTo(
+                        new CheckoutAttempt(key, "fp-1", orderId, Status.STARTED, 1, T0.plus(LEASE), null, null, T0));
+        assertThat(duplicate).isInstanceOf(CheckoutStore.InFlight.class);
+        assertThat(duplicate.attempt()).isEqualTo(first.attempt());
+        assertThat(takeover).isInstanceOf(CheckoutStore.Started.class);
+        assertThat(takeover.attempt().token()).isEqualTo(2);
+        assertThat(takeover.attempt().orderId())
+                .as("the order the key named first")
+                .isEqualTo(orderId);
+        assertThat(takeover.attempt().leaseUntil()).isEqualTo(T0.plus(LEASE).plus(LEASE));
+    }
+
+    @Test
+    void anotherBodyUnderTheKeyIsKeyReusedEvenAfterTheLease() {
+        fresh();
+        store().begin(key, "fp-1", orderId, T0, LEASE);
+
+        assertThat(store().begin(key, "fp-2", orderId, T0.plusSeconds(1), LEASE))
+                .isInstanceOf(CheckoutStore.KeyReused.class);
+        assertThat(store().begin(key, "fp-2", orderId, T0.plus(LEASE).plusSeconds(1), LEASE))
+                .isInstanceOf(CheckoutStore.KeyReused.class);
+    }
+
+    @Test
+    void aFinishedAttemptIsFinishedForGoodAndOnlyItsHolderFinishesIt() {
+        fresh();
+        long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+
+        assertThat(store().finish(key, token + 1, Status.DECLINED, "card_declined"))
+                .isFalse();
+        assertThat(store().finish(key, token, Status.DECLINED, "card_declined")).isTrue();
+        CheckoutStore.Begin again =
+                store().begin(key, "fp-1", orderId, T0.plus(LEASE).plusSeconds(1), LEASE);
+
+        assertThat(again).isInstanceOf(CheckoutStore.Finished.class);
+        assertThat(again.attempt().status()).isEqualTo(Status.DECLINED);
+        assertThat(again.attempt().reason()).isEqualTo("card_declined");
+        assertThatThrownBy(() -> store().finish(key, token, Status.PLACED, "no"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAttemptLetGoIsTakenOverAtOnceAndKeepsItsAuthorization() {
+        fresh();
+        long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+        assertThat(store().authorized(key, token, "auth-1")).isTrue();
+
+        store().letGo(key, token, T0.plusSeconds(1));
+        CheckoutStore.Begin retry = store().begin(key, "fp-1", orderId, T0.plusSeconds(1), LEASE);
+
+        assertThat(retry).isInstanceOf(CheckoutStore.Started.class);
+        assertThat(retry.attempt().status()).isEqualTo(Status.AUTHORIZED);
+        assertThat(retry.attempt().authorizationId()).isEqualTo("auth-1");
+        assertThat(store().authorized(key, token, "auth-stale"))
+                .as("the old token is fenced")
+                .isFalse();
+    }
+
+    @Test
+    void aReservationTakesEveryLineOrNoneAndIsMadeOncePerOrder() {
+        fresh();
+        CheckoutStore.Reservation short_ =
+                store().reserve(orderId, List.of(new OrderLine(mug, 2), new OrderLine(tea, 4)), "EUR", T0);
+        assertThat(short_).isEqualTo(new CheckoutStore.OutOfStock(List.of(tea)));
+        assertThat(store().available(mug)).as("none of it").isEqualTo(10);
+
+        CheckoutStore.Reservation made = store().reserve(orderId, lines(), "EUR", T0);
+        CheckoutStore.Reservation again = store().reserve(orderId, lines(), "EUR", T0.plusSeconds(40));
+
+        List<PlacedOrder.PricedLine> priced =
+                List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499));
+        assertThat(made).isEqualTo(new CheckoutStore.Reserved(priced));
+        assertThat(again)
+                .isInstanceOfSatisfying(
+                        CheckoutStore.Reserved.class,
+                        r -> assertThat(r.lines()).containsExactlyInAnyOrderElementsOf(priced));
+        assertThat(store().available(mug)).isEqualTo(8);
+        assertThat(store().available(tea)).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownSkuOrAnotherCurrencyIsNotSold() {
+        fresh();
+        assertThat(store().reserve(orderId, List.of(new OrderLine("nope-" + UUID.randomUUID(), 1)), "EUR", T0))
+                .isInstanceOf(CheckoutStore.OutOfStock.class);
+        assertThat(store().reserve(orderId, List.of(new OrderLine(mug, 1)), "USD", T0))
+                .isEqualTo(new CheckoutStore.OutOfStock(List.of(mug)));
+        assertThat(store().available(mug)).isEqualTo(10);
+    }
+
+    @Test
+    void aReleaseGivesTheStockBackOnce() {
+        fresh();
+        store().reserve(orderId, lines(), "EUR", T0);
+
+        store().release(orderId, T0);
+        store().release(orderId, T0);
+
+        assertThat(store().available(mug)).isEqualTo(10);
+        assertThat(store().available(tea)).isEqualTo(3);
+    }
+
+    @Test
+    void theHolderPlacesTheOrderAndItsOutboxEventOnceAndAStaleTokenPlacesNothing() {
+        fresh();
+        long stale = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+        store().reserve(orderId, lines(), "EUR", T0);
+        long holder = store().begin(key, "fp-1", orderId, T0.plus(LEASE), LEASE)
+                .attempt()
+                .token();
+        PlacedOrder order = order("auth-1");
+        OutboxEvent event = CheckoutService.orderPlaced(order);
+
+        assertThat(store().place(key, stale, order, event)).isFalse();
+        assertThat(store().order(orderId)).isEmpty();
+        assertThat(store().place(key, holder, order, event)).isTrue();
+        assertThat(store().place(key, holder, order, event)).as("once").isFalse();
+
+        assertThat(store().order(orderId)).contains(order);
+        assertThat(store().outbox(orderId)).containsExactly(event);
+        assertThat(store().begin(key, "fp-1", orderId, T0.plus(LEASE).plusSeconds(1), LEASE))
+                .isInstanceOfSatisfying(
+                        CheckoutStore.Finished.class,
+                        f -> assertThat(f.attempt().status()).isEqualTo(Status.PLACED));
+        store().release(orderId, T0);
+        assertThat(store().available(mug))
+                .as("a confirmed reservation is not released")
+                .isEqualTo(8);
+    }
+
+    @Test
+    void aReleasedReservationCannotBePlaced() {
+        fresh();
+        long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+        store().reserve(orderId, lines(), "EUR", T0);
+        store().release(orderId, T0);
+
+        PlacedOrder order = order("auth-1");
+        assertThat(store().place(key, token, order, CheckoutService.orderPlaced(order)))
+                .isFalse();
+        assertThat(store().outbox(orderId)).isEmpty();
+    }
+
+    @Test
+    void ofInvocationsRacingToBeginOneKeyExactlyOneHoldsIt() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 10; round++) {
+                fresh();
+                CyclicBarrier start = new CyclicBarrier(4);
+                List<Future<CheckoutStore.Begin>> begun = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    begun.add(pool.submit((Callable<CheckoutStore.Begin>) () -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        return store().begin(key, "fp-1", orderId, T0, LEASE);
+                    }));
+                }
+                int started = 0;
+                for (Future<CheckoutStore.Begin> b : begun) {
+                    started += b.get(30, TimeUnit.SECONDS) instanceof CheckoutStore.Started ? 1 : 0;
+                }
+                assertThat(started).as("round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    PlacedOrder order(String authorizationId) {
+        return new PlacedOrder(
+                orderId,
+                CheckoutService.eventIdOf(orderId),
+                "ada@example.com",
+                List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499)),
+                2999,
+                "EUR",
+                T0,
+                authorizationId);
+    }
+}

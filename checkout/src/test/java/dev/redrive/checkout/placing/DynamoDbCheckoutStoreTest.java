@@ -1,0 +1,23 @@
+package dev.redrive.checkout.placing;
+
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+
+class DynamoDbCheckoutStoreTest extends CheckoutStoreContract {
+    private static DynamoDbCheckoutStore store;
+
+    @BeforeAll
+    static void table() {
+        LocalAws aws = LocalAws.shared();
+        String table = "orders-" + UUID.randomUUID();
+        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        store = new DynamoDbCheckoutStore(aws.dynamoDb(), table);
+    }
+
+    @Override
+    protected CheckoutStore store() {
+        return store;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.redrive.checkout.placing;
+
+class InMemoryCheckoutStoreTest extends CheckoutStoreContract {
+    private final InMemoryCheckoutStore store = new InMemoryCheckoutStore();
+
+    @Override
+    protected CheckoutStore store() {
+        return store;
+    }
+}
