@@ -1,0 +1,72 @@
+package dev.redrive.checkout.placing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.checkout.placing.InMemoryPaymentProvider.Unanswered;
+import dev.redrive.localstack.PaymentProviderSimulator;
+import dev.redrive.localstack.PaymentProviderSimulator.Fault;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP adapter against the local simulator; "unanswered" is a hang past the call's timeout. */
+class HttpPaymentProviderTest extends PaymentProviderContract {
+
+    static final PaymentProviderSimulator SIMULATOR = PaymentProviderSimulator.start();
+    final HttpPaymentProvider provider = new HttpPaymentProvider(SIMULATOR.url(), Duration.ofSeconds(1));
+
+    @AfterAll
+    static void stop() {
+        SIMULATOR.close();
+    }
+
+    @Override
+    protected PaymentProvider provider() {
+        return provider;
+    }
+
+    @Override
+    protected void unanswered(Unanswered when) {
+        SIMULATOR.fault(
+                when == Unanswered.BEFORE_AUTHORIZING ? Fault.HANG_BEFORE_AUTHORIZING : Fault.HANG_AFTER_AUTHORIZING,
+                1,
+                TIMEOUT.plusSeconds(1));
+    }
+
+    @Override
+    protected long chargesUnder(String key) {
+        return SIMULATOR.charges().stream().filter(c -> c.key().equals(key)).count();
+    }
+
+    @Test
+    void aHangIsCutAtTheTimeoutGivenNotLater() {
+        SIMULATOR.fault(Fault.HANG_BEFORE_AUTHORIZING, 1, Duration.ofSeconds(5));
+        long started = System.nanoTime();
+
+        PaymentProvider.Outcome outcome =
+                provider.authorize(request("k-hang", "tok_visa", 100), Duration.ofMillis(300));
+
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertThat(outcome)
+                .isEqualTo(new PaymentProvider.Unavailable("the payment provider did not answer within PT0.3S"));
+        assertThat(took).as("cut at its timeout").isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void aFailureAndARefusedConnectionAreUnavailable() throws Exception {
+        SIMULATOR.fault(Fault.FAIL, 1, Duration.ZERO);
+        assertThat(provider.authorize(request("k-fail", "tok_visa", 100), TIMEOUT))
+                .isEqualTo(new PaymentProvider.Unavailable("the payment provider answered 503"));
+
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        HttpPaymentProvider nowhere =
+                new HttpPaymentProvider(URI.create("http://127.0.0.1:" + closed + "/"), Duration.ofMillis(500));
+        assertThat(nowhere.authorize(request("k-nowhere", "tok_visa", 100), TIMEOUT))
+                .isInstanceOf(PaymentProvider.Unavailable.class);
+    }
+}
