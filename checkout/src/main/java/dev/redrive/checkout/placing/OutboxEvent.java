@@ -1,6 +1,7 @@
 package dev.redrive.checkout.placing;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param eventId   the event's id
  * @param eventType {@code OrderPlaced}
  * @param payload   the event as it is published (OrderPlaced v2 JSON)
- * @param createdAt when the transaction wrote it
+ * @param createdAt when the transaction wrote it, to the millisecond (as it is stored)
  */
 public record OutboxEvent(
         String orderId, long sequence, String eventId, String eventType, String payload, Instant createdAt) {
@@ -23,7 +24,7 @@ public record OutboxEvent(
         Objects.requireNonNull(eventId, "eventId");
         Objects.requireNonNull(eventType, "eventType");
         Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(createdAt, "createdAt");
+        createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
         if (sequence < 1) {
             throw new IllegalArgumentException("an outbox event's sequence starts at 1, not " + sequence);
         }

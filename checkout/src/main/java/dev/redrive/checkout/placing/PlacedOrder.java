@@ -1,6 +1,7 @@
 package dev.redrive.checkout.placing;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,7 +15,8 @@ import java.util.Objects;
  * @param lines           what was bought, at the prices reserved
  * @param amountMinor     the total in minor units
  * @param currency        ISO 4217
- * @param placedAt        when the transaction was decided
+ * @param placedAt        when the transaction was decided, to the millisecond (as it is stored and published: a retry's
+ *                        answer and the event say the same time as the first answer)
  * @param authorizationId the payment provider's authorization
  */
 public record PlacedOrder(
@@ -33,7 +35,7 @@ public record PlacedOrder(
         Objects.requireNonNull(customerEmail, "customerEmail");
         lines = List.copyOf(lines);
         Objects.requireNonNull(currency, "currency");
-        Objects.requireNonNull(placedAt, "placedAt");
+        placedAt = Objects.requireNonNull(placedAt, "placedAt").truncatedTo(ChronoUnit.MILLIS);
         Objects.requireNonNull(authorizationId, "authorizationId");
     }
 

@@ -187,6 +187,29 @@ public abstract class CheckoutStoreContract {
     }
 
     @Test
+    void anOrderPlacedAtAnyInstantReadsBackAsTheOrderAnsweredAndItsEventSaysTheSameTime() {
+        fresh();
+        long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+        store().reserve(orderId, lines(), "EUR", T0);
+        PlacedOrder order = new PlacedOrder(
+                orderId,
+                CheckoutService.eventIdOf(orderId),
+                "ada@example.com",
+                List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499)),
+                2999,
+                "EUR",
+                T0.plusNanos(456_789),
+                "auth-1");
+        OutboxEvent event = CheckoutService.orderPlaced(order);
+
+        assertThat(store().place(key, token, order, event)).isTrue();
+
+        assertThat(store().order(orderId)).contains(order);
+        assertThat(store().outbox(orderId)).containsExactly(event);
+        assertThat(event.payload()).contains("\"placedAt\":\"" + order.placedAt() + "\"");
+    }
+
+    @Test
     void aReleasedReservationCannotBePlaced() {
         fresh();
         long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();

@@ -25,6 +25,9 @@ public final class RedriveNames {
         /** The scheduled dead-letter sweeper. */
         public static final String DLQ_SWEEPER = "dlq-sweeper";
 
+        /** The checkout example's producer: {@code POST /orders} (a Function URL, API Gateway v2 events). */
+        public static final String CHECKOUT = "checkout";
+
         private Handlers() {}
     }
 

@@ -202,6 +202,27 @@ public interface RedriveConfig {
     }
 
     interface Checkout {
+        /**
+         * The orders table of the checkout (handler {@code checkout}): attempts by Idempotency-Key, stock,
+         * reservations, orders and their outbox ({@code pk}/{@code sk}; its stream carries the outbox to the relay).
+         */
+        @WithDefault("redrive-orders")
+        String ordersTable();
+
+        /** The payment provider the checkout authorizes with. */
+        Payments payments();
+
+        /**
+         * How long past its deadline an invocation holds its checkout attempt: a retry with the same key waits this
+         * long after a crashed or frozen invocation's end before it takes over (the stale one is fenced after it).
+         */
+        @WithDefault("PT5S")
+        Duration leaseMargin();
+
+        /** The Retry-After of a 503 (provider unavailable) and of a 409 while another invocation runs the checkout. */
+        @WithDefault("PT2S")
+        Duration retryAfter();
+
         /** The S3 bucket the confirmation-email consumer writes emails to (the mail provider's stand-in). */
         @WithDefault("redrive-email-outbox")
         String emailOutboxBucket();
@@ -209,6 +230,25 @@ public interface RedriveConfig {
         /** The DynamoDB table holding daily revenue counters (partition key {@code pk}). */
         @WithDefault("redrive-revenue")
         String revenueTable();
+    }
+
+    interface Payments {
+        /**
+         * The provider's base URL ({@code <url>authorizations}, {@code <url>authorizations/void}), ending in a slash.
+         * Absent: the checkout answers 503 (no provider configured), and no other handler needs it.
+         */
+        Optional<String> url();
+
+        /** The longest a connection to the provider may take to open. */
+        @WithDefault("PT1S")
+        Duration connectTimeout();
+
+        /**
+         * The longest an authorization may take (it also ends before the invocation's deadline); past it the checkout
+         * answers 503 and the client's retry with its key finds out what the provider did.
+         */
+        @WithDefault("PT5S")
+        Duration timeout();
     }
 
     interface Sweeper {
