@@ -41,7 +41,8 @@ public final class LocalResources {
     }
 
     /**
-     * The checkout's orders table: {@code pk} + {@code sk}, its stream carrying new images (the outbox relay reads
+     * The checkout's orders table: {@code pk} + {@code sk}, the sparse GSI {@code byUnpublished} ({@code unpublished},
+     * {@code createdAt}) of outbox items not yet published, its stream carrying new images (the outbox relay reads
      * them).
      */
     public static void createOrdersTable(DynamoDbClient ddb, String name) {
@@ -52,7 +53,14 @@ public final class LocalResources {
                         k -> k.attributeName("sk").keyType(KeyType.RANGE))
                 .attributeDefinitions(
                         a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("unpublished").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("createdAt").attributeType(ScalarAttributeType.N))
+                .globalSecondaryIndexes(g -> g.indexName("byUnpublished")
+                        .keySchema(
+                                k -> k.attributeName("unpublished").keyType(KeyType.HASH),
+                                k -> k.attributeName("createdAt").keyType(KeyType.RANGE))
+                        .projection(p -> p.projectionType(ProjectionType.ALL)))
                 .streamSpecification(s -> s.streamEnabled(true)
                         .streamViewType(software.amazon.awssdk.services.dynamodb.model.StreamViewType.NEW_IMAGE)));
     }

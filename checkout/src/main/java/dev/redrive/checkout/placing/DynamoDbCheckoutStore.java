@@ -29,18 +29,20 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  *       stock decrements, each conditional: all lines or none, once per order);</li>
  *   <li>{@code order#<id> / order} and {@code order#<id> / outbox#<sequence>}: written in one transaction with the
  *       confirmed reservation and the attempt PLACED (the outbox item carries {@code unpublished} until the relay
- *       marks it).</li>
+ *       marks it, which takes it out of the sparse index {@value #UNPUBLISHED_INDEX}).</li>
  * </ul>
  * Times are epoch milliseconds. A checkout that places an order costs 5 calls: begin, stock read, reservation
  * transaction, authorized, placing transaction.
  */
-public final class DynamoDbCheckoutStore implements CheckoutStore {
+public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
 
     static final String ATTEMPT = "attempt";
     static final String STOCK = "stock";
     static final String ORDER = "order";
     static final String RESERVATION = "reservation#";
     static final String OUTBOX = "outbox#";
+    /** The sparse index of outbox items not yet published: {@code unpublished} ("1") and {@code createdAt}. */
+    public static final String UNPUBLISHED_INDEX = "byUnpublished";
 
     private final DynamoDbClient dynamoDb;
     private final String table;
@@ -338,6 +340,51 @@ public final class DynamoDbCheckoutStore implements CheckoutStore {
         return item == null || item.isEmpty() ? 0 : number(item, "available");
     }
 
+    @Override
+    public void markPublished(String orderId, long sequence, Instant now) {
+        try {
+            dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(outboxKey(orderId, sequence))
+                    .updateExpression("SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished")
+                    .conditionExpression("attribute_exists(pk)")
+                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
+        } catch (ConditionalCheckFailedException noSuchEvent) {
+            throw new IllegalArgumentException("no outbox event " + sequence + " of order " + orderId);
+        }
+    }
+
+    @Override
+    public List<OutboxEvent> unpublished(Instant writtenBefore, int limit) {
+        List<OutboxEvent> events = new ArrayList<>();
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .indexName(UNPUBLISHED_INDEX)
+                .keyConditionExpression("unpublished = :one AND createdAt < :before")
+                .expressionAttributeValues(Map.of(":one", s("1"), ":before", n(writtenBefore.toEpochMilli())))
+                .limit(Math.min(limit, 100)))) {
+            for (Map<String, AttributeValue> i : page.items()) {
+                if (events.size() == limit) {
+                    return events;
+                }
+                events.add(outboxEvent(i));
+            }
+        }
+        return events;
+    }
+
+    @Override
+    public Optional<Instant> publishedAt(String orderId, long sequence) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(b ->
+                        b.tableName(table).key(outboxKey(orderId, sequence)).consistentRead(true))
+                .item();
+        return item == null || !item.containsKey("publishedAt")
+                ? Optional.empty()
+                : Optional.of(Instant.ofEpochMilli(number(item, "publishedAt")));
+    }
+
+    private static Map<String, AttributeValue> outboxKey(String orderId, long sequence) {
+        return key("order#" + orderId, OUTBOX + String.format("%010d", sequence));
+    }
+
     private Optional<List<PlacedOrder.PricedLine>> reserved(String orderId) {
         List<PlacedOrder.PricedLine> lines = new ArrayList<>();
         for (Map<String, AttributeValue> r : reservations(orderId)) {
@@ -401,8 +448,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore {
     }
 
     private static Map<String, AttributeValue> outboxItem(OutboxEvent e) {
-        Map<String, AttributeValue> item =
-                new HashMap<>(key("order#" + e.orderId(), OUTBOX + String.format("%010d", e.sequence())));
+        Map<String, AttributeValue> item = new HashMap<>(outboxKey(e.orderId(), e.sequence()));
         item.put("orderId", s(e.orderId()));
         item.put("sequence", n(e.sequence()));
         item.put("eventId", s(e.eventId()));

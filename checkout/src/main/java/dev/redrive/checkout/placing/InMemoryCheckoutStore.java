@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The in-memory fake of the checkout store: the same rules as DynamoDB under one lock. */
-public final class InMemoryCheckoutStore implements CheckoutStore {
+public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
 
     private record Stock(long available, long unitPriceMinor, String currency) {}
 
@@ -22,6 +22,7 @@ public final class InMemoryCheckoutStore implements CheckoutStore {
     private final Map<String, Map<String, Held>> reservations = new HashMap<>();
     private final Map<String, PlacedOrder> orders = new HashMap<>();
     private final Map<String, List<OutboxEvent>> outbox = new HashMap<>();
+    private final Map<String, Instant> published = new HashMap<>();
 
     @Override
     public synchronized Begin begin(String key, String fingerprint, String orderId, Instant now, Duration lease) {
@@ -163,6 +164,31 @@ public final class InMemoryCheckoutStore implements CheckoutStore {
     public synchronized long available(String sku) {
         Stock s = stock.get(sku);
         return s == null ? 0 : s.available();
+    }
+
+    @Override
+    public synchronized void markPublished(String orderId, long sequence, Instant now) {
+        boolean exists = outbox.getOrDefault(orderId, List.of()).stream().anyMatch(e -> e.sequence() == sequence);
+        if (!exists) {
+            throw new IllegalArgumentException("no outbox event " + sequence + " of order " + orderId);
+        }
+        published.putIfAbsent(orderId + "#" + sequence, now);
+    }
+
+    @Override
+    public synchronized List<OutboxEvent> unpublished(Instant writtenBefore, int limit) {
+        return outbox.values().stream()
+                .flatMap(List::stream)
+                .filter(e -> !published.containsKey(e.orderId() + "#" + e.sequence()))
+                .filter(e -> e.createdAt().isBefore(writtenBefore))
+                .sorted(java.util.Comparator.comparing(OutboxEvent::createdAt))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized Optional<Instant> publishedAt(String orderId, long sequence) {
+        return Optional.ofNullable(published.get(orderId + "#" + sequence));
     }
 
     private static CheckoutAttempt with(

@@ -29,6 +29,9 @@ public abstract class CheckoutStoreContract {
 
     protected abstract CheckoutStore store();
 
+    /** The same store, as the relay sees its outbox. */
+    protected abstract Outbox outbox();
+
     String key;
     String orderId;
     String mug;
@@ -245,6 +248,55 @@ public abstract class CheckoutStoreContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Places an order for a fresh key, written at {@code at}; returns its event. */
+    OutboxEvent placedAt(Instant at) {
+        fresh();
+        long token = store().begin(key, "fp-1", orderId, at, LEASE).attempt().token();
+        store().reserve(orderId, lines(), "EUR", at);
+        PlacedOrder order = new PlacedOrder(
+                orderId,
+                CheckoutService.eventIdOf(orderId),
+                "ada@example.com",
+                List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499)),
+                2999,
+                "EUR",
+                at,
+                "auth-1");
+        OutboxEvent event = CheckoutService.orderPlaced(order);
+        assertThat(store().place(key, token, order, event)).isTrue();
+        return event;
+    }
+
+    @Test
+    void aPlacedOrdersEventIsUnpublishedUntilMarkedAndTheFirstMarkCounts() {
+        Instant at = Instant.parse("2020-01-01T00:00:00Z").plusSeconds(new java.util.Random().nextInt(1_000_000));
+        OutboxEvent event = placedAt(at);
+
+        assertThat(outbox().unpublished(at.plusMillis(1), 1000)).contains(event);
+        assertThat(outbox().publishedAt(event.orderId(), 1)).isEmpty();
+
+        outbox().markPublished(event.orderId(), 1, at.plusSeconds(1));
+        outbox().markPublished(event.orderId(), 1, at.plusSeconds(9));
+
+        assertThat(outbox().publishedAt(event.orderId(), 1)).contains(at.plusSeconds(1));
+        assertThat(outbox().unpublished(at.plusMillis(1), 1000)).doesNotContain(event);
+        assertThatThrownBy(() -> outbox().markPublished(event.orderId(), 2, at))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theUnpublishedAreListedOldestFirstWrittenBeforeTheCutOnlyAndUpToTheLimit() {
+        Instant base = Instant.parse("2019-01-01T00:00:00Z");
+        OutboxEvent oldest = placedAt(base);
+        OutboxEvent older = placedAt(base.plusSeconds(10));
+        OutboxEvent recent = placedAt(base.plusSeconds(20));
+
+        assertThat(outbox().unpublished(base.plusSeconds(15), 1000))
+                .containsSubsequence(oldest, older)
+                .doesNotContain(recent);
+        assertThat(outbox().unpublished(base.plusSeconds(15), 1)).containsExactly(oldest);
     }
 
     PlacedOrder order(String authorizationId) {

@@ -20,4 +20,9 @@ class DynamoDbCheckoutStoreTest extends CheckoutStoreContract {
     protected CheckoutStore store() {
         return store;
     }
+
+    @Override
+    protected Outbox outbox() {
+        return store;
+    }
 }

@@ -7,4 +7,9 @@ class InMemoryCheckoutStoreTest extends CheckoutStoreContract {
     protected CheckoutStore store() {
         return store;
     }
+
+    @Override
+    protected Outbox outbox() {
+        return store;
+    }
 }

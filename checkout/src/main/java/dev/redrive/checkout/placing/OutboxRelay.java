@@ -1,0 +1,69 @@
+package dev.redrive.checkout.placing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The outbox relay, the one path by which an event leaves the checkout: publish, then mark published. A crash between
+ * the two publishes the event again (a duplicate the consumers absorb), never loses it. Run on the table's stream
+ * ({@link #relay}, in stream order, stopping at the first failure so the rest is retried after it) and on a schedule
+ * ({@link #republishStale}, for what the stream missed).
+ */
+public final class OutboxRelay {
+
+    private final Outbox outbox;
+    private final OutboxPublisher publisher;
+
+    public OutboxRelay(Outbox outbox, OutboxPublisher publisher) {
+        this.outbox = Objects.requireNonNull(outbox, "outbox");
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+    }
+
+    /** What a relay run did. */
+    public record Report(int published, OutboxEvent firstFailed, String failure) {
+        public boolean failed() {
+            return firstFailed != null;
+        }
+    }
+
+    /**
+     * Publishes and marks {@code events} in order; stops at the first that fails, leaving it and those after it
+     * unmarked.
+     */
+    public Report relay(List<OutboxEvent> events, Instant now) {
+        int published = 0;
+        for (OutboxEvent e : events) {
+            try {
+                publisher.publish(e);
+                outbox.markPublished(e.orderId(), e.sequence(), now);
+                published++;
+            } catch (RuntimeException failure) {
+                return new Report(published, e, failure.getClass().getSimpleName());
+            }
+        }
+        return new Report(published, null, null);
+    }
+
+    /**
+     * Republishes the events still unpublished {@code olderThan} after they were written, up to {@code limit}.
+     * Failures are skipped over (each is tried again next run); the report names the first.
+     */
+    public Report republishStale(Instant now, Duration olderThan, int limit) {
+        List<OutboxEvent> stale = outbox.unpublished(now.minus(olderThan), limit);
+        int published = 0;
+        List<OutboxEvent> failed = new ArrayList<>();
+        String failure = null;
+        for (OutboxEvent e : stale) {
+            Report r = relay(List.of(e), now);
+            published += r.published();
+            if (r.failed()) {
+                failed.add(e);
+                failure = failure == null ? r.failure() : failure;
+            }
+        }
+        return new Report(published, failed.isEmpty() ? null : failed.get(0), failure);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.redrive.checkout.placing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The relay on the fakes: publish, then mark; a failure stops a stream batch at that event (it and those after it are
+ * retried), a crash between publish and mark publishes again (a duplicate, never a loss), and the scheduled sweep
+ * republishes what the stream missed.
+ */
+class OutboxRelayTest {
+
+    static final Instant T0 = Instant.parse("2026-12-04T10:00:00Z");
+
+    final InMemoryCheckoutStore store = new InMemoryCheckoutStore();
+    final List<String> published = new ArrayList<>();
+    final Set<String> refusing = new HashSet<>();
+    final OutboxPublisher publisher = e -> {
+        if (refusing.contains(e.orderId())) {
+            throw new IllegalStateException("the queue refused it");
+        }
+        published.add(e.eventId());
+    };
+    final OutboxRelay relay = new OutboxRelay(store, publisher);
+
+    OutboxEvent placed(String key, Instant at) {
+        store.stock("sku-" + key, 5, 100, "EUR");
+        CheckoutService checkout =
+                new CheckoutService(store, new InMemoryPaymentProvider(), CheckoutService.Settings.DEFAULT);
+        checkout.place(
+                key,
+                new CheckoutRequest("ada@example.com", List.of(new OrderLine("sku-" + key, 1)), "EUR", "tok_visa"),
+                at,
+                at.plusSeconds(30));
+        return store.outbox(CheckoutService.orderIdOf(key)).get(0);
+    }
+
+    @Test
+    void eachEventIsPublishedThenMarked() {
+        OutboxEvent a = placed("a", T0);
+        OutboxEvent b = placed("b", T0);
+
+        OutboxRelay.Report report = relay.relay(List.of(a, b), T0.plusSeconds(1));
+
+        assertThat(report).isEqualTo(new OutboxRelay.Report(2, null, null));
+        assertThat(published).containsExactly(a.eventId(), b.eventId());
+        assertThat(store.publishedAt(a.orderId(), 1)).contains(T0.plusSeconds(1));
+        assertThat(store.unpublished(T0.plusSeconds(60), 10)).isEmpty();
+    }
+
+    @Test
+    void aFailureStopsTheBatchAtThatEventAndLeavesItAndTheRestUnmarked() {
+        OutboxEvent a = placed("a", T0);
+        OutboxEvent b = placed("b", T0);
+        OutboxEvent c = placed("c", T0);
+        refusing.add(b.orderId());
+
+        OutboxRelay.Report report = relay.relay(List.of(a, b, c), T0.plusSeconds(1));
+
+        assertThat(report.published()).isEqualTo(1);
+        assertThat(report.firstFailed()).isEqualTo(b);
+        assertThat(report.failure()).isEqualTo("IllegalStateException");
+        assertThat(published).containsExactly(a.eventId());
+        assertThat(store.unpublished(T0.plusSeconds(60), 10)).containsExactlyInAnyOrder(b, c);
+    }
+
+    @Test
+    void aRelayThatDiedAfterPublishingPublishesAgainNeverLoses() {
+        OutboxEvent a = placed("a", T0);
+        publisher.publish(a); // then the relay died before marking
+
+        OutboxRelay.Report sweep = relay.republishStale(T0.plus(Duration.ofMinutes(5)), Duration.ofMinutes(2), 100);
+
+        assertThat(sweep.published()).isEqualTo(1);
+        assertThat(published).containsExactly(a.eventId(), a.eventId());
+        assertThat(store.publishedAt(a.orderId(), 1)).isPresent();
+    }
+
+    @Test
+    void theSweepRepublishesOnlyWhatIsOlderThanItsAgeAndSkipsOverAFailure() {
+        OutboxEvent old = placed("old", T0);
+        OutboxEvent stuck = placed("stuck", T0.plusSeconds(1));
+        OutboxEvent fresh = placed("fresh", T0.plus(Duration.ofMinutes(4)));
+        refusing.add(stuck.orderId());
+
+        OutboxRelay.Report sweep = relay.republishStale(T0.plus(Duration.ofMinutes(5)), Duration.ofMinutes(2), 100);
+
+        assertThat(sweep.published()).isEqualTo(1);
+        assertThat(sweep.firstFailed()).isEqualTo(stuck);
+        assertThat(published).containsExactly(old.eventId());
+        assertThat(store.unpublished(T0.plus(Duration.ofMinutes(10)), 10)).containsExactlyInAnyOrder(stuck, fresh);
+    }
+}
