@@ -193,6 +193,17 @@ public final class LocalAws implements AutoCloseable {
         return dynamoDb;
     }
 
+    /** A DynamoDB Streams client on the local DynamoDB (moto serves the streams of its tables). */
+    public software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient dynamoDbStreams() {
+        return software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient.builder()
+                .endpointOverride(dynamoDbEndpoint)
+                .region(region())
+                .credentialsProvider(credentials())
+                .httpClient(http())
+                .overrideConfiguration(clientConfig())
+                .build();
+    }
+
     public S3Client s3() {
         if (s3 == null) {
             synchronized (this) {

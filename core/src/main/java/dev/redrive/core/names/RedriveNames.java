@@ -28,6 +28,12 @@ public final class RedriveNames {
         /** The checkout example's producer: {@code POST /orders} (a Function URL, API Gateway v2 events). */
         public static final String CHECKOUT = "checkout";
 
+        /** The checkout's outbox relay, on the orders table's DynamoDB stream. */
+        public static final String OUTBOX_RELAY = "outbox-relay";
+
+        /** The checkout's scheduled outbox sweep: republishes what the relay missed. */
+        public static final String OUTBOX_SWEEPER = "outbox-sweeper";
+
         private Handlers() {}
     }
 
@@ -171,8 +177,27 @@ public final class RedriveNames {
                 ARRIVALS,
                 QUARANTINE);
 
+        /** Outbox events the relay published (and marked), per invocation. */
+        public static final String OUTBOX_PUBLISHED = "OutboxPublished";
+        /** Milliseconds from an event's commit (its order's transaction) to its publication, per event. */
+        public static final String OUTBOX_PUBLISH_LAG = "OutboxPublishLagMs";
+        /** Outbox events a publish failed for (the stream retries them; the sweep republishes them). */
+        public static final String OUTBOX_PUBLISH_FAILURES = "OutboxPublishFailures";
+        /** Outbox events the scheduled sweep republished: the relay had missed them. */
+        public static final String OUTBOX_REPUBLISHED = "OutboxRepublished";
+        /** Age of the oldest outbox event not yet published, at the sweep (0 when there is none). */
+        public static final String OLDEST_UNPUBLISHED_OUTBOX_AGE = "OldestUnpublishedOutboxAgeSeconds";
+
+        /** Every metric the outbox relay and its sweep emit. */
+        public static final Set<String> OUTBOX_EMITTED = Set.of(
+                OUTBOX_PUBLISHED,
+                OUTBOX_PUBLISH_LAG,
+                OUTBOX_PUBLISH_FAILURES,
+                OUTBOX_REPUBLISHED,
+                OLDEST_UNPUBLISHED_OUTBOX_AGE);
+
         /** Every metric of namespace {@value #NAMESPACE} that some function emits: all an alarm may read. */
-        public static final Set<String> EMITTED = union(CONSUMER_EMITTED, SWEEPER_EMITTED);
+        public static final Set<String> EMITTED = union(union(CONSUMER_EMITTED, SWEEPER_EMITTED), OUTBOX_EMITTED);
 
         private Metrics() {}
 

@@ -212,6 +212,9 @@ public interface RedriveConfig {
         /** The payment provider the checkout authorizes with. */
         Payments payments();
 
+        /** The outbox relay and its scheduled sweep (handlers {@code outbox-relay}, {@code outbox-sweeper}). */
+        Outbox outbox();
+
         /**
          * How long past its deadline an invocation holds its checkout attempt: a retry with the same key waits this
          * long after a crashed or frozen invocation's end before it takes over (the stale one is fenced after it).
@@ -230,6 +233,22 @@ public interface RedriveConfig {
         /** The DynamoDB table holding daily revenue counters (partition key {@code pk}). */
         @WithDefault("redrive-revenue")
         String revenueTable();
+    }
+
+    interface Outbox {
+        /**
+         * The queues OrderPlaced is published to, one per consumer (names, ARNs or URLs; the template names them).
+         * Absent: the relay and its sweep refuse to start.
+         */
+        Optional<List<String>> subscriberQueues();
+
+        /** How long an outbox event may stay unpublished before the sweep republishes it. */
+        @WithDefault("PT5M")
+        Duration republishAfter();
+
+        /** The most events one sweep republishes. */
+        @WithDefault("500")
+        int sweepLimit();
     }
 
     interface Payments {

@@ -16,6 +16,7 @@ import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
+import dev.redrive.functions.outbox.OutboxMetrics;
 import dev.redrive.functions.sweeper.SweeperMetrics;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,6 +81,21 @@ class EmittedMetricNamesTest {
                 List.of(new SweeperMetrics.QueueFigures("orders-dlq", 3, report, Map.of("QUARANTINED", 1L))));
 
         assertThat(emitted()).isEqualTo(new TreeSet<>(Metrics.SWEEPER_EMITTED));
+    }
+
+    @Test
+    void theOutboxRelayAndItsSweepEmitEveryDeclaredOutboxMetricAndNoOther() throws Exception {
+        OutboxMetrics metrics = new OutboxMetrics(new EmfOutput(lines::add));
+
+        metrics.relayed(2, 1, new long[] {40, 75});
+        metrics.swept(1, 0, 360);
+
+        assertThat(emitted()).isEqualTo(new TreeSet<>(Metrics.OUTBOX_EMITTED));
+        JsonNode sweep = json.readTree(lines.get(1));
+        assertThat(sweep.get(Metrics.OLDEST_UNPUBLISHED_OUTBOX_AGE).asLong()).isEqualTo(360);
+        assertThat(json.readTree(lines.get(0)).get(Metrics.OUTBOX_PUBLISH_LAG))
+                .as("one value per event")
+                .hasSize(2);
     }
 
     /** The metric names of every EMF document written, after checking each is in the Redrive namespace. */

@@ -1,0 +1,80 @@
+package dev.redrive.functions.outbox;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.checkout.placing.OutboxEvent;
+import dev.redrive.checkout.placing.OutboxRelay;
+import dev.redrive.checkout.placing.OutboxStreamRecords;
+import dev.redrive.core.names.RedriveNames.Handlers;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * Lambda handler {@value Handlers#OUTBOX_RELAY}, on the orders table's DynamoDB stream (an event source mapping with
+ * {@code ReportBatchItemFailures}, bisect on error, bounded retries and an on-failure destination). In stream order, it
+ * publishes each outbox INSERT to the subscriber queues and marks it published; at the first event that fails (or
+ * cannot be read) it stops and answers that record's sequence number as the batch's failure, so the stream retries from
+ * it. The event is read as plain maps (see {@link OutboxStreamRecords}).
+ */
+@Named(Handlers.OUTBOX_RELAY)
+@Singleton
+public class OutboxRelayHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+
+    private static final Logger LOG = Logger.getLogger("dev.redrive.outbox");
+
+    private final Instance<OutboxRelay> relay;
+    private final OutboxMetrics metrics;
+    private final Clock clock;
+
+    public OutboxRelayHandler(Instance<OutboxRelay> relay, OutboxMetrics metrics, Clock clock) {
+        this.relay = relay;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+        List<OutboxStreamRecords.Record> records = OutboxStreamRecords.read(event);
+        int published = 0;
+        List<Long> lags = new ArrayList<>();
+        String failedAt = null;
+        for (OutboxStreamRecords.Record r : records) {
+            if (r.unreadable() != null) {
+                LOG.errorf(
+                        "outbox relay: %s; the stream retries it, then its on-failure destination keeps it",
+                        r.unreadable());
+                failedAt = r.sequenceNumber();
+                break;
+            }
+            if (r.event().isEmpty()) {
+                continue;
+            }
+            OutboxEvent e = r.event().get();
+            Instant now = clock.instant();
+            OutboxRelay.Report report = relay.get().relay(List.of(e), now);
+            if (report.failed()) {
+                LOG.errorf(
+                        "outbox relay: publishing event %d of order %s failed (%s); the stream retries from it",
+                        e.sequence(), e.orderId(), report.failure());
+                failedAt = r.sequenceNumber();
+                break;
+            }
+            published++;
+            lags.add(Math.max(0, Duration.between(e.createdAt(), now).toMillis()));
+        }
+        metrics.relayed(
+                published,
+                failedAt == null ? 0 : 1,
+                lags.stream().mapToLong(Long::longValue).toArray());
+        List<Map<String, String>> failures = failedAt == null ? List.of() : List.of(Map.of("itemIdentifier", failedAt));
+        return Map.of("batchItemFailures", failures);
+    }
+}
