@@ -42,7 +42,8 @@ public final class LocalResources {
 
     /**
      * The checkout's orders table: {@code pk} + {@code sk}, the sparse GSI {@code byUnpublished} ({@code unpublished},
-     * {@code createdAt}) of outbox items not yet published, its stream carrying new images (the outbox relay reads
+     * {@code createdAt}) of outbox items not yet published, the sparse GSI {@code byOpenAttempt} ({@code openAttempt},
+     * {@code leaseUntil}) of unfinished checkout attempts, its stream carrying new images (the outbox relay reads
      * them).
      */
     public static void createOrdersTable(DynamoDbClient ddb, String name) {
@@ -55,12 +56,20 @@ public final class LocalResources {
                         a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
                         a -> a.attributeName("sk").attributeType(ScalarAttributeType.S),
                         a -> a.attributeName("unpublished").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("createdAt").attributeType(ScalarAttributeType.N))
-                .globalSecondaryIndexes(g -> g.indexName("byUnpublished")
-                        .keySchema(
-                                k -> k.attributeName("unpublished").keyType(KeyType.HASH),
-                                k -> k.attributeName("createdAt").keyType(KeyType.RANGE))
-                        .projection(p -> p.projectionType(ProjectionType.ALL)))
+                        a -> a.attributeName("createdAt").attributeType(ScalarAttributeType.N),
+                        a -> a.attributeName("openAttempt").attributeType(ScalarAttributeType.S),
+                        a -> a.attributeName("leaseUntil").attributeType(ScalarAttributeType.N))
+                .globalSecondaryIndexes(
+                        g -> g.indexName("byUnpublished")
+                                .keySchema(
+                                        k -> k.attributeName("unpublished").keyType(KeyType.HASH),
+                                        k -> k.attributeName("createdAt").keyType(KeyType.RANGE))
+                                .projection(p -> p.projectionType(ProjectionType.ALL)),
+                        g -> g.indexName("byOpenAttempt")
+                                .keySchema(
+                                        k -> k.attributeName("openAttempt").keyType(KeyType.HASH),
+                                        k -> k.attributeName("leaseUntil").keyType(KeyType.RANGE))
+                                .projection(p -> p.projectionType(ProjectionType.ALL)))
                 .streamSpecification(s -> s.streamEnabled(true)
                         .streamViewType(software.amazon.awssdk.services.dynamodb.model.StreamViewType.NEW_IMAGE)));
     }

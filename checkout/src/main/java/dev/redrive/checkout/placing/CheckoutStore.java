@@ -69,10 +69,10 @@ public interface CheckoutStore {
     boolean finish(String key, long token, CheckoutAttempt.Status status, String reason);
 
     /**
-     * Lets the attempt held with {@code token} go now, unfinished (its provider did not answer): the client's retry
-     * takes it over at once.
+     * Lets the attempt held with {@code token} go as of {@code leaseEnd} (now, or earlier), unfinished: its provider
+     * did not answer, and the client's retry (or the next reconciliation) takes it over at once.
      */
-    void letGo(String key, long token, Instant now);
+    void letGo(String key, long token, Instant leaseEnd);
 
     /**
      * In one transaction: writes {@code order} (once), its outbox {@code event}, confirms its reservation and marks
@@ -81,6 +81,12 @@ public interface CheckoutStore {
      * @return false, writing nothing, when another invocation took the attempt over or placed the order first
      */
     boolean place(String key, long token, PlacedOrder order, OutboxEvent event);
+
+    /**
+     * Unfinished attempts (STARTED or AUTHORIZED) whose lease ended before {@code leaseEndedBefore}, at most
+     * {@code limit}, longest abandoned first: checkouts whose client never came back, which the reconciliation voids.
+     */
+    List<CheckoutAttempt> abandoned(Instant leaseEndedBefore, int limit);
 
     /** The order, once placed. */
     Optional<PlacedOrder> order(String orderId);

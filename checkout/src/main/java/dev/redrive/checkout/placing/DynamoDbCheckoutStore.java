@@ -23,7 +23,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * The checkout store in one DynamoDB table ({@code pk}, {@code sk}; its stream carries the outbox to the relay):
  * <ul>
  *   <li>{@code checkout#<key> / attempt}: the attempt (begun or taken over by one UpdateItem, conditional on there
- *       being none or its lease having lapsed, {@code ALL_OLD} on refusal: a duplicate costs no read);</li>
+ *       being none or its lease having lapsed, {@code ALL_OLD} on refusal: a duplicate costs no read); in the sparse
+ *       index {@value #OPEN_ATTEMPT_INDEX} while unfinished, for the reconciliation;</li>
  *   <li>{@code sku#<sku> / stock}: available, unit price, currency;</li>
  *   <li>{@code order#<id> / reservation#<sku>}: a line held, confirmed or released (made in one transaction with the
  *       stock decrements, each conditional: all lines or none, once per order);</li>
@@ -43,6 +44,8 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
     static final String OUTBOX = "outbox#";
     /** The sparse index of outbox items not yet published: {@code unpublished} ("1") and {@code createdAt}. */
     public static final String UNPUBLISHED_INDEX = "byUnpublished";
+    /** The sparse index of unfinished attempts: {@code openAttempt} ("1") and {@code leaseUntil}. */
+    public static final String OPEN_ATTEMPT_INDEX = "byOpenAttempt";
 
     private final DynamoDbClient dynamoDb;
     private final String table;
@@ -63,6 +66,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         values.put(":lease", n(now.plus(lease).toEpochMilli()));
         values.put(":zero", n(0));
         values.put(":one", n(1));
+        values.put(":open", s("1"));
         try {
             Map<String, AttributeValue> item = dynamoDb.updateItem(b -> b.tableName(table)
                             .key(key("checkout#" + key, ATTEMPT))
@@ -70,7 +74,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
                                     + "orderId = if_not_exists(orderId, :order), "
                                     + "#status = if_not_exists(#status, :started), "
                                     + "startedAt = if_not_exists(startedAt, :now), leaseUntil = :lease, "
-                                    + "#token = if_not_exists(#token, :zero) + :one")
+                                    + "#token = if_not_exists(#token, :zero) + :one, openAttempt = :open")
                             .conditionExpression("attribute_not_exists(pk) OR (fingerprint = :fp AND "
                                     + "#status IN (:started, :authorized) AND leaseUntil <= :now)")
                             .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
@@ -214,7 +218,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         }
         return update(
                 key,
-                "SET #status = :s, reason = :r",
+                "SET #status = :s, reason = :r REMOVE openAttempt",
                 "#token = :t AND #status <> :placed",
                 Map.of(":s", s(status.name()), ":r", s(reason), ":t", n(token), ":placed", s(Status.PLACED.name())));
     }
@@ -254,7 +258,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         writes.add(TransactWriteItem.builder()
                 .update(u -> u.tableName(table)
                         .key(key("checkout#" + key, ATTEMPT))
-                        .updateExpression("SET #status = :placed, authorizationId = :auth")
+                        .updateExpression("SET #status = :placed, authorizationId = :auth REMOVE openAttempt")
                         .conditionExpression("#token = :t AND #status IN (:started, :authorized)")
                         .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
                         .expressionAttributeValues(Map.of(
@@ -276,6 +280,27 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
             }
             return false;
         }
+    }
+
+    @Override
+    public List<CheckoutAttempt> abandoned(Instant leaseEndedBefore, int limit) {
+        List<CheckoutAttempt> attempts = new ArrayList<>();
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .indexName(OPEN_ATTEMPT_INDEX)
+                .keyConditionExpression("openAttempt = :one AND leaseUntil < :before")
+                .expressionAttributeValues(Map.of(":one", s("1"), ":before", n(leaseEndedBefore.toEpochMilli())))
+                .limit(Math.min(limit, 100)))) {
+            for (Map<String, AttributeValue> i : page.items()) {
+                if (attempts.size() == limit) {
+                    return attempts;
+                }
+                CheckoutAttempt a = attempt(i.get("pk").s().substring("checkout#".length()), i);
+                if (!a.status().finished()) {
+                    attempts.add(a);
+                }
+            }
+        }
+        return attempts;
     }
 
     @Override

@@ -146,6 +146,15 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
     }
 
     @Override
+    public synchronized List<CheckoutAttempt> abandoned(Instant leaseEndedBefore, int limit) {
+        return attempts.values().stream()
+                .filter(a -> !a.status().finished() && a.leaseUntil().isBefore(leaseEndedBefore))
+                .sorted(java.util.Comparator.comparing(CheckoutAttempt::leaseUntil))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
     public synchronized Optional<PlacedOrder> order(String orderId) {
         return Optional.ofNullable(orders.get(orderId));
     }

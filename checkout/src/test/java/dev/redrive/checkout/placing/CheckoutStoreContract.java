@@ -299,6 +299,47 @@ public abstract class CheckoutStoreContract {
         assertThat(outbox().unpublished(base.plusSeconds(15), 1)).containsExactly(oldest);
     }
 
+    @Test
+    void unfinishedAttemptsPastTheirLeaseAreListedAbandonedAndFinishedOnesNever() {
+        Instant base = Instant.parse("2018-01-01T00:00:00Z").plusSeconds(new java.util.Random().nextInt(1_000_000));
+        fresh();
+        String started = key;
+        store().begin(started, "fp-1", orderId, base, LEASE);
+        fresh();
+        String authorized = key;
+        long token = store().begin(authorized, "fp-1", orderId, base.plusSeconds(1), LEASE)
+                .attempt()
+                .token();
+        store().authorized(authorized, token, "auth-1");
+        fresh();
+        String declined = key;
+        long declinedToken =
+                store().begin(declined, "fp-1", orderId, base, LEASE).attempt().token();
+        store().finish(declined, declinedToken, Status.DECLINED, "card_declined");
+        OutboxEvent placed = placedAt(base);
+
+        List<CheckoutAttempt> abandoned = store().abandoned(base.plus(LEASE).plusSeconds(2), 1000);
+
+        assertThat(abandoned)
+                .extracting(CheckoutAttempt::key)
+                .contains(started, authorized)
+                .doesNotContain(declined, key);
+        assertThat(abandoned.stream()
+                        .filter(a -> a.key().equals(authorized))
+                        .findFirst()
+                        .orElseThrow())
+                .satisfies(a -> {
+                    assertThat(a.status()).isEqualTo(Status.AUTHORIZED);
+                    assertThat(a.authorizationId()).isEqualTo("auth-1");
+                    assertThat(a.fingerprint()).isEqualTo("fp-1");
+                });
+        assertThat(store().abandoned(base.plus(LEASE), 1000))
+                .extracting(CheckoutAttempt::key)
+                .as("a lease that has not ended")
+                .doesNotContain(started, authorized);
+        assertThat(placed.orderId()).isEqualTo(orderId);
+    }
+
     PlacedOrder order(String authorizationId) {
         return new PlacedOrder(
                 orderId,

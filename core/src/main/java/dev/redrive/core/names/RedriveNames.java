@@ -34,6 +34,9 @@ public final class RedriveNames {
         /** The checkout's scheduled outbox sweep: republishes what the relay missed. */
         public static final String OUTBOX_SWEEPER = "outbox-sweeper";
 
+        /** The checkout's scheduled reconciliation: voids ghost transactions (authorized, never ordered). */
+        public static final String CHECKOUT_RECONCILIATION = "checkout-reconciliation";
+
         private Handlers() {}
     }
 

@@ -2,6 +2,7 @@ package dev.redrive.functions.checkout;
 
 import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
+import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.checkout.placing.HttpPaymentProvider;
 import dev.redrive.checkout.placing.PaymentProvider;
 import dev.redrive.functions.config.RedriveConfig;
@@ -16,14 +17,36 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 @ApplicationScoped
 public class CheckoutProducerWiring {
 
+    /** The orders table: the checkout's attempts, stock, orders and outbox (the relay reads the same table). */
     @Produces
     @Singleton
-    CheckoutService checkoutService(DynamoDbClient dynamoDb, RedriveConfig config) {
+    DynamoDbCheckoutStore ordersTable(DynamoDbClient dynamoDb, RedriveConfig config) {
+        return new DynamoDbCheckoutStore(dynamoDb, config.checkout().ordersTable());
+    }
+
+    @Produces
+    @Singleton
+    PaymentProvider paymentProvider(RedriveConfig config) {
+        return paymentProvider(config.checkout().payments());
+    }
+
+    @Produces
+    @Singleton
+    CheckoutService checkoutService(DynamoDbCheckoutStore orders, PaymentProvider payments, RedriveConfig config) {
         RedriveConfig.Checkout c = config.checkout();
         return new CheckoutService(
-                new DynamoDbCheckoutStore(dynamoDb, c.ordersTable()),
-                paymentProvider(c.payments()),
+                orders,
+                payments,
                 new CheckoutService.Settings(c.payments().timeout(), c.leaseMargin(), c.retryAfter()));
+    }
+
+    @Produces
+    @Singleton
+    GhostReconciliation ghostReconciliation(
+            DynamoDbCheckoutStore orders, PaymentProvider payments, RedriveConfig config) {
+        RedriveConfig.Checkout c = config.checkout();
+        return new GhostReconciliation(
+                orders, payments, c.reconciliation().grace(), c.payments().timeout());
     }
 
     private static PaymentProvider paymentProvider(RedriveConfig.Payments payments) {

@@ -215,6 +215,9 @@ public interface RedriveConfig {
         /** The outbox relay and its scheduled sweep (handlers {@code outbox-relay}, {@code outbox-sweeper}). */
         Outbox outbox();
 
+        /** The scheduled voiding of ghost transactions (handler {@code checkout-reconciliation}). */
+        Reconciliation reconciliation();
+
         /**
          * How long past its deadline an invocation holds its checkout attempt: a retry with the same key waits this
          * long after a crashed or frozen invocation's end before it takes over (the stale one is fenced after it).
@@ -249,6 +252,23 @@ public interface RedriveConfig {
         /** The most events one sweep republishes. */
         @WithDefault("500")
         int sweepLimit();
+    }
+
+    interface Reconciliation {
+        /**
+         * How long after a checkout attempt's lease its client may still retry and finish it; past it, an attempt
+         * without an order has its authorization voided and its stock released.
+         */
+        @WithDefault("PT15M")
+        Duration grace();
+
+        /** The most abandoned checkouts one run voids. */
+        @WithDefault("100")
+        int limit();
+
+        /** How long the reconciliation holds each attempt it voids. */
+        @WithDefault("PT1M")
+        Duration lease();
     }
 
     interface Payments {

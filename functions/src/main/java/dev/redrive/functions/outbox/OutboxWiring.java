@@ -10,19 +10,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.List;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** Builds the outbox relay from configuration: the orders table's outbox, the subscriber queues. */
+/** Builds the outbox relay from configuration: the orders table's outbox (its bean), the subscriber queues. */
 @ApplicationScoped
 public class OutboxWiring {
-
-    /** The orders table's outbox (the same table the checkout writes). */
-    @Produces
-    @Singleton
-    DynamoDbCheckoutStore ordersTable(DynamoDbClient dynamoDb, RedriveConfig config) {
-        return new DynamoDbCheckoutStore(dynamoDb, config.checkout().ordersTable());
-    }
 
     @Produces
     @Singleton

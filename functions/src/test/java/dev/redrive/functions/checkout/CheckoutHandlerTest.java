@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTestResource;
 import dev.redrive.localstack.LocalResources;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,14 +43,26 @@ class CheckoutHandlerTest {
     @Inject
     RedriveConfig config;
 
+    @Inject
+    CheckoutReconciliationHandler reconciliation;
+
+    @Inject
+    AdjustableClock clock;
+
     final LocalAws aws = LocalAws.shared();
     final ObjectMapper json = new ObjectMapper();
     DynamoDbCheckoutStore store;
     PaymentProviderSimulator provider;
     String mug;
 
+    @AfterEach
+    void clockBack() {
+        clock.reset();
+    }
+
     @BeforeEach
     void freshTable() {
+        clock.reset();
         String table = config.checkout().ordersTable();
         if (aws.dynamoDb().listTables().tableNames().contains(table)) {
             aws.dynamoDb().deleteTable(b -> b.tableName(table));
@@ -225,5 +239,32 @@ class CheckoutHandlerTest {
         assertThat(r.getStatusCode()).isEqualTo(503);
         assertThat(r.getHeaders()).containsKey("Retry-After");
         assertThat(body(r).get("error").asText()).isEqualTo("Unavailable");
+    }
+
+    @Test
+    void aCheckoutWhoseClientNeverRetriedAfterA503IsVoidedAndReleasedByTheReconciliationAndALateRetryIs410()
+            throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        provider.fault(Fault.HANG_AFTER_AUTHORIZING, 1, Duration.ofSeconds(3));
+        assertThat(handler.handleRequest(post("/orders", key, order(3, "tok_visa")), null)
+                        .getStatusCode())
+                .isEqualTo(503);
+        assertThat(store.available(mug)).isEqualTo(7);
+
+        Map<String, Object> withinGrace = reconciliation.handleRequest(Map.of(), null);
+        clock.jump(config.checkout().reconciliation().grace().plusSeconds(1));
+        Map<String, Object> after = reconciliation.handleRequest(Map.of(), null);
+        APIGatewayV2HTTPResponse late = handler.handleRequest(post("/orders", key, order(3, "tok_visa")), null);
+
+        assertThat(withinGrace).containsEntry("voided", 0);
+        assertThat(after).containsEntry("voided", 1);
+        assertThat(provider.charges())
+                .filteredOn(c -> c.key().equals(key))
+                .singleElement()
+                .satisfies(c -> assertThat(c.voided()).isTrue());
+        assertThat(store.available(mug)).isEqualTo(10);
+        assertThat(late.getStatusCode()).isEqualTo(410);
+        assertThat(body(late).get("error").asText()).isEqualTo("Abandoned");
+        assertThat(store.order(CheckoutService.orderIdOf(key))).isEmpty();
     }
 }
