@@ -199,8 +199,17 @@ public final class RedriveNames {
                 OUTBOX_REPUBLISHED,
                 OLDEST_UNPUBLISHED_OUTBOX_AGE);
 
+        /** Orders the checkout placed (a retry's same answer is not counted again). */
+        public static final String ORDERS_PLACED = "OrdersPlaced";
+        /** Checkouts answered 503 because the payment provider did not answer: the provider-errors alarm reads it. */
+        public static final String PAYMENT_PROVIDER_UNAVAILABLE = "PaymentProviderUnavailable";
+
+        /** Every metric the checkout function emits. */
+        public static final Set<String> CHECKOUT_EMITTED = Set.of(ORDERS_PLACED, PAYMENT_PROVIDER_UNAVAILABLE);
+
         /** Every metric of namespace {@value #NAMESPACE} that some function emits: all an alarm may read. */
-        public static final Set<String> EMITTED = union(union(CONSUMER_EMITTED, SWEEPER_EMITTED), OUTBOX_EMITTED);
+        public static final Set<String> EMITTED =
+                union(union(CONSUMER_EMITTED, SWEEPER_EMITTED), union(OUTBOX_EMITTED, CHECKOUT_EMITTED));
 
         private Metrics() {}
 

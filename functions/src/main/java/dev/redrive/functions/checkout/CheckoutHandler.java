@@ -12,6 +12,9 @@ import dev.redrive.checkout.placing.CheckoutRequest;
 import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.PlacedOrder;
 import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.core.names.RedriveNames.Metrics;
+import dev.redrive.functions.metrics.EmfOutput;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +26,9 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.jboss.logging.Logger;
+import software.amazon.cloudwatchlogs.emf.logger.MetricsLogger;
+import software.amazon.cloudwatchlogs.emf.model.DimensionSet;
+import software.amazon.cloudwatchlogs.emf.model.Unit;
 
 /**
  * Lambda handler {@value Handlers#CHECKOUT}: {@code POST /orders} behind a Function URL (API Gateway v2 events). It
@@ -50,10 +56,17 @@ public class CheckoutHandler implements RequestHandler<APIGatewayV2HTTPEvent, AP
     private final CheckoutService checkout;
     private final Clock clock;
     private final ObjectMapper json = new ObjectMapper();
+    private final EmfOutput emf;
 
+    @Inject
     public CheckoutHandler(CheckoutService checkout, Clock clock) {
+        this(checkout, clock, EmfOutput.stdout());
+    }
+
+    CheckoutHandler(CheckoutService checkout, Clock clock, EmfOutput emf) {
         this.checkout = checkout;
         this.clock = clock;
+        this.emf = emf;
     }
 
     @Override
@@ -98,7 +111,22 @@ public class CheckoutHandler implements RequestHandler<APIGatewayV2HTTPEvent, AP
                 : Duration.ofMillis(context.getRemainingTimeInMillis());
         Instant deadline = now.plus(remaining).minus(DEADLINE_MARGIN);
         CheckoutOutcome outcome = checkout.place(key, request, now, deadline.isAfter(now) ? deadline : now);
+        count(outcome);
         return answer(outcome);
+    }
+
+    /** {@code OrdersPlaced} and {@code PaymentProviderUnavailable}, as EMF, when the answer is one of them. */
+    private void count(CheckoutOutcome outcome) {
+        String metric = outcome instanceof CheckoutOutcome.Placed p && !p.replayed()
+                ? Metrics.ORDERS_PLACED
+                : outcome instanceof CheckoutOutcome.ProviderUnavailable ? Metrics.PAYMENT_PROVIDER_UNAVAILABLE : null;
+        if (metric != null) {
+            MetricsLogger m = new MetricsLogger(emf);
+            m.setNamespace(Metrics.NAMESPACE);
+            m.setDimensions(new DimensionSet());
+            m.putMetric(metric, 1, Unit.COUNT);
+            m.flush();
+        }
     }
 
     private APIGatewayV2HTTPResponse answer(CheckoutOutcome outcome) {

@@ -16,6 +16,7 @@ import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
+import dev.redrive.functions.checkout.CheckoutProbe;
 import dev.redrive.functions.outbox.OutboxMetrics;
 import dev.redrive.functions.sweeper.SweeperMetrics;
 import java.time.Duration;
@@ -96,6 +97,13 @@ class EmittedMetricNamesTest {
         assertThat(json.readTree(lines.get(0)).get(Metrics.OUTBOX_PUBLISH_LAG))
                 .as("one value per event")
                 .hasSize(2);
+    }
+
+    @Test
+    void theCheckoutEmitsEveryDeclaredCheckoutMetricAndNoOther() throws Exception {
+        CheckoutProbe.answer(new EmfOutput(lines::add));
+
+        assertThat(emitted()).isEqualTo(new TreeSet<>(Metrics.CHECKOUT_EMITTED));
     }
 
     /** The metric names of every EMF document written, after checking each is in the Redrive namespace. */

@@ -7,26 +7,16 @@ import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.EnvironmentSize;
 import dev.redrive.infra.function.FunctionSpec;
 import dev.redrive.infra.function.IsoDurations;
+import dev.redrive.infra.function.ScheduledRun;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyStatement;
-import software.amazon.awscdk.services.iam.Role;
-import software.amazon.awscdk.services.iam.ServicePrincipal;
-import software.amazon.awscdk.services.iam.ServicePrincipalOpts;
-import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
 import software.amazon.awscdk.services.lambda.Function;
-import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.scheduler.Schedule;
-import software.amazon.awscdk.services.scheduler.ScheduleExpression;
-import software.amazon.awscdk.services.scheduler.ScheduleTargetInput;
-import software.amazon.awscdk.services.scheduler.targets.LambdaInvoke;
-import software.amazon.awscdk.services.scheduler.targets.ScheduleTargetBaseProps;
 import software.amazon.awscdk.services.sqs.Queue;
-import software.amazon.awscdk.services.sqs.QueueEncryption;
 import software.constructs.Construct;
 
 /**
@@ -69,48 +59,17 @@ public final class DlqSweeper extends Construct {
         this.function = props.functions().create(this, "Function", spec);
         grant(props);
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
-        this.scheduleDeadLetterQueue = Queue.Builder.create(this, "ScheduleDeadLetterQueue")
-                .queueName(scheduleDeadLetterQueueName)
-                .retentionPeriod(Duration.days(14))
-                .encryption(QueueEncryption.KMS)
-                .encryptionMasterKey(props.key())
-                .enforceSsl(true)
-                .build();
-        // Scheduler invokes asynchronously: once Lambda has queued the event, the schedule's retry policy no longer
-        // applies, and Lambda's own async retries (2, for up to 6 h) would run stale sweeps late. The next scheduled
-        // run is the retry; a run that failed or waited past one sweep's timeout is recorded in the same queue.
-        function.configureAsyncInvoke(EventInvokeConfigOptions.builder()
-                .retryAttempts(0)
-                .maxEventAge(Duration.seconds(SweeperProps.TIMEOUT.toSeconds()))
-                .onFailure(new SqsDestination(scheduleDeadLetterQueue))
-                .build());
-        // Our own role (not the target's shared default) so it can also encrypt into the KMS-encrypted DLQ.
-        Role scheduleRole = Role.Builder.create(this, "ScheduleRole")
-                .description("EventBridge Scheduler invokes the Redrive sweeper")
-                .assumedBy(new ServicePrincipal(
-                        "scheduler.amazonaws.com",
-                        ServicePrincipalOpts.builder()
-                                .conditions(Map.of(
-                                        "StringEquals",
-                                        Map.of(
-                                                "aws:SourceAccount",
-                                                Stack.of(this).getAccount())))
-                                .build()))
-                .build();
-        props.key().grant(scheduleRole, "kms:Decrypt", "kms:GenerateDataKey*");
-        this.schedule = Schedule.Builder.create(this, "Schedule")
-                .description("Runs the Redrive dead-letter sweeper")
-                .schedule(ScheduleExpression.expression(props.scheduleExpression()))
-                .target(new LambdaInvoke(
-                        function,
-                        ScheduleTargetBaseProps.builder()
-                                .role(scheduleRole)
-                                .input(ScheduleTargetInput.fromObject(SCHEDULE_INPUT))
-                                .retryAttempts(2)
-                                .maxEventAge(Duration.minutes(10))
-                                .deadLetterQueue(scheduleDeadLetterQueue)
-                                .build()))
-                .build();
+        ScheduledRun run = ScheduledRun.of(
+                this,
+                function,
+                props.key(),
+                scheduleDeadLetterQueueName,
+                "the Redrive dead-letter sweeper",
+                props.scheduleExpression(),
+                SweeperProps.TIMEOUT,
+                SCHEDULE_INPUT);
+        this.scheduleDeadLetterQueue = run.deadLetterQueue();
+        this.schedule = run.schedule();
     }
 
     private Map<String, String> environment(SweeperProps props) {

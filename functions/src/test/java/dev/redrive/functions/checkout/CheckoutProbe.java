@@ -1,0 +1,30 @@
+package dev.redrive.functions.checkout;
+
+import dev.redrive.checkout.placing.CheckoutService;
+import dev.redrive.checkout.placing.InMemoryCheckoutStore;
+import dev.redrive.checkout.placing.InMemoryPaymentProvider;
+import dev.redrive.functions.metrics.EmfOutput;
+import java.time.Clock;
+
+/** Drives the checkout handler on the fakes through a placed order and a provider that does not answer. */
+public final class CheckoutProbe {
+
+    private CheckoutProbe() {}
+
+    /** A 201 and a 503, their EMF written to {@code emf}. */
+    public static void answer(EmfOutput emf) {
+        InMemoryCheckoutStore store = new InMemoryCheckoutStore();
+        store.stock("sku-mug", 10, 100, "EUR");
+        InMemoryPaymentProvider payments = new InMemoryPaymentProvider();
+        CheckoutHandler handler = new CheckoutHandler(
+                new CheckoutService(store, payments, CheckoutService.Settings.DEFAULT), Clock.systemUTC(), emf);
+        String body = "{\"customer\":{\"email\":\"ada@example.com\"},\"items\":[{\"sku\":\"sku-mug\",\"quantity\":1}],"
+                + "\"currency\":\"EUR\",\"paymentToken\":\"tok_visa\"}";
+        handler.handleRequest(CheckoutHandlerTest.post("/orders", "k-placed", body), null);
+        payments.unavailable(1, InMemoryPaymentProvider.Unanswered.BEFORE_AUTHORIZING);
+        handler.handleRequest(CheckoutHandlerTest.post("/orders", "k-unanswered", body), null);
+        if (store.outbox(CheckoutService.orderIdOf("k-placed")).isEmpty()) {
+            throw new IllegalStateException("the probe's order was not placed");
+        }
+    }
+}
