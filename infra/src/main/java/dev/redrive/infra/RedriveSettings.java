@@ -47,6 +47,12 @@ import software.constructs.Node;
  *                             effect is applied, and are granted {@code s3:DeleteObject} for it)
  * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
  *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
+ * @param checkoutProducer     {@code checkoutProducer} (default {@code true}): the producer side of the checkout
+ *                             example, {@code POST /orders} with its orders table, outbox relay, outbox sweep and
+ *                             reconciliation ({@link dev.redrive.infra.checkout.CheckoutProducer}); {@code false}
+ *                             leaves the consumers fed by whatever sends to their queues
+ * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls; absent,
+ *                             the checkout answers 503 (no provider configured)
  */
 public record RedriveSettings(
         String prefix,
@@ -63,7 +69,9 @@ public record RedriveSettings(
         BreakerSettings breakers,
         ReplayPace replayPace,
         boolean allowShortRetries,
-        ClaimCheckCleanup claimCheckCleanup) {
+        ClaimCheckCleanup claimCheckCleanup,
+        boolean checkoutProducer,
+        Optional<String> paymentProviderUrl) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -115,7 +123,19 @@ public record RedriveSettings(
                         .orElse(false),
                 text(node, "claimCheckCleanup")
                         .map(RedriveSettings::claimCheckCleanup)
-                        .orElse(ClaimCheckCleanup.LIFECYCLE));
+                        .orElse(ClaimCheckCleanup.LIFECYCLE),
+                text(node, "checkoutProducer")
+                        .map(v -> bool("checkoutProducer", v))
+                        .orElse(true),
+                text(node, "paymentProviderUrl").map(RedriveSettings::paymentProviderUrl));
+    }
+
+    private static String paymentProviderUrl(String value) {
+        if (!value.matches("https?://[^\\s]+/")) {
+            throw new IllegalArgumentException("-c paymentProviderUrl=" + value
+                    + " is not an http(s) URL ending in a slash (its authorizations are <url>authorizations)");
+        }
+        return value;
     }
 
     private static ClaimCheckCleanup claimCheckCleanup(String value) {

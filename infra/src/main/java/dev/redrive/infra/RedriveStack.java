@@ -1,6 +1,7 @@
 package dev.redrive.infra;
 
 import dev.redrive.core.payload.ClaimCheckCleanup;
+import dev.redrive.infra.checkout.CheckoutProducer;
 import dev.redrive.infra.consumer.CheckoutConsumers;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.ConsumerPlatform;
@@ -19,6 +20,7 @@ import dev.redrive.infra.sweeper.SweeperProps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
@@ -52,6 +54,7 @@ public final class RedriveStack extends Stack {
     private final CheckoutConsumers checkout;
     private final DlqSweeper sweeper;
     private final Monitoring monitoring;
+    private final Optional<CheckoutProducer> producer;
     private final FunctionArtifact artifact;
 
     public RedriveStack(Construct scope, String id, StackProps props, RedriveSettings settings) {
@@ -110,6 +113,18 @@ public final class RedriveStack extends Stack {
                         settings.sweepRate(),
                         settings.replayPace()));
         claimTtl(settings);
+        this.producer = settings.checkoutProducer()
+                ? Optional.of(new CheckoutProducer(
+                        this,
+                        "CheckoutProducer",
+                        prefix,
+                        settings.runtime(),
+                        functions,
+                        key,
+                        checkout.all(),
+                        settings.paymentProviderUrl(),
+                        settings.sweepRate()))
+                : Optional.empty();
         this.monitoring = new Monitoring(
                 this,
                 "Monitoring",
@@ -123,6 +138,7 @@ public final class RedriveStack extends Stack {
                                 .map(c -> c.function().getLogGroup().getLogGroupName())
                                 .toList(),
                         sweeper.function(),
+                        producer.map(p -> new MonitoringProps.Producer(p.relay(), p.checkout())),
                         settings.alarms()));
         outputs();
     }
@@ -198,6 +214,18 @@ public final class RedriveStack extends Stack {
                 sweeper.scheduleDeadLetterQueueName(),
                 sweeper.scheduleDeadLetterQueue(),
                 MonitoredQueue.Kind.FAILURE_RECORD));
+        producer.ifPresent(p -> {
+            queues.add(
+                    new MonitoredQueue(p.relayFailuresName(), p.relayFailures(), MonitoredQueue.Kind.FAILURE_RECORD));
+            queues.add(new MonitoredQueue(
+                    p.outboxScheduleDeadLetterQueueName(),
+                    p.outboxSchedule().deadLetterQueue(),
+                    MonitoredQueue.Kind.FAILURE_RECORD));
+            queues.add(new MonitoredQueue(
+                    p.reconciliationScheduleDeadLetterQueueName(),
+                    p.reconciliationSchedule().deadLetterQueue(),
+                    MonitoredQueue.Kind.FAILURE_RECORD));
+        });
         return queues;
     }
 
@@ -234,6 +262,16 @@ public final class RedriveStack extends Stack {
                 .description("REDRIVE_CLAIM_CHECKS_BUCKET for the redrive CLI, and the bucket producers using the SQS "
                         + "Extended Client Library put payloads over 1 MiB in")
                 .build();
+        producer.ifPresent(p -> {
+            CfnOutput.Builder.create(this, "CheckoutUrl")
+                    .value(p.url().getUrl())
+                    .description("POST <url>orders with an Idempotency-Key header (IAM auth: sign with SigV4)")
+                    .build();
+            CfnOutput.Builder.create(this, "OrdersTableName")
+                    .value(p.orders().getTableName())
+                    .description("The checkout's orders table: attempts, stock (sku#<sku>/stock), orders, outbox")
+                    .build();
+        });
         CfnOutput.Builder.create(this, "AlarmTopicArn")
                 .value(monitoring.alarmTopic().getTopicArn())
                 .description("Subscribe to get Redrive's alarms")

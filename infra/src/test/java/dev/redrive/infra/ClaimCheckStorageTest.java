@@ -74,7 +74,8 @@ class ClaimCheckStorageTest {
     @Test
     void everyConsumerQueueAndDeadLetterQueueTakesSqsWholeMebibyte() {
         var queues = t.resources("AWS::SQS::Queue").entrySet().stream()
-                .filter(e -> !e.getKey().startsWith("Sweeper"))
+                // the consumers' queues; the failure records of schedules and of the relay's stream are small
+                .filter(e -> !e.getKey().startsWith("Sweeper") && !e.getKey().startsWith("CheckoutProducer"))
                 .toList();
         assertThat(queues)
                 .hasSizeGreaterThanOrEqualTo(4)

@@ -159,8 +159,9 @@ class MonitoringTest {
     void everyAlarmNotifiesTheAlarmTopic() {
         String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
         assertThat(t.resources("AWS::CloudWatch::Alarm"))
-                .as("per queue; the schedule DLQ's arrival; the sweeper's 3; the mail provider's breaker")
-                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 1 + 3 + 1)
+                .as("per queue; 4 failure records' arrivals (3 schedules', the relay's); the sweeper's 3; the mail "
+                        + "provider's breaker; the producer's 3")
+                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 4 + 3 + 1 + 3)
                 .allSatisfy((id, alarm) -> assertThat(map(alarm, "Properties").get("AlarmActions"))
                         .isEqualTo(List.of(Map.of("Ref", topic))));
         assertThat(map(t.resource(topic), "Properties")).containsKey("KmsMasterKeyId");

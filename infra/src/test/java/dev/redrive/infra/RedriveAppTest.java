@@ -40,7 +40,7 @@ class RedriveAppTest {
                 .singleElement()
                 .satisfies(a ->
                         assertThat(TemplateView.map(a, "Properties")).containsEntry("AliasName", "alias/shop-data"));
-        assertThat(t.functionIds()).hasSize(3).allSatisfy(id -> {
+        assertThat(t.functionIds()).hasSize(7).allSatisfy(id -> {
             assertThat(t.properties(id))
                     .containsEntry("Runtime", "provided.al2023")
                     .containsEntry("Handler", "not.used.in.provided.runtime")

@@ -72,7 +72,7 @@ class StorageTest {
                 .isEqualTo(Map.of("PointInTimeRecoveryEnabled", true));
         assertThat(t.properties(t.table("RevenueTable")).get("KeySchema"))
                 .isEqualTo(List.of(Map.of("AttributeName", "pk", "KeyType", "HASH")));
-        assertThat(t.resources("AWS::DynamoDB::Table")).hasSize(4).allSatisfy((id, table) -> {
+        assertThat(t.resources("AWS::DynamoDB::Table")).hasSize(5).allSatisfy((id, table) -> {
             assertThat(table.get("DeletionPolicy")).isEqualTo("RetainExceptOnCreate");
             assertThat(map(map(table, "Properties"), "SSESpecification")).containsEntry("SSEType", "KMS");
         });
@@ -152,7 +152,7 @@ class StorageTest {
         kept.putAll(t.resources("AWS::S3::Bucket"));
         kept.putAll(t.resources("AWS::KMS::Key"));
 
-        assertThat(kept).hasSize(4 + 3 + 1).allSatisfy((id, resource) -> {
+        assertThat(kept).hasSize(5 + 3 + 1).allSatisfy((id, resource) -> {
             assertThat(resource.get("DeletionPolicy")).as(id).isEqualTo("RetainExceptOnCreate");
             assertThat(resource.get("UpdateReplacePolicy")).as(id).isEqualTo("Retain");
         });
@@ -176,7 +176,7 @@ class StorageTest {
         }
         assertThat(outliving)
                 .as("tables, buckets, the key and log groups are kept")
-                .hasSize(4 + 3 + 1 + 3);
+                .hasSize(5 + 3 + 1 + 7);
     }
 
     @Test

@@ -70,8 +70,15 @@ class SweeperTest {
     @Test
     void scheduleInvokesTheSweeperEveryFiveMinutesWithRetriesAndADeadLetterQueue() {
         var schedules = t.resources("AWS::Scheduler::Schedule");
-        assertThat(schedules).hasSize(1);
-        Map<String, Object> props = map(schedules.values().iterator().next(), "Properties");
+        assertThat(schedules)
+                .as("the sweeper's, the outbox sweep's, the reconciliation's")
+                .hasSize(3);
+        Map<String, Object> props = map(
+                schedules.get(schedules.keySet().stream()
+                        .filter(id -> id.startsWith("Sweeper"))
+                        .findFirst()
+                        .orElseThrow()),
+                "Properties");
         Map<String, Object> target = map(props, "Target");
 
         assertThat(props.get("ScheduleExpression")).isEqualTo("rate(5 minutes)");
@@ -89,8 +96,13 @@ class SweeperTest {
     @Test
     void lambdaDoesNotRetryAFailedSweepItselfAndDropsStaleRunsIntoTheScheduleDeadLetterQueue() {
         var configs = t.resources("AWS::Lambda::EventInvokeConfig");
-        assertThat(configs).hasSize(1);
-        Map<String, Object> config = map(configs.values().iterator().next(), "Properties");
+        assertThat(configs).as("one per scheduled function").hasSize(3);
+        Map<String, Object> config = map(
+                configs.get(configs.keySet().stream()
+                        .filter(id -> id.startsWith("Sweeper"))
+                        .findFirst()
+                        .orElseThrow()),
+                "Properties");
 
         assertThat(config.get("FunctionName")).isEqualTo(Map.of("Ref", t.function("dlq-sweeper")));
         assertThat(config.get("Qualifier")).isEqualTo("$LATEST");

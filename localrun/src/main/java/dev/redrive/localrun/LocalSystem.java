@@ -181,6 +181,15 @@ public final class LocalSystem implements AutoCloseable {
         }
     }
 
+    /**
+     * The functions the local run drives: the consumers (an SQS event source mapping each) and the sweeper (its
+     * schedule). The checkout producer's (its Function URL, the relay's stream mapping, the outbox sweep and the
+     * reconciliation) are not run here yet; the scenarios send their orders to the consumers' queues.
+     */
+    private boolean runsLocally(LocalFunction f, String handler) {
+        return SWEEPER.equals(handler) || !resources.mappingsOf(f.logicalId()).isEmpty();
+    }
+
     /** Turns on versioning of the outbox bucket, so every email written is counted (measurement only). */
     private void instrument() {
         String outbox = environmentOf(EMAIL).get("REDRIVE_CHECKOUT_EMAIL_OUTBOX_BUCKET");
@@ -192,6 +201,11 @@ public final class LocalSystem implements AutoCloseable {
     private void startFunctions(RunOptions options, Progress progress) throws IOException, InterruptedException {
         for (LocalFunction f : resources.functions().values()) {
             String handler = f.quarkusHandler().orElse(f.logicalId());
+            if (!runsLocally(f, handler)) {
+                progress.step("not running " + handler + " locally: the local run does not serve its trigger yet (a "
+                        + "Function URL, a DynamoDB stream, or the schedules of the checkout producer)");
+                continue;
+            }
             proxies.put(handler, new CopyOnWriteArrayList<>());
             // The chaos run starts up to two sweeps at once, each of them sometimes on two sandboxes at the same
             // moment (two sweepers at once), so its sweeper has four.
@@ -249,6 +263,9 @@ public final class LocalSystem implements AutoCloseable {
             LocalFunction f =
                     resources.functions().get(s.targetFunctionLogicalId().get());
             FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
+            if (pool == null) {
+                continue; // its function is not run locally (see runsLocally)
+            }
             scheduler.schedule(
                     pool,
                     s.input().isEmpty() ? "{}" : s.input(),

@@ -18,6 +18,11 @@ import java.util.Objects;
  *                                    (default 1 h: a failed replay returns after the consumer's retry window)
  * @param breakerOpen                 a dependency's circuit breaker open (refusing calls) for longer than this since it
  *                                    first opened (default 15 min)
+ * @param oldestUnpublishedOutbox     the checkout's outbox: an event unpublished for longer than this (default 15 min:
+ *                                    three of the sweep's republish ages)
+ * @param relayIteratorAge            the outbox relay behind its stream by more than this (default 5 min)
+ * @param paymentProviderUnavailable  checkouts answered 503 by an unanswered provider, at least this many in a period
+ *                                    (default 5)
  * @param period                      the period every alarm evaluates (default 5 min)
  * @param evaluationPeriods           periods in breach before an age or depth alarm fires (default 3)
  */
@@ -30,6 +35,9 @@ public record AlarmThresholds(
         double replaySuccessRate,
         Duration replaySuccessWindow,
         Duration breakerOpen,
+        Duration oldestUnpublishedOutbox,
+        Duration relayIteratorAge,
+        int paymentProviderUnavailable,
         Duration period,
         int evaluationPeriods) {
 
@@ -43,6 +51,9 @@ public record AlarmThresholds(
             0.9,
             Duration.ofHours(1),
             Duration.ofMinutes(15),
+            Duration.ofMinutes(15),
+            Duration.ofMinutes(5),
+            5,
             Duration.ofMinutes(5),
             3);
 
@@ -54,7 +65,12 @@ public record AlarmThresholds(
         Objects.requireNonNull(period, "period");
         Objects.requireNonNull(replaySuccessWindow, "replaySuccessWindow");
         Objects.requireNonNull(breakerOpen, "breakerOpen");
-        if (sourceVisibleMessages < 1 || deadLetterVisibleMessages < 1 || evaluationPeriods < 1) {
+        Objects.requireNonNull(oldestUnpublishedOutbox, "oldestUnpublishedOutbox");
+        Objects.requireNonNull(relayIteratorAge, "relayIteratorAge");
+        if (sourceVisibleMessages < 1
+                || deadLetterVisibleMessages < 1
+                || evaluationPeriods < 1
+                || paymentProviderUnavailable < 1) {
             throw new IllegalArgumentException("depth thresholds and evaluation periods must be at least 1");
         }
         if (!(replaySuccessRate > 0 && replaySuccessRate <= 1)) {

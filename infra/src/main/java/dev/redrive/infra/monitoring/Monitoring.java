@@ -74,6 +74,7 @@ public final class Monitoring extends Construct {
         }
         sweeperAlarms(props.sweeper());
         props.breakers().forEach(this::breakerAlarm);
+        props.producer().ifPresent(this::producerAlarms);
         new RedriveDashboard(
                 this,
                 "Dashboard",
@@ -82,6 +83,7 @@ public final class Monitoring extends Construct {
                 props.consumers(),
                 props.breakers(),
                 props.consumerLogGroups(),
+                props.producer(),
                 alarms,
                 thresholds.period());
     }
@@ -182,6 +184,46 @@ public final class Monitoring extends Construct {
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 1,
                 "The dead-letter sweeper failed: dead letters are not being quarantined");
+    }
+
+    /**
+     * The producer side: an outbox event unpublished for longer than {@link AlarmThresholds#oldestUnpublishedOutbox()}
+     * (the relay and its sweep both failed it); the relay falling behind its stream ({@code IteratorAge} over
+     * {@link AlarmThresholds#relayIteratorAge()}); the payment provider not answering checkouts.
+     */
+    private void producerAlarms(MonitoringProps.Producer producer) {
+        alarm(
+                prefix + "-outbox-oldest-unpublished",
+                custom(Metrics.OLDEST_UNPUBLISHED_OUTBOX_AGE, "Maximum"),
+                thresholds.oldestUnpublishedOutbox().toSeconds(),
+                ComparisonOperator.GREATER_THAN_THRESHOLD,
+                1,
+                "An OrderPlaced event has waited in the outbox for more than "
+                        + thresholds.oldestUnpublishedOutbox().toMinutes() + " min: the relay and the outbox sweep "
+                        + "could not publish it. Its consumers have not seen the order yet; see the relay's log and "
+                        + "its failure queue");
+        alarm(
+                prefix + "-outbox-relay-iterator-age",
+                producer.relay()
+                        .metric(
+                                "IteratorAge",
+                                MetricOptions.builder()
+                                        .statistic("Maximum")
+                                        .period(period())
+                                        .build()),
+                thresholds.relayIteratorAge().toMillis(),
+                ComparisonOperator.GREATER_THAN_THRESHOLD,
+                1,
+                "The outbox relay is behind the orders table's stream by more than "
+                        + thresholds.relayIteratorAge().toMinutes() + " min: orders are reaching their consumers late");
+        alarm(
+                prefix + "-payment-provider-unavailable",
+                custom(Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum"),
+                thresholds.paymentProviderUnavailable(),
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                1,
+                "Checkouts are answered 503 because the payment provider does not answer: clients retry with their "
+                        + "keys; abandoned ones are voided by the reconciliation");
     }
 
     /**

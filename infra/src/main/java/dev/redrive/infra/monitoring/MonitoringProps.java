@@ -1,6 +1,7 @@
 package dev.redrive.infra.monitoring;
 
 import java.util.List;
+import java.util.Optional;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.lambda.IFunction;
 
@@ -15,6 +16,8 @@ import software.amazon.awscdk.services.lambda.IFunction;
  * @param consumerLogGroups the consumers' log groups, where the breakers' transitions are logged (the dashboard's
  *                   breaker history reads them)
  * @param sweeper    the sweeper function, whose errors alarm
+ * @param producer   the checkout producer's functions, when the stack has it: the relay's iterator age alarms, and
+ *                   the outbox's oldest unpublished event and the payment provider's unavailability
  * @param thresholds where the alarms fire
  */
 public record MonitoringProps(
@@ -25,7 +28,11 @@ public record MonitoringProps(
         List<String> breakers,
         List<String> consumerLogGroups,
         IFunction sweeper,
+        Optional<Producer> producer,
         AlarmThresholds thresholds) {
+
+    /** The checkout producer's functions that alarm: the outbox relay (its iterator age) and the checkout. */
+    public record Producer(IFunction relay, IFunction checkout) {}
 
     /** Copies the lists. */
     public MonitoringProps {

@@ -6,6 +6,7 @@ import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.AlarmStatusWidget;
@@ -41,6 +42,7 @@ final class RedriveDashboard extends Construct {
             List<String> consumers,
             List<String> breakers,
             List<String> consumerLogGroups,
+            Optional<MonitoringProps.Producer> producer,
             List<Alarm> alarms,
             java.time.Duration period) {
         super(scope, id);
@@ -82,29 +84,56 @@ final class RedriveDashboard extends Construct {
                         + Metrics.BREAKER_TRANSITIONS + "\"",
                 "");
         List<IAlarm> alarmList = new ArrayList<>(alarms);
+        List<List<IWidget>> rows = new ArrayList<>(List.of(
+                List.of(AlarmStatusWidget.Builder.create()
+                        .title("Alarms")
+                        .alarms(alarmList)
+                        .width(24)
+                        .build()),
+                List.of(graph("Queue depth (visible messages)", depth), graph("Age of oldest message (s)", age)),
+                List.of(
+                        graph("Dead-lettered by consumer and failure class", List.of(deadLettered)),
+                        graph("Quarantined by failure class", List.of(quarantined))),
+                List.of(graph("Replay outcomes", outcomes), graph("Consumers: processed and duplicates", processed)),
+                List.of(
+                        graph("Circuit breakers: calls refused, probes", refused),
+                        graph("Circuit breakers: open for (s)", openFor)),
+                List.of(
+                        graph("Circuit breakers: transitions by state entered", List.of(transitions)),
+                        breakerHistory(consumerLogGroups))));
+        producer.ifPresent(p -> rows.add(List.of(
+                graph(
+                        "Checkout outbox: oldest unpublished (s), publish lag commit to queue (ms, p99)",
+                        List.of(
+                                plain(Metrics.OLDEST_UNPUBLISHED_OUTBOX_AGE, "Maximum"),
+                                plain(Metrics.OUTBOX_PUBLISH_LAG, "p99"),
+                                plain(Metrics.OUTBOX_REPUBLISHED, "Sum"))),
+                graph(
+                        "Checkout: orders placed, payment provider unavailable, relay iterator age (ms)",
+                        List.of(
+                                plain(Metrics.ORDERS_PLACED, "Sum"),
+                                plain(Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum"),
+                                p.relay()
+                                        .metric(
+                                                "IteratorAge",
+                                                MetricOptions.builder()
+                                                        .statistic("Maximum")
+                                                        .period(this.period)
+                                                        .label("relay IteratorAge")
+                                                        .build()))))));
         Dashboard.Builder.create(this, "Resource")
                 .dashboardName(prefix + "-redrive")
-                .widgets(List.of(
-                        List.of(AlarmStatusWidget.Builder.create()
-                                .title("Alarms")
-                                .alarms(alarmList)
-                                .width(24)
-                                .build()),
-                        List.of(
-                                graph("Queue depth (visible messages)", depth),
-                                graph("Age of oldest message (s)", age)),
-                        List.of(
-                                graph("Dead-lettered by consumer and failure class", List.of(deadLettered)),
-                                graph("Quarantined by failure class", List.of(quarantined))),
-                        List.of(
-                                graph("Replay outcomes", outcomes),
-                                graph("Consumers: processed and duplicates", processed)),
-                        List.of(
-                                graph("Circuit breakers: calls refused, probes", refused),
-                                graph("Circuit breakers: open for (s)", openFor)),
-                        List.of(
-                                graph("Circuit breakers: transitions by state entered", List.of(transitions)),
-                                breakerHistory(consumerLogGroups))))
+                .widgets(rows)
+                .build();
+    }
+
+    private Metric plain(String name, String statistic) {
+        return Metric.Builder.create()
+                .namespace(Metrics.NAMESPACE)
+                .metricName(name)
+                .statistic(statistic)
+                .period(period)
+                .label(name + " " + statistic)
                 .build();
     }
 

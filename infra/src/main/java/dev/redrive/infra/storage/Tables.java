@@ -30,6 +30,37 @@ public record Tables(Table claims, Table revenue, Table quarantine, Table contro
     /** The quarantine GSI by source queue. */
     public static final String BY_QUEUE_INDEX = "byQueue";
 
+    /** The orders table's sparse GSI of outbox items not yet published. */
+    public static final String UNPUBLISHED_INDEX = "byUnpublished";
+    /** The orders table's sparse GSI of unfinished checkout attempts. */
+    public static final String OPEN_ATTEMPT_INDEX = "byOpenAttempt";
+
+    /**
+     * The checkout's orders table, in {@code scope}, by the same rules as the others: {@code pk}+{@code sk}, its stream
+     * of new images (the outbox relay), GSIs {@value #UNPUBLISHED_INDEX} ({@code unpublished}, {@code createdAt}) and
+     * {@value #OPEN_ATTEMPT_INDEX} ({@code openAttempt}, {@code leaseUntil}).
+     */
+    public static Table orders(Construct scope, IKey key) {
+        Table orders = table(scope, "OrdersTable", key, true).stream(
+                        software.amazon.awscdk.services.dynamodb.StreamViewType.NEW_IMAGE)
+                .build();
+        orders.addGlobalSecondaryIndex(sparse(UNPUBLISHED_INDEX, "unpublished", "createdAt"));
+        orders.addGlobalSecondaryIndex(sparse(OPEN_ATTEMPT_INDEX, "openAttempt", "leaseUntil"));
+        return orders;
+    }
+
+    private static GlobalSecondaryIndexProps sparse(String name, String marker, String sortedBy) {
+        return GlobalSecondaryIndexProps.builder()
+                .indexName(name)
+                .partitionKey(string(marker))
+                .sortKey(Attribute.builder()
+                        .name(sortedBy)
+                        .type(AttributeType.NUMBER)
+                        .build())
+                .projectionType(ProjectionType.ALL)
+                .build();
+    }
+
     /** Creates the tables directly in {@code scope} (so their logical ids stay short: {@code ClaimsTable...}). */
     public static Tables create(Construct scope, IKey key) {
         Table claims = table(scope, "ClaimsTable", key, false)

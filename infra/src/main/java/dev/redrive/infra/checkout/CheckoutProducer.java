@@ -1,0 +1,266 @@
+package dev.redrive.infra.checkout;
+
+import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.infra.consumer.IdempotentConsumer;
+import dev.redrive.infra.function.FunctionFactory;
+import dev.redrive.infra.function.FunctionRuntime;
+import dev.redrive.infra.function.FunctionSpec;
+import dev.redrive.infra.function.ScheduledRun;
+import dev.redrive.infra.storage.Tables;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.kms.IKey;
+import software.amazon.awscdk.services.lambda.FilterCriteria;
+import software.amazon.awscdk.services.lambda.FilterRule;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.FunctionUrl;
+import software.amazon.awscdk.services.lambda.FunctionUrlAuthType;
+import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
+import software.amazon.awscdk.services.lambda.StartingPosition;
+import software.amazon.awscdk.services.lambda.eventsources.DynamoEventSource;
+import software.amazon.awscdk.services.lambda.eventsources.SqsDlq;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueEncryption;
+import software.constructs.Construct;
+
+/**
+ * The producer side of the checkout example: {@code POST /orders} and its transactional outbox.
+ * <ul>
+ *   <li>the orders table ({@link Tables#orders}: attempts, stock, reservations, orders, outbox; its stream);</li>
+ *   <li>the checkout function (handler {@value Handlers#CHECKOUT}) behind a Function URL with IAM auth;</li>
+ *   <li>the relay (handler {@value Handlers#OUTBOX_RELAY}) on the table's stream, filtered to outbox INSERTs: batches
+ *       of 10, {@code ReportBatchItemFailures}, bisect on error, 5 retries, then the on-failure queue; it sends each
+ *       event to every consumer's source queue directly (no emulator here serves SNS to SQS, and one SendMessage per
+ *       subscriber keeps one code path from the table to the queues, locally and on AWS);</li>
+ *   <li>the outbox sweep ({@value Handlers#OUTBOX_SWEEPER}) and the ghost-transaction reconciliation
+ *       ({@value Handlers#CHECKOUT_RECONCILIATION}), each on its own schedule ({@link ScheduledRun}).</li>
+ * </ul>
+ * Each function may touch only the orders table (and, for the relay and the sweep, the subscriber queues); the
+ * actions are the ones its code calls.
+ */
+public final class CheckoutProducer extends Construct {
+
+    static final String ORDERS_TABLE = "REDRIVE_CHECKOUT_ORDERS_TABLE";
+    static final String PAYMENTS_URL = "REDRIVE_CHECKOUT_PAYMENTS_URL";
+    static final String SUBSCRIBER_QUEUES = "REDRIVE_CHECKOUT_OUTBOX_SUBSCRIBER_QUEUES";
+
+    /** The checkout's own calls: an attempt, the stock read, the reservation and placing transactions, reads. */
+    static final List<String> CHECKOUT_ACTIONS = List.of(
+            "dynamodb:GetItem",
+            "dynamodb:BatchGetItem",
+            "dynamodb:Query",
+            "dynamodb:PutItem",
+            "dynamodb:UpdateItem",
+            "dynamodb:ConditionCheckItem");
+
+    /** What the schedules' runs are told. */
+    static final Map<String, String> SCHEDULE_INPUT = Map.of("source", "redrive.schedule");
+
+    private final Table orders;
+    private final Function checkout;
+    private final FunctionUrl url;
+    private final Function relay;
+    private final Queue relayFailures;
+    private final String relayFailuresName;
+    private final String prefix;
+    private final Function outboxSweeper;
+    private final ScheduledRun outboxSchedule;
+    private final Function reconciliation;
+    private final ScheduledRun reconciliationSchedule;
+
+    /**
+     * @param prefix             names of queues
+     * @param subscribers        the consumers OrderPlaced goes to (each one's source queue)
+     * @param paymentProviderUrl the payment provider's base URL; absent: the checkout answers 503
+     * @param scheduleExpression how often the outbox sweep and the reconciliation run
+     */
+    public CheckoutProducer(
+            Construct scope,
+            String id,
+            String prefix,
+            FunctionRuntime runtime,
+            FunctionFactory functions,
+            IKey key,
+            List<IdempotentConsumer> subscribers,
+            Optional<String> paymentProviderUrl,
+            String scheduleExpression) {
+        super(scope, id);
+        this.prefix = prefix;
+        this.orders = Tables.orders(this, key);
+        String table = orders.getTableName();
+        String queues =
+                subscribers.stream().map(c -> c.sourceQueue().getQueueUrl()).collect(Collectors.joining(","));
+
+        Map<String, String> checkoutEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table));
+        paymentProviderUrl.ifPresent(u -> checkoutEnv.put(PAYMENTS_URL, u));
+        this.checkout = functions.create(
+                this,
+                "Checkout",
+                new FunctionSpec(
+                        Handlers.CHECKOUT,
+                        runtime,
+                        Duration.ofSeconds(15),
+                        runtime.defaultMemoryMb(),
+                        checkoutEnv,
+                        "Redrive checkout: POST /orders, reservation, payment, order and outbox in one transaction"));
+        allow(checkout, "OrdersTable", CHECKOUT_ACTIONS, List.of(orders.getTableArn()));
+        key.grantEncryptDecrypt(checkout);
+        this.url = checkout.addFunctionUrl(FunctionUrlOptions.builder()
+                .authType(FunctionUrlAuthType.AWS_IAM)
+                .build());
+
+        this.relayFailuresName = prefix + "-outbox-relay-failures";
+        this.relayFailures = Queue.Builder.create(this, "RelayFailures")
+                .queueName(relayFailuresName)
+                .retentionPeriod(software.amazon.awscdk.Duration.days(14))
+                .encryption(QueueEncryption.KMS)
+                .encryptionMasterKey(key)
+                .enforceSsl(true)
+                .build();
+        Map<String, String> relayEnv = Map.of(ORDERS_TABLE, table, SUBSCRIBER_QUEUES, queues);
+        this.relay = functions.create(
+                this,
+                "Relay",
+                new FunctionSpec(
+                        Handlers.OUTBOX_RELAY,
+                        runtime,
+                        Duration.ofSeconds(30),
+                        runtime.defaultMemoryMb(),
+                        relayEnv,
+                        "Redrive outbox relay: publishes OrderPlaced from the orders table's stream"));
+        allow(relay, "MarkPublished", List.of("dynamodb:UpdateItem"), List.of(orders.getTableArn()));
+        subscribers.forEach(c -> c.sourceQueue().grantSendMessages(relay));
+        key.grantEncryptDecrypt(relay);
+        relay.addEventSource(DynamoEventSource.Builder.create(orders)
+                .startingPosition(StartingPosition.TRIM_HORIZON)
+                .batchSize(10)
+                .bisectBatchOnError(true)
+                .retryAttempts(5)
+                .reportBatchItemFailures(true)
+                .parallelizationFactor(1)
+                .onFailure(new SqsDlq(relayFailures))
+                .filters(List.of(FilterCriteria.filter(Map.of(
+                        "eventName",
+                        FilterRule.isEqual("INSERT"),
+                        "dynamodb",
+                        Map.of("Keys", Map.of("sk", Map.of("S", FilterRule.beginsWith("outbox#"))))))))
+                .build());
+
+        this.outboxSweeper = functions.create(
+                this,
+                "OutboxSweeper",
+                new FunctionSpec(
+                        Handlers.OUTBOX_SWEEPER,
+                        runtime,
+                        Duration.ofSeconds(60),
+                        runtime.defaultMemoryMb(),
+                        relayEnv,
+                        "Redrive outbox sweep: republishes what the relay missed"));
+        allow(
+                outboxSweeper,
+                "Unpublished",
+                List.of("dynamodb:Query", "dynamodb:UpdateItem"),
+                List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + Tables.UNPUBLISHED_INDEX));
+        subscribers.forEach(c -> c.sourceQueue().grantSendMessages(outboxSweeper));
+        key.grantEncryptDecrypt(outboxSweeper);
+        Construct outboxScope = new Construct(this, "OutboxSchedule");
+        this.outboxSchedule = ScheduledRun.of(
+                outboxScope,
+                outboxSweeper,
+                key,
+                outboxScheduleDeadLetterQueueName(),
+                "the Redrive outbox sweep",
+                scheduleExpression,
+                Duration.ofSeconds(60),
+                SCHEDULE_INPUT);
+
+        Map<String, String> reconciliationEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table));
+        paymentProviderUrl.ifPresent(u -> reconciliationEnv.put(PAYMENTS_URL, u));
+        this.reconciliation = functions.create(
+                this,
+                "Reconciliation",
+                new FunctionSpec(
+                        Handlers.CHECKOUT_RECONCILIATION,
+                        runtime,
+                        Duration.ofSeconds(120),
+                        runtime.defaultMemoryMb(),
+                        reconciliationEnv,
+                        "Redrive checkout reconciliation: voids authorizations whose order was never written"));
+        allow(
+                reconciliation,
+                "AbandonedCheckouts",
+                List.of("dynamodb:Query", "dynamodb:UpdateItem"),
+                List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + Tables.OPEN_ATTEMPT_INDEX));
+        key.grantEncryptDecrypt(reconciliation);
+        Construct reconciliationScope = new Construct(this, "ReconciliationSchedule");
+        this.reconciliationSchedule = ScheduledRun.of(
+                reconciliationScope,
+                reconciliation,
+                key,
+                reconciliationScheduleDeadLetterQueueName(),
+                "the Redrive checkout reconciliation",
+                scheduleExpression,
+                Duration.ofSeconds(120),
+                SCHEDULE_INPUT);
+    }
+
+    private static void allow(Function f, String sid, List<String> actions, List<String> resources) {
+        f.addToRolePolicy(PolicyStatement.Builder.create()
+                .sid(sid)
+                .actions(actions)
+                .resources(resources)
+                .build());
+    }
+
+    public Table orders() {
+        return orders;
+    }
+
+    public Function checkout() {
+        return checkout;
+    }
+
+    public FunctionUrl url() {
+        return url;
+    }
+
+    public Function relay() {
+        return relay;
+    }
+
+    /** Where stream batches the relay could not publish after its retries are recorded. */
+    public Queue relayFailures() {
+        return relayFailures;
+    }
+
+    public String relayFailuresName() {
+        return relayFailuresName;
+    }
+
+    public String outboxScheduleDeadLetterQueueName() {
+        return prefix + "-outbox-schedule-dlq";
+    }
+
+    public String reconciliationScheduleDeadLetterQueueName() {
+        return prefix + "-reconciliation-schedule-dlq";
+    }
+
+    public ScheduledRun outboxSchedule() {
+        return outboxSchedule;
+    }
+
+    public ScheduledRun reconciliationSchedule() {
+        return reconciliationSchedule;
+    }
+
+    /** The producer's functions. */
+    public List<Function> functions() {
+        return List.of(checkout, relay, outboxSweeper, reconciliation);
+    }
+}
