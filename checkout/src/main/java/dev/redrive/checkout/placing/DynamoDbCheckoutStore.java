@@ -121,6 +121,16 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         if (!unsold.isEmpty()) {
             return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(unsold));
         }
+        // Short as read: no write needed to know it (the transaction below stays the authority for a race)
+        List<String> shortAsRead = new ArrayList<>();
+        for (OrderLine l : lines) {
+            if (number(stock.get("sku#" + l.sku()), "available") < l.quantity()) {
+                shortAsRead.add(l.sku());
+            }
+        }
+        if (!shortAsRead.isEmpty()) {
+            return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(shortAsRead));
+        }
         List<TransactWriteItem> writes = new ArrayList<>();
         for (PlacedOrder.PricedLine l : priced) {
             writes.add(TransactWriteItem.builder()

@@ -41,6 +41,10 @@ final class TableProvisioner {
         TableDescription table;
         try {
             table = dynamoDb.createTable(request(name, props)).tableDescription();
+            if (table.latestStreamArn() != null) {
+                // the stream as every later describe names it (moto's create answer labels it differently)
+                table = dynamoDb.describeTable(b -> b.tableName(name)).table();
+            }
             JsonNode ttl = props.path("TimeToLiveSpecification");
             if (ttl.path("Enabled").asBoolean(false)) {
                 dynamoDb.updateTimeToLive(b -> b.tableName(name)

@@ -55,8 +55,11 @@ class TemplateProvisionerTest {
                         "redrive-confirmation-email-dlq",
                         "redrive-revenue-analytics",
                         "redrive-revenue-analytics-dlq",
-                        "redrive-sweeper-schedule-dlq");
-        assertThat(aws.sqs().listQueues().queueUrls()).hasSize(5);
+                        "redrive-sweeper-schedule-dlq",
+                        "redrive-outbox-relay-failures",
+                        "redrive-outbox-schedule-dlq",
+                        "redrive-reconciliation-schedule-dlq");
+        assertThat(aws.sqs().listQueues().queueUrls()).hasSize(8);
         for (String consumer : CONSUMERS) {
             LocalQueue source = resources.queueNamed("redrive-" + consumer).orElseThrow();
             LocalQueue dlq =
@@ -128,7 +131,8 @@ class TemplateProvisionerTest {
                         table(resources, "ClaimsTable").name(),
                         table(resources, "RevenueTable").name(),
                         table(resources, "QuarantineTable").name(),
-                        table(resources, "ControlTable").name())
+                        table(resources, "ControlTable").name(),
+                        table(resources, "CheckoutProducerOrdersTable").name())
                 .allSatisfy(name -> assertThat(name).startsWith("redrive-"));
         String claimsTable = table(resources, "ClaimsTable").name();
         TableDescription claims =
@@ -197,7 +201,9 @@ class TemplateProvisionerTest {
     void resolvesEveryFunctionEnvironmentToTheCreatedResources(LocalAws aws) throws Exception {
         ProvisionedResources resources = provision(aws);
 
-        assertThat(resources.functions()).hasSize(3);
+        assertThat(resources.functions())
+                .as("2 consumers, the sweeper, the checkout producer's 4")
+                .hasSize(7);
         resources
                 .functions()
                 .values()
@@ -264,16 +270,22 @@ class TemplateProvisionerTest {
             assertThat(mapping.reportsBatchItemFailures()).isTrue();
             assertThat(mapping.enabled()).isTrue();
         }
-        assertThat(resources.schedules()).singleElement().satisfies(schedule -> {
-            assertThat(schedule.expression()).isEqualTo("rate(5 minutes)");
-            assertThat(schedule.targetFunctionLogicalId())
-                    .contains(resources
-                            .functionWithHandler("dlq-sweeper")
-                            .orElseThrow()
-                            .logicalId());
-            assertThat(schedule.input()).isEqualTo("{\"source\":\"redrive.schedule\"}");
-            assertThat(schedule.enabled()).isTrue();
-        });
+        assertThat(resources.schedules())
+                .as("the sweeper's, the outbox sweep's, the reconciliation's")
+                .hasSize(3);
+        assertThat(resources.schedules())
+                .filteredOn(s -> s.logicalId().startsWith("Sweeper"))
+                .singleElement()
+                .satisfies(schedule -> {
+                    assertThat(schedule.expression()).isEqualTo("rate(5 minutes)");
+                    assertThat(schedule.targetFunctionLogicalId())
+                            .contains(resources
+                                    .functionWithHandler("dlq-sweeper")
+                                    .orElseThrow()
+                                    .logicalId());
+                    assertThat(schedule.input()).isEqualTo("{\"source\":\"redrive.schedule\"}");
+                    assertThat(schedule.enabled()).isTrue();
+                });
     }
 
     @Test
@@ -284,8 +296,22 @@ class TemplateProvisionerTest {
         ProvisionedResources afterReset = provision(aws);
 
         assertThat(again).isEqualTo(first);
-        assertThat(afterReset).isEqualTo(first);
-        assertThat(aws.sqs().listQueues().queueUrls()).hasSize(5);
-        assertThat(aws.dynamoDb().listTables().tableNames()).hasSize(4);
+        assertThat(withoutStreamLabels(afterReset))
+                .as("the same, but for the orders table's new stream (a new table has a new stream label)")
+                .isEqualTo(withoutStreamLabels(first));
+        assertThat(table(afterReset, "CheckoutProducerOrdersTable").streamArn()).isPresent();
+        assertThat(aws.sqs().listQueues().queueUrls()).hasSize(8);
+        assertThat(aws.dynamoDb().listTables().tableNames()).hasSize(5);
+    }
+
+    private static ProvisionedResources withoutStreamLabels(ProvisionedResources r) {
+        java.util.Map<String, LocalTable> tables = new java.util.LinkedHashMap<>();
+        r.tables()
+                .forEach((id, t) -> tables.put(
+                        id,
+                        new LocalTable(
+                                t.logicalId(), t.name(), t.arn(), t.streamArn().map(a -> "stream of " + t.name()))));
+        return new ProvisionedResources(
+                r.stackName(), r.queues(), tables, r.buckets(), r.functions(), r.eventSourceMappings(), r.schedules());
     }
 }
