@@ -36,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  *       another while a relay polls the orders table's stream every 250 ms (as Lambda polls a stream's shard four
  *       times a second) and publishes through the same OutboxRelay and SqsOutboxPublisher the function runs.</li>
  * </ul>
- * {@code bin/benchmark checkout [orders]}.
+ * {@code bin/benchmark checkout [orders] [orders per second]} (unpaced by default: as fast as one client places
+ * them; a pace shows the latency when the relay is not the bottleneck).
  */
 public final class CheckoutBenchmark {
 
@@ -44,6 +45,7 @@ public final class CheckoutBenchmark {
 
     public static void main(String[] args) throws Exception {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        double perSecond = args.length > 1 ? Double.parseDouble(args[1]) : 0; // 0: one after another, unpaced
         LocalAws aws = LocalAws.shared();
         CountedClients clients = CountedClients.on(aws);
         String table = "bench-orders-" + UUID.randomUUID();
@@ -88,6 +90,13 @@ public final class CheckoutBenchmark {
         poller.start();
         long started = System.nanoTime();
         for (int i = 0; i < orders; i++) {
+            if (perSecond > 0) {
+                long due = started + (long) (i * 1e9 / perSecond);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+            }
             CheckoutOutcome o =
                     checkout.place("bench-" + UUID.randomUUID(), request("tok_visa", "sku-mug", 1), now(), deadline());
             if (!(o instanceof CheckoutOutcome.Placed)) {
@@ -101,10 +110,11 @@ public final class CheckoutBenchmark {
         sorted.sort(null);
         System.out.printf(
                 Locale.ROOT,
-                "%nPublish latency, commit to both consumers' queues, %d orders placed one after another in %.1f s "
+                "%nPublish latency, commit to both consumers' queues, %d orders placed %s in %.1f s "
                         + "(%.0f a second), the stream polled every 250 ms:%n  p50 %d ms, p99 %d ms, max %d ms "
                         + "(%d events published)%n",
                 orders,
+                perSecond > 0 ? "at most " + perSecond + " a second" : "one after another",
                 placingSeconds,
                 orders / placingSeconds,
                 percentile(sorted, 0.50),
