@@ -388,6 +388,44 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         }
     }
 
+    /** One TransactWriteItems of the marks (at most 100), each conditional on its event existing. */
+    @Override
+    public void markAllPublished(List<OutboxEvent> events, Instant now) {
+        if (events.isEmpty()) {
+            return;
+        }
+        if (events.size() == 1) {
+            markPublished(events.get(0).orderId(), events.get(0).sequence(), now);
+            return;
+        }
+        if (events.size() > 100) {
+            throw new IllegalArgumentException("at most 100 marks go in one transaction, not " + events.size());
+        }
+        List<TransactWriteItem> writes = new ArrayList<>();
+        for (OutboxEvent e : events) {
+            writes.add(TransactWriteItem.builder()
+                    .update(u -> u.tableName(table)
+                            .key(outboxKey(e.orderId(), e.sequence()))
+                            .updateExpression("SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished")
+                            .conditionExpression("attribute_exists(pk)")
+                            .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))))
+                    .build());
+        }
+        try {
+            dynamoDb.transactWriteItems(b -> b.transactItems(writes));
+        } catch (TransactionCanceledException cancelled) {
+            List<CancellationReason> reasons = cancelled.cancellationReasons();
+            for (int i = 0; i < events.size(); i++) {
+                if (failedCondition(reasons, i)) {
+                    throw new IllegalArgumentException(
+                            "no outbox event " + events.get(i).sequence() + " of order "
+                                    + events.get(i).orderId());
+                }
+            }
+            throw cancelled;
+        }
+    }
+
     @Override
     public List<OutboxEvent> unpublished(Instant writtenBefore, int limit) {
         List<OutboxEvent> events = new ArrayList<>();

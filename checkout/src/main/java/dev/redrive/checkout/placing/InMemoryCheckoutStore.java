@@ -185,6 +185,16 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
     }
 
     @Override
+    public synchronized void markAllPublished(List<OutboxEvent> events, Instant now) {
+        for (OutboxEvent e : events) {
+            if (outbox.getOrDefault(e.orderId(), List.of()).stream().noneMatch(o -> o.sequence() == e.sequence())) {
+                throw new IllegalArgumentException("no outbox event " + e.sequence() + " of order " + e.orderId());
+            }
+        }
+        events.forEach(e -> published.putIfAbsent(e.orderId() + "#" + e.sequence(), now));
+    }
+
+    @Override
     public synchronized List<OutboxEvent> unpublished(Instant writtenBefore, int limit) {
         return outbox.values().stream()
                 .flatMap(List::stream)

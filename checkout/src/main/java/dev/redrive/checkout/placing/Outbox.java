@@ -16,6 +16,11 @@ public interface Outbox {
      */
     void markPublished(String orderId, long sequence, Instant now);
 
+    /** Marks every one of {@code events} published at {@code now}, all or none; by default one mark each. */
+    default void markAllPublished(List<OutboxEvent> events, Instant now) {
+        events.forEach(e -> markPublished(e.orderId(), e.sequence(), now));
+    }
+
     /**
      * Events written before {@code writtenBefore} and not marked published, oldest first, at most {@code limit}: what
      * the relay missed (it was down, or the stream's 24 h passed).

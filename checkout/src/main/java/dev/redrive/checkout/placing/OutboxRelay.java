@@ -14,6 +14,9 @@ import java.util.Objects;
  */
 public final class OutboxRelay {
 
+    /** Events published per call to each subscriber, and marked per write: SQS's batch. */
+    public static final int BATCH = 10;
+
     private final Outbox outbox;
     private final OutboxPublisher publisher;
 
@@ -30,18 +33,27 @@ public final class OutboxRelay {
     }
 
     /**
-     * Publishes and marks {@code events} in order; stops at the first that fails, leaving it and those after it
-     * unmarked.
+     * Publishes and marks {@code events} in order, {@value #BATCH} at a time (one batch call per subscriber, one write
+     * of the marks); stops at the first that fails, leaving it and those after it unmarked.
      */
     public Report relay(List<OutboxEvent> events, Instant now) {
         int published = 0;
-        for (OutboxEvent e : events) {
+        for (int from = 0; from < events.size(); from += BATCH) {
+            List<OutboxEvent> chunk = events.subList(from, Math.min(events.size(), from + BATCH));
+            OutboxPublisher.Published sent;
             try {
-                publisher.publish(e);
-                outbox.markPublished(e.orderId(), e.sequence(), now);
-                published++;
+                sent = publisher.publishAll(chunk);
             } catch (RuntimeException failure) {
-                return new Report(published, e, failure.getClass().getSimpleName());
+                return new Report(published, chunk.get(0), failure.getClass().getSimpleName());
+            }
+            try {
+                outbox.markAllPublished(chunk.subList(0, sent.count()), now);
+            } catch (RuntimeException failure) {
+                return new Report(published, chunk.get(0), failure.getClass().getSimpleName());
+            }
+            published += sent.count();
+            if (sent.count() < chunk.size()) {
+                return new Report(published, chunk.get(sent.count()), sent.failure());
             }
         }
         return new Report(published, null, null);

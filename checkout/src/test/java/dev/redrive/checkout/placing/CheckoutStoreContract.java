@@ -340,6 +340,32 @@ public abstract class CheckoutStoreContract {
         assertThat(placed.orderId()).isEqualTo(orderId);
     }
 
+    @Test
+    void aBatchOfMarksIsAllOrNone() {
+        Instant at = Instant.parse("2017-01-01T00:00:00Z").plusSeconds(new java.util.Random().nextInt(1_000_000));
+        List<OutboxEvent> events = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            events.add(placedAt(at.plusMillis(i)));
+        }
+        OutboxEvent missing = new OutboxEvent("o-none-" + UUID.randomUUID(), 1, "evt-x", "OrderPlaced", "{}", at);
+        List<OutboxEvent> withAMissingOne = new ArrayList<>(events);
+        withAMissingOne.add(1, missing);
+
+        assertThatThrownBy(() -> outbox().markAllPublished(withAMissingOne, at.plusSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(missing.orderId());
+        assertThat(events)
+                .allSatisfy(
+                        e -> assertThat(outbox().publishedAt(e.orderId(), 1)).isEmpty());
+
+        outbox().markAllPublished(events, at.plusSeconds(2));
+
+        assertThat(events)
+                .allSatisfy(
+                        e -> assertThat(outbox().publishedAt(e.orderId(), 1)).contains(at.plusSeconds(2)));
+        assertThat(outbox().unpublished(at.plusSeconds(60), 1000)).doesNotContainAnyElementsOf(events);
+    }
+
     PlacedOrder order(String authorizationId) {
         return new PlacedOrder(
                 orderId,

@@ -97,4 +97,34 @@ class OutboxRelayTest {
         assertThat(published).containsExactly(old.eventId());
         assertThat(store.unpublished(T0.plus(Duration.ofMinutes(10)), 10)).containsExactlyInAnyOrder(stuck, fresh);
     }
+
+    @Test
+    void eventsGoTenAtATimeAndAPartlyTakenBatchStopsAtItsFirstRefusedEvent() {
+        List<OutboxEvent> events = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            events.add(placed("batch-" + i, T0));
+        }
+        List<Integer> batchSizes = new ArrayList<>();
+        OutboxPublisher batching = new OutboxPublisher() {
+            @Override
+            public void publish(OutboxEvent event) {
+                throw new AssertionError("one at a time");
+            }
+
+            @Override
+            public Published publishAll(List<OutboxEvent> batch) {
+                batchSizes.add(batch.size());
+                return batchSizes.size() < 3 ? new Published(batch.size(), null) : new Published(2, "refused entry 2");
+            }
+        };
+
+        OutboxRelay.Report report = new OutboxRelay(store, batching).relay(events, T0.plusSeconds(1));
+
+        assertThat(batchSizes).containsExactly(10, 10, 5);
+        assertThat(report.published()).isEqualTo(22);
+        assertThat(report.firstFailed()).isEqualTo(events.get(22));
+        assertThat(report.failure()).isEqualTo("refused entry 2");
+        assertThat(store.unpublished(T0.plusSeconds(60), 100))
+                .containsExactlyInAnyOrder(events.get(22), events.get(23), events.get(24));
+    }
 }

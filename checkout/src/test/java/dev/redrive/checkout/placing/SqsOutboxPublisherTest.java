@@ -67,4 +67,41 @@ class SqsOutboxPublisherTest {
         assertThatThrownBy(() -> new SqsOutboxPublisher(aws.sqs(), List.of(email.url(), gone)).publish(event))
                 .isInstanceOf(QueueDoesNotExistException.class);
     }
+
+    @Test
+    void aBatchGoesToEveryQueueInOneCallEachAndCountsUpToTheFirstEntryARefused() {
+        LocalResources.QueuePair email = LocalResources.createQueuePair(aws, "batch-email-" + UUID.randomUUID(), 3, 30);
+        LocalResources.QueuePair revenue = LocalResources.createQueuePair(aws, "batch-rev-" + UUID.randomUUID(), 3, 30);
+        SqsOutboxPublisher publisher = new SqsOutboxPublisher(aws.sqs(), List.of(email.url(), revenue.url()));
+        List<OutboxEvent> ten = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ten.add(new OutboxEvent(
+                    "o-" + i, 1, "evt-o-" + i + "-1", "OrderPlaced", "{\"n\":" + i + "}", Instant.now()));
+        }
+
+        OutboxPublisher.Published all = publisher.publishAll(ten);
+
+        assertThat(all).isEqualTo(new OutboxPublisher.Published(10, null));
+        for (String url : List.of(email.url(), revenue.url())) {
+            List<String> bodies = new java.util.ArrayList<>();
+            List<Message> page;
+            do {
+                page = aws.sqs()
+                        .receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10))
+                        .messages();
+                page.forEach(m -> bodies.add(m.body()));
+            } while (!page.isEmpty());
+            assertThat(bodies)
+                    .containsExactlyInAnyOrderElementsOf(
+                            ten.stream().map(OutboxEvent::payload).toList());
+        }
+
+        List<OutboxEvent> withABadOne = new java.util.ArrayList<>(ten.subList(0, 5));
+        withABadOne.set(
+                3, new OutboxEvent("o-bad", 1, "evt-bad", "OrderPlaced", "{\"bad\":\"\u0000\"}", Instant.now()));
+        OutboxPublisher.Published partly = publisher.publishAll(withABadOne);
+
+        assertThat(partly.count()).as("the events before the refused one").isEqualTo(3);
+        assertThat(partly.failure()).contains("entry 3");
+    }
 }

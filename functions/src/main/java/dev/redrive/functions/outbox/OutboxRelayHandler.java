@@ -43,37 +43,36 @@ public class OutboxRelayHandler implements RequestHandler<Map<String, Object>, M
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
         List<OutboxStreamRecords.Record> records = OutboxStreamRecords.read(event);
-        int published = 0;
-        List<Long> lags = new ArrayList<>();
-        String failedAt = null;
+        List<OutboxEvent> events = new ArrayList<>();
+        List<String> sequenceOf = new ArrayList<>();
+        String unreadableAt = null;
         for (OutboxStreamRecords.Record r : records) {
             if (r.unreadable() != null) {
                 LOG.errorf(
                         "outbox relay: %s; the stream retries it, then its on-failure destination keeps it",
                         r.unreadable());
-                failedAt = r.sequenceNumber();
+                unreadableAt = r.sequenceNumber();
                 break;
             }
-            if (r.event().isEmpty()) {
-                continue;
-            }
-            OutboxEvent e = r.event().get();
-            Instant now = clock.instant();
-            OutboxRelay.Report report = relay.get().relay(List.of(e), now);
-            if (report.failed()) {
-                LOG.errorf(
-                        "outbox relay: publishing event %d of order %s failed (%s); the stream retries from it",
-                        e.sequence(), e.orderId(), report.failure());
-                failedAt = r.sequenceNumber();
-                break;
-            }
-            published++;
-            lags.add(Math.max(0, Duration.between(e.createdAt(), now).toMillis()));
+            r.event().ifPresent(e -> {
+                events.add(e);
+                sequenceOf.add(r.sequenceNumber());
+            });
         }
-        metrics.relayed(
-                published,
-                failedAt == null ? 0 : 1,
-                lags.stream().mapToLong(Long::longValue).toArray());
+        Instant now = clock.instant();
+        OutboxRelay.Report report = relay.get().relay(events, now);
+        String failedAt = unreadableAt;
+        if (report.failed()) {
+            OutboxEvent e = report.firstFailed();
+            LOG.errorf(
+                    "outbox relay: publishing event %d of order %s failed (%s); the stream retries from it",
+                    e.sequence(), e.orderId(), report.failure());
+            failedAt = sequenceOf.get(events.indexOf(e));
+        }
+        long[] lags = events.subList(0, report.published()).stream()
+                .mapToLong(e -> Math.max(0, Duration.between(e.createdAt(), now).toMillis()))
+                .toArray();
+        metrics.relayed(report.published(), failedAt == null ? 0 : 1, lags);
         List<Map<String, String>> failures = failedAt == null ? List.of() : List.of(Map.of("itemIdentifier", failedAt));
         return Map.of("batchItemFailures", failures);
     }
