@@ -2,6 +2,8 @@ package dev.redrive.functions.nativeimage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,8 +70,14 @@ class NativeImageMetadataIT {
     void everyClassJacksonBindsOrInstantiatesIsRegisteredForReflection() throws ClassNotFoundException {
         // EMF's document root is package-private: MetricsContext.serialize hands it to Jackson.
         Class<?> emfRoot = Class.forName("software.amazon.cloudwatchlogs.emf.model.RootNode");
-        List<Class<?>> roots =
-                List.of(SQSEvent.class, SQSBatchResponse.class, DeadLetterMetadata.class, OrderPlaced.class, emfRoot);
+        List<Class<?>> roots = List.of(
+                SQSEvent.class,
+                SQSBatchResponse.class,
+                APIGatewayV2HTTPEvent.class,
+                APIGatewayV2HTTPResponse.class,
+                DeadLetterMetadata.class,
+                OrderPlaced.class,
+                emfRoot);
         var needed = JacksonReflection.of(
                 roots,
                 List.of(
