@@ -44,6 +44,8 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
     static final String OUTBOX = "outbox#";
     /** The sparse index of outbox items not yet published: {@code unpublished} ("1") and {@code createdAt}. */
     public static final String UNPUBLISHED_INDEX = "byUnpublished";
+    /** Marks an outbox event published (keeping the first time) and takes it out of {@link #UNPUBLISHED_INDEX}. */
+    private static final String MARK = "SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished";
     /** The sparse index of unfinished attempts: {@code openAttempt} ("1") and {@code leaseUntil}. */
     public static final String OPEN_ATTEMPT_INDEX = "byOpenAttempt";
 
@@ -109,27 +111,23 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
             request = answer.unprocessedKeys() == null ? Map.of() : answer.unprocessedKeys();
         }
         List<String> unsold = new ArrayList<>();
+        // short as read: no write needed to know it (the transaction below stays the authority for a race)
+        List<String> shortAsRead = new ArrayList<>();
         List<PlacedOrder.PricedLine> priced = new ArrayList<>();
         for (OrderLine l : lines) {
             Map<String, AttributeValue> s = stock.get("sku#" + l.sku());
             if (s == null || !currency.equals(s.get("currency").s())) {
                 unsold.add(l.sku());
-            } else {
-                priced.add(new PlacedOrder.PricedLine(l.sku(), l.quantity(), number(s, "unitPriceMinor")));
+                continue;
             }
-        }
-        if (!unsold.isEmpty()) {
-            return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(unsold));
-        }
-        // Short as read: no write needed to know it (the transaction below stays the authority for a race)
-        List<String> shortAsRead = new ArrayList<>();
-        for (OrderLine l : lines) {
-            if (number(stock.get("sku#" + l.sku()), "available") < l.quantity()) {
+            if (number(s, "available") < l.quantity()) {
                 shortAsRead.add(l.sku());
             }
+            priced.add(new PlacedOrder.PricedLine(l.sku(), l.quantity(), number(s, "unitPriceMinor")));
         }
-        if (!shortAsRead.isEmpty()) {
-            return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(shortAsRead));
+        List<String> notReservable = unsold.isEmpty() ? shortAsRead : unsold;
+        if (!notReservable.isEmpty()) {
+            return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(notReservable));
         }
         List<TransactWriteItem> writes = new ArrayList<>();
         for (PlacedOrder.PricedLine l : priced) {
@@ -380,7 +378,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         try {
             dynamoDb.updateItem(b -> b.tableName(table)
                     .key(outboxKey(orderId, sequence))
-                    .updateExpression("SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished")
+                    .updateExpression(MARK)
                     .conditionExpression("attribute_exists(pk)")
                     .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
         } catch (ConditionalCheckFailedException noSuchEvent) {
@@ -406,7 +404,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
             writes.add(TransactWriteItem.builder()
                     .update(u -> u.tableName(table)
                             .key(outboxKey(e.orderId(), e.sequence()))
-                            .updateExpression("SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished")
+                            .updateExpression(MARK)
                             .conditionExpression("attribute_exists(pk)")
                             .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))))
                     .build());

@@ -194,15 +194,7 @@ public abstract class CheckoutStoreContract {
         fresh();
         long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
         store().reserve(orderId, lines(), "EUR", T0);
-        PlacedOrder order = new PlacedOrder(
-                orderId,
-                CheckoutService.eventIdOf(orderId),
-                "ada@example.com",
-                List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499)),
-                2999,
-                "EUR",
-                T0.plusNanos(456_789),
-                "auth-1");
+        PlacedOrder order = order("auth-1", T0.plusNanos(456_789));
         OutboxEvent event = CheckoutService.orderPlaced(order);
 
         assertThat(store().place(key, token, order, event)).isTrue();
@@ -255,15 +247,7 @@ public abstract class CheckoutStoreContract {
         fresh();
         long token = store().begin(key, "fp-1", orderId, at, LEASE).attempt().token();
         store().reserve(orderId, lines(), "EUR", at);
-        PlacedOrder order = new PlacedOrder(
-                orderId,
-                CheckoutService.eventIdOf(orderId),
-                "ada@example.com",
-                List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499)),
-                2999,
-                "EUR",
-                at,
-                "auth-1");
+        PlacedOrder order = order("auth-1", at);
         OutboxEvent event = CheckoutService.orderPlaced(order);
         assertThat(store().place(key, token, order, event)).isTrue();
         return event;
@@ -367,6 +351,11 @@ public abstract class CheckoutStoreContract {
     }
 
     PlacedOrder order(String authorizationId) {
+        return order(authorizationId, T0);
+    }
+
+    /** The order of {@link #lines()} at their stocked prices, placed at {@code at}. */
+    PlacedOrder order(String authorizationId, Instant at) {
         return new PlacedOrder(
                 orderId,
                 CheckoutService.eventIdOf(orderId),
@@ -374,7 +363,7 @@ public abstract class CheckoutStoreContract {
                 List.of(new PlacedOrder.PricedLine(mug, 2, 1250), new PlacedOrder.PricedLine(tea, 1, 499)),
                 2999,
                 "EUR",
-                T0,
+                at,
                 authorizationId);
     }
 }

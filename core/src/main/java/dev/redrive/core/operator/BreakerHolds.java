@@ -58,6 +58,10 @@ public final class BreakerHolds {
      *                                  at {@code now}
      */
     public BreakerState hold(MaintenanceWindow w, Instant now) {
+        return holding(w, now).state();
+    }
+
+    private Written holding(MaintenanceWindow w, Instant now) {
         requireBreakerOf(w);
         if (!w.lastsAt(now)) {
             throw new IllegalArgumentException("window " + w.id() + " runs from " + w.start() + " to " + w.end()
@@ -98,8 +102,7 @@ public final class BreakerHolds {
                 continue;
             }
             try {
-                BreakerState before = store.read(w.dependency());
-                if (!hold(w, now).equals(before)) {
+                if (holding(w, now).wrote()) {
                     held.add(w.id());
                 }
             } catch (RuntimeException e) {
@@ -112,18 +115,20 @@ public final class BreakerHolds {
         return held;
     }
 
+    /** The breaker after a hold or release, and whether that call wrote it (false: it was so already). */
+    private record Written(BreakerState state, boolean wrote) {}
+
     /** Writes {@code next} of the breaker as read, again from a fresh read when another sandbox wrote first. */
-    private BreakerState transition(String dependency, Instant now, UnaryOperator<BreakerState> next, String reason) {
+    private Written transition(String dependency, Instant now, UnaryOperator<BreakerState> next, String reason) {
         for (int attempt = 0; attempt < 5; attempt++) {
             BreakerState current = store.read(dependency);
             BreakerState wanted = next.apply(current);
-            if (wanted.equals(current)
-                    || store.transition(
-                            dependency,
-                            current.token(),
-                            wanted,
-                            BreakerTransition.of(current.status(), wanted, now, reason))) {
-                return wanted;
+            if (wanted.equals(current)) {
+                return new Written(current, false);
+            }
+            if (store.transition(
+                    dependency, current.token(), wanted, BreakerTransition.of(current.status(), wanted, now, reason))) {
+                return new Written(wanted, true);
             }
         }
         throw new IllegalStateException("the " + dependency + " breaker changed under five attempts in a row to "

@@ -9,16 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.clients.EffectClients;
-import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
-import dev.redrive.core.breaker.BreakerState;
-import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.testing.MailProviderBreaker;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTestResource;
 import dev.redrive.localstack.LocalResources;
@@ -27,7 +25,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -172,14 +169,7 @@ class ConfirmationEmailHandlerTest {
     @Test
     void anOpenMailProviderBreakerInTheControlTableDefersTheEmailWithoutSendingIt() {
         Instant now = Instant.now();
-        BreakerState open =
-                new BreakerState(BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null);
-        new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table())
-                .transition(
-                        ConfirmationEmailConsumer.DEPENDENCY,
-                        0,
-                        open,
-                        BreakerTransition.of(BreakerState.Status.CLOSED, open, now, "mail down"));
+        MailProviderBreaker.openFor1Minute(aws.dynamoDb(), config.breakers().table(), now);
         String eventId = "evt-" + UUID.randomUUID();
         SQSEvent.SQSMessage order = record(OrderEvents.v2(eventId, "o-7", 700, "EUR"));
 

@@ -27,6 +27,7 @@ import dev.redrive.functions.checkout.ConfirmationEmailHandler;
 import dev.redrive.functions.checkout.OrderEvents;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.testing.AdjustableClock;
+import dev.redrive.functions.testing.MailProviderBreaker;
 import dev.redrive.functions.testing.SqsPollerForTests;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTestResource;
@@ -165,14 +166,7 @@ class LargePayloadJourneyTest {
      */
     private QuarantineRecord refusedAndQuarantined(String eventId, String body, Map<String, String> attributes) {
         Instant now = clock.instant();
-        BreakerState open =
-                new BreakerState(BreakerState.Status.OPEN, 1, now, Duration.ofMinutes(1), now.plusSeconds(60), null);
-        new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table())
-                .transition(
-                        ConfirmationEmailConsumer.DEPENDENCY,
-                        0,
-                        open,
-                        BreakerTransition.of(BreakerState.Status.CLOSED, open, now, "mail down"));
+        MailProviderBreaker.openFor1Minute(aws.dynamoDb(), config.breakers().table(), now);
         Map<String, MessageAttributeValue> typed = new HashMap<>();
         attributes.forEach((k, v) -> typed.put(
                 k,
