@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The outbox relay, the one path by which an event leaves the checkout: publish, then mark published. A crash between
- * the two publishes the event again (a duplicate the consumers absorb), never loses it. Run on the table's stream
+ * the two publishes the event again (a duplicate the consumers absorb), never loses it; so does a mark that fails. Run on the table's stream
  * ({@link #relay}, in stream order, stopping at the first failure so the rest is retried after it) and on a schedule
  * ({@link #republishStale}, for what the stream missed).
  */
@@ -25,8 +25,16 @@ public final class OutboxRelay {
         this.publisher = Objects.requireNonNull(publisher, "publisher");
     }
 
-    /** What a relay run did. */
-    public record Report(int published, OutboxEvent firstFailed, String failure) {
+    /**
+     * What a relay run did.
+     *
+     * @param published   events the subscribers took
+     * @param unmarked    of those, events whose mark could not be written: they stay unpublished in the outbox, and
+     *                    the sweep republishes them (a duplicate the consumers absorb)
+     * @param firstFailed the first event not published (it and those after it are retried); null when none
+     * @param failure     why it was not
+     */
+    public record Report(int published, int unmarked, OutboxEvent firstFailed, String failure) {
         public boolean failed() {
             return firstFailed != null;
         }
@@ -34,29 +42,33 @@ public final class OutboxRelay {
 
     /**
      * Publishes and marks {@code events} in order, {@value #BATCH} at a time (one batch call per subscriber, one write
-     * of the marks); stops at the first that fails, leaving it and those after it unmarked.
+     * of the marks); stops at the first that fails to publish, leaving it and those after it unmarked. A failed mark
+     * does not stop it: those events reached the subscribers, and retrying them now would only send them again (on
+     * every retry, while the write keeps failing); they stay unpublished for the sweep.
      */
     public Report relay(List<OutboxEvent> events, Instant now) {
         int published = 0;
+        int unmarked = 0;
         for (int from = 0; from < events.size(); from += BATCH) {
             List<OutboxEvent> chunk = events.subList(from, Math.min(events.size(), from + BATCH));
             OutboxPublisher.Published sent;
             try {
                 sent = publisher.publishAll(chunk);
             } catch (RuntimeException failure) {
-                return new Report(published, chunk.get(0), failure.getClass().getSimpleName());
+                return new Report(
+                        published, unmarked, chunk.get(0), failure.getClass().getSimpleName());
             }
             try {
                 outbox.markAllPublished(chunk.subList(0, sent.count()), now);
             } catch (RuntimeException failure) {
-                return new Report(published, chunk.get(0), failure.getClass().getSimpleName());
+                unmarked += sent.count();
             }
             published += sent.count();
             if (sent.count() < chunk.size()) {
-                return new Report(published, chunk.get(sent.count()), sent.failure());
+                return new Report(published, unmarked, chunk.get(sent.count()), sent.failure());
             }
         }
-        return new Report(published, null, null);
+        return new Report(published, unmarked, null, null);
     }
 
     /**
@@ -66,16 +78,18 @@ public final class OutboxRelay {
     public Report republishStale(Instant now, Duration olderThan, int limit) {
         List<OutboxEvent> stale = outbox.unpublished(now.minus(olderThan), limit);
         int published = 0;
+        int unmarked = 0;
         List<OutboxEvent> failed = new ArrayList<>();
         String failure = null;
         for (OutboxEvent e : stale) {
             Report r = relay(List.of(e), now);
             published += r.published();
+            unmarked += r.unmarked();
             if (r.failed()) {
                 failed.add(e);
                 failure = failure == null ? r.failure() : failure;
             }
         }
-        return new Report(published, failed.isEmpty() ? null : failed.get(0), failure);
+        return new Report(published, unmarked, failed.isEmpty() ? null : failed.get(0), failure);
     }
 }

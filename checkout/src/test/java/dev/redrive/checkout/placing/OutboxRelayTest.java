@@ -49,7 +49,7 @@ class OutboxRelayTest {
 
         OutboxRelay.Report report = relay.relay(List.of(a, b), T0.plusSeconds(1));
 
-        assertThat(report).isEqualTo(new OutboxRelay.Report(2, null, null));
+        assertThat(report).isEqualTo(new OutboxRelay.Report(2, 0, null, null));
         assertThat(published).containsExactly(a.eventId(), b.eventId());
         assertThat(store.publishedAt(a.orderId(), 1)).contains(T0.plusSeconds(1));
         assertThat(store.unpublished(T0.plusSeconds(60), 10)).isEmpty();
@@ -69,6 +69,67 @@ class OutboxRelayTest {
         assertThat(report.failure()).isEqualTo("IllegalStateException");
         assertThat(published).containsExactly(a.eventId());
         assertThat(store.unpublished(T0.plusSeconds(60), 10)).containsExactlyInAnyOrder(b, c);
+    }
+
+    /**
+     * Events that reached the subscribers but whose marks could not be written (DynamoDB throttled the write, say) are
+     * not a failure of the batch: retrying it through the stream would send them again now, and again on every retry
+     * the mark fails. They stay unpublished in the outbox for the sweep, which republishes them once (a duplicate the
+     * consumers absorb), and the relay goes on with the rest of the batch.
+     */
+    @Test
+    void eventsPublishedWhoseMarksFailAreLeftToTheSweepNotRetriedThroughTheStream() {
+        OutboxEvent a = placed("a", T0);
+        OutboxEvent b = placed("b", T0);
+        java.util.concurrent.atomic.AtomicInteger marks = new java.util.concurrent.atomic.AtomicInteger();
+        Outbox marksFailOnce = new Outbox() {
+            @Override
+            public List<OutboxEvent> unpublished(Instant writtenBefore, int limit) {
+                return store.unpublished(writtenBefore, limit);
+            }
+
+            @Override
+            public void markPublished(String orderId, long sequence, Instant now) {
+                store.markPublished(orderId, sequence, now);
+            }
+
+            @Override
+            public java.util.Optional<Instant> publishedAt(String orderId, long sequence) {
+                return store.publishedAt(orderId, sequence);
+            }
+
+            @Override
+            public void markAllPublished(List<OutboxEvent> events, Instant now) {
+                if (marks.incrementAndGet() == 1) {
+                    throw new IllegalStateException("ProvisionedThroughputExceeded");
+                }
+                store.markAllPublished(events, now);
+            }
+        };
+        List<OutboxEvent> events = new ArrayList<>();
+        events.add(a);
+        for (int i = 0; i < 9; i++) {
+            events.add(placed("first-batch-" + i, T0));
+        }
+        events.add(b);
+
+        OutboxRelay.Report report = new OutboxRelay(marksFailOnce, publisher).relay(events, T0.plusSeconds(1));
+
+        assertThat(report.failed()).as("nothing for the stream to retry").isFalse();
+        assertThat(report.published()).isEqualTo(11);
+        assertThat(report.unmarked()).isEqualTo(10);
+        assertThat(published).hasSize(11).doesNotHaveDuplicates();
+        assertThat(store.unpublished(T0.plusSeconds(60), 100))
+                .as("the first ten are left for the sweep; the eleventh was marked")
+                .containsExactlyInAnyOrderElementsOf(events.subList(0, 10));
+
+        OutboxRelay.Report sweep = relay.republishStale(T0.plus(Duration.ofMinutes(5)), Duration.ofMinutes(2), 100);
+
+        assertThat(sweep.published()).isEqualTo(10);
+        assertThat(store.unpublished(T0.plus(Duration.ofMinutes(10)), 100)).isEmpty();
+        assertThat(published)
+                .as("each published twice at most: once by the relay, once by the sweep")
+                .hasSize(21);
     }
 
     @Test

@@ -61,6 +61,12 @@ public class OutboxRelayHandler implements RequestHandler<Map<String, Object>, M
         }
         Instant now = clock.instant();
         OutboxRelay.Report report = relay.get().relay(events, now);
+        if (report.unmarked() > 0) {
+            LOG.warnf(
+                    "outbox relay: %d events were published but their marks could not be written; they stay "
+                            + "unpublished, and the outbox sweep republishes them (a duplicate the consumers absorb)",
+                    report.unmarked());
+        }
         String failedAt = unreadableAt;
         if (report.failed()) {
             OutboxEvent e = report.firstFailed();
