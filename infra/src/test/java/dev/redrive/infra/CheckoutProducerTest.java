@@ -50,6 +50,17 @@ class CheckoutProducerTest {
         assertThat(t.statementsOf(checkout)).noneMatch(s -> s.allows("sqs:SendMessage"));
     }
 
+    /** The durations the local run compresses by its speed are in the template even at the functions' defaults. */
+    @Test
+    void theOutboxSweepAndTheReconciliationAreToldTheirDurations() {
+        assertThat(t.environment(t.function("outbox-sweeper")))
+                .containsEntry("REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER", "PT5M");
+        assertThat(t.environment(t.function("checkout-reconciliation")))
+                .containsEntry("REDRIVE_CHECKOUT_RECONCILIATION_GRACE", "PT15M");
+        assertThat(t.environment(t.function("outbox-relay")))
+                .doesNotContainKey("REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER");
+    }
+
     @Test
     void theOrdersTableStreamsNewImagesAndHasItsSparseIndexes() {
         Map<String, Object> table = t.properties(orders());

@@ -49,6 +49,13 @@ public final class CheckoutProducer extends Construct {
     static final String ORDERS_TABLE = "REDRIVE_CHECKOUT_ORDERS_TABLE";
     static final String PAYMENTS_URL = "REDRIVE_CHECKOUT_PAYMENTS_URL";
     static final String SUBSCRIBER_QUEUES = "REDRIVE_CHECKOUT_OUTBOX_SUBSCRIBER_QUEUES";
+    /** How long an outbox event may stay unpublished before the sweep republishes it (written even at the default). */
+    public static final String REPUBLISH_AFTER = "REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER";
+    /** How long after its lease an abandoned checkout is voided (written even at the default). */
+    public static final String RECONCILIATION_GRACE = "REDRIVE_CHECKOUT_RECONCILIATION_GRACE";
+
+    static final Duration REPUBLISH_AFTER_DEFAULT = Duration.ofMinutes(5);
+    static final Duration RECONCILIATION_GRACE_DEFAULT = Duration.ofMinutes(15);
 
     /** The checkout's own calls: an attempt, the stock read, the reservation and placing transactions, reads. */
     static final List<String> CHECKOUT_ACTIONS = List.of(
@@ -124,6 +131,8 @@ public final class CheckoutProducer extends Construct {
                 .enforceSsl(true)
                 .build();
         Map<String, String> relayEnv = Map.of(ORDERS_TABLE, table, SUBSCRIBER_QUEUES, queues);
+        Map<String, String> outboxSweepEnv = new TreeMap<>(relayEnv);
+        outboxSweepEnv.put(REPUBLISH_AFTER, REPUBLISH_AFTER_DEFAULT.toString());
         this.relay = functions.create(
                 this,
                 "Relay",
@@ -160,7 +169,7 @@ public final class CheckoutProducer extends Construct {
                         runtime,
                         Duration.ofSeconds(60),
                         runtime.defaultMemoryMb(),
-                        relayEnv,
+                        outboxSweepEnv,
                         "Redrive outbox sweep: republishes what the relay missed"));
         allow(
                 outboxSweeper,
@@ -180,7 +189,8 @@ public final class CheckoutProducer extends Construct {
                 Duration.ofSeconds(60),
                 SCHEDULE_INPUT);
 
-        Map<String, String> reconciliationEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table));
+        Map<String, String> reconciliationEnv = new TreeMap<>(
+                Map.of(ORDERS_TABLE, table, RECONCILIATION_GRACE, RECONCILIATION_GRACE_DEFAULT.toString()));
         paymentProviderUrl.ifPresent(u -> reconciliationEnv.put(PAYMENTS_URL, u));
         this.reconciliation = functions.create(
                 this,
