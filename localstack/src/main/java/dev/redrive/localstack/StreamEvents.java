@@ -51,22 +51,44 @@ public final class StreamEvents {
     public static Map<String, Object> lambdaEvent(List<Record> records, String streamArn) {
         List<Object> list = new ArrayList<>();
         for (Record r : records) {
-            Map<String, Object> dynamodb = new LinkedHashMap<>();
-            dynamodb.put("Keys", json(r.dynamodb().keys()));
-            if (r.dynamodb().hasNewImage()) {
-                dynamodb.put("NewImage", json(r.dynamodb().newImage()));
-            }
-            dynamodb.put("SequenceNumber", r.dynamodb().sequenceNumber());
-            dynamodb.put("StreamViewType", r.dynamodb().streamViewTypeAsString());
-            Map<String, Object> record = new LinkedHashMap<>();
-            record.put("eventID", r.eventID());
-            record.put("eventName", r.eventNameAsString());
-            record.put("eventSource", "aws:dynamodb");
-            record.put("dynamodb", dynamodb);
-            record.put("eventSourceARN", streamArn);
-            list.add(record);
+            list.add(lambdaRecord(r, streamArn, LocalAws.REGION));
         }
         return Map.of("Records", list);
+    }
+
+    /**
+     * One record as Lambda hands it to a function: {@code eventID}, {@code eventName}, {@code eventVersion},
+     * {@code eventSource}, {@code awsRegion}, {@code dynamodb} (its keys and images in DynamoDB JSON, the sequence
+     * number, size and creation time) and {@code eventSourceARN}.
+     */
+    public static Map<String, Object> lambdaRecord(Record r, String streamArn, String region) {
+        Map<String, Object> dynamodb = new LinkedHashMap<>();
+        if (r.dynamodb().approximateCreationDateTime() != null) {
+            dynamodb.put(
+                    "ApproximateCreationDateTime",
+                    r.dynamodb().approximateCreationDateTime().getEpochSecond());
+        }
+        dynamodb.put("Keys", json(r.dynamodb().keys()));
+        if (r.dynamodb().hasNewImage()) {
+            dynamodb.put("NewImage", json(r.dynamodb().newImage()));
+        }
+        if (r.dynamodb().hasOldImage()) {
+            dynamodb.put("OldImage", json(r.dynamodb().oldImage()));
+        }
+        dynamodb.put("SequenceNumber", r.dynamodb().sequenceNumber());
+        if (r.dynamodb().sizeBytes() != null) {
+            dynamodb.put("SizeBytes", r.dynamodb().sizeBytes());
+        }
+        dynamodb.put("StreamViewType", r.dynamodb().streamViewTypeAsString());
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("eventID", r.eventID());
+        record.put("eventName", r.eventNameAsString());
+        record.put("eventVersion", r.eventVersion() == null ? "1.1" : r.eventVersion());
+        record.put("eventSource", "aws:dynamodb");
+        record.put("awsRegion", region);
+        record.put("dynamodb", dynamodb);
+        record.put("eventSourceARN", streamArn);
+        return record;
     }
 
     private static Map<String, Object> json(Map<String, AttributeValue> item) {

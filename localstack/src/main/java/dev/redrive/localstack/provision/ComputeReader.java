@@ -11,7 +11,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Reads what the local runner needs from the template's functions, SQS event source mappings and schedules, with
+ * Reads what the local runner needs from the template's functions, event source mappings (SQS and DynamoDB streams),
+ * Function URLs and schedules, with
  * every intrinsic resolved to the local resources. Nothing is created for them: the local runner runs them.
  */
 final class ComputeReader {
@@ -50,26 +51,16 @@ final class ComputeReader {
                 architectures.isEmpty() ? List.of("x86_64") : architectures);
     }
 
-    /** The mapping, if its source is one of the template's queues (other sources are not run locally). */
+    /** The mapping, if its source is one of the template's queues (a stream's is {@link #streamMapping}). */
     Optional<LocalEventSourceMapping> eventSourceMapping(
             Resource resource, Map<String, LocalFunction> functions, Map<String, LocalQueue> queues) {
         JsonNode props = resolver.resolve(resource.properties());
-        String functionRef = props.path("FunctionName").asText();
-        String function = functions.values().stream()
-                .filter(f -> f.name().equals(functionRef)
-                        || f.arn().equals(functionRef)
-                        || functionRef.startsWith(f.arn() + ":"))
-                .map(LocalFunction::logicalId)
-                .findFirst()
-                .orElseThrow(() -> new TemplateException("event source mapping " + resource.logicalId() + " invokes "
-                        + functionRef + ", which is not a function of the template"));
+        String function = invoked(resource, props, functions);
         String sourceArn = props.path("EventSourceArn").asText();
         Optional<String> queue = queues.values().stream()
                 .filter(q -> q.arn().equals(sourceArn))
                 .map(LocalQueue::logicalId)
                 .findFirst();
-        List<String> responseTypes = new ArrayList<>();
-        props.path("FunctionResponseTypes").forEach(t -> responseTypes.add(t.asText()));
         JsonNode concurrency = props.path("ScalingConfig").path("MaximumConcurrency");
         return queue.map(q -> new LocalEventSourceMapping(
                 resource.logicalId(),
@@ -78,8 +69,97 @@ final class ComputeReader {
                 props.path("BatchSize").asInt(10),
                 Duration.ofSeconds(props.path("MaximumBatchingWindowInSeconds").asLong(0)),
                 concurrency.isMissingNode() ? Optional.empty() : Optional.of(concurrency.asInt()),
-                responseTypes,
+                texts(props.path("FunctionResponseTypes")),
                 props.path("Enabled").asBoolean(true)));
+    }
+
+    /** The mapping, if its source is the stream of one of the template's tables. */
+    Optional<LocalStreamMapping> streamMapping(
+            Resource resource,
+            Map<String, LocalFunction> functions,
+            Map<String, LocalTable> tables,
+            Map<String, LocalQueue> queues) {
+        JsonNode props = resolver.resolve(resource.properties());
+        String sourceArn = props.path("EventSourceArn").asText();
+        Optional<LocalTable> table = tables.values().stream()
+                .filter(t -> t.streamArn().equals(Optional.of(sourceArn)))
+                .findFirst();
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        String function = invoked(resource, props, functions);
+        List<String> patterns = new ArrayList<>();
+        props.path("FilterCriteria")
+                .path("Filters")
+                .forEach(f -> patterns.add(f.path("Pattern").asText()));
+        String destination = props.path("DestinationConfig")
+                .path("OnFailure")
+                .path("Destination")
+                .asText("");
+        Optional<String> onFailure = Optional.empty();
+        if (!destination.isEmpty()) {
+            onFailure = Optional.of(queues.values().stream()
+                    .filter(q -> q.arn().equals(destination))
+                    .map(LocalQueue::logicalId)
+                    .findFirst()
+                    .orElseThrow(() -> new TemplateException("event source mapping " + resource.logicalId()
+                            + " sends failed batches to " + destination + ", which is not a queue of the template "
+                            + "(only SQS on-failure destinations are run locally)")));
+        }
+        String start = props.path("StartingPosition").asText("TRIM_HORIZON");
+        if (!start.equals("TRIM_HORIZON") && !start.equals("LATEST")) {
+            throw new TemplateException("event source mapping " + resource.logicalId() + " starts at " + start
+                    + ": only TRIM_HORIZON and LATEST are run locally");
+        }
+        return Optional.of(new LocalStreamMapping(
+                resource.logicalId(),
+                function,
+                table.get().logicalId(),
+                sourceArn,
+                props.path("BatchSize").asInt(100),
+                Duration.ofSeconds(props.path("MaximumBatchingWindowInSeconds").asLong(0)),
+                patterns,
+                props.path("BisectBatchOnFunctionError").asBoolean(false),
+                props.path("MaximumRetryAttempts").asInt(-1),
+                onFailure,
+                texts(props.path("FunctionResponseTypes")),
+                start,
+                props.path("Enabled").asBoolean(true)));
+    }
+
+    /** The template's Function URL: the function it invokes and how it is called. */
+    LocalFunctionUrl functionUrl(Resource resource, Map<String, LocalFunction> functions) {
+        JsonNode props = resolver.resolve(resource.properties());
+        String target = props.path("TargetFunctionArn").asText();
+        String function = functions.values().stream()
+                .filter(f -> f.arn().equals(target) || f.name().equals(target) || target.startsWith(f.arn() + ":"))
+                .map(LocalFunction::logicalId)
+                .findFirst()
+                .orElseThrow(() -> new TemplateException("function URL " + resource.logicalId() + " targets " + target
+                        + ", which is not a function of the template"));
+        return new LocalFunctionUrl(
+                resource.logicalId(),
+                function,
+                props.path("AuthType").asText("NONE"),
+                props.path("InvokeMode").asText("BUFFERED"));
+    }
+
+    private static String invoked(Resource resource, JsonNode props, Map<String, LocalFunction> functions) {
+        String functionRef = props.path("FunctionName").asText();
+        return functions.values().stream()
+                .filter(f -> f.name().equals(functionRef)
+                        || f.arn().equals(functionRef)
+                        || functionRef.startsWith(f.arn() + ":"))
+                .map(LocalFunction::logicalId)
+                .findFirst()
+                .orElseThrow(() -> new TemplateException("event source mapping " + resource.logicalId() + " invokes "
+                        + functionRef + ", which is not a function of the template"));
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(t -> out.add(t.asText()));
+        return out;
     }
 
     LocalSchedule schedule(Resource resource, Map<String, LocalFunction> functions) {

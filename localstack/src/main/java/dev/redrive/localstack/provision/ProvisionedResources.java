@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param buckets             buckets by logical id
  * @param functions           functions by logical id
  * @param eventSourceMappings SQS event source mappings
+ * @param streamMappings      DynamoDB stream event source mappings
+ * @param functionUrls        Function URLs
  * @param schedules           EventBridge Scheduler schedules
  */
 public record ProvisionedResources(
@@ -26,6 +28,8 @@ public record ProvisionedResources(
         Map<String, LocalBucket> buckets,
         Map<String, LocalFunction> functions,
         List<LocalEventSourceMapping> eventSourceMappings,
+        List<LocalStreamMapping> streamMappings,
+        List<LocalFunctionUrl> functionUrls,
         List<LocalSchedule> schedules) {
 
     /** Copies the collections. */
@@ -35,6 +39,8 @@ public record ProvisionedResources(
         buckets = Collections.unmodifiableMap(new LinkedHashMap<>(buckets));
         functions = Collections.unmodifiableMap(new LinkedHashMap<>(functions));
         eventSourceMappings = List.copyOf(eventSourceMappings);
+        streamMappings = List.copyOf(streamMappings);
+        functionUrls = List.copyOf(functionUrls);
         schedules = List.copyOf(schedules);
     }
 
@@ -52,6 +58,20 @@ public record ProvisionedResources(
     public Optional<LocalFunction> functionWithHandler(String handler) {
         return functions.values().stream()
                 .filter(f -> f.quarkusHandler().equals(Optional.of(handler)))
+                .findFirst();
+    }
+
+    /** The stream mappings that invoke the function {@code functionLogicalId}. */
+    public List<LocalStreamMapping> streamMappingsOf(String functionLogicalId) {
+        return streamMappings.stream()
+                .filter(m -> m.functionLogicalId().equals(functionLogicalId))
+                .toList();
+    }
+
+    /** The Function URL of the function {@code functionLogicalId}, if it has one. */
+    public Optional<LocalFunctionUrl> urlOf(String functionLogicalId) {
+        return functionUrls.stream()
+                .filter(u -> u.functionLogicalId().equals(functionLogicalId))
                 .findFirst();
     }
 

@@ -17,7 +17,8 @@ import java.util.Map;
  * <ul>
  *   <li>Created: {@code AWS::SQS::Queue}, {@code AWS::DynamoDB::Table}, {@code AWS::S3::Bucket}, each after what it
  *       refers to (a dead-letter queue before its source).</li>
- *   <li>Read: {@code AWS::Lambda::Function}, {@code AWS::Lambda::EventSourceMapping},
+ *   <li>Read: {@code AWS::Lambda::Function}, {@code AWS::Lambda::EventSourceMapping} (SQS and DynamoDB streams),
+ *       {@code AWS::Lambda::Url},
  *       {@code AWS::Scheduler::Schedule}, with every intrinsic resolved to local names, URLs and ARNs.</li>
  *   <li>Skipped: everything else (IAM, KMS, alarms, dashboards, log groups, policies). A {@code Ref} or ARN of a
  *       skipped resource resolves to a stable made-up value (a KMS key gets a fake key id and ARN).</li>
@@ -82,10 +83,16 @@ public final class TemplateProvisioner {
         List<Resource> all = new ArrayList<>(template.resources().values());
         Map<String, LocalFunction> functions = compute.functions(all);
         List<LocalEventSourceMapping> mappings = new ArrayList<>();
+        List<LocalStreamMapping> streamMappings = new ArrayList<>();
+        List<LocalFunctionUrl> urls = new ArrayList<>();
         List<LocalSchedule> schedules = new ArrayList<>();
         for (Resource resource : all) {
             if (resource.type().equals("AWS::Lambda::EventSourceMapping")) {
                 compute.eventSourceMapping(resource, functions, createdQueues).ifPresent(mappings::add);
+                compute.streamMapping(resource, functions, createdTables, createdQueues)
+                        .ifPresent(streamMappings::add);
+            } else if (resource.type().equals("AWS::Lambda::Url")) {
+                urls.add(compute.functionUrl(resource, functions));
             } else if (resource.type().equals("AWS::Scheduler::Schedule")) {
                 schedules.add(compute.schedule(resource, functions));
             }
@@ -97,6 +104,8 @@ public final class TemplateProvisioner {
                 inTemplateOrder(template, createdBuckets),
                 functions,
                 mappings,
+                streamMappings,
+                urls,
                 schedules);
     }
 

@@ -10,6 +10,7 @@ import dev.redrive.localstack.LocalAwsTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -289,6 +290,39 @@ class TemplateProvisionerTest {
     }
 
     @Test
+    void readsTheRelaysStreamMappingAndTheCheckoutsFunctionUrl(LocalAws aws) {
+        ProvisionedResources resources = provision(aws);
+
+        LocalFunction relay = resources.functionWithHandler("outbox-relay").orElseThrow();
+        LocalTable orders = table(resources, "CheckoutProducerOrdersTable");
+        assertThat(resources.streamMappings()).singleElement().satisfies(m -> {
+            assertThat(m.functionLogicalId()).isEqualTo(relay.logicalId());
+            assertThat(m.tableLogicalId()).isEqualTo(orders.logicalId());
+            assertThat(Optional.of(m.streamArn())).isEqualTo(orders.streamArn());
+            assertThat(m.batchSize()).isEqualTo(10);
+            assertThat(m.bisectOnFunctionError()).isTrue();
+            assertThat(m.maximumRetryAttempts()).isEqualTo(5);
+            assertThat(m.reportsBatchItemFailures()).isTrue();
+            assertThat(m.startingPosition()).isEqualTo("TRIM_HORIZON");
+            assertThat(m.filterPatterns())
+                    .containsExactly("{\"eventName\":[\"INSERT\"],\"dynamodb\":{\"Keys\":{\"sk\":{\"S\":"
+                            + "[{\"prefix\":\"outbox#\"}]}}}}");
+            assertThat(m.onFailureQueueLogicalId()
+                            .map(q -> resources.queues().get(q).name()))
+                    .contains("redrive-outbox-relay-failures");
+        });
+        assertThat(resources.streamMappingsOf(relay.logicalId())).hasSize(1);
+        LocalFunction checkout = resources.functionWithHandler("checkout").orElseThrow();
+        assertThat(resources.urlOf(checkout.logicalId())).hasValueSatisfying(u -> {
+            assertThat(u.requiresSignature()).isTrue();
+            assertThat(u.invokeMode()).isEqualTo("BUFFERED");
+        });
+        assertThat(resources.eventSourceMappings())
+                .as("the SQS mappings do not include the stream's")
+                .noneMatch(m -> m.functionLogicalId().equals(relay.logicalId()));
+    }
+
+    @Test
     void provisioningTwiceGivesTheSameResourcesWithAndWithoutAReset(LocalAws aws) {
         ProvisionedResources first = provision(aws);
         ProvisionedResources again = provision(aws);
@@ -311,7 +345,31 @@ class TemplateProvisionerTest {
                         id,
                         new LocalTable(
                                 t.logicalId(), t.name(), t.arn(), t.streamArn().map(a -> "stream of " + t.name()))));
+        java.util.List<LocalStreamMapping> streams = r.streamMappings().stream()
+                .map(m -> new LocalStreamMapping(
+                        m.logicalId(),
+                        m.functionLogicalId(),
+                        m.tableLogicalId(),
+                        "stream of " + m.tableLogicalId(),
+                        m.batchSize(),
+                        m.maximumBatchingWindow(),
+                        m.filterPatterns(),
+                        m.bisectOnFunctionError(),
+                        m.maximumRetryAttempts(),
+                        m.onFailureQueueLogicalId(),
+                        m.functionResponseTypes(),
+                        m.startingPosition(),
+                        m.enabled()))
+                .toList();
         return new ProvisionedResources(
-                r.stackName(), r.queues(), tables, r.buckets(), r.functions(), r.eventSourceMappings(), r.schedules());
+                r.stackName(),
+                r.queues(),
+                tables,
+                r.buckets(),
+                r.functions(),
+                r.eventSourceMappings(),
+                streams,
+                r.functionUrls(),
+                r.schedules());
     }
 }
