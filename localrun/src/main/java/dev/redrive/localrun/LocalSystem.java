@@ -2,9 +2,13 @@ package dev.redrive.localrun;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.localrun.chaos.AwsFaults;
 import dev.redrive.localrun.chaos.CallClassifier;
 import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
+import dev.redrive.localrun.eventsource.DynamoDbStreamPoller;
+import dev.redrive.localrun.eventsource.EventFilter;
+import dev.redrive.localrun.eventsource.FunctionUrlServer;
 import dev.redrive.localrun.eventsource.LocalScheduler;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
 import dev.redrive.localrun.lambda.ClassDataArchive;
@@ -17,14 +21,18 @@ import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
 import dev.redrive.localstack.EndpointOverrides;
 import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.PaymentProviderSimulator;
 import dev.redrive.localstack.provision.LocalEventSourceMapping;
 import dev.redrive.localstack.provision.LocalFunction;
+import dev.redrive.localstack.provision.LocalFunctionUrl;
 import dev.redrive.localstack.provision.LocalQueue;
 import dev.redrive.localstack.provision.LocalSchedule;
+import dev.redrive.localstack.provision.LocalStreamMapping;
 import dev.redrive.localstack.provision.ProvisionedResources;
 import dev.redrive.localstack.provision.TemplateProvisioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,20 +52,34 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The whole system on this machine: local AWS provisioned from the synthesized template, each function of the
- * template running as sandboxes of the packaged artifact, an SQS poller per event source mapping and a scheduler per
- * schedule — all configured from the template. Every function reaches AWS through its own counting proxies, so its
- * API calls can be reported; the email function's S3 proxy can play an outage of the mail provider.
+ * template running as sandboxes of the packaged artifact, an SQS poller per SQS event source mapping, a stream poller
+ * per DynamoDB stream mapping (the outbox relay's), an HTTP server per Function URL (the checkout's) and a scheduler
+ * per schedule — all configured from the template — and a payment-provider simulator the checkout and its
+ * reconciliation are pointed at. Every function reaches AWS through its own counting proxies, so its API calls can be
+ * reported; the email function's S3 proxy can play an outage of the mail provider.
+ *
+ * <p>Time is compressed by the run's schedule speed: the schedules fire that much faster, and the durations they act
+ * on (the outbox's republish-after, the reconciliation's grace) are that much shorter than the template's.
  */
 public final class LocalSystem implements AutoCloseable {
 
     public static final String EMAIL = Handlers.CONFIRMATION_EMAIL;
     public static final String REVENUE = Handlers.REVENUE_ANALYTICS;
     public static final String SWEEPER = Handlers.DLQ_SWEEPER;
+    public static final String CHECKOUT = Handlers.CHECKOUT;
+    public static final String RELAY = Handlers.OUTBOX_RELAY;
+    public static final String OUTBOX_SWEEPER = Handlers.OUTBOX_SWEEPER;
+    public static final String RECONCILIATION = Handlers.CHECKOUT_RECONCILIATION;
+
+    /** The template's durations the local run compresses by its schedule speed (see the class comment). */
+    static final List<String> COMPRESSED_DURATIONS =
+            List.of("REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER", "REDRIVE_CHECKOUT_RECONCILIATION_GRACE");
 
     private final LocalAws aws;
     private final boolean ownsAws;
@@ -70,10 +92,16 @@ public final class LocalSystem implements AutoCloseable {
 
     private final Chaos chaos;
     private volatile boolean emailOutage;
+    private volatile boolean relayMarksRefused;
     private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
     private final Map<String, SqsEventSourcePoller> pollerByFunction = new HashMap<>();
     private final List<AwsTrafficProxy> eventSourceProxies = new ArrayList<>();
     private final List<SqsClient> eventSourceClients = new ArrayList<>();
+    private final List<DynamoDbStreamPoller> streamPollers = new ArrayList<>();
+    private final Map<String, DynamoDbStreamPoller> streamPollerByFunction = new HashMap<>();
+    private final Map<String, FunctionUrlServer> urls = new LinkedHashMap<>();
+    private DynamoDbStreamsClient streams;
+    private final PaymentProviderSimulator payments;
     private final LocalScheduler scheduler = new LocalScheduler();
     private final AtomicLong scheduledSweeps = new AtomicLong();
     private final AtomicLong failedSweeps = new AtomicLong();
@@ -93,6 +121,7 @@ public final class LocalSystem implements AutoCloseable {
         this.javaRuntime = javaRuntime;
         this.options = options;
         this.chaos = options.chaos().map(c -> new Chaos(c, classifier())).orElse(null);
+        this.payments = PaymentProviderSimulator.start();
     }
 
     /** Starts local AWS, provisions the template, starts the functions, pollers and schedules. */
@@ -182,12 +211,32 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     /**
-     * The functions the local run drives: the consumers (an SQS event source mapping each) and the sweeper (its
-     * schedule). The checkout producer's (its Function URL, the relay's stream mapping, the outbox sweep and the
-     * reconciliation) are not run here yet; the scenarios send their orders to the consumers' queues.
+     * How many sandboxes a function gets: a consumer as many as its mapping's maximum concurrency (within the run's
+     * limit); the checkout as many as the run's limit allows up to 4; the relay one (a parallelization factor of 1 on
+     * one shard); the sweeper one (four in the chaos run, which starts up to two sweeps at once, each sometimes on two
+     * sandboxes at the same moment); the other scheduled functions one.
      */
-    private boolean runsLocally(LocalFunction f, String handler) {
-        return SWEEPER.equals(handler) || !resources.mappingsOf(f.logicalId()).isEmpty();
+    private int instances(LocalFunction f, String handler) {
+        if (SWEEPER.equals(handler)) {
+            return chaos == null ? 1 : 4;
+        }
+        if (resources.urlOf(f.logicalId()).isPresent()) {
+            return Math.max(1, Math.min(options.maxInstances(), 4));
+        }
+        return Math.min(
+                options.maxInstances(),
+                resources.mappingsOf(f.logicalId()).stream()
+                        .map(m -> m.maximumConcurrency().orElse(5))
+                        .findFirst()
+                        .orElse(1));
+    }
+
+    /** Whether a function takes traffic as soon as the run starts (so its first sandbox is started ahead of it). */
+    private boolean warmed(LocalFunction f, String handler) {
+        return SWEEPER.equals(handler)
+                || !resources.mappingsOf(f.logicalId()).isEmpty()
+                || !resources.streamMappingsOf(f.logicalId()).isEmpty()
+                || resources.urlOf(f.logicalId()).isPresent();
     }
 
     /** Turns on versioning of the outbox bucket, so every email written is counted (measurement only). */
@@ -201,22 +250,8 @@ public final class LocalSystem implements AutoCloseable {
     private void startFunctions(RunOptions options, Progress progress) throws IOException, InterruptedException {
         for (LocalFunction f : resources.functions().values()) {
             String handler = f.quarkusHandler().orElse(f.logicalId());
-            if (!runsLocally(f, handler)) {
-                progress.step("not running " + handler + " locally: the local run does not serve its trigger yet (a "
-                        + "Function URL, a DynamoDB stream, or the schedules of the checkout producer)");
-                continue;
-            }
             proxies.put(handler, new CopyOnWriteArrayList<>());
-            // The chaos run starts up to two sweeps at once, each of them sometimes on two sandboxes at the same
-            // moment (two sweepers at once), so its sweeper has four.
-            int instances = SWEEPER.equals(handler)
-                    ? (chaos == null ? 1 : 4)
-                    : Math.min(
-                            options.maxInstances(),
-                            resources.mappingsOf(f.logicalId()).stream()
-                                    .map(m -> m.maximumConcurrency().orElse(5))
-                                    .findFirst()
-                                    .orElse(1));
+            int instances = instances(f, handler);
             Duration timeout =
                     SWEEPER.equals(handler) && chaos != null ? chaos.options().sweeperTimeout() : f.timeout();
             FunctionPool pool = new FunctionPool(
@@ -226,8 +261,11 @@ public final class LocalSystem implements AutoCloseable {
                     Duration.ofSeconds(90),
                     instances);
             pools.put(handler, pool);
-            progress.step("starting " + handler + " (" + instances + " sandbox" + (instances > 1 ? "es" : "") + ")");
-            pool.warm();
+            if (warmed(f, handler)) {
+                progress.step(
+                        "starting " + handler + " (" + instances + " sandbox" + (instances > 1 ? "es" : "") + ")");
+                pool.warm();
+            }
         }
         for (LocalEventSourceMapping m : resources.eventSourceMappings()) {
             if (!m.enabled()) {
@@ -255,6 +293,48 @@ public final class LocalSystem implements AutoCloseable {
             pollers.add(poller);
             pollerByFunction.put(pool.name(), poller);
             poller.start();
+        }
+        streams = aws.dynamoDbStreams();
+        for (LocalStreamMapping m : resources.streamMappings()) {
+            if (!m.enabled()) {
+                continue;
+            }
+            LocalFunction f = resources.functions().get(m.functionLogicalId());
+            FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
+            DynamoDbStreamPoller poller = new DynamoDbStreamPoller(
+                    streams,
+                    aws.sqs(),
+                    pool::invoke,
+                    pool.name(),
+                    new DynamoDbStreamPoller.Settings(
+                            m.streamArn(),
+                            f.arn(),
+                            m.batchSize(),
+                            EventFilter.of(m.filterPatterns()),
+                            m.bisectOnFunctionError(),
+                            m.maximumRetryAttempts(),
+                            m.onFailureQueueLogicalId()
+                                    .map(q -> resources.queues().get(q).url()),
+                            m.reportsBatchItemFailures(),
+                            m.startingPosition().equals("TRIM_HORIZON")),
+                    aws.region().id());
+            streamPollers.add(poller);
+            streamPollerByFunction.put(pool.name(), poller);
+            poller.start();
+            progress.step("the stream of "
+                    + resources.tables().get(m.tableLogicalId()).name() + " feeds " + pool.name());
+        }
+        for (LocalFunctionUrl u : resources.functionUrls()) {
+            LocalFunction f = resources.functions().get(u.functionLogicalId());
+            FunctionPool pool = pools.get(f.quarkusHandler().orElse(f.logicalId()));
+            FunctionUrlServer server = FunctionUrlServer.start(
+                    pool::invoke,
+                    u.requiresSignature(),
+                    pool.instances() * 2,
+                    aws.region().id(),
+                    LocalAws.ACCOUNT_ID);
+            urls.put(pool.name(), server);
+            progress.step(pool.name() + "'s Function URL (" + u.authType() + ") is served at " + server.url());
         }
         for (LocalSchedule s : resources.schedules()) {
             if (!s.enabled() || s.targetFunctionLogicalId().isEmpty()) {
@@ -321,6 +401,16 @@ public final class LocalSystem implements AutoCloseable {
         if (EMAIL.equals(handler)) {
             mine.get("s3").outage(emailOutage);
         }
+        if (RELAY.equals(handler) && chaos == null) {
+            mine.get("dynamodb").hook(new AwsTrafficProxy.Hook() {
+                @Override
+                public AwsTrafficProxy.Verdict before(AwsTrafficProxy.Call call) {
+                    return relayMarksRefused && call.operation().equals("TransactWriteItems")
+                            ? AwsFaults.dynamoDbThrottle()
+                            : AwsTrafficProxy.Verdict.pass();
+                }
+            });
+        }
         proxies.computeIfAbsent(handler, h -> new CopyOnWriteArrayList<>()).add(mine);
         return mine;
     }
@@ -345,10 +435,28 @@ public final class LocalSystem implements AutoCloseable {
             env.put("QUARKUS_" + upper + "_ENDPOINT_OVERRIDE", proxy.endpoint().toString());
         });
         env.put("QUARKUS_S3_PATH_STYLE_ACCESS", "true");
+        if (env.containsKey("REDRIVE_CHECKOUT_ORDERS_TABLE")
+                && (CHECKOUT.equals(handler) || RECONCILIATION.equals(handler))) {
+            env.put("REDRIVE_CHECKOUT_PAYMENTS_URL", payments.url().toString());
+        }
+        for (String d : COMPRESSED_DURATIONS) {
+            if (env.containsKey(d)) {
+                env.put(
+                        d,
+                        compressed(Duration.parse(env.get(d)), options.scheduleSpeed())
+                                .toString());
+            }
+        }
         if (chaos != null) {
             env.putAll(chaos.environmentOverrides(handler));
         }
         return new SandboxSpec(handler, f.arn(), artifact, f.memoryMb(), env);
+    }
+
+    /** {@code d} at the run's speed: divided by it, and at least a second. */
+    static Duration compressed(Duration d, double speed) {
+        long millis = (long) (d.toMillis() / Math.max(1.0, speed));
+        return Duration.ofMillis(Math.max(1_000, millis));
     }
 
     /** The managed runtime's launch settings every JVM sandbox of this run shares (its JNI library among them). */
@@ -361,6 +469,30 @@ public final class LocalSystem implements AutoCloseable {
         return pools.get(SWEEPER).invoke("{\"source\":\"redrive.local-run\"}");
     }
 
+    /** Invokes {@code handler} now, as its schedule would, and returns its answer. */
+    public InvocationResult invokeNow(String handler) throws InterruptedException {
+        return pools.get(handler).invoke("{\"source\":\"redrive.local-run\"}");
+    }
+
+    /** Holds {@code handler}'s schedule (its firings are skipped) or releases it. */
+    public void holdSchedule(String handler, boolean hold) {
+        scheduler.hold(handler, hold);
+    }
+
+    /** The base URL of {@code handler}'s Function URL, served on loopback. */
+    public URI functionUrl(String handler) {
+        FunctionUrlServer server = urls.get(handler);
+        if (server == null) {
+            throw new IllegalStateException(handler + " has no Function URL in the template");
+        }
+        return server.url();
+    }
+
+    /** The payment provider the checkout and its reconciliation call (a simulator that keeps every charge). */
+    public PaymentProviderSimulator paymentProvider() {
+        return payments;
+    }
+
     /** Makes the email function's sandbox die on any batch holding {@code marker} (the poison scenario). */
     public void crashEmailSandboxOn(String marker) {
         pools.get(EMAIL).crashOn(payload -> payload.contains(marker));
@@ -370,6 +502,21 @@ public final class LocalSystem implements AutoCloseable {
     public void emailProviderOutage(boolean on) {
         emailOutage = on;
         proxies.getOrDefault(EMAIL, List.of()).forEach(slot -> slot.get("s3").outage(on));
+    }
+
+    /**
+     * Starts or ends DynamoDB refusing the outbox relay's marks (its TransactWriteItems answer
+     * ProvisionedThroughputExceeded): the events it publishes meanwhile stay unpublished in the outbox, for the outbox
+     * sweep to republish. Not in the chaos run, whose faults are its own.
+     */
+    public void refuseRelayMarks(boolean on) {
+        relayMarksRefused = on;
+    }
+
+    /** Outbox events the relay's stream mapping delivered to the relay and the relay took (published). */
+    public long relayed() {
+        DynamoDbStreamPoller poller = streamPollerByFunction.get(RELAY);
+        return poller == null ? 0 : poller.delivered();
     }
 
     /** The chaos run's faults, journal and settings; empty unless the run injects faults. */
@@ -483,6 +630,14 @@ public final class LocalSystem implements AutoCloseable {
             f.put("sandboxes", (long) pool.instances());
             f.put("processStartToFirstPollMs", pool.firstInitMillis());
             f.put("processStartToFirstResponseMs", pool.firstStartToFirstResponseMillis());
+            DynamoDbStreamPoller stream = streamPollerByFunction.get(name);
+            if (stream != null) {
+                f.putAll(stream.figures());
+            }
+            FunctionUrlServer url = urls.get(name);
+            if (url != null) {
+                f.putAll(url.figures());
+            }
             SqsEventSourcePoller poller = pollerByFunction.get(name);
             if (poller != null) {
                 f.put("messagesReceived", poller.received());
@@ -528,11 +683,17 @@ public final class LocalSystem implements AutoCloseable {
     @Override
     public void close() {
         scheduler.close();
+        urls.values().forEach(FunctionUrlServer::close);
+        streamPollers.forEach(DynamoDbStreamPoller::close);
+        if (streams != null) {
+            streams.close();
+        }
         pollers.forEach(SqsEventSourcePoller::close);
         eventSourceClients.forEach(SqsClient::close);
         eventSourceProxies.forEach(AwsTrafficProxy::close);
         pools.values().forEach(FunctionPool::close);
         proxies.values().forEach(slots -> slots.forEach(m -> m.values().forEach(AwsTrafficProxy::close)));
+        payments.close();
         if (ownsAws) {
             aws.close();
         }

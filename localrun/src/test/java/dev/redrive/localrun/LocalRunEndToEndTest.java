@@ -3,17 +3,23 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.payload.ClaimCheckPointer;
 import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.payload.S3ClaimChecks;
+import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
 import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.CheckoutTraffic;
 import dev.redrive.localrun.scenario.Observer;
 import dev.redrive.localrun.scenario.OrderTraffic;
 import dev.redrive.localrun.scenario.Scenario;
+import dev.redrive.localstack.PaymentProviderSimulator;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +37,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -39,7 +48,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * The system end to end as the local run starts it: the packaged functions (functions/target) as child processes
  * polling the local Lambda Runtime API, the SQS pollers and resources from the synthesized template
  * (infra/target/cdk.out). Nothing in process but local AWS.
+ *
+ * <p>The scenario runs first: its checker reads the whole system as a user's would (the revenue counter, every
+ * charge the payment provider kept, the outbox), so the orders the other tests place must come after it.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalRunEndToEndTest {
 
     static LocalSystem system;
@@ -73,6 +86,7 @@ class LocalRunEndToEndTest {
     }
 
     @Test
+    @Order(1)
     void aSmallScenarioRunsThroughThePackagedArtifactAndTheRuntimeApi() throws Exception {
         RunReport report = new RunReport("basic");
         Scenario.named("basic").run(system, options, new Progress(System.out), report);
@@ -274,5 +288,84 @@ class LocalRunEndToEndTest {
                         .isEqualTo(1));
         assertThat(system.runtimeFigures().get(LocalSystem.EMAIL).get("batchesFailedWhole"))
                 .isPositive();
+    }
+
+    /**
+     * Each row of the checkout's answers, through its Function URL as the template serves it: the packaged function
+     * in its sandboxes, the orders table on local AWS, the payment-provider simulator. Charges are counted at the
+     * provider and stock read from the table.
+     */
+    @Test
+    void theCheckoutAnswersEachRowThroughItsFunctionUrlAndThePackagedFunction() throws Exception {
+        DynamoDbCheckoutStore store = new DynamoDbCheckoutStore(
+                system.aws().dynamoDb(),
+                system.environmentOf(LocalSystem.CHECKOUT).get("REDRIVE_CHECKOUT_ORDERS_TABLE"));
+        store.stock("sku-rows", 5, 700, "EUR");
+        PaymentProviderSimulator provider = system.paymentProvider();
+        CheckoutTraffic customer = new CheckoutTraffic(
+                system.functionUrl(LocalSystem.CHECKOUT), system.aws().credentials(), "us-east-1", 1L, 1);
+        ObjectMapper json = new ObjectMapper();
+        String two = "{\"customer\":{\"email\":\"ada@example.com\"},\"items\":[{\"sku\":\"sku-rows\",\"quantity\":2}],"
+                + "\"currency\":\"EUR\",\"paymentToken\":\"tok_visa_rows\"}";
+        try {
+            HttpResponse<String> placed = customer.post("rows-1", two);
+            assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
+            JsonNode order = json.readTree(placed.body());
+            assertThat(order.path("total").path("amountMinor").asLong()).isEqualTo(1_400);
+            assertThat(placed.headers().firstValue("Location"))
+                    .contains("/orders/" + order.path("orderId").asText());
+            assertThat(store.available("sku-rows")).isEqualTo(3);
+
+            HttpResponse<String> replayed = customer.post("rows-1", two);
+            assertThat(replayed.statusCode()).isEqualTo(201);
+            assertThat(replayed.headers().firstValue("Idempotent-Replayed")).contains("true");
+            assertThat(json.readTree(replayed.body()).path("orderId")).isEqualTo(order.path("orderId"));
+            assertThat(provider.charges())
+                    .filteredOn(c -> c.key().equals("rows-1"))
+                    .hasSize(1);
+            assertThat(store.available("sku-rows")).as("no second reservation").isEqualTo(3);
+
+            HttpResponse<String> reused = customer.post("rows-1", two.replace("\"quantity\":2", "\"quantity\":1"));
+            assertThat(reused.statusCode()).isEqualTo(422);
+            assertThat(json.readTree(reused.body()).path("error").asText()).isEqualTo("IdempotencyKeyReused");
+
+            HttpResponse<String> declined = customer.post("rows-2", two.replace("tok_visa_rows", "tok_decline_rows"));
+            assertThat(declined.statusCode()).isEqualTo(402);
+            assertThat(store.available("sku-rows"))
+                    .as("its reservation released")
+                    .isEqualTo(3);
+            assertThat(provider.charges())
+                    .filteredOn(c -> c.key().equals("rows-2"))
+                    .allMatch(c -> c.voided());
+
+            int callsBefore = provider.calls();
+            HttpResponse<String> tooFew = customer.post("rows-3", two.replace("\"quantity\":2", "\"quantity\":4"));
+            assertThat(tooFew.statusCode()).isEqualTo(409);
+            assertThat(json.readTree(tooFew.body()).path("skus"))
+                    .extracting(JsonNode::asText)
+                    .containsExactly("sku-rows");
+            assertThat(provider.calls()).as("nothing charged").isEqualTo(callsBefore);
+            assertThat(store.available("sku-rows")).isEqualTo(3);
+
+            provider.fault(PaymentProviderSimulator.Fault.HANG_AFTER_AUTHORIZING, 1, Duration.ofSeconds(8));
+            HttpResponse<String> timedOut = customer.post("rows-4", two.replace("\"quantity\":2", "\"quantity\":1"));
+            assertThat(timedOut.statusCode()).as(timedOut.body()).isEqualTo(503);
+            assertThat(timedOut.headers().firstValue("Retry-After")).isPresent();
+            HttpResponse<String> finished = customer.post("rows-4", two.replace("\"quantity\":2", "\"quantity\":1"));
+            assertThat(finished.statusCode()).as(finished.body()).isEqualTo(201);
+            assertThat(provider.charges())
+                    .as("the retry found the authorization the provider made: one charge")
+                    .filteredOn(c -> c.key().equals("rows-4"))
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.voided()).isFalse());
+            assertThat(store.available("sku-rows")).isEqualTo(2);
+
+            HttpResponse<String> bad = customer.post("rows-5", "{\"items\":[]}");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            HttpResponse<String> noKey = customer.post(null, two);
+            assertThat(noKey.statusCode()).isEqualTo(400);
+        } finally {
+            customer.close();
+        }
     }
 }

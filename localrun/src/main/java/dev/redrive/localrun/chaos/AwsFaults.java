@@ -9,14 +9,15 @@ import java.util.UUID;
  * with their status codes, a cancelled transaction with one cancellation reason per item, S3's XML {@code SlowDown},
  * and SQS's JSON {@code InternalError} (with the {@code x-amzn-query-error} header of its JSON protocol).
  */
-final class AwsFaults {
+public final class AwsFaults {
 
     private static final String DYNAMODB_JSON = "application/x-amz-json-1.0";
     private static final String DYNAMODB_PREFIX = "com.amazonaws.dynamodb.v20120810#";
 
     private AwsFaults() {}
 
-    static Verdict dynamoDbThrottle() {
+    /** DynamoDB refusing a call for throughput, as it answers it. */
+    public static Verdict dynamoDbThrottle() {
         return dynamoDb(
                 400,
                 "ProvisionedThroughputExceededException",

@@ -13,19 +13,22 @@ import java.util.regex.Pattern;
 
 /**
  * EventBridge Scheduler, locally: invokes a function at a schedule's rate, divided by a speed factor for demos
- * ({@code rate(5 minutes)} at speed 60 fires every 5 seconds). Invocations are asynchronous and never overlap.
+ * ({@code rate(5 minutes)} at speed 60 fires every 5 seconds). Invocations are asynchronous; one schedule's never
+ * overlap, and schedules do not wait for each other. A scenario can hold a function's schedule (it skips its firings
+ * until released), to place a scheduled run after an event it plays.
  */
 public final class LocalScheduler implements AutoCloseable {
 
     private static final Pattern RATE =
             Pattern.compile("rate\\((\\d+)\\s+(second|seconds|minute|minutes|hour|hours|day|" + "days)\\)");
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(4, r -> {
         Thread t = new Thread(r, "local-scheduler");
         t.setDaemon(true);
         return t;
     });
     private final AtomicLong fired = new AtomicLong();
+    private final java.util.Set<String> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The period of a {@code rate(...)} expression. */
     public static Duration period(String expression) {
@@ -48,6 +51,9 @@ public final class LocalScheduler implements AutoCloseable {
         long every = Math.max(200, (long) (period.toMillis() / Math.max(1.0, speed)));
         timer.scheduleWithFixedDelay(
                 () -> {
+                    if (held.contains(function.name())) {
+                        return;
+                    }
                     try {
                         fired.incrementAndGet();
                         onResult.accept(function.invoke(input));
@@ -60,6 +66,15 @@ public final class LocalScheduler implements AutoCloseable {
                 every,
                 every,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** Holds {@code function}'s schedules (their firings are skipped) or releases them. */
+    public void hold(String function, boolean hold) {
+        if (hold) {
+            held.add(function);
+        } else {
+            held.remove(function);
+        }
     }
 
     public long fired() {

@@ -6,15 +6,22 @@ import dev.redrive.localrun.RunOptions;
 import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.OrderTraffic.Order;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A duplicate storm: every order delivered 1..C times (new message ids, shuffled), from four producers at once, to
- * both consumers. Every email must be written once and every order counted once.
+ * A duplicate storm: every order is placed through {@code POST /orders} 1..C times at once by 4 customers (the same
+ * key and body: a client retrying while its first request still runs), and its OrderPlaced event, published once by
+ * the relay, is delivered 1..C times more (new message ids, shuffled), as SQS may deliver it again, by 4 producers at
+ * once. Every checkout must be charged once, every email written once and every order counted once.
  */
 final class DuplicateStormScenario implements Scenario {
 
@@ -22,8 +29,36 @@ final class DuplicateStormScenario implements Scenario {
     public void run(LocalSystem system, RunOptions o, Progress progress, RunReport report) throws Exception {
         ScenarioSupport s = new ScenarioSupport(system, progress, report);
         int orders = Math.max(o.orders(), 1);
-        report.phase("storm: " + orders + " orders, up to " + o.copies() + " deliveries each, 4 producers");
-        List<Order> all = s.traffic.newOrders(orders, 0, "storm");
+        report.phase("storm: " + orders + " orders, each placed up to " + o.copies() + " times at once and delivered "
+                + "up to " + o.copies() + " times more, 4 customers and 4 producers");
+        Random random = new Random(o.seed());
+        List<CheckoutTraffic.Checkout> wanted = new ArrayList<>();
+        List<CheckoutTraffic.Checkout> requests = new ArrayList<>();
+        for (int i = 0; i < orders; i++) {
+            CheckoutTraffic.Checkout c = s.checkout.newCheckout("storm", false);
+            wanted.add(c);
+            int copies = 1 + random.nextInt(Math.max(1, o.copies()));
+            for (int k = 0; k < copies; k++) {
+                requests.add(c);
+            }
+        }
+        Collections.shuffle(requests, random);
+        List<CheckoutTraffic.Checkout> answers = s.checkout.submit(requests);
+        Map<String, Set<String>> ordersPerKey = new HashMap<>();
+        answers.forEach(a -> ordersPerKey
+                .computeIfAbsent(a.key(), k -> new HashSet<>())
+                .add(a.placed() ? a.order().eventId() : "answered " + a.status()));
+        report.check(
+                "every request of a checkout got the same order (" + requests.size() + " requests, " + orders
+                        + " keys)",
+                ordersPerKey.size() == orders
+                        && ordersPerKey.values().stream()
+                                .allMatch(v ->
+                                        v.size() == 1 && !v.iterator().next().startsWith("answered")));
+        List<Order> all = wanted.stream()
+                .map(c -> s.checkout.answered().get(c.key()).order())
+                .toList();
+        s.traffic.record(all, 2);
         ExecutorService producers = Executors.newFixedThreadPool(4);
         List<Future<?>> sends = new ArrayList<>();
         for (int p = 0; p < 4; p++) {
@@ -54,6 +89,7 @@ final class DuplicateStormScenario implements Scenario {
                 s.traffic.sent(),
                 new HashSet<>(s.traffic.sent().keySet()),
                 report);
+        Reconciliation.reconcileCheckouts(system, s.checkout, report);
         s.closingFigures();
     }
 }

@@ -23,10 +23,13 @@ import java.util.UUID;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /**
- * The incident from the design: checkout traffic; the mail provider goes down inside an approved maintenance window
- * and N orders dead-letter in the email consumer. M of them succeed on a late retry of the producer once the provider
- * is back; K are dead letters the consumer's previous version left during the same outage, whose payload predates a
- * breaking schema change with no upcaster. The sweeper quarantines all N, replays the N-M-K the window pre-approved
+ * The incident from the design: checkout traffic through {@code POST /orders}; the mail provider goes down inside an
+ * approved maintenance window and N orders dead-letter in the email consumer. M of them succeed on a late retry of the
+ * producer once the provider is back: the relay published them while DynamoDB refused its marks, so they stay
+ * unpublished in the outbox and the outbox sweep republishes them after the outage (it is held during it, so the
+ * republish lands after); K are dead letters the consumer's previous version left during the same outage, whose
+ * payload predates a breaking schema change with no upcaster (not orders of this checkout: sent to the DLQ as they
+ * were left). The sweeper quarantines all N, replays the N-M-K the window pre-approved
  * (applied once downstream), marks the M already applied without sending anything, and archives the K to S3 with the
  * reason. Then every order is accounted for and every effect counted.
  */
@@ -50,8 +53,8 @@ final class IncidentScenario implements Scenario {
         int k = o.legacy();
 
         report.phase("normal traffic: " + t + " orders");
-        progress.step("sending " + t + " orders to both consumers");
-        s.traffic.send(s.traffic.newOrders(t, 0, "normal"), List.of(s.emailQueue, s.revenueQueue));
+        progress.step("placing " + t + " orders through POST /orders; the relay publishes them to both consumers");
+        s.placeOrders(t, "normal");
         s.await(
                 "normal traffic to be processed",
                 () -> s.observer.completed(LocalSystem.EMAIL) >= t && s.observer.completed(LocalSystem.REVENUE) >= t);
@@ -70,8 +73,16 @@ final class IncidentScenario implements Scenario {
                 + "; the mail provider goes down");
         long refusalsBefore = system.mailProviderRefusals(); // every call the downed provider gets counts
         system.emailProviderOutage(true);
-        List<Order> hit = s.traffic.newOrders(n - k, 0, "outage");
-        s.traffic.send(hit, List.of(s.emailQueue, s.revenueQueue));
+        system.holdSchedule(LocalSystem.OUTBOX_SWEEPER, true);
+        List<Order> hit = new ArrayList<>(s.placeOrders(n - k - m, "outage"));
+        long placedSoFar = t + n - k - m;
+        s.await("the relay to publish every order placed so far", () -> system.relayed() >= placedSoFar);
+        progress.step("DynamoDB refuses the relay's marks for the next " + m + " orders: published, left unmarked");
+        system.refuseRelayMarks(true);
+        List<Order> unmarked = s.placeOrders(m, "unmarked");
+        s.await("the relay to publish the " + m + " orders it cannot mark", () -> system.relayed() >= placedSoFar + m);
+        system.refuseRelayMarks(false);
+        hit.addAll(unmarked);
         List<String> legacy = leftByThePreviousVersion(s, k, start);
         Duration deadLettering = s.deadLetteringBudget(LocalSystem.EMAIL, n - k, o.maxInstances());
         s.await(
@@ -95,7 +106,7 @@ final class IncidentScenario implements Scenario {
                 + "same outage carry a payload from before a breaking schema change; the revenue consumer applied "
                 + "the " + (n - k) + " orders meanwhile");
 
-        report.phase("recovery: provider back, " + m + " orders succeed on a late retry");
+        report.phase("recovery: provider back, " + m + " orders succeed on the outbox sweep's republish");
         system.emailProviderOutage(false);
         MaintenanceWindow opened = operator.windows().find(WINDOW).orElseThrow();
         operator.windows()
@@ -106,8 +117,25 @@ final class IncidentScenario implements Scenario {
                         Instant.now(),
                         opened.approvedBy(),
                         opened.reason() + " (closed when the provider recovered)"));
-        s.traffic.send(hit.subList(0, m), List.of(s.emailQueue, s.revenueQueue));
-        s.await("the late retries to be applied", () -> s.observer.completed(LocalSystem.EMAIL) >= t + m);
+        system.holdSchedule(LocalSystem.OUTBOX_SWEEPER, false);
+        Map<String, String> republished = new LinkedHashMap<>();
+        long[] lastSweep = {0};
+        s.await(
+                "the outbox sweep to republish the " + m + " unmarked orders and the email consumer to apply them",
+                () -> {
+                    try {
+                        if (s.observer.completed(LocalSystem.EMAIL) < t + m && System.nanoTime() - lastSweep[0] > 5e9) {
+                            lastSweep[0] = System.nanoTime();
+                            republished.put(
+                                    "outbox sweep", String.valueOf(system.invokeNow(LocalSystem.OUTBOX_SWEEPER)));
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return true;
+                    }
+                    return s.observer.completed(LocalSystem.EMAIL) >= t + m;
+                });
+        report.put("last outbox sweep", republished.getOrDefault("outbox sweep", ""));
 
         report.phase("sweep");
         progress.step("the sweeper runs (its schedule also fires on its own)");
@@ -196,6 +224,7 @@ final class IncidentScenario implements Scenario {
                 s.traffic.sent(),
                 new HashSet<>(s.traffic.sent().keySet()),
                 report);
+        Reconciliation.reconcileCheckouts(system, s.checkout, report);
         s.closingFigures();
         report.put("last sweep invocation", last.getOrDefault("sweep", ""));
     }

@@ -12,8 +12,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
- * The checkout's producer: publishes OrderPlaced events (current v2, or the pre-migration v1) to the consumers'
- * queues, and remembers what it sent so the run can be reconciled.
+ * Messages sent straight to the consumers' queues, for what does not come from the checkout: another producer's events
+ * (the pre-migration v1, a currency the consumers refuse), SQS delivering a message again, malformed bodies. Remembers
+ * every order sent (and those the checkout placed, {@link #record}) so the run can be reconciled.
  */
 public final class OrderTraffic {
 
@@ -104,6 +105,15 @@ public final class OrderTraffic {
                 deliveries.addAndGet(chunk.size());
             }
         }
+    }
+
+    /**
+     * Remembers orders another path sent (the checkout's outbox relay, once to each of {@code subscribers} queues),
+     * for the reconciliation.
+     */
+    public void record(List<Order> orders, int subscribers) {
+        orders.forEach(o -> sent.put(o.eventId(), o));
+        deliveries.addAndGet((long) orders.size() * subscribers);
     }
 
     public Map<String, Order> sent() {

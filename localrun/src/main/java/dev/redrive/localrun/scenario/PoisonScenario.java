@@ -9,7 +9,6 @@ import dev.redrive.localrun.RunOptions;
 import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.OrderTraffic.Order;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -26,12 +25,11 @@ final class PoisonScenario implements Scenario {
         ScenarioSupport s = new ScenarioSupport(system, progress, report);
         int others = Math.max(o.orders() / 5, 10);
         report.phase("poison: 1 order that crashes the consumer, " + others + " that do not");
-        Order poison = s.traffic.newOrders(1, 0, "poison").get(0);
-        system.crashEmailSandboxOn(poison.eventId());
-        s.traffic.send(List.of(poison), List.of(s.emailQueue, s.revenueQueue));
+        // the customer's address marks the poison order's event (its id is the checkout's to choose)
+        system.crashEmailSandboxOn("-poison@example.com");
+        Order poison = s.placeOrders(1, "poison").get(0);
         s.await("the poison order's first delivery", () -> s.observer.completed(LocalSystem.REVENUE) >= 1);
-        List<Order> good = s.traffic.newOrders(others, 0, "good");
-        s.traffic.send(good, List.of(s.emailQueue, s.revenueQueue));
+        s.placeOrders(others, "good");
         s.await(
                 "the good orders to be applied",
                 () -> s.observer.completed(LocalSystem.EMAIL) >= others
@@ -71,6 +69,7 @@ final class PoisonScenario implements Scenario {
         report.phase("reconcile");
         Set<String> revenue = new HashSet<>(s.traffic.sent().keySet());
         Reconciliation.reconcile(system, s.observer, s.traffic.sent(), revenue, report);
+        Reconciliation.reconcileCheckouts(system, s.checkout, report);
         s.closingFigures();
         report.put(
                 "poison record",

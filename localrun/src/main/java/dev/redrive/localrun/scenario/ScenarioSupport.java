@@ -1,11 +1,13 @@
 package dev.redrive.localrun.scenario;
 
+import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.localrun.LocalSystem;
 import dev.redrive.localrun.Progress;
 import dev.redrive.localrun.lambda.InvocationResult;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.report.RunReport;
+import dev.redrive.localrun.scenario.OrderTraffic.Order;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +24,7 @@ class ScenarioSupport {
     final Progress progress;
     final RunReport report;
     final OrderTraffic traffic;
+    final CheckoutTraffic checkout;
     final String emailQueue;
     final String revenueQueue;
     final String emailDlq;
@@ -33,10 +36,32 @@ class ScenarioSupport {
         this.progress = progress;
         this.report = report;
         this.traffic = new OrderTraffic(system.aws().sqs(), 20261129L);
+        this.checkout = new CheckoutTraffic(
+                system.functionUrl(LocalSystem.CHECKOUT),
+                system.aws().credentials(),
+                system.aws().region().id(),
+                20261204L,
+                8);
+        CheckoutTraffic.stock(new DynamoDbCheckoutStore(
+                system.aws().dynamoDb(),
+                system.environmentOf(LocalSystem.CHECKOUT).get(ORDERS_TABLE)));
         this.emailQueue = system.sourceQueueUrl(LocalSystem.EMAIL);
         this.revenueQueue = system.sourceQueueUrl(LocalSystem.REVENUE);
         this.emailDlq = system.deadLetterQueueUrl(LocalSystem.EMAIL);
         this.revenueDlq = system.deadLetterQueueUrl(LocalSystem.REVENUE);
+    }
+
+    static final String ORDERS_TABLE = "REDRIVE_CHECKOUT_ORDERS_TABLE";
+
+    /**
+     * Places {@code count} orders through {@code POST /orders} (8 customers at once): the checkout reserves, charges
+     * and writes each order with its OrderPlaced event, which the relay publishes to both consumers. Every one must be
+     * placed; they are remembered for the reconciliation.
+     */
+    List<Order> placeOrders(int count, String label) throws InterruptedException {
+        List<Order> placed = checkout.place(count, label);
+        traffic.record(placed, 2);
+        return placed;
     }
 
     /** The live status line: sent, processed, in DLQ, quarantined, replayed, archived. */
@@ -47,8 +72,9 @@ class ScenarioSupport {
                 ledger.stream().filter(QuarantineRecord::archivedToStore).count();
         return String.format(
                 Locale.ROOT,
-                "sent %d | processed email %d, revenue %d | in DLQ %d | quarantined %d "
+                "placed %d | sent %d | processed email %d, revenue %d | in DLQ %d | quarantined %d "
                         + "| replayed %d | archived %d%s",
+                checkout.answered().size(),
                 traffic.deliveries(),
                 observer.completed(LocalSystem.EMAIL),
                 observer.completed(LocalSystem.REVENUE),
@@ -171,6 +197,8 @@ class ScenarioSupport {
 
     /** The closing figures every scenario reports. */
     void closingFigures() {
+        checkout.close();
+        report.put("checkout answers by HTTP status (retries included)", checkout.statuses());
         report.put("api calls by function (through counting proxies)", system.apiCalls());
         report.put("lambda runtime", system.runtimeFigures());
         report.put(
