@@ -2,9 +2,9 @@ package dev.redrive.localrun;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.replay.ReplayPace;
-import dev.redrive.localrun.chaos.AwsFaults;
 import dev.redrive.localrun.chaos.CallClassifier;
 import dev.redrive.localrun.chaos.Chaos;
+import dev.redrive.localrun.chaos.ProducerCrashes;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.DynamoDbStreamPoller;
 import dev.redrive.localrun.eventsource.EventFilter;
@@ -92,7 +92,9 @@ public final class LocalSystem implements AutoCloseable {
 
     private final Chaos chaos;
     private volatile boolean emailOutage;
-    private volatile boolean relayMarksRefused;
+    /** The producer's crash points and refused marks; not in the chaos run, whose faults are its own. */
+    private final ProducerCrashes producerCrashes = new ProducerCrashes();
+
     private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
     private final Map<String, SqsEventSourcePoller> pollerByFunction = new HashMap<>();
     private final List<AwsTrafficProxy> eventSourceProxies = new ArrayList<>();
@@ -384,6 +386,8 @@ public final class LocalSystem implements AutoCloseable {
                 exits);
         if (chaos != null) {
             chaos.attach(handler, sandbox, mine.values());
+        } else if (CHECKOUT.equals(handler) || RELAY.equals(handler)) {
+            mine.get("dynamodb").hook(producerCrashes.hook(handler, () -> sandbox));
         }
         return sandbox;
     }
@@ -400,16 +404,6 @@ public final class LocalSystem implements AutoCloseable {
         }
         if (EMAIL.equals(handler)) {
             mine.get("s3").outage(emailOutage);
-        }
-        if (RELAY.equals(handler) && chaos == null) {
-            mine.get("dynamodb").hook(new AwsTrafficProxy.Hook() {
-                @Override
-                public AwsTrafficProxy.Verdict before(AwsTrafficProxy.Call call) {
-                    return relayMarksRefused && call.operation().equals("TransactWriteItems")
-                            ? AwsFaults.dynamoDbThrottle()
-                            : AwsTrafficProxy.Verdict.pass();
-                }
-            });
         }
         proxies.computeIfAbsent(handler, h -> new CopyOnWriteArrayList<>()).add(mine);
         return mine;
@@ -505,12 +499,12 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     /**
-     * Starts or ends DynamoDB refusing the outbox relay's marks (its TransactWriteItems answer
-     * ProvisionedThroughputExceeded): the events it publishes meanwhile stay unpublished in the outbox, for the outbox
-     * sweep to republish. Not in the chaos run, whose faults are its own.
+     * The producer's faults: its sandboxes killed at a named step for the checkouts armed with it, and DynamoDB
+     * refusing the relay's marks (so the events it publishes meanwhile are left to the outbox sweep). Not in the chaos
+     * run, whose faults are its own.
      */
-    public void refuseRelayMarks(boolean on) {
-        relayMarksRefused = on;
+    public ProducerCrashes producerCrashes() {
+        return producerCrashes;
     }
 
     /** Outbox events the relay's stream mapping delivered to the relay and the relay took (published). */

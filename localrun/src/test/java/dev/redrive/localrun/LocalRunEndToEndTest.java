@@ -8,8 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.payload.ClaimCheckPointer;
 import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.payload.S3ClaimChecks;
+import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
+import dev.redrive.checkout.placing.OutboxEvent;
 import dev.redrive.core.payload.ClaimChecks;
+import dev.redrive.localrun.chaos.ProducerCrashPoint;
+import dev.redrive.localrun.chaos.ProducerCrashes;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
@@ -367,5 +371,143 @@ class LocalRunEndToEndTest {
         } finally {
             customer.close();
         }
+    }
+
+    /**
+     * The producer's crash points, each a SIGKILL of the packaged function's sandbox from its DynamoDB proxy: the
+     * checkout after the reservation, after the authorization (its order's transaction never arrives), after the
+     * transaction (its answer never read), and the relay after publishing (its marks never arrive). A client that
+     * retries with its key gets its one order; one that never comes back is a ghost, voided by the reconciliation with
+     * its stock released; the relay's batch comes back from the stream and the consumers absorb the duplicate.
+     */
+    @Test
+    void aCheckoutOrRelayKilledAtEachCrashPointLosesNoOrderAndLeavesNoChargeStanding() throws Exception {
+        DynamoDbCheckoutStore store = new DynamoDbCheckoutStore(
+                system.aws().dynamoDb(),
+                system.environmentOf(LocalSystem.CHECKOUT).get("REDRIVE_CHECKOUT_ORDERS_TABLE"));
+        store.stock("sku-crash", 10, 500, "EUR");
+        PaymentProviderSimulator provider = system.paymentProvider();
+        ProducerCrashes crashes = system.producerCrashes();
+        crashes.arm(ProducerCrashPoint.CHECKOUT_RESERVED, "crash-reserved");
+        crashes.arm(ProducerCrashPoint.CHECKOUT_AUTHORIZED, "crash-authorized");
+        crashes.arm(ProducerCrashPoint.CHECKOUT_AUTHORIZED, "crash-ghost");
+        crashes.arm(ProducerCrashPoint.CHECKOUT_PLACED, "crash-placed");
+        crashes.arm(ProducerCrashPoint.RELAY_PUBLISHED, "crash-relayed");
+        List<String> retried = List.of("crash-reserved", "crash-authorized", "crash-placed");
+        List<String> placed = List.of("crash-reserved", "crash-authorized", "crash-placed", "crash-relayed");
+        String body = "{\"customer\":{\"email\":\"grace@example.com\"},\"items\":[{\"sku\":\"sku-crash\","
+                + "\"quantity\":1}],\"currency\":\"EUR\",\"paymentToken\":\"tok_visa_crash\"}";
+        CheckoutTraffic customer = new CheckoutTraffic(
+                system.functionUrl(LocalSystem.CHECKOUT), system.aws().credentials(), "us-east-1", 2L, 1);
+        ExecutorService customers = Executors.newFixedThreadPool(5);
+        try {
+            Map<String, Future<HttpResponse<String>>> first = new java.util.LinkedHashMap<>();
+            for (String key : List.of("crash-reserved", "crash-authorized", "crash-ghost", "crash-placed")) {
+                first.put(key, customers.submit(() -> customer.post(key, body)));
+            }
+            first.put("crash-relayed", customers.submit(() -> customer.post("crash-relayed", body)));
+            for (String key : List.of("crash-reserved", "crash-authorized", "crash-ghost", "crash-placed")) {
+                HttpResponse<String> r = first.get(key).get(120, TimeUnit.SECONDS);
+                assertThat(r.statusCode())
+                        .as("%s: the invocation ended with its sandbox (%s)", key, r.body())
+                        .isEqualTo(502);
+            }
+            assertThat(first.get("crash-relayed").get(120, TimeUnit.SECONDS).statusCode())
+                    .isEqualTo(201);
+            assertThat(crashes.struck(ProducerCrashPoint.CHECKOUT_RESERVED)).isEqualTo(1);
+            assertThat(crashes.struck(ProducerCrashPoint.CHECKOUT_AUTHORIZED)).isEqualTo(2);
+            assertThat(crashes.struck(ProducerCrashPoint.CHECKOUT_PLACED)).isEqualTo(1);
+
+            for (String key : retried) {
+                HttpResponse<String> answer = retryUntilFinal(customer, key, body);
+                assertThat(answer.statusCode())
+                        .as("%s retried: %s", key, answer.body())
+                        .isEqualTo(201);
+                if (key.equals("crash-placed")) {
+                    assertThat(answer.headers().firstValue("Idempotent-Replayed"))
+                            .as("its transaction was applied before the sandbox died: the same order")
+                            .contains("true");
+                }
+            }
+
+            // The ghost: authorized, never placed, its client never back. The reconciliation voids it once its lease
+            // and the grace (15 min at the run's speed) are over, and releases its stock.
+            await().failFast(system::failIfBroken)
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .until(() -> {
+                        system.invokeNow(LocalSystem.RECONCILIATION);
+                        return provider.charges().stream()
+                                .filter(c -> c.key().equals("crash-ghost"))
+                                .allMatch(PaymentProviderSimulator.Charge::voided);
+                    });
+            assertThat(provider.charges())
+                    .as("the ghost was authorized")
+                    .anyMatch(c -> c.key().equals("crash-ghost"));
+            assertThat(retryUntilFinal(customer, "crash-ghost", body).statusCode())
+                    .as("a client back after its checkout was voided")
+                    .isEqualTo(410);
+
+            for (String key : placed) {
+                assertThat(provider.charges())
+                        .as("%s: exactly one standing charge, of its amount", key)
+                        .filteredOn(c -> c.key().equals(key))
+                        .singleElement()
+                        .satisfies(c -> {
+                            assertThat(c.voided()).isFalse();
+                            assertThat(c.amountMinor()).isEqualTo(500);
+                        });
+            }
+            assertThat(store.available("sku-crash"))
+                    .as("one unit reserved per order placed, the ghost's released: no orphan reservation")
+                    .isEqualTo(10 - placed.size());
+
+            var observer = new Observer(system);
+            List<String> events = placed.stream()
+                    .map(k -> store.outbox(CheckoutService.orderIdOf(k)))
+                    .flatMap(List::stream)
+                    .map(OutboxEvent::eventId)
+                    .toList();
+            assertThat(events).hasSize(placed.size());
+            await().failFast(system::failIfBroken)
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> events.stream()
+                            .allMatch(e -> "COMPLETED".equals(observer.claimStatus(LocalSystem.EMAIL + "#" + e))
+                                    && "COMPLETED".equals(observer.claimStatus(LocalSystem.REVENUE + "#" + e))));
+            assertThat(crashes.struck(ProducerCrashPoint.RELAY_PUBLISHED)).isEqualTo(1);
+            Map<String, Integer> writes = observer.emailWritesPerKey();
+            assertThat(events)
+                    .allSatisfy(e -> assertThat(writes.entrySet().stream()
+                                    .filter(w -> w.getKey().contains(e))
+                                    .mapToInt(Map.Entry::getValue)
+                                    .sum())
+                            .as("emails of %s", e)
+                            .isEqualTo(1));
+            await().failFast(system::failIfBroken)
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> placed.stream()
+                            .allMatch(k -> store.publishedAt(CheckoutService.orderIdOf(k), 1)
+                                    .isPresent()));
+        } finally {
+            customers.shutdownNow();
+            customer.close();
+        }
+    }
+
+    /** The client's retries with its key: again while the checkout is in progress or the function failed. */
+    private static HttpResponse<String> retryUntilFinal(CheckoutTraffic customer, String key, String body) {
+        List<HttpResponse<String>> last = new CopyOnWriteArrayList<>();
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    HttpResponse<String> r = customer.post(key, body);
+                    last.add(r);
+                    return r.statusCode() != 409 && r.statusCode() / 100 != 5
+                            || r.statusCode() == 409 && !r.body().contains("InProgress");
+                });
+        return last.get(last.size() - 1);
     }
 }

@@ -78,10 +78,10 @@ final class IncidentScenario implements Scenario {
         long placedSoFar = t + n - k - m;
         s.await("the relay to publish every order placed so far", () -> system.relayed() >= placedSoFar);
         progress.step("DynamoDB refuses the relay's marks for the next " + m + " orders: published, left unmarked");
-        system.refuseRelayMarks(true);
+        system.producerCrashes().refuseRelayMarks(true);
         List<Order> unmarked = s.placeOrders(m, "unmarked");
         s.await("the relay to publish the " + m + " orders it cannot mark", () -> system.relayed() >= placedSoFar + m);
-        system.refuseRelayMarks(false);
+        system.producerCrashes().refuseRelayMarks(false);
         hit.addAll(unmarked);
         List<String> legacy = leftByThePreviousVersion(s, k, start);
         Duration deadLettering = s.deadLetteringBudget(LocalSystem.EMAIL, n - k, o.maxInstances());
