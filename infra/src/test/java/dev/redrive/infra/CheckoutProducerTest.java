@@ -89,9 +89,14 @@ class CheckoutProducerTest {
                 .containsEntry("FunctionResponseTypes", List.of("ReportBatchItemFailures"));
         assertThat(String.valueOf(map(map(mapping, "DestinationConfig"), "OnFailure")))
                 .contains(t.queue("redrive-outbox-relay-failures"));
-        assertThat(String.valueOf(mapping.get("FilterCriteria")))
-                .contains("\"eventName\":[\"INSERT\"]")
-                .contains("\"sk\":{\"S\":[{\"prefix\":\"outbox#\"}]}");
+        assertThat(mapping.get("FilterCriteria"))
+                .as("one pattern, its keys in the order written: the same template from every synth")
+                .isEqualTo(Map.of(
+                        "Filters",
+                        List.of(Map.of(
+                                "Pattern",
+                                "{\"eventName\":[\"INSERT\"],\"dynamodb\":{\"Keys\":{\"sk\":{\"S\":"
+                                        + "[{\"prefix\":\"outbox#\"}]}}}}"))));
         String queues = String.valueOf(t.environment(relay).get("REDRIVE_CHECKOUT_OUTBOX_SUBSCRIBER_QUEUES"));
         assertThat(queues)
                 .contains(t.queue("redrive-confirmation-email"))

@@ -143,6 +143,10 @@ class MonitoringTest {
                 .filter(m -> m.containsKey("MetricStat"))
                 .forEach(m -> inputs.put((String) m.get("Id"), map(m, "MetricStat")));
         assertThat(inputs).containsOnlyKeys("sent", "returned");
+        assertThat(metrics)
+                .extracting(m -> m.get("Id"))
+                .as("in the order written, so every synth writes the same template")
+                .containsExactly("expr_1", "sent", "returned");
         assertPerRunCount(inputs.get("sent"), "Replayed");
         assertPerRunCount(inputs.get("returned"), "ReplaysReturned");
     }

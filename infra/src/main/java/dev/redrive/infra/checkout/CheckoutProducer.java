@@ -1,6 +1,7 @@
 package dev.redrive.infra.checkout;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.infra.OrderedMap;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.function.FunctionRuntime;
@@ -154,7 +155,7 @@ public final class CheckoutProducer extends Construct {
                 .reportBatchItemFailures(true)
                 .parallelizationFactor(1)
                 .onFailure(new SqsDlq(relayFailures))
-                .filters(List.of(FilterCriteria.filter(Map.of(
+                .filters(List.of(FilterCriteria.filter(OrderedMap.<String, Object>of(
                         "eventName",
                         FilterRule.isEqual("INSERT"),
                         "dynamodb",

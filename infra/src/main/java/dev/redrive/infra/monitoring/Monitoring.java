@@ -2,6 +2,7 @@ package dev.redrive.infra.monitoring;
 
 import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
+import dev.redrive.infra.OrderedMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -261,7 +262,7 @@ public final class Monitoring extends Construct {
         Duration window = Duration.seconds(thresholds.replaySuccessWindow().toSeconds());
         return MathExpression.Builder.create()
                 .expression("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))")
-                .usingMetrics(Map.of(
+                .usingMetrics(OrderedMap.<String, IMetric>of(
                         "sent", custom(Metrics.REPLAYED, "Sum", window),
                         "returned", custom(Metrics.REPLAYS_RETURNED, "Sum", window)))
                 .period(window)
