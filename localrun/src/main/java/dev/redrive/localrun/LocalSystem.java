@@ -92,7 +92,10 @@ public final class LocalSystem implements AutoCloseable {
 
     private final Chaos chaos;
     private volatile boolean emailOutage;
-    /** The producer's crash points and refused marks; not in the chaos run, whose faults are its own. */
+    /**
+     * The producer's crash points aimed at chosen checkouts, and refused marks; the chaos run draws its own
+     * ({@link Chaos#producerCrashes}).
+     */
     private final ProducerCrashes producerCrashes = new ProducerCrashes();
 
     private final List<SqsEventSourcePoller> pollers = new ArrayList<>();
@@ -122,8 +125,12 @@ public final class LocalSystem implements AutoCloseable {
         this.artifact = artifact;
         this.javaRuntime = javaRuntime;
         this.options = options;
-        this.chaos = options.chaos().map(c -> new Chaos(c, classifier())).orElse(null);
+        this.chaos =
+                options.chaos().map(c -> new Chaos(c, classifier(), aws.sqs())).orElse(null);
         this.payments = PaymentProviderSimulator.start();
+        if (chaos != null) {
+            payments.faultPolicy(chaos.providerFaults(), Chaos.PROVIDER_HANG);
+        }
     }
 
     /** Starts local AWS, provisions the template, starts the functions, pollers and schedules. */
@@ -688,6 +695,9 @@ public final class LocalSystem implements AutoCloseable {
         pools.values().forEach(FunctionPool::close);
         proxies.values().forEach(slots -> slots.forEach(m -> m.values().forEach(AwsTrafficProxy::close)));
         payments.close();
+        if (chaos != null) {
+            chaos.close();
+        }
         if (ownsAws) {
             aws.close();
         }

@@ -6,6 +6,7 @@ import dev.redrive.infra.RedriveApp;
 import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.chaos.ChaosOptions;
 import dev.redrive.localrun.chaos.FaultKind;
+import dev.redrive.localrun.chaos.ProducerCrashPoint;
 import dev.redrive.localrun.report.RunReport;
 import dev.redrive.localrun.scenario.Scenario;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +55,9 @@ class FixedSeedChaosRunTest {
             "--drain-timeout", "PT4M",
             "--kill-at",
                     "takes-event=0.02,claim-write=0.01,effect-call=0.01,effect-response=0.01,completed=0.01,"
-                            + "returned=0.04",
+                            + "returned=0.04,checkout-reserved=0.03,checkout-authorized=0.03,checkout-placed=0.03,"
+                            + "relay-published=0.1",
+            "--provider-hang", "0.03",
             "--pause", "0.015",
             "--ddb-throttle", "0.015",
             "--ddb-500", "0.015",
@@ -95,6 +99,7 @@ class FixedSeedChaosRunTest {
         Path progressLog = options.workDir().resolve("progress.log");
         RunReport report = new RunReport("chaos");
         Map<FaultKind, Long> struck = new EnumMap<>(FaultKind.class);
+        Map<String, Long> kills = new LinkedHashMap<>();
         try (PrintStream progressOut =
                         new PrintStream(Files.newOutputStream(progressLog), true, StandardCharsets.UTF_8);
                 LocalSystem system = LocalRunFixture.start(options, progressOut)) {
@@ -104,6 +109,7 @@ class FixedSeedChaosRunTest {
             for (FaultKind kind : FaultKind.values()) {
                 struck.put(kind, chaos.faults().total(kind));
             }
+            kills.putAll(chaos.faults().counts().getOrDefault(FaultKind.SANDBOX_KILL, Map.of()));
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         report.print(new PrintStream(text, true, StandardCharsets.UTF_8));
@@ -124,6 +130,11 @@ class FixedSeedChaosRunTest {
         assertThat(struck)
                 .as("injections by kind (each kind must have struck)")
                 .allSatisfy((kind, n) -> assertThat(n).as(kind.flag()).isPositive());
+        assertThat(kills)
+                .as("kills by point (the producer's crash points among them)")
+                .containsKeys(Arrays.stream(ProducerCrashPoint.values())
+                        .map(ProducerCrashPoint::id)
+                        .toArray(String[]::new));
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +39,14 @@ public final class PaymentProviderSimulator implements AutoCloseable {
         HANG_BEFORE_AUTHORIZING
     }
 
+    /**
+     * Decides, per authorization call, a fault the call meets besides the scripted ones ({@link #fault}): by the call's
+     * idempotency key, so a seeded run decides the same calls. None by default.
+     */
+    public interface FaultPolicy {
+        Optional<Fault> faultFor(String key);
+    }
+
     /** A charge it keeps. */
     public record Charge(
             String key, String authorizationId, String orderId, long amountMinor, String currency, boolean voided) {}
@@ -56,6 +65,7 @@ public final class PaymentProviderSimulator implements AutoCloseable {
     private Fault fault;
     private int faultsLeft;
     private Duration hang = Duration.ofSeconds(30);
+    private FaultPolicy policy = key -> Optional.empty();
 
     private PaymentProviderSimulator(HttpServer server) {
         this.server = server;
@@ -83,6 +93,15 @@ public final class PaymentProviderSimulator implements AutoCloseable {
     public synchronized void fault(Fault fault, int calls, Duration hang) {
         this.fault = fault;
         this.faultsLeft = calls;
+        this.hang = hang;
+    }
+
+    /**
+     * Every authorization call from now on meets the fault {@code policy} chooses for it (after any scripted ones),
+     * and a hang lasts {@code hang}.
+     */
+    public synchronized void faultPolicy(FaultPolicy policy, Duration hang) {
+        this.policy = policy;
         this.hang = hang;
     }
 
@@ -132,6 +151,8 @@ public final class PaymentProviderSimulator implements AutoCloseable {
             now = faultsLeft > 0 ? fault : null;
             if (now != null) {
                 faultsLeft--;
+            } else {
+                now = policy.faultFor(key).orElse(null);
             }
             holdFor = hang;
             if (now == Fault.FAIL || now == Fault.HANG_BEFORE_AUTHORIZING) {

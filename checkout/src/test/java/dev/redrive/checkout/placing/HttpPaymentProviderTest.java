@@ -8,6 +8,7 @@ import dev.redrive.localstack.PaymentProviderSimulator.Fault;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -68,5 +69,27 @@ class HttpPaymentProviderTest extends PaymentProviderContract {
                 new HttpPaymentProvider(URI.create("http://127.0.0.1:" + closed + "/"), Duration.ofMillis(500));
         assertThat(nowhere.authorize(request("k-nowhere", "tok_visa", 100), TIMEOUT))
                 .isInstanceOf(PaymentProvider.Unavailable.class);
+    }
+
+    @Test
+    void aFaultPolicyChoosesPerCallByKeyAndTheRetryFindsTheSameAuthorization() {
+        SIMULATOR.faultPolicy(
+                key -> key.equals("k-policy-hang") ? Optional.of(Fault.HANG_AFTER_AUTHORIZING) : Optional.empty(),
+                Duration.ofSeconds(2));
+        try {
+            assertThat(provider.authorize(request("k-policy-other", "tok_visa", 100), TIMEOUT))
+                    .as("a key the policy leaves alone")
+                    .isInstanceOf(PaymentProvider.Authorized.class);
+            assertThat(provider.authorize(request("k-policy-hang", "tok_visa", 100), Duration.ofMillis(300)))
+                    .as("the hang outlasts the call's timeout")
+                    .isInstanceOf(PaymentProvider.Unavailable.class);
+            SIMULATOR.faultPolicy(key -> Optional.empty(), Duration.ofSeconds(2));
+            assertThat(provider.authorize(request("k-policy-hang", "tok_visa", 100), TIMEOUT))
+                    .as("authorized while it hung: the retry under the key finds that authorization")
+                    .isInstanceOf(PaymentProvider.Authorized.class);
+            assertThat(chargesUnder("k-policy-hang")).isEqualTo(1);
+        } finally {
+            SIMULATOR.faultPolicy(key -> Optional.empty(), Duration.ofSeconds(30));
+        }
     }
 }

@@ -2,20 +2,38 @@ package dev.redrive.localrun.chaos;
 
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
+import dev.redrive.localrun.eventsource.AwsTrafficProxy.Hook;
 import dev.redrive.localrun.eventsource.SqsEventSourcePoller;
 import dev.redrive.localrun.lambda.FunctionInstance;
+import dev.redrive.localstack.PaymentProviderSimulator;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * The chaos run's machinery inside the local system: the fault injector, the fencing journal the proxies write, the
- * per-sandbox fault hooks, and the few settings the run changes so faults heal within a run (the sweeper's timeout).
+ * per-sandbox fault hooks (the producer's crash points on the checkout's and the relay's), the copies of what the relay
+ * publishes ({@link Redelivery}), the payment provider's hangs, and the few settings the run changes so faults heal
+ * within a run (the sweeper's timeout, the reconciliation's grace).
  */
-public final class Chaos {
+public final class Chaos implements AutoCloseable {
+
+    /** A copy of a published message is sent within this long of its original. */
+    static final Duration COPY_SPREAD = Duration.ofSeconds(20);
+
+    /** How long the payment provider holds a hung authorization: past the checkout's 5 s call timeout. */
+    public static final Duration PROVIDER_HANG = Duration.ofSeconds(7);
+
+    /**
+     * The reconciliation's grace after a checkout's lease (15 min on AWS): a customer of this run retries within
+     * seconds or never, so what one gave up on is voided within the run.
+     */
+    static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(20);
 
     private final ChaosOptions options;
     private final FaultInjector faults;
@@ -23,11 +41,17 @@ public final class Chaos {
     private final MessageTracker messages = new MessageTracker();
     private final CallClassifier classifier;
     private final Map<String, EffectHang> scriptedHangs = new ConcurrentHashMap<>();
+    private final ProducerCrashes producerCrashes;
+    private final Redelivery redelivery;
 
-    public Chaos(ChaosOptions options, CallClassifier classifier) {
+    /** @param sqs the run's own SQS client (the copies of published messages go through it) */
+    public Chaos(ChaosOptions options, CallClassifier classifier, SqsClient sqs) {
         this.options = options;
         this.faults = new FaultInjector(options.plan());
         this.classifier = classifier;
+        this.producerCrashes = ProducerCrashes.drawnBy(faults);
+        this.redelivery = new Redelivery(
+                sqs, messages, options.plan().seed(), options.maxCopies(), COPY_SPREAD, options.producers());
     }
 
     public ChaosOptions options() {
@@ -50,6 +74,33 @@ public final class Chaos {
         return classifier;
     }
 
+    /** The copies of what the relay publishes. */
+    public Redelivery redelivery() {
+        return redelivery;
+    }
+
+    /** The producer's crash points, as the fault plan draws them. */
+    public ProducerCrashes producerCrashes() {
+        return producerCrashes;
+    }
+
+    /**
+     * The payment provider's faults: an authorization hangs past the checkout's timeout at the plan's
+     * {@link FaultKind#PROVIDER_HANG} rate, per call, having authorized or not (drawn too).
+     */
+    public PaymentProviderSimulator.FaultPolicy providerFaults() {
+        return key -> {
+            FaultInjector.Draw draw = faults.draw("authorization", key);
+            if (!draw.strikes(FaultKind.PROVIDER_HANG)) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    draw.uniform(5) < 0.5
+                            ? PaymentProviderSimulator.Fault.HANG_AFTER_AUTHORIZING
+                            : PaymentProviderSimulator.Fault.HANG_BEFORE_AUTHORIZING);
+        };
+    }
+
     /**
      * A hang aimed at one key, for tests: the next effect call for {@code key} (a consumer's {@code consumer#id}) is
      * held past its lease as the chaos run's pause holds one ({@link EffectHang}), and let go only once the test has
@@ -62,11 +113,24 @@ public final class Chaos {
         return hang;
     }
 
-    /** Puts the faults of {@code sandbox}'s slot on its proxies and its Runtime API. */
+    /**
+     * Puts the faults of {@code sandbox}'s slot on its proxies and its Runtime API; on the checkout's and the relay's
+     * DynamoDB proxies the producer's crash points come first (a sandbox killed as it sends a call meets no other
+     * fault there), and on the relay's SQS proxy the copies of what SQS accepted follow.
+     */
     public void attach(String handler, FunctionInstance sandbox, Collection<AwsTrafficProxy> proxies) {
         SandboxFaults hook = new SandboxFaults(
                 handler, part(handler), () -> sandbox, classifier, faults, journal, messages, scriptedHangs::remove);
-        proxies.forEach(p -> p.hook(hook));
+        boolean producer = Handlers.CHECKOUT.equals(handler) || Handlers.OUTBOX_RELAY.equals(handler);
+        for (AwsTrafficProxy p : proxies) {
+            if (producer && "dynamodb".equals(p.service())) {
+                p.hook(Hook.inOrder(producerCrashes.hook(handler, () -> sandbox), hook));
+            } else if (Handlers.OUTBOX_RELAY.equals(handler) && "sqs".equals(p.service())) {
+                p.hook(Hook.inOrder(hook, redelivery.hook()));
+            } else {
+                p.hook(hook);
+            }
+        }
         sandbox.listener(hook);
     }
 
@@ -76,6 +140,9 @@ public final class Chaos {
      * margin it keeps back and the invisibility of the dead letters it receives are scaled down with it.
      */
     public Map<String, String> environmentOverrides(String handler) {
+        if (Handlers.CHECKOUT_RECONCILIATION.equals(handler)) {
+            return Map.of("REDRIVE_CHECKOUT_RECONCILIATION_GRACE", RECONCILIATION_GRACE.toString());
+        }
         if (!Handlers.DLQ_SWEEPER.equals(handler)) {
             return Map.of();
         }
@@ -112,6 +179,11 @@ public final class Chaos {
                 messages.deleted(queueUrl, messageIds);
             }
         };
+    }
+
+    @Override
+    public void close() {
+        redelivery.close();
     }
 
     static SandboxFaults.Part part(String handler) {

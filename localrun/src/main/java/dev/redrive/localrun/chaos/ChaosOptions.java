@@ -25,6 +25,9 @@ import java.util.Map;
  * @param drainTimeout    how long the system may take to drain once the faults stop
  * @param rejectedShare   the share of orders in a currency the revenue report refuses (PERMANENT, archived by a
  *                        person with a note)
+ * @param declinedShare   the share of checkouts paid with a card the provider declines (402, no order, no charge)
+ * @param abandonShare    the chance that a customer whose checkout got no final answer (a 5xx, or none at all) gives
+ *                        up instead of retrying with its key: what it leaves half done is the reconciliation's to void
  */
 public record ChaosOptions(
         FaultPlan plan,
@@ -36,7 +39,9 @@ public record ChaosOptions(
         Duration sweepEvery,
         Duration operatorEvery,
         Duration drainTimeout,
-        double rejectedShare) {
+        double rejectedShare,
+        double declinedShare,
+        double abandonShare) {
 
     /**
      * The rates of a run that names none: every kind strikes a few times in a few hundred orders. The README's
@@ -44,24 +49,35 @@ public record ChaosOptions(
      */
     public static final Map<FaultKind, Double> DEFAULT_RATES = defaults();
 
-    public static final Map<Step, Double> DEFAULT_KILL_RATES = Map.of(
-            Step.TAKES_EVENT, 0.015,
-            Step.CLAIM_WRITE, 0.0015,
-            Step.EFFECT_CALL, 0.002,
-            Step.EFFECT_RESPONSE, 0.002,
-            Step.COMPLETED, 0.003,
-            Step.RETURNED, 0.03);
+    /**
+     * Kill rates by point. A consumer's steps strike per delivery; the checkout's per checkout that reaches them (so a
+     * few in a few hundred orders); the relay's per batch of marks it writes (about one per ten events).
+     */
+    public static final Map<String, Double> DEFAULT_KILL_RATES = Map.of(
+            Step.TAKES_EVENT.id(), 0.015,
+            Step.CLAIM_WRITE.id(), 0.0015,
+            Step.EFFECT_CALL.id(), 0.002,
+            Step.EFFECT_RESPONSE.id(), 0.002,
+            Step.COMPLETED.id(), 0.003,
+            Step.RETURNED.id(), 0.03,
+            ProducerCrashPoint.CHECKOUT_RESERVED.id(), 0.01,
+            ProducerCrashPoint.CHECKOUT_AUTHORIZED.id(), 0.01,
+            ProducerCrashPoint.CHECKOUT_PLACED.id(), 0.01,
+            ProducerCrashPoint.RELAY_PUBLISHED.id(), 0.03);
 
     public static final String USAGE = """
               chaos: --seed S  --producers P (4)  --copies C (3)  --backlog N (200)  --outage DURATION (PT20S)
+                     --abandon R (0.25: a customer without a final answer gives up instead of retrying)
                      --sweeper-timeout DURATION (PT20S)  --sweep-every DURATION (PT3S)
                      --operator-every DURATION (PT5S)  --drain-timeout DURATION (PT10M)
                      fault rates, a chance per opportunity from 0 to 1 (0 turns a kind off):
                      --kill R (every step) or --kill-at STEP=R[,STEP=R...] with STEP one of
-                       takes-event, claim-write, effect-call, effect-response, completed, returned
+                       takes-event, claim-write, effect-call, effect-response, completed, returned (a consumer's),
+                       checkout-reserved, checkout-authorized, checkout-placed, relay-published (the producer's)
                      --pause R  --ddb-throttle R  --ddb-500 R  --ddb-conflict R  --s3-slowdown R
                      --sqs-500 R  --latency R  --max-latency DURATION (PT1.5S)  --reset R
                      --sweeper-kill R  --two-sweepers R (the chance a sweep is started twice at once)
+                     --provider-hang R (the chance an authorization hangs past the checkout's timeout)
                      --no-faults
             """;
 
@@ -77,6 +93,7 @@ public record ChaosOptions(
         r.put(FaultKind.CONNECTION_RESET, 0.002);
         r.put(FaultKind.SWEEPER_KILL, 0.03);
         r.put(FaultKind.TWO_SWEEPERS, 0.5);
+        r.put(FaultKind.PROVIDER_HANG, 0.01);
         return Map.copyOf(r);
     }
 
@@ -91,7 +108,9 @@ public record ChaosOptions(
                 Duration.ofSeconds(3),
                 Duration.ofSeconds(5),
                 Duration.ofMinutes(10),
-                0.005);
+                0.005,
+                0.02,
+                0.25);
     }
 
     public ChaosOptions withPlan(FaultPlan p) {
@@ -105,7 +124,9 @@ public record ChaosOptions(
                 sweepEvery,
                 operatorEvery,
                 drainTimeout,
-                rejectedShare);
+                rejectedShare,
+                declinedShare,
+                abandonShare);
     }
 
     /**
@@ -123,6 +144,7 @@ public record ChaosOptions(
         Duration sweepEvery = o.sweepEvery();
         Duration operatorEvery = o.operatorEvery();
         Duration drain = o.drainTimeout();
+        double abandon = o.abandonShare();
         for (int i = 0; i < args.size(); i += 2) {
             String flag = args.get(i).replaceFirst("^--", "");
             String value = i + 1 < args.size() ? args.get(i + 1) : null;
@@ -143,21 +165,21 @@ public record ChaosOptions(
                 case "sweep-every" -> sweepEvery = duration(flag, value);
                 case "operator-every" -> operatorEvery = duration(flag, value);
                 case "drain-timeout" -> drain = duration(flag, value);
+                case "abandon" -> abandon = rate(flag, value);
                 case "max-latency" -> plan = plan.withMaxLatency(duration(flag, value));
                 case "kill" -> {
                     double rate = rate(flag, value);
-                    for (Step s : Step.values()) {
-                        plan = plan.withKill(s, rate);
+                    for (KillPoint p : KillPoint.all().toList()) {
+                        plan = plan.withKill(p, rate);
                     }
                 }
                 case "kill-at" -> {
                     for (String pair : value.split(",")) {
                         String[] kv = pair.split("=", 2);
-                        Step step = Step.byId(kv[0].trim())
-                                .orElseThrow(() -> new IllegalArgumentException("--kill-at: unknown step '" + kv[0]
-                                        + "' (one of takes-event, claim-write, effect-call, effect-response, "
-                                        + "completed, returned)"));
-                        plan = plan.withKill(step, rate(flag, kv.length > 1 ? kv[1] : ""));
+                        KillPoint point = KillPoint.byId(kv[0].trim())
+                                .orElseThrow(() -> new IllegalArgumentException(
+                                        "--kill-at: unknown step '" + kv[0] + "' (one of " + KillPoint.ids() + ")"));
+                        plan = plan.withKill(point, rate(flag, kv.length > 1 ? kv[1] : ""));
                     }
                 }
                 default -> {
@@ -181,7 +203,9 @@ public record ChaosOptions(
                 sweepEvery,
                 operatorEvery,
                 drain,
-                o.rejectedShare());
+                o.rejectedShare(),
+                o.declinedShare(),
+                abandon);
     }
 
     /** Whether {@code flag} is one of the chaos scenario's. */
@@ -196,6 +220,7 @@ public record ChaosOptions(
                                 "sweep-every",
                                 "operator-every",
                                 "drain-timeout",
+                                "abandon",
                                 "max-latency",
                                 "kill",
                                 "kill-at",

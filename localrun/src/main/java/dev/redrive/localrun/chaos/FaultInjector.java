@@ -64,7 +64,7 @@ public final class FaultInjector {
 
         /** Whether {@code kind} strikes at this opportunity with {@code rate}; counted when it does. */
         public boolean strikes(FaultKind kind, double rate) {
-            if (!enabled || rate <= 0 || uniform(kind.ordinal() + 1) >= rate) {
+            if (!wouldStrike(kind, rate)) {
                 return false;
             }
             record(kind, step);
@@ -73,6 +73,14 @@ public final class FaultInjector {
 
         public boolean strikes(FaultKind kind) {
             return strikes(kind, plan.rate(kind));
+        }
+
+        /**
+         * Whether {@code kind} would strike here with {@code rate}, without counting it: for a fault whose injection
+         * can still fail to happen (the caller {@link #record records} it when it does).
+         */
+        public boolean wouldStrike(FaultKind kind, double rate) {
+            return enabled && rate > 0 && uniform(kind.ordinal() + 1) < rate;
         }
 
         /** A number in [0, 1) for choices within a fault (which latency, which item conflicts). */

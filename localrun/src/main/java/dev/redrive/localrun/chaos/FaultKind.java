@@ -9,7 +9,7 @@ import java.util.Optional;
  * at the step where it struck.
  */
 public enum FaultKind {
-    /** SIGKILL of a consumer's sandbox at a named step (see {@link Step}). */
+    /** SIGKILL of a sandbox at a named point: a consumer's {@link Step} or a producer's {@link ProducerCrashPoint}. */
     SANDBOX_KILL("kill", "sandbox SIGKILL"),
     /**
      * SIGSTOP past the lease, then SIGCONT: the sandbox's claim answer is held back until its invocation has ended, the
@@ -28,7 +28,12 @@ public enum FaultKind {
     /** The sweeper's sandbox killed in the middle of a sweep, at one of its AWS calls. */
     SWEEPER_KILL("sweeper-kill", "sweeper SIGKILL mid-sweep"),
     /** Two sweeper invocations started at the same moment, on two sandboxes. */
-    TWO_SWEEPERS("two-sweepers", "two sweepers at once");
+    TWO_SWEEPERS("two-sweepers", "two sweepers at once"),
+    /**
+     * The payment provider holds an authorization's answer past the checkout's timeout, having authorized it or not
+     * (drawn per call): the checkout answers 503 and the customer retries with its key, or gives up.
+     */
+    PROVIDER_HANG("provider-hang", "payment provider hangs past the checkout's timeout");
 
     private final String flag;
     private final String description;

@@ -2,24 +2,33 @@ package dev.redrive.localrun.chaos;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * What to inject, and how often: for each kind, the chance that it strikes at one opportunity (one AWS call of the
- * kind it applies to, one event taken, one sweep), and for sandbox kills a chance per named step.
+ * kind it applies to, one event taken, one sweep, one payment authorization), and for sandbox kills a chance per
+ * {@link KillPoint} (a consumer's step or a producer's crash point).
  *
  * @param seed       seeds every decision
  * @param rates      chance per opportunity, by kind (absent: never)
- * @param killRates  chance per opportunity of a kill at each step (absent: the {@link FaultKind#SANDBOX_KILL} rate)
+ * @param killRates  chance per opportunity of a kill at each point, by the point's id (absent: the
+ *                   {@link FaultKind#SANDBOX_KILL} rate)
  * @param maxLatency the most latency one call gets (uniform from a tenth of it)
  */
-public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<Step, Double> killRates, Duration maxLatency) {
+public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<String, Double> killRates, Duration maxLatency) {
 
     public FaultPlan {
         rates = rates.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(rates));
-        killRates = killRates.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(killRates));
+        killRates = Map.copyOf(killRates);
         rates.forEach((k, r) -> requireChance(k.flag(), r));
-        killRates.forEach((s, r) -> requireChance("kill at " + s.id(), r));
+        killRates.forEach((id, r) -> {
+            if (KillPoint.byId(id).isEmpty()) {
+                throw new IllegalArgumentException(
+                        "no kill point is named '" + id + "' (one of " + KillPoint.ids() + ")");
+            }
+            requireChance("kill at " + id, r);
+        });
     }
 
     /** Nothing injected. */
@@ -31,8 +40,8 @@ public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<Step, Doubl
         return rates.getOrDefault(kind, 0.0);
     }
 
-    public double killRate(Step step) {
-        return killRates.getOrDefault(step, rate(FaultKind.SANDBOX_KILL));
+    public double killRate(KillPoint point) {
+        return killRates.getOrDefault(point.id(), rate(FaultKind.SANDBOX_KILL));
     }
 
     public FaultPlan with(FaultKind kind, double rate) {
@@ -42,10 +51,9 @@ public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<Step, Doubl
         return new FaultPlan(seed, r, killRates, maxLatency);
     }
 
-    public FaultPlan withKill(Step step, double rate) {
-        Map<Step, Double> r = new EnumMap<>(Step.class);
-        r.putAll(killRates);
-        r.put(step, rate);
+    public FaultPlan withKill(KillPoint point, double rate) {
+        Map<String, Double> r = new HashMap<>(killRates);
+        r.put(point.id(), rate);
         return new FaultPlan(seed, rates, r, maxLatency);
     }
 

@@ -10,7 +10,7 @@ import java.util.Optional;
  * steps, the relay between publishing and marking. Each is known from the DynamoDB call the sandbox makes there, as
  * its counting proxy sees it (the orders table's item keys: {@code reservation#…}, {@code outbox#…}).
  */
-public enum ProducerCrashPoint {
+public enum ProducerCrashPoint implements KillPoint {
     /**
      * The checkout's reservation transaction was applied; its sandbox dies before it reads the answer, so before it
      * asks the payment provider.
@@ -39,6 +39,7 @@ public enum ProducerCrashPoint {
         this.description = description;
     }
 
+    @Override
     public String id() {
         return id;
     }
@@ -53,6 +54,7 @@ public enum ProducerCrashPoint {
         return afterTheAnswer;
     }
 
+    @Override
     public String description() {
         return description;
     }

@@ -12,6 +12,7 @@ import dev.redrive.localrun.lambda.FunctionInstance;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,24 +22,63 @@ import java.util.function.Supplier;
 
 /**
  * The producer's faults, injected from the DynamoDB proxies of its sandboxes: a sandbox killed (SIGKILL) at a
- * {@link ProducerCrashPoint} for the checkouts it is armed with (each arming strikes once), and DynamoDB refusing the
- * relay's marks. Armed by idempotency key: the checkout's order id is derived from it, and every item of the order
- * (reservation, order, outbox event) is keyed {@code order#<id>}.
+ * {@link ProducerCrashPoint}, and DynamoDB refusing the relay's marks. Where it strikes is a {@link Trigger}'s call:
+ * armed by idempotency key (each arming strikes once: the end-to-end tests aim at one checkout), or drawn by the chaos
+ * run's {@link FaultInjector} at the point's kill rate, per order. Every item of an order (reservation, order, outbox
+ * event) is keyed {@code order#<id>}, and the checkout's order id is derived from its key.
  */
 public final class ProducerCrashes {
+
+    /**
+     * Decides whether a sandbox dies at {@code point} on a call about {@code orders} (their {@code order#} keys), and
+     * hears of each death it decided once it happened (a call another hook answered instead never reaches the point).
+     */
+    public interface Trigger {
+        boolean strikes(ProducerCrashPoint point, List<String> orders);
+
+        default void struck(ProducerCrashPoint point) {}
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<ProducerCrashPoint, Set<String>> armed = new EnumMap<>(ProducerCrashPoint.class);
     private final Map<ProducerCrashPoint, AtomicLong> struck = new EnumMap<>(ProducerCrashPoint.class);
+    private final Trigger trigger;
     private volatile boolean marksRefused;
     private final AtomicLong marksRefusedCount = new AtomicLong();
 
+    /** Strikes where {@link #arm} aimed it. */
     public ProducerCrashes() {
+        this(null);
+    }
+
+    private ProducerCrashes(Trigger trigger) {
         for (ProducerCrashPoint p : ProducerCrashPoint.values()) {
             armed.put(p, ConcurrentHashMap.newKeySet());
             struck.put(p, new AtomicLong());
         }
+        this.trigger = trigger == null ? this::armedFor : trigger;
+    }
+
+    /**
+     * Strikes as {@code faults} draws it: at each point, per order (the first a call names), at the plan's kill rate
+     * for the point, counted as a {@link FaultKind#SANDBOX_KILL} at the point.
+     */
+    public static ProducerCrashes drawnBy(FaultInjector faults) {
+        return new ProducerCrashes(new Trigger() {
+            @Override
+            public boolean strikes(ProducerCrashPoint point, List<String> orders) {
+                return !orders.isEmpty()
+                        && faults.draw(point.id(), orders.get(0))
+                                .wouldStrike(
+                                        FaultKind.SANDBOX_KILL, faults.plan().killRate(point));
+            }
+
+            @Override
+            public void struck(ProducerCrashPoint point) {
+                faults.record(FaultKind.SANDBOX_KILL, point.id());
+            }
+        });
     }
 
     /** The next time the checkout of {@code idempotencyKey} reaches {@code point}, its sandbox dies there. */
@@ -71,7 +111,8 @@ public final class ProducerCrashes {
                 mine.add(p);
             }
         }
-        ThreadLocal<Long> killOnAnswer = new ThreadLocal<>();
+        record KillOnAnswer(ProducerCrashPoint point, long generation) {}
+        ThreadLocal<KillOnAnswer> killOnAnswer = new ThreadLocal<>();
         return new Hook() {
             @Override
             public Verdict before(Call call) {
@@ -89,14 +130,15 @@ public final class ProducerCrashes {
                     return AwsFaults.dynamoDbThrottle();
                 }
                 for (ProducerCrashPoint p : mine) {
-                    if (p.isAt(op, body) && strikes(p, body)) {
+                    if (p.isAt(op, body) && trigger.strikes(p, orderKeys(body))) {
                         long generation = sb.generation();
-                        struck.get(p).incrementAndGet();
                         if (!p.afterTheAnswer()) {
                             sb.kill(generation);
+                            recordStrike(p);
                             return Verdict.drop();
                         }
-                        killOnAnswer.set(generation);
+                        killOnAnswer.set(new KillOnAnswer(p, generation));
+                        break;
                     }
                 }
                 return Verdict.pass();
@@ -104,40 +146,47 @@ public final class ProducerCrashes {
 
             @Override
             public Verdict after(Call call, Reply reply) {
-                Long generation = killOnAnswer.get();
+                KillOnAnswer kill = killOnAnswer.get();
                 killOnAnswer.remove();
                 FunctionInstance sb = sandbox.get();
-                if (generation == null || sb == null) {
+                if (kill == null || sb == null) {
                     return Verdict.pass();
                 }
-                sb.kill(generation); // applied (or refused) by DynamoDB; the sandbox never reads the answer
+                sb.kill(kill.generation()); // applied (or refused) by DynamoDB; the sandbox never reads the answer
+                recordStrike(kill.point());
                 return Verdict.drop();
             }
         };
     }
 
-    private boolean strikes(ProducerCrashPoint point, JsonNode body) {
-        Set<String> orders = armed.get(point);
-        if (orders.isEmpty()) {
+    private void recordStrike(ProducerCrashPoint point) {
+        struck.get(point).incrementAndGet();
+        trigger.struck(point);
+    }
+
+    private boolean armedFor(ProducerCrashPoint point, List<String> orders) {
+        Set<String> aimed = armed.get(point);
+        if (aimed.isEmpty()) {
             return false;
         }
-        for (String pk : partitionKeys(body)) {
-            if (orders.remove(pk)) {
+        for (String pk : orders) {
+            if (aimed.remove(pk)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static List<String> partitionKeys(JsonNode body) {
-        List<String> keys = new ArrayList<>();
+    /** The {@code order#} keys a call names, in its order, each once. */
+    private static List<String> orderKeys(JsonNode body) {
+        Set<String> keys = new LinkedHashSet<>();
         for (JsonNode pk : body.findValues("pk")) {
-            String s = pk.path("S").asText(null);
-            if (s != null) {
+            String s = pk.path("S").asText("");
+            if (s.startsWith("order#")) {
                 keys.add(s);
             }
         }
-        return keys;
+        return List.copyOf(keys);
     }
 
     private static JsonNode parse(Call call) {

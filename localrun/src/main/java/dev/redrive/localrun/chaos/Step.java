@@ -7,7 +7,7 @@ import java.util.Optional;
  * The named moments of a consumer's work at which its sandbox can be killed. The local Runtime API sees the first and
  * the last two; the sandbox's counting proxies see the AWS calls in between; the event-source poller sees the delete.
  */
-public enum Step {
+public enum Step implements KillPoint {
     /** The sandbox has taken the event from its Runtime API, before anything else. */
     TAKES_EVENT("takes-event", "takes an event"),
     /** Its claim write reached DynamoDB (and was applied); the sandbox dies before it reads the answer. */
@@ -32,10 +32,12 @@ public enum Step {
         this.description = description;
     }
 
+    @Override
     public String id() {
         return id;
     }
 
+    @Override
     public String description() {
         return description;
     }

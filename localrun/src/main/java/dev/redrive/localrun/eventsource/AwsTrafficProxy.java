@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -129,6 +130,39 @@ public final class AwsTrafficProxy implements AutoCloseable {
 
         default Verdict after(Call call, Reply reply) {
             return Verdict.pass();
+        }
+
+        /**
+         * {@code first}, then {@code then}, on one proxy. Before a call, the first verdict that does not pass it on is
+         * the answer (and {@code then} does not see the call); after it, both see the answer (each keeps its own
+         * bookkeeping): a dropped answer wins over a passed one, and every action to run once the answer is returned
+         * runs (at once, when the answer is dropped).
+         */
+        static Hook inOrder(Hook first, Hook then) {
+            return new Hook() {
+                @Override
+                public Verdict before(Call call) {
+                    Verdict v = first.before(call);
+                    return v.kind() == Verdict.Kind.PASS ? then.before(call) : v;
+                }
+
+                @Override
+                public Verdict after(Call call, Reply reply) {
+                    Verdict a = first.after(call, reply);
+                    Verdict b = then.after(call, reply);
+                    List<Runnable> actions = new ArrayList<>();
+                    for (Verdict v : List.of(a, b)) {
+                        if (v.afterReturned() != null) {
+                            actions.add(v.afterReturned());
+                        }
+                    }
+                    if (a.kind() == Verdict.Kind.DROP || b.kind() == Verdict.Kind.DROP) {
+                        actions.forEach(Runnable::run);
+                        return Verdict.drop();
+                    }
+                    return actions.isEmpty() ? Verdict.pass() : Verdict.passThen(() -> actions.forEach(Runnable::run));
+                }
+            };
         }
     }
 

@@ -188,7 +188,7 @@ final class ChaosChecker {
     /** The checker's lines, its checks, and the injections by kind and step, into the report. */
     void report(Verdict v, dev.redrive.localrun.report.RunReport report) {
         Map<String, Object> lines = new LinkedHashMap<>();
-        lines.put("orders sent", v.ordersSent());
+        lines.put("orders placed (the orders table)", v.ordersSent());
         lines.put(
                 "effects applied / unique keys",
                 v.ratioText() + " (" + v.effectsApplied() + " / " + v.uniqueKeys()

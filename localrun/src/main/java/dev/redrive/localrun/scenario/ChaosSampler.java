@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Samples the chaos run every few seconds for the report's charts: queue depths and the age of their oldest message,
@@ -41,6 +42,7 @@ final class ChaosSampler implements AutoCloseable {
     private final Observer observer;
     private final Chaos chaos;
     private final Map<String, String> queues;
+    private final Supplier<Map<String, Number>> producer;
     private final Timeline timeline;
     private final long started = System.nanoTime();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -58,12 +60,20 @@ final class ChaosSampler implements AutoCloseable {
     private int samples;
     private volatile double peakCallsPerSecond;
 
-    /** @param queues label to queue URL: the two source queues and the two DLQs */
-    ChaosSampler(LocalSystem system, Observer observer, Map<String, String> queues) {
+    static final String CHECKOUTS_DONE = "checkouts done";
+    static final String PUBLISHED = "events published";
+
+    /**
+     * @param queues   label to queue URL: the two source queues and the two DLQs
+     * @param producer the producer's figures: {@value #CHECKOUTS_DONE} and {@value #PUBLISHED}
+     */
+    ChaosSampler(
+            LocalSystem system, Observer observer, Map<String, String> queues, Supplier<Map<String, Number>> producer) {
         this.system = system;
         this.observer = observer;
         this.chaos = system.chaos().orElseThrow();
         this.queues = new LinkedHashMap<>(queues);
+        this.producer = producer;
         List<String> labels = List.copyOf(queues.keySet());
         this.timeline = new Timeline(List.of(
                 new Chart(DEPTH, "Queue depth (visible, in flight and delayed)", "messages", labels),
@@ -88,7 +98,11 @@ final class ChaosSampler implements AutoCloseable {
                         "Replays (cumulative)",
                         "replays",
                         List.of("sent by the sweeper", "sent by a person", "already applied", "returned to the DLQ")),
-                new Chart(APPLIED, "Orders applied", "orders", List.of(LocalSystem.EMAIL, LocalSystem.REVENUE)),
+                new Chart(
+                        APPLIED,
+                        "Orders: checkouts done, events published by the relay, applied by each consumer",
+                        "orders",
+                        List.of(CHECKOUTS_DONE, PUBLISHED, LocalSystem.EMAIL, LocalSystem.REVENUE)),
                 new Chart(EMULATOR, "Local AWS", "", List.of("calls per second", "moto RSS (MB)"))));
     }
 
@@ -162,11 +176,10 @@ final class ChaosSampler implements AutoCloseable {
             faults.put(k.flag(), chaos.faults().total(k));
         }
         values.put(FAULTS, faults);
-        values.put(
-                APPLIED,
-                Map.of(
-                        LocalSystem.EMAIL, chaos.journal().completedKeys(LocalSystem.EMAIL + "#"),
-                        LocalSystem.REVENUE, chaos.journal().completedKeys(LocalSystem.REVENUE + "#")));
+        Map<String, Number> orders = new LinkedHashMap<>(producer.get());
+        orders.put(LocalSystem.EMAIL, chaos.journal().completedKeys(LocalSystem.EMAIL + "#"));
+        orders.put(LocalSystem.REVENUE, chaos.journal().completedKeys(LocalSystem.REVENUE + "#"));
+        values.put(APPLIED, orders);
         values.put(EMULATOR, emulator());
         timeline.sample((System.nanoTime() - started) / 1e9, values);
     }

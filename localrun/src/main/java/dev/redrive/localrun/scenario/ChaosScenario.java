@@ -1,6 +1,7 @@
 package dev.redrive.localrun.scenario;
 
 import dev.redrive.checkout.ConfirmationEmailConsumer;
+import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -13,6 +14,7 @@ import dev.redrive.localrun.RunOptions;
 import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.chaos.ChaosOptions;
 import dev.redrive.localrun.chaos.FaultKind;
+import dev.redrive.localrun.chaos.Redelivery;
 import dev.redrive.localrun.lambda.InvocationResult;
 import dev.redrive.localrun.report.HtmlReport;
 import dev.redrive.localrun.report.RunReport;
@@ -25,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,13 +39,18 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * The chaos scenario: T orders, each delivered 1..C times with new message ids by several producers at once, to both
- * consumers, while faults strike from outside the functions' code at the rates the flags set — sandboxes killed at
- * every named step, frozen past their lease and thawed, AWS errors, latency and lost answers, sweepers killed
- * mid-sweep and started twice at once. The mail provider goes down for a while (inside an approved maintenance window)
- * and messages dead-letter; once it is back, the sweeper replays what the window approves while a person's bulk
- * replay (through the operator port, as {@code redrive replay} runs it) replays everything that waits, the same dead
- * letters at the same time; the person also archives the orders the revenue report refuses. Then the faults stop, the system drains, and the checker reads the stores directly.
+ * The chaos scenario: T checkouts placed through {@code POST /orders} by several producers at once, their events
+ * published by the outbox relay and each delivered 1..C times in all with new message ids to both consumers, while
+ * faults strike from outside the functions' code at the rates the flags set — sandboxes killed at every named step of
+ * the consumers and at the producer's crash points (the checkout after its reservation, after its authorization and
+ * after its transaction; the relay after publishing), frozen past their lease and thawed, AWS errors, latency and lost
+ * answers, the payment provider hanging, sweepers killed mid-sweep and started twice at once. Some customers give up
+ * without a final answer, which leaves the reconciliation checkouts to void. The mail provider goes down for a while
+ * (inside an approved maintenance window) and messages dead-letter; once it is back, the sweeper replays what the
+ * window approves while a person's bulk replay (through the operator port, as {@code redrive replay} runs it) replays
+ * everything that waits, the same dead letters at the same time; the person also archives the orders the revenue
+ * report refuses. Then the faults stop, the system drains, and the checkers read the stores directly: the consumers'
+ * ({@link ChaosChecker}) and the producer's ({@link CheckoutAudit}).
  */
 final class ChaosScenario implements Scenario {
 
@@ -58,26 +66,37 @@ final class ChaosScenario implements Scenario {
         Observer observer = new Observer(system);
         Map<String, String> queues = queues(system);
         Operator operator = new Operator(system, observer, Actor.person("chaos-operator"));
+        String ordersTable = system.environmentOf(LocalSystem.CHECKOUT).get(ScenarioSupport.ORDERS_TABLE);
+        CheckoutTraffic.stock(new DynamoDbCheckoutStore(system.aws().dynamoDb(), ordersTable));
+        CheckoutTraffic customers = new CheckoutTraffic(
+                system.functionUrl(LocalSystem.CHECKOUT),
+                system.aws().credentials(),
+                system.aws().region().id(),
+                o.seed(),
+                1);
         ChaosTraffic traffic = new ChaosTraffic(
+                customers,
                 system.aws().sqs(),
-                chaos.messages(),
                 o.seed(),
                 Math.max(1, o.orders()),
-                c.maxCopies(),
                 c.producers(),
                 c.backlog(),
                 c.rejectedShare(),
+                c.declinedShare(),
+                c.abandonShare(),
                 List.of(queues.get(LocalSystem.EMAIL), queues.get(LocalSystem.REVENUE)));
-        long orders = traffic.orders().size();
-        long revenueOrders = traffic.orders().stream()
-                .filter(x -> !ChaosTraffic.REJECTED_CURRENCY.equals(x.currency()))
-                .count();
+        Expected expected = new Expected(chaos.redelivery(), traffic, queues);
         Background background = new Background(system, chaos, operator);
+        ProducerSettled producerSettled = new ProducerSettled(system, ordersTable);
         long t0 = System.nanoTime();
-        try (ChaosSampler sampler = new ChaosSampler(system, observer, queues)) {
+        try (ChaosSampler sampler = new ChaosSampler(
+                system,
+                observer,
+                queues,
+                () -> Map.of(ChaosSampler.CHECKOUTS_DONE, traffic.done(), ChaosSampler.PUBLISHED, expected.email()))) {
+            Status s = new Status(traffic, chaos, expected, sampler);
             sampler.start();
-            report.phase("traffic under faults: " + orders + " orders, " + traffic.deliveries() + " deliveries, seed "
-                    + o.seed());
+            report.phase("traffic under faults: " + traffic.checkouts() + " checkouts, seed " + o.seed());
             Instant windowStart = Instant.now().minusSeconds(60);
             operator.windows()
                     .add(new MaintenanceWindow(
@@ -90,15 +109,14 @@ final class ChaosScenario implements Scenario {
             chaos.faults().enabled(true);
             CompletableFuture<Void> sends = traffic.start();
             background.start(c);
-            Status status = new Status(traffic, chaos, sampler, orders, revenueOrders);
-            progress.step(traffic.deliveries() + " deliveries of " + orders + " orders from " + c.producers()
-                    + " producers; faults on");
+            progress.step(traffic.checkouts() + " checkouts from " + c.producers() + " producers, each event delivered"
+                    + " 1.." + c.maxCopies() + " times; faults on");
             await(
                     progress,
                     "a quarter of the orders to be applied",
                     c.drainTimeout(),
-                    status::line,
-                    () -> sends.isDone() || status.emailApplied() >= orders / 4,
+                    s::line,
+                    () -> sends.isDone() || s.emailApplied() >= traffic.checkouts() / 4,
                     system::failIfBroken);
             progress.step("the mail provider goes down for " + c.outage().toSeconds() + " s");
             system.emailProviderOutage(true);
@@ -114,13 +132,7 @@ final class ChaosScenario implements Scenario {
                             "change-board",
                             "mail provider maintenance during the chaos run (closed when the provider recovered)"));
             progress.step("the mail provider is back; the window is closed, so the sweeper may replay it");
-            await(
-                    progress,
-                    "the producers to finish",
-                    c.drainTimeout(),
-                    status::line,
-                    sends::isDone,
-                    system::failIfBroken);
+            await(progress, "the producers to finish", c.drainTimeout(), s::line, sends::isDone, system::failIfBroken);
             sends.join();
             // The faults stop once most orders are applied, or after the drain timeout: either way the run heals,
             // drains and is checked (a run that stopped here would report nothing of what it injected).
@@ -128,13 +140,13 @@ final class ChaosScenario implements Scenario {
                     progress,
                     "most orders to be applied under faults",
                     c.drainTimeout(),
-                    status::line,
-                    () -> status.emailApplied() >= orders * 97 / 100
-                            && status.revenueApplied() >= revenueOrders * 97 / 100,
+                    s::line,
+                    () -> s.emailApplied() >= expected.email() * 97 / 100
+                            && s.revenueApplied() >= expected.revenue() * 97 / 100,
                     system::failIfBroken);
             if (!mostApplied) {
                 report.tell("the faults were stopped after " + c.drainTimeout().toMinutes()
-                        + " min with fewer than 97% of the orders applied: " + status.line());
+                        + " min with fewer than 97% of the orders applied: " + s.line());
             }
 
             report.phase("heal: faults off, drain");
@@ -144,30 +156,40 @@ final class ChaosScenario implements Scenario {
                     progress,
                     "the system to drain",
                     c.drainTimeout(),
-                    status::line,
-                    () -> status.emailApplied() >= orders
-                            && status.revenueApplied() >= revenueOrders
+                    s::line,
+                    () -> s.emailApplied() >= expected.email()
+                            && s.revenueApplied() >= expected.revenue()
+                            && chaos.redelivery().pending() == 0
                             && queues.values().stream().allMatch(q -> observer.depth(q) == 0)
-                            && settled(observer.ledger()),
+                            && settled(observer.ledger())
+                            && producerSettled.now(),
                     system::failIfBroken);
             background.close();
             sampler.sample();
             double seconds = (System.nanoTime() - t0) / 1e9;
 
             report.phase("check");
+            CheckoutAudit.Verdict producer = CheckoutAudit.audit(
+                    system.aws().dynamoDb(),
+                    ordersTable,
+                    system.paymentProvider().charges(),
+                    customers.answered(),
+                    Optional.of(CheckoutTraffic.stocked()));
             ChaosChecker checker = new ChaosChecker(system, observer, queues);
-            ChaosChecker.Verdict verdict = checker.check(traffic.orders());
+            ChaosChecker.Verdict verdict = checker.check(producer.orders());
             checker.report(verdict, report);
+            CheckoutAudit.report(producer, report);
             report.check(
                     "the system drained within " + c.drainTimeout().toMinutes() + " min of the faults stopping",
                     drained);
-            report.put("run", runFigures(system, chaos, traffic, sampler, background, seconds));
+            report.put("run", runFigures(system, chaos, traffic, customers, sampler, background, seconds));
             report.tell(String.format(
                     Locale.ROOT,
-                    "%d orders (%d deliveries) under %d injected faults in %.0f s: effects applied / unique keys %s, "
-                            + "lost %d, stuck %d, stale-accepted %d",
-                    orders,
-                    traffic.deliveries(),
+                    "%d checkouts, %d orders placed (%d deliveries) under %d injected faults in %.0f s: effects"
+                            + " applied / unique keys %s, lost %d, stuck %d, stale-accepted %d",
+                    traffic.checkouts(),
+                    producer.orders().size(),
+                    chaos.redelivery().delivered(),
                     chaos.faults().counts().values().stream()
                             .flatMap(m -> m.values().stream())
                             .mapToLong(Long::longValue)
@@ -182,6 +204,50 @@ final class ChaosScenario implements Scenario {
         } finally {
             background.close();
             chaos.faults().enabled(false);
+            customers.close();
+        }
+    }
+
+    /**
+     * What the consumers must apply: every event the relay published to their queues (each once), less, for the
+     * revenue report, the orders in the currency it refuses.
+     */
+    private record Expected(Redelivery redelivery, ChaosTraffic traffic, Map<String, String> queues) {
+        long email() {
+            return redelivery.publishedEvents(queues.get(LocalSystem.EMAIL)).size();
+        }
+
+        long revenue() {
+            return redelivery.publishedEvents(queues.get(LocalSystem.REVENUE)).stream()
+                    .filter(e -> !traffic.rejected(e))
+                    .count();
+        }
+    }
+
+    /**
+     * Whether the producer has settled: no checkout attempt open (the reconciliation voided what customers gave up
+     * on) and no outbox event unpublished. Two queries of sparse indexes, which moto answers in time linear in the
+     * table: asked at most every few seconds.
+     */
+    private static final class ProducerSettled {
+        private static final long EVERY_MS = 5_000;
+        private final DynamoDbCheckoutStore store;
+        private long askedAt;
+        private boolean last;
+
+        ProducerSettled(LocalSystem system, String table) {
+            this.store = new DynamoDbCheckoutStore(system.aws().dynamoDb(), table);
+        }
+
+        synchronized boolean now() {
+            long t = System.currentTimeMillis();
+            if (t - askedAt >= EVERY_MS) {
+                askedAt = t;
+                Instant far = Instant.now().plus(Duration.ofDays(1));
+                last = store.unpublished(far, 1).isEmpty()
+                        && store.abandoned(far, 1).isEmpty();
+            }
+            return last;
         }
     }
 
@@ -241,12 +307,15 @@ final class ChaosScenario implements Scenario {
             LocalSystem system,
             Chaos chaos,
             ChaosTraffic traffic,
+            CheckoutTraffic customers,
             ChaosSampler sampler,
             Background background,
             double seconds) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("wall time (s)", Math.round(seconds));
-        m.put("deliveries sent", traffic.sent());
+        m.put("checkout answers by HTTP status (retries included)", customers.statuses());
+        m.put("checkout requests, and of those unanswered", customers.requests() + ", " + customers.unanswered());
+        m.put("deliveries to the consumers' queues", chaos.redelivery().figures());
         m.put("producers' waits for a queue's backlog to fall under the bound", traffic.pacedWaits());
         long calls = system.apiCalls().values().stream()
                 .flatMap(x -> x.values().stream())
@@ -269,7 +338,13 @@ final class ChaosScenario implements Scenario {
                         .orElse(0L));
         m.put("AWS answer time by operation, mean (ms)", system.awsLatencyMillis());
         Map<String, Object> sandboxes = new LinkedHashMap<>();
-        for (String f : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE, LocalSystem.SWEEPER)) {
+        for (String f : List.of(
+                LocalSystem.EMAIL,
+                LocalSystem.REVENUE,
+                LocalSystem.SWEEPER,
+                LocalSystem.CHECKOUT,
+                LocalSystem.RELAY,
+                LocalSystem.RECONCILIATION)) {
             var pool = system.pool(f);
             sandboxes.put(
                     f,
@@ -287,6 +362,7 @@ final class ChaosScenario implements Scenario {
                 "effect calls seen / accepted",
                 chaos.journal().effectCalls() + " / " + chaos.journal().effectsAccepted());
         m.put("mail provider refusals during the outage", system.mailProviderRefusals());
+        m.put("payment provider authorizations", system.paymentProvider().calls());
         m.put("dead letters replayed (the ledger's audit trails)", sampler.replays());
         m.put(
                 "sandboxes that ended by themselves (not injected)",
@@ -327,7 +403,7 @@ final class ChaosScenario implements Scenario {
     }
 
     /** The live status line. */
-    private record Status(ChaosTraffic traffic, Chaos chaos, ChaosSampler sampler, long orders, long revenueOrders) {
+    private record Status(ChaosTraffic traffic, Chaos chaos, Expected expected, ChaosSampler sampler) {
         long emailApplied() {
             return chaos.journal().completedKeys(LocalSystem.EMAIL + "#");
         }
@@ -345,13 +421,15 @@ final class ChaosScenario implements Scenario {
             long waiting = ledger.stream().filter(r -> !r.state().resolved()).count();
             return String.format(
                     Locale.ROOT,
-                    "sent %d/%d | applied email %d/%d, revenue %d/%d | ledger %d (%d waiting) | faults %d",
-                    traffic.sent(),
-                    traffic.deliveries(),
+                    "checkouts %d/%d | delivered %d | applied email %d/%d, revenue %d/%d | ledger %d (%d waiting)"
+                            + " | faults %d",
+                    traffic.done(),
+                    traffic.checkouts(),
+                    chaos.redelivery().delivered(),
                     emailApplied(),
-                    orders,
+                    expected.email(),
                     revenueApplied(),
-                    revenueOrders,
+                    expected.revenue(),
                     ledger.size(),
                     waiting,
                     faults);

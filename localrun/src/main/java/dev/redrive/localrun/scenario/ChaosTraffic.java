@@ -1,12 +1,15 @@
 package dev.redrive.localrun.scenario;
 
-import dev.redrive.localrun.chaos.MessageTracker;
-import dev.redrive.localrun.scenario.OrderTraffic.Order;
+import dev.redrive.checkout.placing.CheckoutService;
+import dev.redrive.localrun.scenario.CheckoutTraffic.Checkout;
+import dev.redrive.localrun.scenario.CheckoutTraffic.Patience;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -14,33 +17,35 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
- * The chaos run's checkout producers: every order is delivered 1..C times to each consumer's queue, each delivery a
- * new message (a new message id), and the deliveries are dealt out, shuffled, to several producers sending at once,
- * so copies of one order come from different producers at different times. A small share of the orders is in a
- * currency the revenue report refuses. Everything is drawn from the seed.
+ * The chaos run's customers: T checkouts through {@code POST /orders}, dealt out, shuffled, to several producers that
+ * place them at once. Each is drawn from the seed: its lines, a small share in a currency the revenue report refuses,
+ * a small share paid with a card the provider declines, and whether its customer gives up at the first answer that is
+ * not final (a 5xx, a lost answer, a 503 or an in-progress 409) instead of retrying with its key until it has one.
+ * The relay publishes each order's event, and the run's {@code Redelivery} delivers it 1..C times in all.
  *
- * <p>The producers send while a queue holds fewer visible messages than the backlog bound and wait while it holds
- * more, so orders arrive as the consumers take them (see {@code ChaosOptions.backlog}). The wait is pacing, not
- * timing: nothing is checked against it.
+ * <p>The producers place a checkout while every consumer queue holds fewer visible messages than the backlog bound
+ * and wait while one holds more, so orders arrive as the consumers take them. The wait is pacing, not timing: nothing
+ * is checked against it.
  */
 final class ChaosTraffic {
 
     /** The currency the revenue consumer refuses (PERMANENT: it dead-letters at once). */
     static final String REJECTED_CURRENCY = "JPY";
 
-    private record Delivery(Order order, String queueUrl) {}
+    /** One customer: the checkout it asks for, and whether it gives up without a final answer. */
+    private record Customer(Checkout checkout, boolean abandons) {}
 
+    private final CheckoutTraffic checkout;
     private final SqsClient sqs;
-    private final MessageTracker tracker;
-    private final List<Order> orders = new ArrayList<>();
-    private final List<List<Delivery>> shares = new ArrayList<>();
-    private final AtomicLong sent = new AtomicLong();
-    private final AtomicLong paced = new AtomicLong();
-    private final int deliveries;
+    private final List<List<Customer>> shares = new ArrayList<>();
+    private final Set<String> rejectedEvents = new HashSet<>();
+    private final int checkouts;
     private final int backlog;
+    private final List<String> queueUrls;
+    private final AtomicLong done = new AtomicLong();
+    private final AtomicLong paced = new AtomicLong();
     private final Map<String, Depth> depths = new ConcurrentHashMap<>();
 
     /** A queue's visible messages as last read; the producers share one read per queue every {@link #FRESH_MS}. */
@@ -49,31 +54,31 @@ final class ChaosTraffic {
     private static final long FRESH_MS = 250;
 
     ChaosTraffic(
+            CheckoutTraffic checkout,
             SqsClient sqs,
-            MessageTracker tracker,
             long seed,
             int count,
-            int maxCopies,
             int producers,
             int backlog,
             double rejectedShare,
+            double declinedShare,
+            double abandonShare,
             List<String> queueUrls) {
+        this.checkout = checkout;
         this.sqs = sqs;
-        this.tracker = tracker;
         this.backlog = backlog;
+        this.queueUrls = List.copyOf(queueUrls);
         Random random = new Random(seed);
-        List<Delivery> all = new ArrayList<>();
+        List<Customer> all = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             boolean rejected = random.nextDouble() < rejectedShare;
-            Order o = new Order(
-                    "evt-chaos-" + i, "o-" + i, 500 + random.nextInt(50_000), rejected ? REJECTED_CURRENCY : "EUR", 2);
-            orders.add(o);
-            for (String url : queueUrls) {
-                int copies = 1 + random.nextInt(maxCopies);
-                for (int c = 0; c < copies; c++) {
-                    all.add(new Delivery(o, url));
-                }
+            boolean declined = random.nextDouble() < declinedShare;
+            boolean abandons = random.nextDouble() < abandonShare;
+            Checkout c = checkout.newCheckout("chaos", declined, rejected ? REJECTED_CURRENCY : "EUR");
+            if (rejected) {
+                rejectedEvents.add(eventIdOf(c));
             }
+            all.add(new Customer(c, abandons));
         }
         Collections.shuffle(all, random);
         for (int p = 0; p < producers; p++) {
@@ -82,19 +87,26 @@ final class ChaosTraffic {
         for (int i = 0; i < all.size(); i++) {
             shares.get(i % producers).add(all.get(i));
         }
-        this.deliveries = all.size();
+        this.checkouts = all.size();
     }
 
-    List<Order> orders() {
-        return orders;
+    /** The OrderPlaced event id of the order a checkout places, if it does. */
+    static String eventIdOf(Checkout c) {
+        return CheckoutService.eventIdOf(CheckoutTraffic.orderIdOf(c));
     }
 
-    int deliveries() {
-        return deliveries;
+    int checkouts() {
+        return checkouts;
     }
 
-    long sent() {
-        return sent.get();
+    /** Checkouts whose customer is done: answered finally, or gave up. */
+    long done() {
+        return done.get();
+    }
+
+    /** The events of the orders in the refused currency, which the revenue report does not count. */
+    boolean rejected(String eventId) {
+        return rejectedEvents.contains(eventId);
     }
 
     /** How many times a producer waited for a queue's backlog to fall under the bound. */
@@ -102,7 +114,7 @@ final class ChaosTraffic {
         return paced.get();
     }
 
-    /** Starts every producer; the future completes when all have sent everything. */
+    /** Starts every producer; the future completes when all have placed every checkout of theirs. */
     CompletableFuture<Void> start() {
         ExecutorService producers = Executors.newFixedThreadPool(shares.size(), r -> {
             Thread t = new Thread(r, "chaos-producer");
@@ -110,29 +122,23 @@ final class ChaosTraffic {
             return t;
         });
         List<CompletableFuture<Void>> running = new ArrayList<>();
-        for (List<Delivery> share : shares) {
-            running.add(CompletableFuture.runAsync(() -> send(share), producers));
+        for (List<Customer> share : shares) {
+            running.add(CompletableFuture.runAsync(() -> place(share), producers));
         }
         producers.shutdown();
         return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new));
     }
 
-    private void send(List<Delivery> share) {
-        for (int from = 0; from < share.size(); from += 10) {
-            List<Delivery> chunk = share.subList(from, Math.min(share.size(), from + 10));
-            // one batch per queue (SendMessageBatch addresses one queue)
-            for (String url : chunk.stream().map(Delivery::queueUrl).distinct().toList()) {
-                List<Delivery> mine =
-                        chunk.stream().filter(d -> d.queueUrl().equals(url)).toList();
-                List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
-                for (int i = 0; i < mine.size(); i++) {
-                    entries.add(SendMessageBatchRequestEntry.builder()
-                            .id("m" + i)
-                            .messageBody(mine.get(i).order().body())
-                            .build());
-                }
-                sendBatch(url, entries);
+    private void place(List<Customer> share) {
+        for (Customer c : share) {
+            queueUrls.forEach(this::awaitRoom);
+            try {
+                checkout.place(c.checkout(), c.abandons() ? Patience.NONE : Patience.PERSISTENT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("the producer was interrupted", e);
             }
+            done.incrementAndGet();
         }
     }
 
@@ -166,23 +172,5 @@ final class ChaosTraffic {
                                         .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)),
                                 now));
         return d.visible();
-    }
-
-    private void sendBatch(String url, List<SendMessageBatchRequestEntry> entries) {
-        awaitRoom(url);
-        List<SendMessageBatchRequestEntry> left = entries;
-        for (int attempt = 0; !left.isEmpty(); attempt++) {
-            List<SendMessageBatchRequestEntry> sending = left;
-            var r = sqs.sendMessageBatch(b -> b.queueUrl(url).entries(sending));
-            long now = System.currentTimeMillis();
-            r.successful().forEach(ok -> tracker.sent(url, ok.messageId(), now));
-            sent.addAndGet(r.successful().size());
-            List<String> failed = r.failed().stream().map(f -> f.id()).toList();
-            left = sending.stream().filter(e -> failed.contains(e.id())).toList();
-            if (attempt > 5 && !left.isEmpty()) {
-                throw new IllegalStateException("the producer could not send " + left.size() + " orders: "
-                        + r.failed().get(0).message());
-            }
-        }
     }
 }

@@ -46,4 +46,38 @@ class ChaosOptionsTest {
         }
         assertThat(ChaosOptions.isChaosFlag("--orders")).isFalse();
     }
+
+    @Test
+    void theProducersCrashPointsTakeKillRatesAndTheProviderHangsAndCustomersGiveUpAtRatesOfTheirOwn() {
+        ChaosOptions o = ChaosOptions.parse(
+                7,
+                List.of(
+                        "--kill-at", "checkout-placed=0.2,relay-published=0.3,claim-write=0.1",
+                        "--provider-hang", "0.05",
+                        "--abandon", "0.4"));
+
+        assertThat(o.plan().killRate(ProducerCrashPoint.CHECKOUT_PLACED)).isEqualTo(0.2);
+        assertThat(o.plan().killRate(ProducerCrashPoint.RELAY_PUBLISHED)).isEqualTo(0.3);
+        assertThat(o.plan().killRate(Step.CLAIM_WRITE)).isEqualTo(0.1);
+        assertThat(o.plan().killRate(ProducerCrashPoint.CHECKOUT_RESERVED))
+                .as("a point not named keeps its default")
+                .isEqualTo(ChaosOptions.DEFAULT_KILL_RATES.get("checkout-reserved"));
+        assertThat(o.plan().rate(FaultKind.PROVIDER_HANG)).isEqualTo(0.05);
+        assertThat(o.abandonShare()).isEqualTo(0.4);
+        assertThat(ChaosOptions.parse(7, List.of("--kill", "0.5"))
+                        .plan()
+                        .killRate(ProducerCrashPoint.CHECKOUT_RESERVED))
+                .as("--kill sets every point, the producer's too")
+                .isEqualTo(0.5);
+    }
+
+    @Test
+    void anUnknownKillPointIsRefusedListingEveryPoint() {
+        assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--kill-at", "checkout-paid=0.1")))
+                .hasMessage("--kill-at: unknown step 'checkout-paid' (one of takes-event, claim-write, effect-call, "
+                        + "effect-response, completed, returned, checkout-reserved, checkout-authorized, "
+                        + "checkout-placed, relay-published)");
+        assertThat(ChaosOptions.isChaosFlag("--abandon")).isTrue();
+        assertThat(ChaosOptions.isChaosFlag("--provider-hang")).isTrue();
+    }
 }
