@@ -1,5 +1,6 @@
 package dev.redrive.functions.bench;
 
+import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.testing.ConsumerRig;
 import dev.redrive.functions.testing.CountedClients;
@@ -24,7 +25,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * Redrive's consumer against a Powertools-style baseline ({@link PowertoolsStyleConsumer}), side by side in one run on
  * the same local AWS: the same messages in batches of 10, the same downstream call of 50 ms per message applied, in
  * interleaved rounds (each batch goes to both sides, in alternating order), for three workloads: new messages,
- * duplicates of completed ones, and messages whose call fails transiently. Prints per side messages per second, p50
+ * duplicates of completed ones, messages whose call fails transiently, and the retry of such a failed message. Prints per side messages per second, p50
  * and p99 of a batch's wall time, DynamoDB calls (counted by an SDK interceptor), write units and SQS calls per
  * message, and the ratios Redrive / baseline. Run with {@code bin/benchmark compare [rounds]}.
  */
@@ -38,7 +39,12 @@ public final class CompareBenchmark {
     enum Workload {
         NEW("new messages"),
         DUPLICATE("duplicates (already completed)"),
-        FAILING("failing messages (the call fails transiently)");
+        FAILING("failing messages (the call fails transiently)"),
+        RETRY("failing again (the retry of a failed message)");
+
+        boolean fails() {
+            return this == FAILING || this == RETRY;
+        }
 
         final String label;
 
@@ -51,7 +57,8 @@ public final class CompareBenchmark {
      * One consumer under test, with its own counted clients, table and downstream.
      *
      * @param process  processes a batch calling the 50 ms downstream; returns how many messages it reported failed
-     * @param complete processes a batch calling a downstream without latency, counted nowhere: duplicates' originals
+     * @param earlier  processes a batch calling a downstream without latency, counted nowhere: the earlier delivery of
+     *                 a duplicate or a retry
      */
     record Side(
             String name,
@@ -59,7 +66,7 @@ public final class CompareBenchmark {
             String table,
             Downstream downstream,
             ToIntFunction<List<IncomingMessage>> process,
-            Consumer<List<IncomingMessage>> complete) {}
+            Consumer<List<IncomingMessage>> earlier) {}
 
     private final ConsumerRig rig;
     private final List<Side> sides;
@@ -117,7 +124,7 @@ public final class CompareBenchmark {
                     Side side = sides.get(reversed ? sides.size() - 1 - i : i);
                     time(side, workload, batch, record);
                 }
-                if (workload == Workload.FAILING) {
+                if (workload.fails()) {
                     deleteFromQueue(batch);
                 }
             }
@@ -129,10 +136,15 @@ public final class CompareBenchmark {
             case NEW -> fresh("new-");
             case DUPLICATE -> {
                 List<IncomingMessage> originals = fresh("dup-");
-                sides.forEach(side -> side.complete().accept(originals));
+                sides.forEach(side -> side.earlier().accept(originals));
                 yield redelivered(originals);
             }
             case FAILING -> receivedFromQueue(Downstream.FAILING);
+            case RETRY -> {
+                List<IncomingMessage> first = receivedFromQueue(Downstream.FAILING);
+                sides.forEach(side -> side.earlier().accept(first));
+                yield first.stream().map(CompareBenchmark::receivedAgain).collect(Collectors.toList());
+            }
         };
     }
 
@@ -142,7 +154,7 @@ public final class CompareBenchmark {
         long start = System.nanoTime();
         int failed = side.process().applyAsInt(batch);
         long elapsed = System.nanoTime() - start;
-        int expectedFailed = workload == Workload.FAILING ? batch.size() : 0;
+        int expectedFailed = workload.fails() ? batch.size() : 0;
         int expectedCalls = workload == Workload.DUPLICATE ? 0 : batch.size();
         int calls = side.downstream().calls() - callsBefore;
         if (failed != expectedFailed || calls != expectedCalls) {
@@ -174,6 +186,12 @@ public final class CompareBenchmark {
     /** The same bodies delivered again under new message ids (a producer's retry, a redrive). */
     private List<IncomingMessage> redelivered(List<IncomingMessage> originals) {
         return originals.stream().map(m -> rig.message(m.body())).collect(Collectors.toList());
+    }
+
+    /** The same delivery received once more (its receipt handle is still good for the visibility change). */
+    private static IncomingMessage receivedAgain(IncomingMessage m) {
+        return new IncomingMessage(
+                m.messageId(), m.receiptHandle(), m.body(), Map.of(), 2, m.sourceQueue(), m.messageGroupId());
     }
 
     /** A batch really received from the rig's queue (uncounted), so Redrive's visibility changes are real calls. */
@@ -219,8 +237,15 @@ public final class CompareBenchmark {
                 rig.clients,
                 rig.claimsTable,
                 downstream,
-                batch -> rig.process(consumer, batch).failedMessageIds().size(),
+                batch -> failedOf(rig.process(consumer, batch)),
                 batch -> rig.process(originals, batch));
+    }
+
+    private static int failedOf(BatchReport report) {
+        if (!report.visibilityNotChanged().isEmpty()) {
+            throw new IllegalStateException("visibility not changed: " + report.visibilityNotChanged());
+        }
+        return report.failedMessageIds().size();
     }
 
     private static Side powertoolsStyle(LocalAws aws) {
