@@ -374,6 +374,63 @@ class LocalRunEndToEndTest {
     }
 
     /**
+     * DynamoDB refuses every mark the relay writes (throttling) while three orders are placed: the relay publishes
+     * them, gives up on their marks and answers well within its 30 s timeout, leaving them unpublished for the outbox
+     * sweep, which republishes them once the marks go through again. Red before the functions' SDK clients had a
+     * bounded retry: DynamoDB's legacy default retries a throttle 8 times with backoffs up to 20 s (at least ~36 s in
+     * all), so the relay's invocation ran into its timeout, its sandbox was replaced and the stream's batch came back,
+     * again and again.
+     */
+    @Test
+    void aRelayWhoseMarksAreThrottledAnswersInTimeAndTheSweepRepublishes() throws Exception {
+        DynamoDbCheckoutStore store = new DynamoDbCheckoutStore(
+                system.aws().dynamoDb(),
+                system.environmentOf(LocalSystem.CHECKOUT).get("REDRIVE_CHECKOUT_ORDERS_TABLE"));
+        store.stock("sku-throttled", 10, 700, "EUR");
+        long timeoutsBefore = system.pool(LocalSystem.RELAY).timeouts();
+        long relayedBefore = system.relayed();
+        CheckoutTraffic customer = new CheckoutTraffic(
+                system.functionUrl(LocalSystem.CHECKOUT), system.aws().credentials(), "us-east-1", 3L, 1);
+        List<String> orders = new ArrayList<>();
+        system.producerCrashes().refuseRelayMarks(true);
+        try {
+            for (int i = 1; i <= 3; i++) {
+                String key = "throttled-marks-" + i;
+                String body = "{\"customer\":{\"email\":\"ada@example.com\"},\"items\":[{\"sku\":"
+                        + "\"sku-throttled\",\"quantity\":1}],\"currency\":\"EUR\",\"paymentToken\":\"tok_visa_"
+                        + i + "\"}";
+                assertThat(customer.post(key, body).statusCode()).isEqualTo(201);
+                orders.add(CheckoutService.orderIdOf(key));
+            }
+            long started = System.nanoTime();
+            await().failFast(system::failIfBroken)
+                    .atMost(Duration.ofSeconds(90))
+                    .until(() -> system.relayed() >= relayedBefore + 3);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertThat(system.producerCrashes().marksRefused())
+                    .as("DynamoDB refused the relay's marks")
+                    .isPositive();
+            assertThat(system.pool(LocalSystem.RELAY).timeouts() - timeoutsBefore)
+                    .as("relay invocations that ran into their timeout (published %d in %s)", 3, took)
+                    .isZero();
+            assertThat(took).as("the relay gave up on its marks in seconds").isLessThan(Duration.ofSeconds(25));
+            assertThat(orders)
+                    .as("published, left unpublished in the outbox")
+                    .allSatisfy(o -> assertThat(store.publishedAt(o, 1)).isEmpty());
+        } finally {
+            system.producerCrashes().refuseRelayMarks(false);
+            customer.close();
+        }
+        await().failFast(system::failIfBroken)
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> {
+                    system.invokeNow(LocalSystem.OUTBOX_SWEEPER);
+                    return orders.stream().allMatch(o -> store.publishedAt(o, 1).isPresent());
+                });
+    }
+
+    /**
      * The producer's crash points, each a SIGKILL of the packaged function's sandbox from its DynamoDB proxy: the
      * checkout after the reservation, after the authorization (its order's transaction never arrives), after the
      * transaction (its answer never read), and the relay after publishing (its marks never arrive). A client that

@@ -33,6 +33,12 @@ public interface RedriveConfig {
     /** The SDK clients effects call their dependencies with (one retry layer: see {@code EffectClients}). */
     Effects effects();
 
+    /**
+     * Redrive's own AWS calls, the ones that are not an effect's: its tables, queues and buckets (see
+     * {@code PlatformClients}).
+     */
+    Aws aws();
+
     /** The dead-letter sweeper (handler {@code dlq-sweeper}). */
     Sweeper sweeper();
 
@@ -183,6 +189,15 @@ public interface RedriveConfig {
      * The backstop timeouts of an effect's SDK client; each call is bounded by the effect's deadline as well, which is
      * usually shorter. The client retries at most once, and only a connection blip, after {@link #retryDelay()}.
      */
+    interface Aws {
+        /**
+         * Attempts in all of one call (1 to 5), in the SDK's standard retry strategy, so a throttled or failing call
+         * gives up within seconds, inside the invocation; the event source's redelivery is the retry that matters.
+         */
+        @WithDefault("3")
+        int maxAttempts();
+    }
+
     interface Effects {
         /** How long a connection to the dependency may take to open. */
         @WithDefault("2s")
