@@ -68,6 +68,7 @@ public final class Reconciliation {
                 r.state() + ": "
                         + r.note()
                                 .replaceAll("\\b(evt|o|q)-[\\w-]+", "<id>")
+                                .replaceAll("\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z", "<time>")
                                 .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "<id>"),
                 1,
                 Integer::sum));
