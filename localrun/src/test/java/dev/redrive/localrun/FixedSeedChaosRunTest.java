@@ -48,6 +48,7 @@ class FixedSeedChaosRunTest {
      * to about 25 kills (the README lists five runs' counts).
      */
     static final List<String> FAULTS = List.of(
+            "--producers", "8",
             "--outage", "PT8S",
             "--sweeper-timeout", "PT15S",
             "--sweep-every", "PT2S",
@@ -55,7 +56,7 @@ class FixedSeedChaosRunTest {
             "--drain-timeout", "PT4M",
             "--kill-at",
                     "takes-event=0.02,claim-write=0.01,effect-call=0.01,effect-response=0.01,completed=0.01,"
-                            + "returned=0.04,checkout-reserved=0.03,checkout-authorized=0.03,checkout-placed=0.03,"
+                            + "returned=0.04,checkout-reserved=0.02,checkout-authorized=0.02,checkout-placed=0.02,"
                             + "relay-published=0.1",
             "--provider-hang", "0.03",
             "--pause", "0.015",

@@ -4,6 +4,7 @@ import dev.redrive.aws.clients.PlatformClients;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import software.amazon.awssdk.core.client.builder.SdkClientBuilder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -23,22 +24,22 @@ public class PlatformClientsWiring {
     @Produces
     @Singleton
     DynamoDbClient dynamoDb(DynamoDbClientBuilder builder, RedriveConfig config) {
-        return builder.overrideConfiguration(
-                        o -> PlatformClients.configure(o, config.aws().maxAttempts()))
-                .build();
+        return withTheRule(builder, config);
     }
 
     @Produces
     @Singleton
     SqsClient sqs(SqsClientBuilder builder, RedriveConfig config) {
-        return builder.overrideConfiguration(
-                        o -> PlatformClients.configure(o, config.aws().maxAttempts()))
-                .build();
+        return withTheRule(builder, config);
     }
 
     @Produces
     @Singleton
     S3Client s3(S3ClientBuilder builder, RedriveConfig config) {
+        return withTheRule(builder, config);
+    }
+
+    private static <B extends SdkClientBuilder<B, C>, C> C withTheRule(B builder, RedriveConfig config) {
         return builder.overrideConfiguration(
                         o -> PlatformClients.configure(o, config.aws().maxAttempts()))
                 .build();

@@ -63,6 +63,82 @@ final class CheckoutAudit {
 
     private record Line(String orderId, String sku, long quantity, String state) {}
 
+    /** The orders table as one scan read it. */
+    private record Table(
+            Map<String, Map<String, AttributeValue>> attempts,
+            Map<String, Map<String, AttributeValue>> orders,
+            Map<String, Long> available,
+            Map<String, Boolean> published,
+            List<Line> lines) {
+
+        static Table scan(DynamoDbClient dynamoDb, String table) {
+            Table t = new Table(
+                    new HashMap<>(), new LinkedHashMap<>(), new TreeMap<>(), new HashMap<>(), new ArrayList<>());
+            for (var page : dynamoDb.scanPaginator(b -> b.tableName(table).consistentRead(true))) {
+                page.items().forEach(t::add);
+            }
+            return t;
+        }
+
+        private void add(Map<String, AttributeValue> i) {
+            String pk = i.get("pk").s();
+            String sk = i.get("sk").s();
+            if (pk.startsWith("checkout#")) {
+                attempts.put(pk.substring("checkout#".length()), i);
+            } else if (pk.startsWith("sku#")) {
+                available.put(pk.substring("sku#".length()), number(i, "available"));
+            } else if (sk.equals("order")) {
+                orders.put(pk.substring("order#".length()), i);
+            } else if (sk.startsWith("reservation#")) {
+                lines.add(new Line(
+                        pk.substring("order#".length()),
+                        sk.substring("reservation#".length()),
+                        number(i, "quantity"),
+                        i.get("state").s()));
+            } else if (sk.startsWith("outbox#")) {
+                published.put(pk.substring("order#".length()), !i.containsKey("unpublished"));
+            }
+        }
+
+        long amountOf(String orderId) {
+            return number(orders.get(orderId), "amountMinor");
+        }
+    }
+
+    /** The customers' answers against the table: what each kind of answer came to. */
+    private record Answers(long placed, long refused, long unanswered, List<String> withoutTheirOrder) {
+
+        static Answers check(Table t, Collection<CheckoutTraffic.Checkout> answered) {
+            List<String> broken = new ArrayList<>();
+            long placed = 0;
+            long refused = 0;
+            long unanswered = 0;
+            for (CheckoutTraffic.Checkout c : answered) {
+                String orderId = CheckoutTraffic.orderIdOf(c);
+                boolean hasOrder = t.orders().containsKey(orderId);
+                if (c.placed()) {
+                    placed++;
+                    if (!hasOrder || t.amountOf(orderId) != c.order().amountMinor()) {
+                        example(
+                                broken,
+                                c.key() + " was answered 201, but its order "
+                                        + (hasOrder ? "has another amount" : "does not exist"));
+                    }
+                } else if (c.finalAnswer()) {
+                    refused++;
+                    if (hasOrder) {
+                        example(
+                                broken,
+                                c.key() + " was answered " + c.status() + " " + c.code() + ", yet its order exists");
+                    }
+                } else {
+                    unanswered++;
+                }
+            }
+            return new Answers(placed, refused, unanswered, broken);
+        }
+    }
+
     private CheckoutAudit() {}
 
     /**
@@ -75,93 +151,90 @@ final class CheckoutAudit {
             Collection<Charge> charges,
             Map<String, CheckoutTraffic.Checkout> answered,
             Optional<Map<String, Long>> stocked) {
-        Map<String, Map<String, AttributeValue>> attempts = new HashMap<>();
-        Map<String, Map<String, AttributeValue>> orders = new LinkedHashMap<>();
-        Map<String, Long> available = new TreeMap<>();
-        Map<String, Boolean> published = new HashMap<>();
-        List<Line> lines = new ArrayList<>();
-        for (var page : dynamoDb.scanPaginator(b -> b.tableName(table).consistentRead(true))) {
-            for (Map<String, AttributeValue> i : page.items()) {
-                String pk = i.get("pk").s();
-                String sk = i.get("sk").s();
-                if (pk.startsWith("checkout#")) {
-                    attempts.put(pk.substring("checkout#".length()), i);
-                } else if (pk.startsWith("sku#")) {
-                    available.put(pk.substring("sku#".length()), number(i, "available"));
-                } else if (sk.equals("order")) {
-                    orders.put(pk.substring("order#".length()), i);
-                } else if (sk.startsWith("reservation#")) {
-                    lines.add(new Line(
-                            pk.substring("order#".length()),
-                            sk.substring("reservation#".length()),
-                            number(i, "quantity"),
-                            i.get("state").s()));
-                } else if (sk.startsWith("outbox#")) {
-                    published.put(pk.substring("order#".length()), !i.containsKey("unpublished"));
-                }
-            }
-        }
-        List<String> answersWithoutTheirOrder = new ArrayList<>();
-        long placedAnswers = 0;
-        long finalRefusals = 0;
-        long unanswered = 0;
-        for (CheckoutTraffic.Checkout c : answered.values()) {
-            String orderId = CheckoutTraffic.orderIdOf(c);
-            Map<String, AttributeValue> order = orders.get(orderId);
-            if (c.placed()) {
-                placedAnswers++;
-                if (order == null || number(order, "amountMinor") != c.order().amountMinor()) {
-                    example(
-                            answersWithoutTheirOrder,
-                            c.key() + " was answered 201, but its order "
-                                    + (order == null ? "does not exist" : "has another amount"));
-                }
-            } else if (c.finalAnswer()) {
-                finalRefusals++;
-                if (order != null) {
-                    example(
-                            answersWithoutTheirOrder,
-                            c.key() + " was answered " + c.status() + " " + c.code() + ", yet its order exists");
-                }
-            } else {
-                unanswered++;
-            }
-        }
-
-        Map<String, List<Charge>> chargesByOrder = new HashMap<>();
-        charges.forEach(ch -> chargesByOrder
-                .computeIfAbsent(ch.orderId(), k -> new ArrayList<>())
-                .add(ch));
+        Table t = Table.scan(dynamoDb, table);
+        Answers answers = Answers.check(t, answered.values());
         List<String> wrongCharges = new ArrayList<>();
         List<String> standingWithoutOrder = new ArrayList<>();
-        orders.forEach((orderId, order) -> {
-            List<Charge> standing = chargesByOrder.getOrDefault(orderId, List.of()).stream()
-                    .filter(ch -> !ch.voided())
-                    .toList();
-            if (standing.size() != 1 || standing.get(0).amountMinor() != number(order, "amountMinor")) {
-                example(wrongCharges, "order " + orderId + ": " + standing.size() + " standing charges");
-            }
-        });
-        chargesByOrder.forEach((orderId, list) -> {
-            if (!orders.containsKey(orderId) && list.stream().anyMatch(ch -> !ch.voided())) {
-                example(standingWithoutOrder, "a charge under " + list.get(0).key() + " stands without an order");
-            }
-        });
-
+        checkCharges(t, charges, wrongCharges, standingWithoutOrder);
         Map<String, Long> byStatus = new TreeMap<>();
         List<String> open = new ArrayList<>();
-        attempts.forEach((key, a) -> {
+        t.attempts().forEach((key, a) -> {
             String status = a.get("status").s();
             byStatus.merge(status, 1L, Long::sum);
             if (status.equals("STARTED") || status.equals("AUTHORIZED")) {
                 example(open, key + " left " + status + " (token " + number(a, "token") + ")");
             }
         });
-
         List<String> orphans = new ArrayList<>();
-        Map<String, Long> confirmed = new TreeMap<>();
-        for (Line l : lines) {
-            boolean hasOrder = orders.containsKey(l.orderId());
+        List<String> stockMismatches = new ArrayList<>();
+        checkReservations(t, stocked, orphans, stockMismatches);
+        List<String> unpublished = new ArrayList<>();
+        t.orders().keySet().forEach(orderId -> {
+            Boolean p = t.published().get(orderId);
+            if (p == null || !p) {
+                example(
+                        unpublished,
+                        "order " + orderId + (p == null ? " has no outbox event" : "'s event unpublished"));
+            }
+        });
+        List<Order> placed = new ArrayList<>();
+        t.orders()
+                .forEach((orderId, o) -> placed.add(new Order(
+                        o.get("eventId").s(),
+                        orderId,
+                        number(o, "amountMinor"),
+                        o.get("currency").s(),
+                        2)));
+        return new Verdict(
+                placed,
+                answered.size(),
+                answers.placed(),
+                answers.refused(),
+                answers.unanswered(),
+                byStatus,
+                charges.size(),
+                charges.stream().filter(Charge::voided).count(),
+                answers.withoutTheirOrder(),
+                wrongCharges,
+                standingWithoutOrder,
+                open,
+                orphans,
+                stocked.isPresent(),
+                stockMismatches,
+                unpublished);
+    }
+
+    /** Every order has one standing charge of its amount; a charge without an order stands no more. */
+    private static void checkCharges(
+            Table t, Collection<Charge> charges, List<String> wrongCharges, List<String> standingWithoutOrder) {
+        Map<String, List<Charge>> chargesByOrder = new HashMap<>();
+        charges.forEach(ch -> chargesByOrder
+                .computeIfAbsent(ch.orderId(), k -> new ArrayList<>())
+                .add(ch));
+        t.orders().keySet().forEach(orderId -> {
+            List<Charge> standing = chargesByOrder.getOrDefault(orderId, List.of()).stream()
+                    .filter(ch -> !ch.voided())
+                    .toList();
+            if (standing.size() != 1 || standing.get(0).amountMinor() != t.amountOf(orderId)) {
+                example(wrongCharges, "order " + orderId + ": " + standing.size() + " standing charges");
+            }
+        });
+        chargesByOrder.forEach((orderId, list) -> {
+            if (!t.orders().containsKey(orderId) && list.stream().anyMatch(ch -> !ch.voided())) {
+                example(standingWithoutOrder, "a charge under " + list.get(0).key() + " stands without an order");
+            }
+        });
+    }
+
+    /**
+     * A confirmed line belongs to an order, a line without an order is released, none is held; where the levels the
+     * run began with are known, every sku's stock is that less what is confirmed or held.
+     */
+    private static void checkReservations(
+            Table t, Optional<Map<String, Long>> stocked, List<String> orphans, List<String> stockMismatches) {
+        Map<String, Long> taken = new TreeMap<>();
+        for (Line l : t.lines()) {
+            boolean hasOrder = t.orders().containsKey(l.orderId());
             boolean fine = switch (l.state()) {
                 case "CONFIRMED" -> hasOrder;
                 case "RELEASED" -> !hasOrder;
@@ -174,52 +247,16 @@ final class CheckoutAudit {
                                 + (hasOrder ? " with an order" : " without an order"));
             }
             if (l.state().equals("CONFIRMED") || l.state().equals("HELD")) {
-                confirmed.merge(l.sku(), l.quantity(), Long::sum);
+                taken.merge(l.sku(), l.quantity(), Long::sum);
             }
         }
-        List<String> stockMismatches = new ArrayList<>();
         stocked.ifPresent(levels -> levels.forEach((sku, level) -> {
-            long expected = level - confirmed.getOrDefault(sku, 0L);
-            long actual = available.getOrDefault(sku, 0L);
+            long expected = level - taken.getOrDefault(sku, 0L);
+            long actual = t.available().getOrDefault(sku, 0L);
             if (actual != expected) {
                 example(stockMismatches, sku + ": " + actual + " available, " + expected + " expected");
             }
         }));
-
-        List<String> unpublished = new ArrayList<>();
-        orders.keySet().forEach(orderId -> {
-            Boolean p = published.get(orderId);
-            if (p == null || !p) {
-                example(
-                        unpublished,
-                        "order " + orderId + (p == null ? " has no outbox event" : "'s event unpublished"));
-            }
-        });
-
-        List<Order> placed = new ArrayList<>();
-        orders.forEach((orderId, o) -> placed.add(new Order(
-                o.get("eventId").s(),
-                orderId,
-                number(o, "amountMinor"),
-                o.get("currency").s(),
-                2)));
-        return new Verdict(
-                placed,
-                answered.size(),
-                placedAnswers,
-                finalRefusals,
-                unanswered,
-                byStatus,
-                charges.size(),
-                charges.stream().filter(Charge::voided).count(),
-                answersWithoutTheirOrder,
-                wrongCharges,
-                standingWithoutOrder,
-                open,
-                orphans,
-                stocked.isPresent(),
-                stockMismatches,
-                unpublished);
     }
 
     /** The verdict's figures and checks into {@code report}. */
