@@ -3,6 +3,7 @@ package dev.redrive.localrun.eventsource;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -30,6 +31,13 @@ final class SqsEvents {
                 value.put("dataType", a.getValue().dataType());
                 if (a.getValue().stringValue() != null) {
                     value.put("stringValue", a.getValue().stringValue());
+                }
+                if (a.getValue().binaryValue() != null) {
+                    // as Lambda delivers it: base64; the function's dead letters carry it on unchanged
+                    value.put(
+                            "binaryValue",
+                            Base64.getEncoder()
+                                    .encodeToString(a.getValue().binaryValue().asByteArray()));
                 }
                 value.putArray("stringListValues");
                 value.putArray("binaryListValues");
