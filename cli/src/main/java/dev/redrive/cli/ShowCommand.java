@@ -2,11 +2,13 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -110,7 +112,9 @@ final class ShowCommand implements Callable<Integer> {
         if (r.attributes().isEmpty()) {
             out.println("  (none)");
         }
-        new TreeMap<>(r.attributes()).forEach((k, v) -> field(out, k, v));
+        new TreeMap<>(r.attributes())
+                .forEach((k, v) ->
+                        field(out, k, v.dataType().equals("String") ? text(v) : text(v) + " (" + v.dataType() + ")"));
         out.println();
         payload(out, r, payload, revealedTo);
         out.println();
@@ -164,7 +168,11 @@ final class ShowCommand implements Callable<Integer> {
         n.put("idempotencyKey", r.idempotencyKey());
         n.put("sourceMessageId", r.sourceMessageId());
         ObjectNode attributes = n.putObject("attributes");
-        new TreeMap<>(r.attributes()).forEach(attributes::put);
+        ObjectNode types = n.putObject("attributeTypes");
+        new TreeMap<>(r.attributes()).forEach((k, v) -> {
+            attributes.put(k, text(v));
+            types.put(k, v.dataType());
+        });
         n.put("archiveRef", r.archiveRef());
         ObjectNode p = n.putObject("payload");
         if (payload != null) {
@@ -178,6 +186,11 @@ final class ShowCommand implements Callable<Integer> {
         }
         n.set("audit", Json.audit(r));
         return n;
+    }
+
+    /** An attribute's value as text: a String's or Number's own, a Binary's in base64. */
+    private static String text(MessageAttribute a) {
+        return a.binaryValue() == null ? a.stringValue() : Base64.getEncoder().encodeToString(a.binaryValue());
     }
 
     private static void field(PrintWriter out, String name, Object value) {

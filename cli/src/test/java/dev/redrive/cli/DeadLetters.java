@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
@@ -43,7 +44,7 @@ final class DeadLetters {
                 new DeadLetterOrigin(CONSUMER, QUEUE, QUEUE + "-dlq", "m-" + id, key, arrived),
                 new DeadLetterEvidence(classification, arrived.minusSeconds(90), arrived.minusSeconds(30), 3),
                 new PayloadLocation.Inline(body),
-                Map.of("traceparent", "00-abc-def-01"),
+                Map.of("traceparent", MessageAttribute.ofString("00-abc-def-01")),
                 0,
                 reason,
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrived, Actor.AUTOMATION, reason)),

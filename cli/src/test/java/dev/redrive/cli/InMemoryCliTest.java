@@ -71,7 +71,7 @@ class InMemoryCliTest {
                 .contains("already applied under confirmation-email#e-applied: nothing sent")
                 .contains("Replayed 4 of 4: sent 2, already applied (nothing sent) 1, refused and archived 1.");
         assertThat(cli.sender.sent())
-                .extracting(s -> s.attributes().get(ReplayMarker.ATTRIBUTE))
+                .extracting(s -> s.stringAttributes().get(ReplayMarker.ATTRIBUTE))
                 .containsExactlyInAnyOrder("q-1:1", "q-v1:1");
         assertThat(cli.stats.totals())
                 .isEqualTo(Map.of(

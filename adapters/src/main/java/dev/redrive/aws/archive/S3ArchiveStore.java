@@ -12,9 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -77,6 +79,25 @@ public final class S3ArchiveStore implements ArchiveStore {
         return bytes.toByteArray();
     }
 
+    /**
+     * Each attribute as SQS describes one: its {@code dataType} and its {@code stringValue} or its {@code binaryValue}
+     * (base64), so Number and Binary attributes, custom types included, are archived as they were sent.
+     */
+    private static Map<String, Object> attributes(QuarantineRecord r) {
+        Map<String, Object> all = new TreeMap<>();
+        r.attributes().forEach((name, a) -> {
+            Map<String, Object> value = new LinkedHashMap<>();
+            value.put("dataType", a.dataType());
+            if (a.binaryValue() != null) {
+                value.put("binaryValue", Base64.getEncoder().encodeToString(a.binaryValue()));
+            } else {
+                value.put("stringValue", a.stringValue());
+            }
+            all.put(name, value);
+        });
+        return all;
+    }
+
     private Map<String, Object> line(Entry e) {
         QuarantineRecord r = e.record();
         Map<String, Object> line = new LinkedHashMap<>();
@@ -105,7 +126,7 @@ public final class S3ArchiveStore implements ArchiveStore {
         line.put("note", r.note());
         line.put("archiveReason", e.archiveReason());
         line.put("archivedAt", clock.instant().toString());
-        line.put("attributes", r.attributes());
+        line.put("attributes", attributes(r));
         line.put("payload", e.body());
         if (e.claimCheck() != null) {
             line.put("claimCheck", e.claimCheck()); // the pointer it came as; "payload" is what it pointed at

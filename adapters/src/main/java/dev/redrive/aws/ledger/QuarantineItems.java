@@ -1,5 +1,6 @@
 package dev.redrive.aws.ledger;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -56,7 +58,7 @@ public final class QuarantineItems {
         put(item, "bodyRef", r.bodyRef());
         if (!r.attributes().isEmpty()) {
             Map<String, AttributeValue> attributes = new HashMap<>();
-            r.attributes().forEach((k, v) -> attributes.put(k, s(v)));
+            r.attributes().forEach((k, v) -> attributes.put(k, attribute(v)));
             item.put("attributes", AttributeValue.fromM(attributes));
         }
         item.put("replayCount", n(r.replayCount()));
@@ -79,10 +81,38 @@ public final class QuarantineItems {
         return item;
     }
 
+    /**
+     * A message attribute as stored: a map of its {@code dataType} and its {@code stringValue} or {@code binaryValue}
+     * (B), so Number and Binary attributes, custom types included, come back as they were sent.
+     */
+    private static AttributeValue attribute(MessageAttribute a) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        m.put("dataType", s(a.dataType()));
+        if (a.binaryValue() != null) {
+            m.put("binaryValue", AttributeValue.fromB(SdkBytes.fromByteArray(a.binaryValue())));
+        } else if (a.stringValue() != null) {
+            m.put("stringValue", s(a.stringValue()));
+        }
+        return AttributeValue.fromM(m);
+    }
+
+    /** A stored attribute; a plain string is one written before attributes kept their types: a String attribute. */
+    private static MessageAttribute attribute(AttributeValue v) {
+        if (v.s() != null) {
+            return MessageAttribute.ofString(v.s());
+        }
+        Map<String, AttributeValue> m = v.m();
+        AttributeValue binary = m.get("binaryValue");
+        return new MessageAttribute(
+                str(m, "dataType"),
+                str(m, "stringValue"),
+                binary == null ? null : binary.b().asByteArray());
+    }
+
     public static QuarantineRecord fromItem(Map<String, AttributeValue> item) {
-        Map<String, String> attributes = new HashMap<>();
+        Map<String, MessageAttribute> attributes = new HashMap<>();
         if (item.containsKey("attributes")) {
-            item.get("attributes").m().forEach((k, v) -> attributes.put(k, v.s()));
+            item.get("attributes").m().forEach((k, v) -> attributes.put(k, attribute(v)));
         }
         List<AuditEntry> audit = new ArrayList<>();
         if (item.containsKey("audit")) {

@@ -1,11 +1,11 @@
 package dev.redrive.aws.queues;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Dead letters from SQS, with Redrive's attributes decoded ({@value DeadLetterMetadata#ATTRIBUTE},
- * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on. A FIFO dead letter's message group
+ * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on; those keep their types (String,
+ * Number, Binary, custom ones), so the quarantine and a replay keep the original's. A FIFO dead letter's message group
  * is kept with its attributes as {@value #GROUP_ATTRIBUTE}, so that its replay goes back to the same group, in order
  * ({@link SqsReplaySender} takes it off again).
  */
@@ -61,19 +62,14 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
     }
 
     static ArrivedDeadLetter decode(Message m) {
-        Map<String, String> attributes = new HashMap<>();
-        m.messageAttributes().forEach((k, v) -> {
-            if (v.stringValue() != null) {
-                attributes.put(k, v.stringValue());
-            }
-        });
+        Map<String, MessageAttribute> attributes = SqsAttributes.fromSqs(m.messageAttributes());
         Optional<DeadLetterMetadata> metadata =
-                DeadLetterMetadata.parse(attributes.remove(DeadLetterMetadata.ATTRIBUTE));
-        Optional<ReplayMarker> marker = ReplayMarker.decode(attributes.remove(ReplayMarker.ATTRIBUTE));
+                DeadLetterMetadata.parse(text(attributes.remove(DeadLetterMetadata.ATTRIBUTE)));
+        Optional<ReplayMarker> marker = ReplayMarker.decode(text(attributes.remove(ReplayMarker.ATTRIBUTE)));
         attributes.remove(GROUP_ATTRIBUTE);
         String group = m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID);
         if (group != null && !group.isBlank()) {
-            attributes.put(GROUP_ATTRIBUTE, group);
+            attributes.put(GROUP_ATTRIBUTE, MessageAttribute.ofString(group));
         }
         String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
         String receives = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
@@ -88,6 +84,10 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
                 metadata.map(md -> new ArrivedDeadLetter.AttachedFailure(
                         md.consumer(), md.idempotencyKey(), md.sourceMessageId(), md.failure())),
                 marker);
+    }
+
+    private static String text(MessageAttribute a) {
+        return a == null ? null : a.stringValue();
     }
 
     @Override

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jboss.logging.Logger;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
@@ -33,7 +32,7 @@ public final class SqsQueueGateway implements QueueGateway {
 
     private static final Logger LOG = Logger.getLogger(SqsQueueGateway.class);
     private static final int SQS_BATCH = 10;
-    private static final int SQS_MAX_ATTRIBUTES = 10;
+    private static final int SQS_MAX_ATTRIBUTES = SqsAttributes.MAX_PER_MESSAGE;
     /** SQS's limit on a message, and on a batch call's messages together. */
     static final int SQS_MAX_BYTES = 1024 * 1024;
 
@@ -263,17 +262,7 @@ public final class SqsQueueGateway implements QueueGateway {
     }
 
     private static Map<String, MessageAttributeValue> originalAttributes(IncomingMessage m) {
-        Map<String, MessageAttributeValue> attributes = new HashMap<>();
-        m.delivered().forEach((k, v) -> {
-            MessageAttributeValue.Builder a = MessageAttributeValue.builder().dataType(v.dataType());
-            if (v.binaryValue() != null) {
-                a.binaryValue(SdkBytes.fromByteArray(v.binaryValue()));
-            } else {
-                a.stringValue(v.stringValue());
-            }
-            attributes.put(k, a.build());
-        });
-        return attributes;
+        return new HashMap<>(SqsAttributes.toSqs(m.delivered()));
     }
 
     private static Map<String, MessageAttributeValue> with(

@@ -1,6 +1,8 @@
 package dev.redrive.aws.queues;
 
 import dev.redrive.aws.payload.ClaimCheckPointer;
+import dev.redrive.core.consumer.MessageAttribute;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import java.time.Duration;
@@ -9,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jboss.logging.Logger;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -25,6 +28,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * per-message delay, so its replays are paced by sending only the slots due now.
  */
 public final class SqsReplaySender implements ReplaySender {
+
+    private static final Logger LOG = Logger.getLogger(SqsReplaySender.class);
 
     /** The group of a FIFO replay whose original group is unknown. */
     public static final String FALLBACK_GROUP = "redrive-replay";
@@ -54,8 +59,7 @@ public final class SqsReplaySender implements ReplaySender {
                 }
                 if (sourceQueue.endsWith(".fifo")) {
                     e.messageGroupId(groupOf(m.attributes()))
-                            .messageDeduplicationId(m.attributes()
-                                    .getOrDefault(ReplayMarker.ATTRIBUTE, "r" + i)
+                            .messageDeduplicationId(text(m.attributes(), ReplayMarker.ATTRIBUTE, "r" + i)
                                     .replace(':', '-'));
                 }
                 entries.add(e.build());
@@ -88,42 +92,56 @@ public final class SqsReplaySender implements ReplaySender {
         return (int) Math.min(900, Math.max(0, seconds));
     }
 
-    private static String groupOf(Map<String, String> attributes) {
-        String group = attributes.get(SqsDeadLetterSource.GROUP_ATTRIBUTE);
+    private static String groupOf(Map<String, MessageAttribute> attributes) {
+        String group = text(attributes, SqsDeadLetterSource.GROUP_ATTRIBUTE, null);
         return group == null || group.isBlank() ? FALLBACK_GROUP : group;
     }
 
+    private static String text(Map<String, MessageAttribute> attributes, String name, String otherwise) {
+        MessageAttribute a = attributes.get(name);
+        return a == null || a.stringValue() == null ? otherwise : a.stringValue();
+    }
+
     /**
-     * The message attributes to send: Redrive's carrier of the message group is not one of them. A claim check's marker
-     * goes as the Number the Extended Client Library sends, so a consumer on that library reads the replay as one.
+     * The message attributes to send: the original's, each with its type (String, Number, Binary, custom types), and
+     * the replay marker; Redrive's carrier of the message group is not one of them. A claim check's marker kept as text
+     * (by a ledger from before attributes kept their types) goes as the Number the Extended Client Library sends, so a
+     * consumer on that library reads the replay as one. A message that already has SQS's ten attributes has no room
+     * for the replay marker: it goes without it, exactly the original (should it dead-letter again, it is quarantined
+     * as a new dead letter rather than reopening its record).
      */
-    static Map<String, MessageAttributeValue> values(Map<String, String> attributes) {
+    static Map<String, MessageAttributeValue> values(Map<String, MessageAttribute> attributes) {
         Map<String, MessageAttributeValue> values = new HashMap<>();
         attributes.forEach((k, v) -> {
-            if (!SqsDeadLetterSource.GROUP_ATTRIBUTE.equals(k)) {
-                values.put(
-                        k,
-                        MessageAttributeValue.builder()
-                                .dataType(
-                                        ClaimCheckPointer.marks(List.of(k))
-                                                ? ClaimCheckPointer.SIZE_DATA_TYPE
-                                                : "String")
-                                .stringValue(v)
-                                .build());
+            if (SqsDeadLetterSource.GROUP_ATTRIBUTE.equals(k)) {
+                return;
             }
+            boolean claimCheckMarkerAsText =
+                    ClaimCheckPointer.marks(List.of(k)) && v.dataType().equals("String");
+            values.put(
+                    k,
+                    SqsAttributes.toSqs(
+                            claimCheckMarkerAsText
+                                    ? new MessageAttribute(ClaimCheckPointer.SIZE_DATA_TYPE, v.stringValue(), null)
+                                    : v));
         });
+        if (values.size() > SqsAttributes.MAX_PER_MESSAGE && values.remove(ReplayMarker.ATTRIBUTE) != null) {
+            LOG.infof(
+                    "replay %s goes without its marker: the original has SQS's %d attributes already",
+                    Printable.escape(text(attributes, ReplayMarker.ATTRIBUTE, "")), SqsAttributes.MAX_PER_MESSAGE);
+        }
         return values;
     }
 
     @Override
-    public String send(String sourceQueue, String body, Map<String, String> attributes) {
+    public String send(String sourceQueue, String body, Map<String, MessageAttribute> attributes) {
         Map<String, MessageAttributeValue> values = values(attributes);
         SendMessageRequest.Builder request = SendMessageRequest.builder()
                 .queueUrl(queues.url(sourceQueue))
                 .messageBody(body)
                 .messageAttributes(values);
         if (sourceQueue.endsWith(".fifo")) {
-            String marker = attributes.getOrDefault(ReplayMarker.ATTRIBUTE, Integer.toHexString(body.hashCode()));
+            String marker = text(attributes, ReplayMarker.ATTRIBUTE, Integer.toHexString(body.hashCode()));
             request.messageGroupId(groupOf(attributes)).messageDeduplicationId(marker.replace(':', '-'));
         }
         return sqs.sendMessage(request.build()).messageId();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.sweeper.ArchiveStore;
 import dev.redrive.core.sweeper.ArchiveStoreContract;
 import dev.redrive.localstack.LocalAws;
@@ -16,7 +17,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
@@ -40,26 +44,54 @@ class S3ArchiveStoreTest extends ArchiveStoreContract {
                 aws.s3(), bucket, KEY_ID, Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC));
     }
 
-    @Override
-    protected List<ArchivedLine> read(String ref) {
+    private List<JsonNode> lines(String ref) {
         byte[] object =
                 aws.s3().getObjectAsBytes(b -> b.bucket(bucket).key(ref)).asByteArray();
-        List<ArchivedLine> lines = new ArrayList<>();
+        List<JsonNode> lines = new ArrayList<>();
         try (GZIPInputStream gzip = new GZIPInputStream(new ByteArrayInputStream(object))) {
             for (String line : new String(gzip.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-                JsonNode n = JSON.readTree(line);
-                lines.add(new ArchivedLine(
-                        n.get("quarantineId").asText(),
-                        n.get("state").asText(),
-                        n.get("payload").asText(),
-                        n.get("archiveReason").asText(),
-                        n.get("audit").size(),
-                        n.has("claimCheck") ? n.get("claimCheck").asText() : null));
+                lines.add(JSON.readTree(line));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return lines;
+    }
+
+    @Override
+    protected List<ArchivedLine> read(String ref) {
+        return lines(ref).stream()
+                .map(n -> new ArchivedLine(
+                        n.get("quarantineId").asText(),
+                        n.get("state").asText(),
+                        n.get("payload").asText(),
+                        n.get("archiveReason").asText(),
+                        n.get("audit").size(),
+                        n.has("claimCheck") ? n.get("claimCheck").asText() : null))
+                .toList();
+    }
+
+    /** Each attribute as a line holds it: {"dataType": ..., "stringValue": ...} or {..., "binaryValue": base64}. */
+    @Override
+    protected List<Map<String, MessageAttribute>> attributesOf(String ref) {
+        List<Map<String, MessageAttribute>> all = new ArrayList<>();
+        for (JsonNode n : lines(ref)) {
+            Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+            n.get("attributes").fields().forEachRemaining(e -> {
+                JsonNode a = e.getValue();
+                attributes.put(
+                        e.getKey(),
+                        new MessageAttribute(
+                                a.get("dataType").asText(),
+                                a.has("stringValue") ? a.get("stringValue").asText() : null,
+                                a.has("binaryValue")
+                                        ? Base64.getDecoder()
+                                                .decode(a.get("binaryValue").asText())
+                                        : null));
+            });
+            all.add(attributes);
+        }
+        return all;
     }
 
     @Test

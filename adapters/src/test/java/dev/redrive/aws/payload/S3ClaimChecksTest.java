@@ -7,6 +7,7 @@ import com.amazon.sqs.javamessaging.AmazonSQSExtendedClient;
 import com.amazon.sqs.javamessaging.ExtendedClientConfiguration;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsReplaySender;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.payload.ClaimChecksContract;
@@ -97,8 +98,9 @@ class S3ClaimChecksTest extends ClaimChecksContract {
         String name = url.substring(url.lastIndexOf('/') + 1);
         String payload = payloadOf(FIVE_MIB);
         ClaimChecks.ClaimCheck check = store.checkIn(payload);
-        Map<String, String> asQuarantined = new HashMap<>(check.attributes()); // the ledger keeps attributes as text
-        asQuarantined.put(ReplayMarker.ATTRIBUTE, "q-1:1");
+        // as a ledger from before attributes kept their types kept them: as text
+        Map<String, MessageAttribute> asQuarantined = new HashMap<>(MessageAttribute.ofStrings(check.attributes()));
+        asQuarantined.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-1:1"));
         QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
         directory.register(name, url);
 

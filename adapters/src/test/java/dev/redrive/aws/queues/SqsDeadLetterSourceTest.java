@@ -3,6 +3,7 @@ package dev.redrive.aws.queues;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
@@ -43,9 +44,9 @@ class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
     }
 
     @Override
-    protected void arrive(String queue, String body, Map<String, String> attributes, Optional<ReplayMarker> marker) {
-        Map<String, MessageAttributeValue> values = new HashMap<>();
-        attributes.forEach((k, v) -> values.put(k, text(v)));
+    protected void arrive(
+            String queue, String body, Map<String, MessageAttribute> attributes, Optional<ReplayMarker> marker) {
+        Map<String, MessageAttributeValue> values = new HashMap<>(SqsAttributes.toSqs(attributes));
         marker.ifPresent(m -> values.put(ReplayMarker.ATTRIBUTE, text(m.encode())));
         aws.sqs()
                 .sendMessage(
@@ -77,11 +78,19 @@ class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
         String metadata = "{\"consumer\":\"email\",\"idempotencyKey\":\"email#e-1\",\"sourceQueue\":\"orders\","
                 + "\"sourceMessageId\":\"m-source\",\"failureClass\":\"PERMANENT\",\"errorType\":\"Rule\","
                 + "\"reason\":\"refused\",\"attempt\":4,\"firstFailedAtMillis\":1000,\"lastFailedAtMillis\":2000}";
-        arrive(queue, "{}", Map.of("trace", "t", DeadLetterMetadata.ATTRIBUTE, metadata), Optional.empty());
+        arrive(
+                queue,
+                "{}",
+                Map.of(
+                        "trace",
+                        MessageAttribute.ofString("t"),
+                        DeadLetterMetadata.ATTRIBUTE,
+                        MessageAttribute.ofString(metadata)),
+                Optional.empty());
 
         ArrivedDeadLetter letter = source.receive(queue).get(0);
 
-        assertThat(letter.attributes()).isEqualTo(Map.of("trace", "t"));
+        assertThat(letter.attributes()).isEqualTo(Map.of("trace", MessageAttribute.ofString("t")));
         assertThat(letter.receiveCount())
                 .as("the attempt the consumer recorded")
                 .isEqualTo(4);

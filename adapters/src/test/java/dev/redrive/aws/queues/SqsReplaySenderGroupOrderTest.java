@@ -2,6 +2,7 @@ package dev.redrive.aws.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
@@ -62,8 +63,9 @@ class SqsReplaySenderGroupOrderTest {
         SqsReplaySender sender = new SqsReplaySender(aws.sqs(), directory);
         List<ReplaySender.Outgoing> replays = new ArrayList<>();
         for (int i = 0; i < arrived.size(); i++) {
-            Map<String, String> attributes = new HashMap<>(arrived.get(i).attributes());
-            attributes.put(ReplayMarker.ATTRIBUTE, new ReplayMarker("q-" + i, 1).encode());
+            Map<String, MessageAttribute> attributes =
+                    new HashMap<>(arrived.get(i).attributes());
+            attributes.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString(new ReplayMarker("q-" + i, 1).encode()));
             replays.add(new ReplaySender.Outgoing(arrived.get(i).body(), attributes));
         }
         sender.sendAll(source, replays.subList(0, 3));

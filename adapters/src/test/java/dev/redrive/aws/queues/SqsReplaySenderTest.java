@@ -3,13 +3,13 @@ package dev.redrive.aws.queues;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.core.replay.ReplaySenderContract;
 import dev.redrive.localstack.LocalAws;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,9 +50,7 @@ class SqsReplaySenderTest extends ReplaySenderContract {
                             .messageAttributeNames("All"))
                     .messages();
             for (Message m : batch) {
-                Map<String, String> attributes = new HashMap<>();
-                m.messageAttributes().forEach((k, v) -> attributes.put(k, v.stringValue()));
-                all.add(new Received(m.messageId(), m.body(), attributes));
+                all.add(new Received(m.messageId(), m.body(), SqsAttributes.fromSqs(m.messageAttributes())));
             }
         } while (!batch.isEmpty());
         return all;
@@ -62,11 +60,11 @@ class SqsReplaySenderTest extends ReplaySenderContract {
     void onAFifoQueueTheSameReplaySentTwiceArrivesOnce() {
         String name = "replays-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
         aws.sqs().createQueue(b -> b.queueName(name).attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true")));
-        Map<String, String> marker = Map.of(ReplayMarker.ATTRIBUTE, "q-7:2");
+        Map<String, MessageAttribute> marker = Map.of(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-7:2"));
 
         sender.send(name, "{\"orderId\":\"o-7\"}", marker);
         sender.sendAll(name, List.of(new ReplaySender.Outgoing("{\"orderId\":\"o-7\"}", marker)));
-        sender.send(name, "{\"orderId\":\"o-8\"}", Map.of(ReplayMarker.ATTRIBUTE, "q-8:1"));
+        sender.send(name, "{\"orderId\":\"o-8\"}", Map.of(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-8:1")));
 
         assertThat(received(name))
                 .extracting(Received::body)

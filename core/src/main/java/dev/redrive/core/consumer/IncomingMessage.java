@@ -1,6 +1,5 @@
 package dev.redrive.core.consumer;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -42,12 +41,7 @@ public record IncomingMessage(
         Objects.requireNonNull(messageId, "messageId");
         body = body == null ? "" : body;
         attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
-        if (delivered == null) {
-            Map<String, MessageAttribute> typed = new LinkedHashMap<>();
-            attributes.forEach((k, v) -> typed.put(k, MessageAttribute.ofString(v)));
-            delivered = typed;
-        }
-        delivered = Map.copyOf(delivered);
+        delivered = Map.copyOf(delivered == null ? MessageAttribute.ofStrings(attributes) : delivered);
         receiveCount = Math.max(1, receiveCount);
         sourceQueue = sourceQueue == null ? "" : sourceQueue;
     }

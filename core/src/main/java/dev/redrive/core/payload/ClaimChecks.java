@@ -1,5 +1,7 @@
 package dev.redrive.core.payload;
 
+import dev.redrive.core.consumer.MessageAttribute;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -90,6 +92,13 @@ public interface ClaimChecks {
         public ClaimCheck {
             Objects.requireNonNull(body, "body");
             attributes = Map.copyOf(attributes);
+        }
+
+        /** The marking attributes as they are sent: Numbers (a size in bytes), as the Extended Client Library does. */
+        public Map<String, MessageAttribute> messageAttributes() {
+            Map<String, MessageAttribute> typed = new LinkedHashMap<>();
+            attributes.forEach((k, v) -> typed.put(k, MessageAttribute.ofNumber(v)));
+            return typed;
         }
     }
 }

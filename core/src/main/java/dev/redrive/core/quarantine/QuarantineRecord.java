@@ -1,5 +1,6 @@
 package dev.redrive.core.quarantine;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +19,9 @@ import java.util.Optional;
  * @param origin      where it came from: consumer, queues, source message id, claim key, arrival
  * @param evidence    why it failed: classification, first and last failure, receive count
  * @param payload     where its payload is: inline, kept aside, or archived (the record is then a tombstone)
- * @param attributes  the original string message attributes (Redrive's own markers excluded; a FIFO dead letter's
- *                    message group is kept here for its replay, under the SQS adapter's own attribute name)
+ * @param attributes  the original message attributes, each with its type (String, Number, Binary and custom types, so a
+ *                    replay is the original), Redrive's own markers excluded; a FIFO dead letter's message group is
+ *                    kept here for its replay, under the SQS adapter's own attribute name
  * @param replayCount how many times it was sent back
  * @param note        the latest outcome in words ("already applied", "upcast v1 to v2", an incompatibility)
  * @param audit       every transition, oldest first
@@ -31,7 +33,7 @@ public record QuarantineRecord(
         DeadLetterOrigin origin,
         DeadLetterEvidence evidence,
         PayloadLocation payload,
-        Map<String, String> attributes,
+        Map<String, MessageAttribute> attributes,
         int replayCount,
         String note,
         List<AuditEntry> audit,
@@ -46,6 +48,11 @@ public record QuarantineRecord(
         attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
         audit = audit == null ? List.of() : List.copyOf(audit);
         note = note == null ? "" : note;
+    }
+
+    /** The text of its String and Number attributes: what a consumer and a claim check read. */
+    public Map<String, String> stringAttributes() {
+        return MessageAttribute.strings(attributes);
     }
 
     public String consumer() {
@@ -160,7 +167,7 @@ public record QuarantineRecord(
     }
 
     /** With {@code newAttributes} (a returned replay's, on a tombstone that kept none). */
-    public QuarantineRecord withAttributes(Map<String, String> newAttributes) {
+    public QuarantineRecord withAttributes(Map<String, MessageAttribute> newAttributes) {
         return new QuarantineRecord(
                 id, state, origin, evidence, payload, newAttributes, replayCount, note, audit, version);
     }

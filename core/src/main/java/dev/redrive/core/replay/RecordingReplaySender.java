@@ -1,5 +1,6 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,13 +12,20 @@ import java.util.Map;
 public final class RecordingReplaySender implements ReplaySender {
 
     /** One message sent, and how long after its send it becomes visible. */
-    public record Sent(String queue, String body, Map<String, String> attributes, String messageId, Duration delay) {}
+    public record Sent(
+            String queue, String body, Map<String, MessageAttribute> attributes, String messageId, Duration delay) {
+
+        /** The text of its String and Number attributes. */
+        public Map<String, String> stringAttributes() {
+            return MessageAttribute.strings(attributes);
+        }
+    }
 
     private final List<Sent> sent = new ArrayList<>();
     private int failSends;
 
     @Override
-    public synchronized String send(String sourceQueue, String body, Map<String, String> attributes) {
+    public synchronized String send(String sourceQueue, String body, Map<String, MessageAttribute> attributes) {
         return send(sourceQueue, new Outgoing(body, attributes));
     }
 

@@ -1,5 +1,6 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
@@ -52,7 +53,7 @@ final class ReplayChecks {
      * which a replay sends again); the checks read what the consumer would, the payload behind the pointer.
      */
     private ClaimChecks.Read payloadOf(QuarantineRecord r) {
-        return claimChecks.read(bodyOf(r), r.attributes());
+        return claimChecks.read(bodyOf(r), r.stringAttributes());
     }
 
     /** Why a record's payload cannot be checked; null when it can. */
@@ -258,8 +259,8 @@ final class ReplayChecks {
             // It came as a claim check and stays one: the upcast payload is checked in, and its pointer replaces the
             // original's (whose payload the store's lifecycle expires).
             ClaimChecks.ClaimCheck check = claimChecks.checkIn(u.body());
-            Map<String, String> attributes = new HashMap<>(r.attributes());
-            attributes.putAll(check.attributes());
+            Map<String, MessageAttribute> attributes = new HashMap<>(r.attributes());
+            attributes.putAll(check.messageAttributes());
             return r.withPayload(new PayloadLocation.Inline(check.body())).withAttributes(attributes);
         }
         if (r.bodyRef() != null) {

@@ -1,5 +1,6 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +10,11 @@ import java.util.Map;
 public interface ReplaySender {
 
     /**
-     * Sends {@code body} with {@code attributes} to {@code sourceQueue} (a name).
+     * Sends {@code body} with {@code attributes}, each with its type, to {@code sourceQueue} (a name).
      *
      * @return the new message id
      */
-    String send(String sourceQueue, String body, Map<String, String> attributes);
+    String send(String sourceQueue, String body, Map<String, MessageAttribute> attributes);
 
     /**
      * Sends several messages to one queue, in as few calls as the queue allows (ten per batch on SQS).
@@ -39,14 +40,16 @@ public interface ReplaySender {
     /**
      * One message to send.
      *
-     * @param delay how long after the send it becomes visible (on SQS: DelaySeconds, in whole seconds)
+     * @param attributes its attributes, each with its type: the original's, and the replay marker
+     * @param delay      how long after the send it becomes visible (on SQS: DelaySeconds, in whole seconds)
      */
-    record Outgoing(String body, Map<String, String> attributes, Duration delay) {
+    record Outgoing(String body, Map<String, MessageAttribute> attributes, Duration delay) {
         public Outgoing {
+            attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
             delay = delay == null || delay.isNegative() ? Duration.ZERO : delay;
         }
 
-        public Outgoing(String body, Map<String, String> attributes) {
+        public Outgoing(String body, Map<String, MessageAttribute> attributes) {
             this(body, attributes, Duration.ZERO);
         }
     }

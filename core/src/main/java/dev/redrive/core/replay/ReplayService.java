@@ -3,6 +3,7 @@ package dev.redrive.core.replay;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
@@ -197,9 +198,11 @@ public final class ReplayService {
             Instant sending = clock.instant();
             boolean delayable = sender.takesDelays(queue);
             for (ReplayChecks.Ready r : chunk) {
-                Map<String, String> attributes = new HashMap<>(r.record().attributes());
+                Map<String, MessageAttribute> attributes =
+                        new HashMap<>(r.record().attributes());
                 attributes.put(
-                        ReplayMarker.ATTRIBUTE, new ReplayMarker(r.record().id(), r.replayCount()).encode());
+                        ReplayMarker.ATTRIBUTE,
+                        MessageAttribute.ofString(new ReplayMarker(r.record().id(), r.replayCount()).encode()));
                 Instant slot = slots.get(r.record().id());
                 Duration delay = slot == null || !delayable || !slot.isAfter(sending)
                         ? Duration.ZERO

@@ -123,7 +123,7 @@ final class ArchiveSweep {
      *                          next run tries again
      */
     private ArchiveStore.Entry entryOf(QuarantineRecord r, String reason) {
-        ClaimChecks.Read read = claimChecks.read(payloads.bodyOf(r).orElse(""), r.attributes());
+        ClaimChecks.Read read = claimChecks.read(payloads.bodyOf(r).orElse(""), r.stringAttributes());
         if (!read.claimCheck()) {
             return new ArchiveStore.Entry(r, read.stored(), reason);
         }

@@ -310,12 +310,19 @@ final class ArrivalSweep {
         }
         String payload;
         try {
-            payload = claimChecks.payloadOf(letter.body(), letter.attributes());
+            payload = claimChecks.payloadOf(letter.body(), letter.stringAttributes());
         } catch (RuntimeException unreadable) {
             return null; // a claim check whose payload is gone or unreadable now: no key, and the evidence says so
         }
         return consumer.producerKey(new IncomingMessage(
-                        letter.messageId(), null, payload, letter.attributes(), letter.receiveCount(), "", null))
+                        letter.messageId(),
+                        null,
+                        payload,
+                        letter.stringAttributes(),
+                        letter.receiveCount(),
+                        "",
+                        null,
+                        letter.attributes()))
                 .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
                 .orElse(null); // no key: the evidence says so
     }

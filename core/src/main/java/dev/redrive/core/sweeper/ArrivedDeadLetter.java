@@ -1,5 +1,6 @@
 package dev.redrive.core.sweeper;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.replay.ReplayMarker;
 import java.time.Instant;
@@ -13,7 +14,8 @@ import java.util.Optional;
  * @param messageId       its id in the dead-letter queue
  * @param receiptHandle   to delete it once quarantined
  * @param body            the payload
- * @param attributes      its own attributes, Redrive's markers removed
+ * @param attributes      its own attributes, each with its type (String, Number, Binary and custom types), Redrive's
+ *                        markers removed
  * @param receiveCount    how often the source delivered it (from the attached failure, or the DLQ's own count)
  * @param sentAt          when it entered the dead-letter queue
  * @param attached        the failure metadata a consumer attached when it dead-lettered it itself
@@ -23,7 +25,7 @@ public record ArrivedDeadLetter(
         String messageId,
         String receiptHandle,
         String body,
-        Map<String, String> attributes,
+        Map<String, MessageAttribute> attributes,
         int receiveCount,
         Instant sentAt,
         Optional<AttachedFailure> attached,
@@ -47,6 +49,11 @@ public record ArrivedDeadLetter(
      */
     public record AttachedFailure(
             String consumer, String idempotencyKey, String sourceMessageId, FailureRecord failure) {}
+
+    /** The text of its String and Number attributes: what a consumer and a claim check read. */
+    public Map<String, String> stringAttributes() {
+        return MessageAttribute.strings(attributes);
+    }
 
     /** The source message id: stable across a re-sent dead letter (SQS redrive keeps the id; Redrive records it). */
     public String sourceMessageId() {

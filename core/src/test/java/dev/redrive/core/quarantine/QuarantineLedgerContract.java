@@ -2,6 +2,7 @@ package dev.redrive.core.quarantine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.lease.Lease;
@@ -11,6 +12,7 @@ import dev.redrive.core.testing.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +54,7 @@ public abstract class QuarantineLedgerContract {
                         arrivedAt.minusSeconds(30),
                         3),
                 new PayloadLocation.Inline("{\"orderId\":\"o-1\"}"),
-                Map.of("trace", "t-1"),
+                Map.of("trace", MessageAttribute.ofString("t-1")),
                 0,
                 "arrived",
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, arrivedAt, Actor.AUTOMATION, "arrived")),
@@ -72,6 +74,40 @@ public abstract class QuarantineLedgerContract {
         QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
 
         assertThat(stored).isEqualTo(r.withVersion(1));
+    }
+
+    /** The original's attributes, each with its type, so a replay is the original. */
+    static Map<String, MessageAttribute> everyType() {
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        attributes.put("trace", MessageAttribute.ofString("t-1"));
+        attributes.put("price", MessageAttribute.ofNumber("12.50"));
+        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
+        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        attributes.put("empty", new MessageAttribute("Binary", null, new byte[0]));
+        return attributes;
+    }
+
+    @Test
+    void everyAttributeKeepsItsTypeWhenInsertedAloneInABatchAndSaved() {
+        Instant now = clock.instant();
+        QuarantineRecord alone = record(id(), now).withAttributes(everyType());
+        QuarantineRecord batched = record(id(), now).withAttributes(everyType());
+        assertThat(ledger.insertIfAbsent(alone, Optional.empty())).isTrue();
+        assertThat(ledger.insertAllIfAbsent(List.of(batched), Optional.empty())).containsExactly(batched.id());
+
+        QuarantineRecord saved = ledger.save(
+                        ledger.find(alone.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.UNDER_REVIEW, Actor.AUTOMATION, "look", now),
+                        Optional.empty())
+                .orElseThrow();
+
+        assertThat(ledger.find(alone.id()).orElseThrow().attributes()).isEqualTo(everyType());
+        assertThat(ledger.find(batched.id()).orElseThrow().attributes()).isEqualTo(everyType());
+        assertThat(saved.attributes()).isEqualTo(everyType());
+        assertThat(ledger.find(alone.id()).orElseThrow().stringAttributes())
+                .isEqualTo(Map.of("trace", "t-1", "price", "12.50", "ratio", "0.25"));
     }
 
     @Test
@@ -215,7 +251,7 @@ public abstract class QuarantineLedgerContract {
         ledger.save(
                         tombstone
                                 .withPayload(new PayloadLocation.Inline("{\"orderId\":\"o-1\"}"))
-                                .withAttributes(Map.of("trace", "t-2"))
+                                .withAttributes(Map.of("trace", MessageAttribute.ofString("t-2")))
                                 .moveTo(QuarantineState.QUARANTINED, Actor.AUTOMATION, "returned", clock.instant()),
                         Optional.empty())
                 .orElseThrow();
@@ -224,7 +260,7 @@ public abstract class QuarantineLedgerContract {
         assertThat(reopened.archivedToStore()).isFalse();
         assertThat(reopened.archiveRef()).isNull();
         assertThat(reopened.body()).isEqualTo("{\"orderId\":\"o-1\"}");
-        assertThat(reopened.attributes()).containsEntry("trace", "t-2");
+        assertThat(reopened.stringAttributes()).containsEntry("trace", "t-2");
         assertThat(ledger.inState(QuarantineState.QUARANTINED, Optional.of(queue), 10))
                 .extracting(QuarantineRecord::id)
                 .containsExactly(r.id());

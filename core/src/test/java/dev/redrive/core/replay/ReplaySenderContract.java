@@ -2,8 +2,10 @@ package dev.redrive.core.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,8 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ReplaySenderContract {
 
-    /** One message as it arrived in a queue. */
-    public record Received(String messageId, String body, Map<String, String> attributes) {}
+    /** One message as it arrived in a queue, every attribute with its type. */
+    public record Received(String messageId, String body, Map<String, MessageAttribute> attributes) {}
 
     protected ReplaySender sender;
 
@@ -36,7 +38,11 @@ public abstract class ReplaySenderContract {
     @Test
     void aSentMessageArrivesWithItsBodyAndAttributesUnderTheIdReturned() {
         String queue = newQueue();
-        Map<String, String> attributes = Map.of(ReplayMarker.ATTRIBUTE, "q-1:1", "traceparent", "00-abc-def-01");
+        Map<String, MessageAttribute> attributes = Map.of(
+                ReplayMarker.ATTRIBUTE,
+                MessageAttribute.ofString("q-1:1"),
+                "traceparent",
+                MessageAttribute.ofString("00-abc-def-01"));
 
         String id = sender.send(queue, "{\"orderId\":\"o-1\"}", attributes);
 
@@ -48,7 +54,8 @@ public abstract class ReplaySenderContract {
         String queue = newQueue();
         List<ReplaySender.Outgoing> messages = new ArrayList<>();
         for (int i = 0; i < 23; i++) {
-            messages.add(new ReplaySender.Outgoing("body-" + i, Map.of(ReplayMarker.ATTRIBUTE, "q-" + i + ":1")));
+            messages.add(new ReplaySender.Outgoing(
+                    "body-" + i, Map.of(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-" + i + ":1"))));
         }
 
         List<String> ids = sender.sendAll(queue, messages);
@@ -62,8 +69,31 @@ public abstract class ReplaySenderContract {
             assertThat(r.body())
                     .as("the id at position " + i + " is that message's")
                     .isEqualTo("body-" + i);
-            assertThat(r.attributes()).containsEntry(ReplayMarker.ATTRIBUTE, "q-" + i + ":1");
+            assertThat(r.attributes())
+                    .containsEntry(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-" + i + ":1"));
         }
+    }
+
+    /** A replay is the original: String, Number and Binary attributes, custom types included, each with its type. */
+    @Test
+    void everyAttributeArrivesWithItsType() {
+        String queue = newQueue();
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        attributes.put("trace", MessageAttribute.ofString("t-1"));
+        attributes.put("price", MessageAttribute.ofNumber("12.50"));
+        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
+        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        attributes.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-1:1"));
+
+        String one = sender.send(queue, "{\"orderId\":\"o-1\"}", attributes);
+        String two = sender.sendAll(queue, List.of(new ReplaySender.Outgoing("{\"orderId\":\"o-2\"}", attributes)))
+                .get(0);
+
+        assertThat(received(queue))
+                .containsExactlyInAnyOrder(
+                        new Received(one, "{\"orderId\":\"o-1\"}", attributes),
+                        new Received(two, "{\"orderId\":\"o-2\"}", attributes));
     }
 
     @Test

@@ -2,13 +2,16 @@ package dev.redrive.core.sweeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.testing.Records;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,6 +41,9 @@ public abstract class ArchiveStoreContract {
 
     /** The lines of the object {@code ref}, in the order written. */
     protected abstract List<ArchivedLine> read(String ref);
+
+    /** The attributes each line of the object {@code ref} holds, with their types, in the order written. */
+    protected abstract List<Map<String, MessageAttribute>> attributesOf(String ref);
 
     @BeforeEach
     void setUp() {
@@ -86,6 +92,23 @@ public abstract class ArchiveStoreContract {
             assertThat(lines.get(i))
                     .isEqualTo(new ArchivedLine(e.record().id(), "ARCHIVED", e.body(), "reason " + i, 2));
         }
+    }
+
+    @Test
+    void everyAttributeIsArchivedWithItsType() {
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        attributes.put("trace", MessageAttribute.ofString("t-1"));
+        attributes.put("price", MessageAttribute.ofNumber("12.50"));
+        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
+        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        ArchiveStore.Entry typed = entry("{}", "done");
+        ArchiveStore.Entry plain = entry("{}", "done");
+        typed = new ArchiveStore.Entry(typed.record().withAttributes(attributes), "{}", "done");
+
+        String ref = store.write(queue, LocalDate.of(2026, 12, 4), List.of(typed, plain));
+
+        assertThat(attributesOf(ref)).containsExactly(attributes, Map.of("trace", MessageAttribute.ofString("t-1")));
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.claim.MessageOrigin;
 import dev.redrive.core.claim.PayloadFingerprint;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
@@ -52,8 +53,8 @@ class ClaimCheckDeadLetterTest {
     /** A claim check of {@code payload} as its consumer dead-lettered it, with the failure it attached. */
     ClaimChecks.ClaimCheck deadLetter(String payload, FailureClass c, String key) {
         ClaimChecks.ClaimCheck check = checks.checkIn(payload);
-        Map<String, String> attributes = new HashMap<>(check.attributes());
-        attributes.put("trace", "t");
+        Map<String, MessageAttribute> attributes = new HashMap<>(check.messageAttributes());
+        attributes.put("trace", MessageAttribute.ofString("t"));
         FailureRecord failure =
                 new FailureRecord(new Classification(c, "Rejected", "rejected", null), 2, T0, T0, ROUTE.sourceQueue());
         f.dlq.add(
@@ -94,8 +95,9 @@ class ClaimCheckDeadLetterTest {
 
         assertThat(only().body()).as("the pointer, not the payload").isEqualTo(check.body());
         assertThat(only().attributes())
-                .containsEntry(InMemoryClaimChecks.ATTRIBUTE, check.attributes().get(InMemoryClaimChecks.ATTRIBUTE))
-                .containsEntry("trace", "t");
+                .containsEntry(
+                        InMemoryClaimChecks.ATTRIBUTE, check.messageAttributes().get(InMemoryClaimChecks.ATTRIBUTE))
+                .containsEntry("trace", MessageAttribute.ofString("t"));
     }
 
     @Test
@@ -107,7 +109,7 @@ class ClaimCheckDeadLetterTest {
                         UUID.randomUUID().toString(),
                         "rh",
                         check.body(),
-                        check.attributes(),
+                        check.messageAttributes(),
                         5,
                         T0,
                         Optional.empty(),
@@ -128,9 +130,11 @@ class ClaimCheckDeadLetterTest {
         RecordingReplaySender.Sent sent = f.sender.sent().get(0);
         assertThat(sent.body()).isEqualTo(check.body());
         assertThat(sent.attributes())
-                .containsEntry(InMemoryClaimChecks.ATTRIBUTE, check.attributes().get(InMemoryClaimChecks.ATTRIBUTE))
+                .containsEntry(
+                        InMemoryClaimChecks.ATTRIBUTE, check.messageAttributes().get(InMemoryClaimChecks.ATTRIBUTE))
                 .containsKey(ReplayMarker.ATTRIBUTE);
-        assertThat(digest(checks.payloadOf(sent.body(), sent.attributes()))).isEqualTo(digest("big|" + FIVE_MIB));
+        assertThat(digest(checks.payloadOf(sent.body(), sent.stringAttributes())))
+                .isEqualTo(digest("big|" + FIVE_MIB));
     }
 
     @Test
@@ -175,10 +179,13 @@ class ClaimCheckDeadLetterTest {
 
         RecordingReplaySender.Sent sent = f.sender.sent().get(0);
         assertThat(sent.body()).as("a new pointer").isNotEqualTo(original.body());
-        assertThat(checks.isClaimCheck(sent.body(), sent.attributes())).isTrue();
-        assertThat(digest(checks.payloadOf(sent.body(), sent.attributes()))).isEqualTo(digest("up|" + FIVE_MIB));
+        assertThat(checks.isClaimCheck(sent.body(), sent.stringAttributes())).isTrue();
+        assertThat(digest(checks.payloadOf(sent.body(), sent.stringAttributes())))
+                .isEqualTo(digest("up|" + FIVE_MIB));
         assertThat(sent.attributes())
-                .containsEntry(InMemoryClaimChecks.ATTRIBUTE, Integer.toString(("up|" + FIVE_MIB).length()));
+                .containsEntry(
+                        InMemoryClaimChecks.ATTRIBUTE,
+                        MessageAttribute.ofNumber(Integer.toString(("up|" + FIVE_MIB).length())));
         assertThat(digest(checks.payloadOf(original.body(), original.attributes())))
                 .as("the original payload is left for the store's lifecycle")
                 .isEqualTo(digest("v1:up|" + FIVE_MIB));

@@ -2,10 +2,12 @@ package dev.redrive.core.sweeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.sweeper.DeadLetterSource.QueueDepth;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +30,7 @@ public abstract class DeadLetterSourceContract {
 
     /** A message arrives in {@code queue}, carrying {@code marker} when it is a replay that came back. */
     protected abstract void arrive(
-            String queue, String body, Map<String, String> attributes, Optional<ReplayMarker> marker);
+            String queue, String body, Map<String, MessageAttribute> attributes, Optional<ReplayMarker> marker);
 
     /** Receives from {@code queue} once the letters received and not deleted are visible again. */
     protected abstract List<ArrivedDeadLetter> receiveAfterTheVisibilityTimeout(String queue);
@@ -52,7 +54,7 @@ public abstract class DeadLetterSourceContract {
     void lettersAreReceivedTenAtATimeEachOnceWithTheirBodyAndAttributes() {
         String queue = newDeadLetterQueue();
         for (int i = 0; i < 23; i++) {
-            arrive(queue, "body-" + i, Map.of("trace", "t-" + i), Optional.empty());
+            arrive(queue, "body-" + i, Map.of("trace", MessageAttribute.ofString("t-" + i)), Optional.empty());
         }
 
         List<ArrivedDeadLetter> all = receiveAll(queue);
@@ -62,7 +64,7 @@ public abstract class DeadLetterSourceContract {
         for (ArrivedDeadLetter l : all) {
             bodies.add(l.body());
             String n = l.body().substring("body-".length());
-            assertThat(l.attributes()).isEqualTo(Map.of("trace", "t-" + n));
+            assertThat(l.attributes()).isEqualTo(Map.of("trace", MessageAttribute.ofString("t-" + n)));
             assertThat(l.receiptHandle()).isNotBlank();
             assertThat(l.receiveCount()).isPositive();
             assertThat(l.sentAt()).isNotNull();
@@ -75,12 +77,36 @@ public abstract class DeadLetterSourceContract {
     @Test
     void aReplayThatCameBackCarriesItsMarkerOutsideItsAttributes() {
         String queue = newDeadLetterQueue();
-        arrive(queue, "replayed", Map.of("trace", "t"), Optional.of(new ReplayMarker("q-42", 3)));
+        arrive(
+                queue,
+                "replayed",
+                Map.of("trace", MessageAttribute.ofString("t")),
+                Optional.of(new ReplayMarker("q-42", 3)));
 
         ArrivedDeadLetter letter = source.receive(queue).get(0);
 
         assertThat(letter.replay()).contains(new ReplayMarker("q-42", 3));
-        assertThat(letter.attributes()).isEqualTo(Map.of("trace", "t"));
+        assertThat(letter.attributes()).isEqualTo(Map.of("trace", MessageAttribute.ofString("t")));
+    }
+
+    /** The original as it was sent: String, Number and Binary attributes, custom types included, each with its type. */
+    @Test
+    void everyAttributeArrivesWithItsType() {
+        String queue = newDeadLetterQueue();
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        attributes.put("trace", MessageAttribute.ofString("t-1"));
+        attributes.put("price", MessageAttribute.ofNumber("12.50"));
+        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
+        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        arrive(queue, "{}", attributes, Optional.empty());
+
+        ArrivedDeadLetter letter = source.receive(queue).get(0);
+
+        assertThat(letter.attributes()).isEqualTo(attributes);
+        assertThat(letter.stringAttributes())
+                .as("what a consumer reads: the text of String and Number attributes")
+                .isEqualTo(Map.of("trace", "t-1", "price", "12.50", "ratio", "0.25"));
     }
 
     @Test

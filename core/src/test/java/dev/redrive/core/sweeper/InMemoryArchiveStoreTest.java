@@ -1,6 +1,8 @@
 package dev.redrive.core.sweeper;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import java.util.List;
+import java.util.Map;
 
 class InMemoryArchiveStoreTest extends ArchiveStoreContract {
     private final InMemoryArchiveStore archive = new InMemoryArchiveStore();
@@ -20,6 +22,13 @@ class InMemoryArchiveStoreTest extends ArchiveStoreContract {
                         e.archiveReason(),
                         e.record().audit().size(),
                         e.claimCheck()))
+                .toList();
+    }
+
+    @Override
+    protected List<Map<String, MessageAttribute>> attributesOf(String ref) {
+        return archive.objects().get(ref).stream()
+                .map(e -> e.record().attributes())
                 .toList();
     }
 }

@@ -1,5 +1,6 @@
 package dev.redrive.core.sweeper;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +22,8 @@ class InMemoryDeadLetterSourceTest extends DeadLetterSourceContract {
     }
 
     @Override
-    protected void arrive(String queue, String body, Map<String, String> attributes, Optional<ReplayMarker> marker) {
+    protected void arrive(
+            String queue, String body, Map<String, MessageAttribute> attributes, Optional<ReplayMarker> marker) {
         String id = UUID.randomUUID().toString();
         dlq.add(
                 queue,

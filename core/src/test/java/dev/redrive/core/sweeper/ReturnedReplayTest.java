@@ -35,7 +35,7 @@ class ReturnedReplayTest {
     }
 
     ReplayMarker sentMarker(int i) {
-        return ReplayMarker.decode(f.sender.sent().get(i).attributes().get(ReplayMarker.ATTRIBUTE))
+        return ReplayMarker.decode(f.sender.sent().get(i).stringAttributes().get(ReplayMarker.ATTRIBUTE))
                 .orElseThrow();
     }
 

@@ -38,7 +38,7 @@ class SweepAndOperatorReplayRaceTest {
     }
 
     static ReplayMarker sentMarker(SweeperFixture f) {
-        return ReplayMarker.decode(f.sender.sent().get(0).attributes().get(ReplayMarker.ATTRIBUTE))
+        return ReplayMarker.decode(f.sender.sent().get(0).stringAttributes().get(ReplayMarker.ATTRIBUTE))
                 .orElseThrow();
     }
 

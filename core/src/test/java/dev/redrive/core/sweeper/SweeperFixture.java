@@ -1,6 +1,7 @@
 package dev.redrive.core.sweeper;
 
 import dev.redrive.core.claim.InMemoryClaimStore;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.failure.FailureRecord;
@@ -114,7 +115,7 @@ public class SweeperFixture {
                 UUID.randomUUID().toString(),
                 "rh",
                 body,
-                Map.of("trace", "t"),
+                Map.of("trace", MessageAttribute.ofString("t")),
                 receives,
                 T0,
                 Optional.empty(),

@@ -13,6 +13,7 @@ import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.claim.MessageOrigin;
 import dev.redrive.core.claim.PayloadFingerprint;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.AuditEntry;
@@ -23,6 +24,7 @@ import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplayOutcome;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,7 +99,7 @@ class SweeperTest {
         assertThat(r.classification().failureClass()).isEqualTo(FailureClass.POISON);
         assertThat(r.classification().errorType()).isEqualTo("NoFailureRecorded");
         assertThat(r.idempotencyKey()).isEqualTo("scripted#o-3");
-        assertThat(r.attributes()).containsEntry("trace", "t");
+        assertThat(r.attributes()).containsEntry("trace", MessageAttribute.ofString("t"));
     }
 
     @Test
@@ -191,6 +193,39 @@ class SweeperTest {
                 .isEqualTo(5);
     }
 
+    /** A replay is the original: body and every attribute with its type (Binary and Number included), plus its marker. */
+    @Test
+    void aReplayCarriesEveryAttributeWithItsTypeAndItsMarker() {
+        Instant during = T0.minus(Duration.ofMinutes(30));
+        f.windows.add(new MaintenanceWindow("w-1", "payments", T0.minus(Duration.ofHours(1)), T0, "ops-lead", ""));
+        Map<String, MessageAttribute> original = new LinkedHashMap<>();
+        original.put("trace", MessageAttribute.ofString("t-1"));
+        original.put("price", MessageAttribute.ofNumber("12.50"));
+        original.put("ratio", new MessageAttribute("Number.float", "0.25", null));
+        original.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        ArrivedDeadLetter letter = attached("typed|x", FailureClass.TRANSIENT, "Timeout", "payments", during);
+        f.dlq.add(
+                ROUTE.deadLetterQueue(),
+                new ArrivedDeadLetter(
+                        letter.messageId(),
+                        letter.receiptHandle(),
+                        letter.body(),
+                        original,
+                        letter.receiveCount(),
+                        letter.sentAt(),
+                        letter.attached(),
+                        letter.replay()));
+
+        f.sweep();
+
+        assertThat(f.sender.sent()).singleElement().satisfies(s -> {
+            assertThat(s.body()).isEqualTo("typed|x");
+            Map<String, MessageAttribute> sent = new LinkedHashMap<>(s.attributes());
+            assertThat(sent.remove(ReplayMarker.ATTRIBUTE)).isNotNull();
+            assertThat(sent).isEqualTo(original);
+        });
+    }
+
     @Test
     void transientFailuresInsideAnApprovedWindowAreReplayedAndOthersWait() {
         Instant during = T0.minus(Duration.ofMinutes(30));
@@ -211,7 +246,7 @@ class SweeperTest {
         assertThat(f.sender.sent()).singleElement().satisfies(s -> {
             assertThat(s.queue()).isEqualTo("orders");
             assertThat(s.body()).isEqualTo("in|x");
-            assertThat(ReplayMarker.decode(s.attributes().get(ReplayMarker.ATTRIBUTE))
+            assertThat(ReplayMarker.decode(s.stringAttributes().get(ReplayMarker.ATTRIBUTE))
                             .orElseThrow()
                             .replayCount())
                     .isEqualTo(1);
@@ -382,7 +417,8 @@ class SweeperTest {
         f.clock.advance(Duration.ofSeconds(2)); // the window is over
         f.dlq.add(ROUTE.deadLetterQueue(), attached("again|x", FailureClass.TRANSIENT, "Timeout", "payments", T0));
         f.sweep();
-        var marker = ReplayMarker.decode(f.sender.sent().get(0).attributes().get(ReplayMarker.ATTRIBUTE))
+        var marker = ReplayMarker.decode(
+                        f.sender.sent().get(0).stringAttributes().get(ReplayMarker.ATTRIBUTE))
                 .orElseThrow();
         f.windows.remove("w");
         f.dlq.add(ROUTE.deadLetterQueue(), returned("again|x", marker));

@@ -1,5 +1,6 @@
 package dev.redrive.core.testing;
 
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
@@ -32,7 +33,7 @@ public final class Records {
                         ARRIVED.minusSeconds(30),
                         3),
                 new PayloadLocation.Inline(body),
-                Map.of("trace", "t-1"),
+                Map.of("trace", MessageAttribute.ofString("t-1")),
                 0,
                 "arrived",
                 List.of(new AuditEntry(null, QuarantineState.QUARANTINED, ARRIVED, Actor.AUTOMATION, "arrived")),

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.clients.EffectClients;
 import dev.redrive.aws.queues.DeadLetterMetadata;
@@ -217,6 +218,54 @@ class ConfirmationEmailHandlerTest {
                         .messages())
                 .extracting(Message::body)
                 .containsExactly("not json");
+    }
+
+    /**
+     * Lambda's JSON for an SQS record carries a Binary attribute as base64 ({@code binaryValue}) and a Number's text with
+     * its type: read through the runtime interface, the dead letter carries both as they were sent.
+     */
+    @Test
+    void binaryAndNumberAttributesInLambdasJsonReachTheDlqWithTheirTypes() throws Exception {
+        int port = ConfigProvider.getConfig().getValue("quarkus.lambda.mock-event-server.test-port", Integer.class);
+        ObjectNode event = json.createObjectNode();
+        ObjectNode r = event.putArray("Records").addObject();
+        r.put("messageId", UUID.randomUUID().toString());
+        r.put("receiptHandle", "rh");
+        r.put("body", "not json");
+        r.putObject("attributes").put("ApproximateReceiveCount", "1");
+        ObjectNode attributes = r.putObject("messageAttributes");
+        ObjectNode blob = attributes.putObject("blob");
+        blob.putNull("stringValue");
+        blob.put("binaryValue", "AAEC/w==");
+        blob.putArray("stringListValues");
+        blob.putArray("binaryListValues");
+        blob.put("dataType", "Binary");
+        ObjectNode ratio = attributes.putObject("ratio");
+        ratio.put("stringValue", "0.25");
+        ratio.putArray("stringListValues");
+        ratio.putArray("binaryListValues");
+        ratio.put("dataType", "Number.float");
+        r.put("eventSource", "aws:sqs");
+        r.put("eventSourceARN", queue.arn());
+
+        given().baseUri("http://localhost:" + port)
+                .contentType("application/json")
+                .body(json.writeValueAsString(event))
+                .when()
+                .post("/_lambda_")
+                .then()
+                .statusCode(200);
+
+        Message dead = aws.sqs()
+                .receiveMessage(
+                        b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1).messageAttributeNames("All"))
+                .messages()
+                .get(0);
+        assertThat(dead.messageAttributes().get("blob").dataType()).isEqualTo("Binary");
+        assertThat(dead.messageAttributes().get("blob").binaryValue().asByteArray())
+                .isEqualTo(new byte[] {0, 1, 2, (byte) 0xff});
+        assertThat(dead.messageAttributes().get("ratio").dataType()).isEqualTo("Number.float");
+        assertThat(dead.messageAttributes().get("ratio").stringValue()).isEqualTo("0.25");
     }
 
     private SQSEvent.SQSMessage record(String body) {

@@ -14,6 +14,7 @@ import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.claim.IdempotencyKey;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.payload.ClaimChecks;
@@ -139,8 +140,13 @@ class LargePayloadJourneyTest {
 
         assertThat(quarantined.body()).as("the quarantine keeps the pointer").isEqualTo(check.body());
         assertThat(quarantined.attributes())
+                .as("kept with the type it came with")
                 .containsEntry(
-                        ClaimCheckPointer.SIZE_ATTRIBUTE, check.attributes().get(ClaimCheckPointer.SIZE_ATTRIBUTE));
+                        ClaimCheckPointer.SIZE_ATTRIBUTE,
+                        new MessageAttribute(
+                                ClaimCheckPointer.SIZE_DATA_TYPE,
+                                check.attributes().get(ClaimCheckPointer.SIZE_ATTRIBUTE),
+                                null));
         Message replayed = replayedOnceAndApplied(quarantined, "evt-claim-check-5m");
         assertThat(replayed.body()).as("the replay sends the pointer again").isEqualTo(check.body());
         assertThat(replayed.messageAttributes().get(ClaimCheckPointer.SIZE_ATTRIBUTE))

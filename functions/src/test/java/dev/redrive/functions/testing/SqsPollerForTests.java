@@ -84,6 +84,9 @@ public final class SqsPollerForTests {
             SQSEvent.MessageAttribute a = new SQSEvent.MessageAttribute();
             a.setDataType(v.dataType());
             a.setStringValue(v.stringValue());
+            if (v.binaryValue() != null) {
+                a.setBinaryValue(v.binaryValue().asByteBuffer());
+            }
             messageAttributes.put(k, a);
         });
         r.setMessageAttributes(messageAttributes);

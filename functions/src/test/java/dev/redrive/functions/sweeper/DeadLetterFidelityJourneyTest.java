@@ -1,0 +1,194 @@
+package dev.redrive.functions.sweeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.core.consumer.MessageAttribute;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.replay.ReplayMarker;
+import dev.redrive.core.replay.ReplayOutcome;
+import dev.redrive.core.replay.ReplayService;
+import dev.redrive.functions.checkout.ConfirmationEmailHandler;
+import dev.redrive.functions.checkout.OrderEvents;
+import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.testing.AdjustableClock;
+import dev.redrive.functions.testing.SqsPollerForTests;
+import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalAwsTestResource;
+import dev.redrive.localstack.LocalResources.QueuePair;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+
+/**
+ * A dead letter is the original and keeps its reason, end to end through the deployed composition on local AWS: the
+ * consumer's gateway sends it to the DLQ, the sweeper quarantines it, a person replays it, the archive keeps it.
+ */
+@QuarkusTest
+@WithTestResource(LocalAwsTestResource.class)
+class DeadLetterFidelityJourneyTest {
+
+    @Inject
+    SweeperHandler sweeper;
+
+    @Inject
+    ConfirmationEmailHandler emailHandler;
+
+    @Inject
+    ReplayService replays;
+
+    @Inject
+    RedriveConfig config;
+
+    @Inject
+    AdjustableClock clock;
+
+    final LocalAws aws = LocalAws.shared();
+    final ObjectMapper json = new ObjectMapper();
+    QueuePair queue;
+    DynamoDbQuarantineLedger ledger;
+
+    @BeforeEach
+    void freshResources() {
+        clock.reset();
+        queue = SweeperTestResources.fresh(aws, config);
+        aws.s3().createBucket(b -> b.bucket(config.claimChecks().bucket().orElseThrow()));
+        ledger = new DynamoDbQuarantineLedger(
+                aws.dynamoDb(),
+                config.sweeper().quarantineTable(),
+                config.sweeper().controlTable(),
+                clock);
+    }
+
+    @AfterEach
+    void putTheClockBack() {
+        clock.reset();
+    }
+
+    /** String, Number and Binary attributes, custom types included. */
+    static Map<String, MessageAttribute> everyType() {
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        attributes.put("trace", MessageAttribute.ofString("t-1"));
+        attributes.put("price", MessageAttribute.ofNumber("12.50"));
+        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
+        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        return attributes;
+    }
+
+    /**
+     * An order the email consumer refuses (PERMANENT InvalidRecipient) carries String, Number and Binary attributes: the
+     * consumer dead-letters it, the sweeper quarantines it, a person replays it, and past retention it is archived. The
+     * quarantine, the replay and the archive each keep every attribute with its type.
+     */
+    @Test
+    void everyAttributeKeepsItsTypeThroughTheQuarantineTheReplayAndTheArchive() throws Exception {
+        Map<String, MessageAttribute> original = everyType();
+        String body = OrderEvents.v2("evt-typed-1", "o-typed-1", 1999, "EUR").replace("ada@example.com", "a@@b");
+        aws.sqs().sendMessage(b -> b.queueUrl(queue.url()).messageBody(body).messageAttributes(sqs(original)));
+        assertThat(new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn()).pollOnce(emailHandler, 1))
+                .isEqualTo(1);
+
+        assertThat(SweeperTestResources.sweepEmailDlq(sweeper))
+                .extractingByKey("quarantined")
+                .isEqualTo(1);
+        QuarantineRecord r = ledger.ofQueue("order-placed-email", 10).get(0);
+        assertThat(r.classification().errorType()).isEqualTo("InvalidRecipient");
+        assertThat(r.attributes()).as("the quarantine").isEqualTo(original);
+
+        ReplayOutcome outcome =
+                replays.replay(r.id(), Actor.person("ada"), "fixed the address check", Optional.empty(), false);
+
+        assertThat(outcome).isInstanceOf(ReplayOutcome.Sent.class);
+        Message replay = aws.sqs()
+                .receiveMessage(b -> b.queueUrl(queue.url()).waitTimeSeconds(2).messageAttributeNames("All"))
+                .messages()
+                .get(0);
+        assertThat(replay.body()).isEqualTo(body);
+        Map<String, MessageAttribute> replayed = typed(replay.messageAttributes());
+        assertThat(replayed.remove(ReplayMarker.ATTRIBUTE))
+                .as("the replay's marker")
+                .isNotNull();
+        assertThat(replayed).as("the replay").isEqualTo(original);
+        aws.sqs().deleteMessage(b -> b.queueUrl(queue.url()).receiptHandle(replay.receiptHandle()));
+
+        clock.jump(Duration.ofDays(8));
+        assertThat(SweeperTestResources.sweepEmailDlq(sweeper))
+                .extractingByKey("archived")
+                .isEqualTo(1);
+        assertThat(archivedAttributes()).as("the archive").isEqualTo(original);
+    }
+
+    static Map<String, MessageAttributeValue> sqs(Map<String, MessageAttribute> attributes) {
+        Map<String, MessageAttributeValue> values = new LinkedHashMap<>();
+        attributes.forEach((k, v) -> values.put(
+                k,
+                MessageAttributeValue.builder()
+                        .dataType(v.dataType())
+                        .stringValue(v.stringValue())
+                        .binaryValue(v.binaryValue() == null ? null : SdkBytes.fromByteArray(v.binaryValue()))
+                        .build()));
+        return values;
+    }
+
+    static Map<String, MessageAttribute> typed(Map<String, MessageAttributeValue> values) {
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        values.forEach((k, v) -> attributes.put(
+                k,
+                new MessageAttribute(
+                        v.dataType(),
+                        v.stringValue(),
+                        v.binaryValue() == null ? null : v.binaryValue().asByteArray())));
+        return attributes;
+    }
+
+    /** The attributes of the one line of the one archive object, as the line holds them. */
+    private Map<String, MessageAttribute> archivedAttributes() throws Exception {
+        List<S3Object> objects = aws.s3()
+                .listObjectsV2(b -> b.bucket(config.sweeper().archiveBucket()).prefix("archive/"))
+                .contents();
+        assertThat(objects).hasSize(1);
+        var object = aws.s3()
+                .getObject(b -> b.bucket(config.sweeper().archiveBucket())
+                        .key(objects.get(0).key()));
+        JsonNode line;
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(new GZIPInputStream(object), StandardCharsets.UTF_8))) {
+            line = json.readTree(in.readLine());
+        }
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
+        line.get("attributes").fields().forEachRemaining(e -> {
+            JsonNode a = e.getValue();
+            attributes.put(
+                    e.getKey(),
+                    new MessageAttribute(
+                            a.get("dataType").asText(),
+                            a.has("stringValue") ? a.get("stringValue").asText() : null,
+                            a.has("binaryValue")
+                                    ? Base64.getDecoder()
+                                            .decode(a.get("binaryValue").asText())
+                                    : null));
+        });
+        return attributes;
+    }
+}
