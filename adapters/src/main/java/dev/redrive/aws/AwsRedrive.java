@@ -3,6 +3,7 @@ package dev.redrive.aws;
 import dev.redrive.aws.archive.S3ArchiveStore;
 import dev.redrive.aws.archive.S3PayloadStore;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
 import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbLeaseStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
@@ -125,8 +126,14 @@ public record AwsRedrive(
                 s3, names.archiveBucket(), names.archiveKmsKeyId().orElse(null), clock);
     }
 
+    /** The dead letters, each without its metadata given the failure its consumer kept in a note. */
     public SqsDeadLetterSource deadLetters() {
-        return new SqsDeadLetterSource(sqs, queues, dlqVisibilitySecs);
+        return new SqsDeadLetterSource(sqs, queues, dlqVisibilitySecs, notes(), clock);
+    }
+
+    /** The notes of dead letters that had no room for their failure metadata, in the claims table. */
+    public DynamoDbDeadLetterNotes notes() {
+        return new DynamoDbDeadLetterNotes(dynamoDb, names.claimsTable());
     }
 
     public SqsReplaySender sender() {

@@ -156,7 +156,15 @@ class LeastPrivilegeTest {
         assertThat(allows(policy, "dynamodb:UpdateItem", t.table("ControlTable")))
                 .isTrue();
         assertThat(allows(policy, "dynamodb:GetItem", t.table("ClaimsTable"))).isTrue();
+        assertThat(allows(policy, "dynamodb:BatchGetItem", t.table("ClaimsTable")))
+                .as("the notes of a received batch's dead letters, in one read")
+                .isTrue();
         assertThat(allows(policy, "dynamodb:PutItem", t.table("ClaimsTable"))).isFalse();
+        assertThat(policy)
+                .filteredOn(s -> s.on(t.table("ClaimsTable")))
+                .as("reads by key only: no write, no scan, no query")
+                .allSatisfy(s ->
+                        assertThat(s.actions()).containsExactlyInAnyOrder("dynamodb:GetItem", "dynamodb:BatchGetItem"));
         assertThat(allows(policy, "s3:PutObject", archive())).isTrue();
         assertThat(allows(policy, "s3:GetObject", archive())).isTrue();
         assertThat(policy).noneMatch(s -> s.on(outbox()));

@@ -80,22 +80,27 @@ public final class ClaimItems {
         return item;
     }
 
-    public static ClaimRecord fromItem(Map<String, AttributeValue> item) {
-        FailureRecord failure = null;
-        if (item.containsKey(FAILURE_CLASS)) {
-            String dependency = str(item, DEPENDENCY);
-            String reason = str(item, REASON);
-            failure = new FailureRecord(
-                    new Classification(
-                            FailureClass.valueOf(str(item, FAILURE_CLASS)),
-                            str(item, ERROR_TYPE),
-                            "-".equals(reason) ? "" : reason,
-                            dependency == null || dependency.isEmpty() ? null : dependency),
-                    (int) num(item, FAILED_ATTEMPT, 0),
-                    Instant.ofEpochMilli(num(item, FIRST_FAILED_AT, 0)),
-                    Instant.ofEpochMilli(num(item, LAST_FAILED_AT, 0)),
-                    str(item, FAILURE_QUEUE));
+    /** The failure {@link #failureAttributes} wrote, or null when the item holds none. */
+    public static FailureRecord failureOf(Map<String, AttributeValue> item) {
+        if (!item.containsKey(FAILURE_CLASS)) {
+            return null;
         }
+        String dependency = str(item, DEPENDENCY);
+        String reason = str(item, REASON);
+        return new FailureRecord(
+                new Classification(
+                        FailureClass.valueOf(str(item, FAILURE_CLASS)),
+                        str(item, ERROR_TYPE),
+                        "-".equals(reason) ? "" : reason,
+                        dependency == null || dependency.isEmpty() ? null : dependency),
+                (int) num(item, FAILED_ATTEMPT, 0),
+                Instant.ofEpochMilli(num(item, FIRST_FAILED_AT, 0)),
+                Instant.ofEpochMilli(num(item, LAST_FAILED_AT, 0)),
+                str(item, FAILURE_QUEUE));
+    }
+
+    public static ClaimRecord fromItem(Map<String, AttributeValue> item) {
+        FailureRecord failure = failureOf(item);
         String originQueue = str(item, ORIGIN_QUEUE);
         String originMessageId = str(item, ORIGIN_MESSAGE_ID);
         return new ClaimRecord(

@@ -3,9 +3,14 @@ package dev.redrive.aws.queues;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
+import dev.redrive.core.sweeper.ArrivedDeadLetter.AttachedFailure;
+import dev.redrive.core.sweeper.DeadLetterNotes;
+import dev.redrive.core.sweeper.DeadLetterNotes.NoteKey;
 import dev.redrive.core.sweeper.DeadLetterSource;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +26,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * {@value ReplayMarker#ATTRIBUTE}) and removed from the attributes that travel on; those keep their types (String,
  * Number, Binary, custom ones), so the quarantine and a replay keep the original's. A FIFO dead letter's message group
  * is kept with its attributes as {@value #GROUP_ATTRIBUTE}, so that its replay goes back to the same group, in order
- * ({@link SqsReplaySender} takes it off again).
+ * ({@link SqsReplaySender} takes it off again). A dead letter that came without its metadata (it had no room for it)
+ * gets the failure its consumer kept in a dead-letter note, when the source is given the notes.
  */
 public final class SqsDeadLetterSource implements DeadLetterSource {
 
@@ -31,15 +37,27 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
     private final SqsClient sqs;
     private final QueueDirectory queues;
     private final int visibilityTimeoutSeconds;
+    private final DeadLetterNotes notes;
+    private final Clock clock;
+
+    /** A source that reads no dead-letter notes: a dead letter without metadata arrives without it. */
+    public SqsDeadLetterSource(SqsClient sqs, QueueDirectory queues, int visibilityTimeoutSeconds) {
+        this(sqs, queues, visibilityTimeoutSeconds, DeadLetterNotes.NONE, Clock.systemUTC());
+    }
 
     /**
      * @param visibilityTimeoutSeconds how long a received dead letter stays invisible: longer than the time to
      *                                 quarantine a batch, so a slow sweep does not see it twice
+     * @param notes                    where a consumer kept the failure of a dead letter that had no room for it
+     * @param clock                    when notes are read (an expired note is none)
      */
-    public SqsDeadLetterSource(SqsClient sqs, QueueDirectory queues, int visibilityTimeoutSeconds) {
+    public SqsDeadLetterSource(
+            SqsClient sqs, QueueDirectory queues, int visibilityTimeoutSeconds, DeadLetterNotes notes, Clock clock) {
         this.sqs = sqs;
         this.queues = queues;
         this.visibilityTimeoutSeconds = visibilityTimeoutSeconds;
+        this.notes = notes;
+        this.clock = clock;
     }
 
     @Override
@@ -58,7 +76,53 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
         for (Message m : messages) {
             letters.add(decode(m));
         }
-        return letters;
+        return notes == DeadLetterNotes.NONE ? letters : withNotes(deadLetterQueue, messages, letters);
+    }
+
+    /**
+     * The letters, each that came without its failure metadata given the failure its consumer kept in a note (it had
+     * no room for the attribute), found by the message as it came: body and every attribute with its type. One read
+     * for the whole batch, and none when every letter carries its metadata. The letter keeps its own message id as its
+     * source message id: identical copies share a note, and each is still quarantined on its own.
+     */
+    private List<ArrivedDeadLetter> withNotes(
+            String deadLetterQueue, List<Message> messages, List<ArrivedDeadLetter> letters) {
+        Map<Integer, NoteKey> keys = new LinkedHashMap<>();
+        for (int i = 0; i < letters.size(); i++) {
+            if (letters.get(i).attached().isEmpty()) {
+                Message m = messages.get(i);
+                keys.put(
+                        i,
+                        NoteKey.of(
+                                QueueAddress.nameOf(deadLetterQueue),
+                                m.body(),
+                                SqsAttributes.fromSqs(m.messageAttributes())));
+            }
+        }
+        if (keys.isEmpty()) {
+            return letters;
+        }
+        Map<NoteKey, AttachedFailure> found = notes.findAll(keys.values(), clock.instant());
+        List<ArrivedDeadLetter> noted = new ArrayList<>(letters);
+        keys.forEach((i, key) -> {
+            AttachedFailure note = found.get(key);
+            if (note != null) {
+                ArrivedDeadLetter l = letters.get(i);
+                noted.set(
+                        i,
+                        new ArrivedDeadLetter(
+                                l.messageId(),
+                                l.receiptHandle(),
+                                l.body(),
+                                l.attributes(),
+                                note.failure().attempt(),
+                                l.sentAt(),
+                                Optional.of(new AttachedFailure(
+                                        note.consumer(), note.idempotencyKey(), null, note.failure())),
+                                l.replay()));
+            }
+        });
+        return noted;
     }
 
     static ArrivedDeadLetter decode(Message m) {

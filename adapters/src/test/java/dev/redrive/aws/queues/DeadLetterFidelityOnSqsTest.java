@@ -3,6 +3,9 @@ package dev.redrive.aws.queues;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
+import dev.redrive.aws.payload.ClaimCheckPointer;
+import dev.redrive.aws.payload.S3ClaimChecks;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.consumer.QueueGateway.DeadLetter;
@@ -12,14 +15,21 @@ import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
+import dev.redrive.core.sweeper.DeadLetterNotes;
+import dev.redrive.core.sweeper.DeadLetterNotes.NoteKey;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTest;
 import dev.redrive.localstack.LocalResources;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,11 +52,19 @@ class DeadLetterFidelityOnSqsTest {
     String source;
     String dlq;
 
+    String claims;
+    String bucket;
+
     @BeforeEach
     void queues() {
-        source = "fidelity-" + UUID.randomUUID().toString().substring(0, 8);
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        source = "fidelity-" + suffix;
         pair = LocalResources.createQueuePair(aws, source, 5, 30);
         dlq = QueueAddress.nameOf(pair.dlqUrl());
+        claims = "fidelity-claims-" + suffix;
+        LocalResources.createTable(aws.dynamoDb(), claims);
+        bucket = "fidelity-payloads-" + suffix;
+        aws.s3().createBucket(b -> b.bucket(bucket));
     }
 
     static DeadLetter letter(
@@ -80,6 +98,155 @@ class DeadLetterFidelityOnSqsTest {
         attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
         attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
         return attributes;
+    }
+
+    /** The consumers' gateway as deployed: claim checks in a bucket, notes in the claims table, kept for a day. */
+    SqsQueueGateway gateway(DeadLetterNotes notes) {
+        return new SqsQueueGateway(
+                aws.sqs(),
+                directory,
+                new S3ClaimChecks(aws.s3(), bucket),
+                new SqsQueueGateway.Notes(notes, Duration.ofDays(1), Clock.systemUTC()));
+    }
+
+    SqsDeadLetterSource source() {
+        return new SqsDeadLetterSource(
+                aws.sqs(), directory, 30, new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims), Clock.systemUTC());
+    }
+
+    /**
+     * SQS allows ten attributes a message: one that has ten already has no room for the failure attribute. Its consumer
+     * keeps the failure in a note, and the sweeper's source finds it: before, both arrived without any failure (the
+     * SCHEMA one, having no claim either, was quarantined as POISON NoFailureRecorded).
+     */
+    @Test
+    void aDeadLetterWithTenAttributesReachesTheSweeperWithItsFailure() {
+        assertThat(gateway(new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims))
+                        .deadLetter(
+                                source,
+                                List.of(
+                                        letter("m-schema", "not json", ten(), FailureClass.SCHEMA, "NotJson"),
+                                        letter(
+                                                "m-permanent",
+                                                "{\"eventId\":\"e-1\"}",
+                                                ten(),
+                                                FailureClass.PERMANENT,
+                                                "InvalidRecipient"))))
+                .isEmpty();
+
+        List<ArrivedDeadLetter> arrived = source().receive(dlq);
+        assertThat(arrived).hasSize(2);
+        for (ArrivedDeadLetter l : arrived) {
+            assertThat(l.attributes()).as("the original ten, unchanged").isEqualTo(ten());
+            ArrivedDeadLetter.AttachedFailure attached =
+                    l.attached().orElseThrow(() -> new AssertionError("no failure found for " + l.body()));
+            assertThat(attached.consumer()).isEqualTo("confirmation-email");
+            boolean schema = l.body().equals("not json");
+            assertThat(attached.failure().failureClass() + ":"
+                            + attached.failure().classification().errorType())
+                    .isEqualTo(schema ? "SCHEMA:NotJson" : "PERMANENT:InvalidRecipient");
+            assertThat(attached.failure().classification().reason())
+                    .isEqualTo(schema ? "refused: NotJson" : "refused: InvalidRecipient");
+            assertThat(attached.idempotencyKey()).isEqualTo(schema ? null : "confirmation-email#e-1");
+            assertThat(l.receiveCount()).as("the attempt its consumer recorded").isEqualTo(2);
+            assertThat(l.sourceMessageId())
+                    .as("each copy is quarantined on its own")
+                    .isEqualTo(l.messageId());
+        }
+    }
+
+    /** Nine attributes and a body too long to go inline: the pointer's marker is the tenth, the failure goes aside. */
+    @Test
+    void aDeadLetterByClaimCheckWithNineAttributesReachesTheSweeperWithItsFailure() {
+        Map<String, MessageAttribute> nine = new LinkedHashMap<>(ten());
+        nine.remove("attr-9");
+        String tooLong = "y".repeat(1024 * 1024 + 100 * 1024);
+
+        assertThat(gateway(new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims))
+                        .deadLetter(source, List.of(letter("m-long", tooLong, nine, FailureClass.SCHEMA, "TooLarge"))))
+                .isEmpty();
+
+        ArrivedDeadLetter l = source().receive(dlq).get(0);
+        assertThat(l.attributes()).hasSize(10).containsKey(ClaimCheckPointer.SIZE_ATTRIBUTE);
+        assertThat(ClaimCheckPointer.parse(l.body())).isPresent();
+        assertThat(l.attached().orElseThrow().failure().classification().errorType())
+                .isEqualTo("TooLarge");
+    }
+
+    /** A note that cannot be kept leaves its dead letter in the source (reported failed), never sent without it. */
+    @Test
+    void aDeadLetterWhoseNoteCannotBeKeptIsReportedFailedNotSentWithoutItsReason() {
+        DeadLetterNotes down = new DeadLetterNotes() {
+            @Override
+            public void keep(NoteKey key, ArrivedDeadLetter.AttachedFailure failure, Instant expiresAt) {
+                throw new IllegalStateException("the claims table is throttled (simulated)");
+            }
+
+            @Override
+            public Optional<ArrivedDeadLetter.AttachedFailure> find(NoteKey key, Instant now) {
+                return Optional.empty();
+            }
+        };
+
+        Set<String> failed = gateway(down)
+                .deadLetter(
+                        source,
+                        List.of(
+                                letter("m-ten", "not json", ten(), FailureClass.SCHEMA, "NotJson"),
+                                letter("m-two", "not json", everyType(), FailureClass.SCHEMA, "NotJson")));
+
+        assertThat(failed).containsExactly("m-ten");
+        assertThat(source().receive(dlq))
+                .singleElement()
+                .satisfies(l -> assertThat(l.attached()).isPresent());
+    }
+
+    /** The sweeper's cost: one read of the notes per received batch, none when every letter carries its metadata. */
+    @Test
+    void notesAreReadOncePerReceivedBatchAndOnlyForLettersWithoutMetadata() {
+        List<Integer> reads = new ArrayList<>();
+        DeadLetterNotes store = new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims);
+        DeadLetterNotes counted = new DeadLetterNotes() {
+            @Override
+            public void keep(NoteKey key, ArrivedDeadLetter.AttachedFailure failure, Instant expiresAt) {
+                store.keep(key, failure, expiresAt);
+            }
+
+            @Override
+            public Optional<ArrivedDeadLetter.AttachedFailure> find(NoteKey key, Instant now) {
+                return store.find(key, now);
+            }
+
+            @Override
+            public Map<NoteKey, ArrivedDeadLetter.AttachedFailure> findAll(Collection<NoteKey> keys, Instant now) {
+                reads.add(keys.size());
+                return store.findAll(keys, now);
+            }
+        };
+        SqsDeadLetterSource counting = new SqsDeadLetterSource(aws.sqs(), directory, 30, counted, Clock.systemUTC());
+        List<DeadLetter> withMetadata = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            withMetadata.add(letter("m-" + i, "{\"n\":" + i + "}", everyType(), FailureClass.SCHEMA, "NotJson"));
+        }
+        assertThat(gateway(counted).deadLetter(source, withMetadata)).isEmpty();
+        assertThat(counting.receive(dlq))
+                .hasSize(10)
+                .allSatisfy(l -> assertThat(l.attached()).isPresent());
+        assertThat(reads).as("every letter carried its metadata").isEmpty();
+
+        for (int i = 0; i < 10; i++) { // as the redrive policy moves them: no metadata, no note
+            int n = i;
+            aws.sqs().sendMessage(b -> b.queueUrl(pair.dlqUrl()).messageBody("{\"moved\":" + n + "}"));
+        }
+        List<ArrivedDeadLetter> moved = new ArrayList<>();
+        while (moved.size() < 10) {
+            moved.addAll(counting.receive(dlq));
+        }
+        assertThat(moved).allSatisfy(l -> assertThat(l.attached()).isEmpty());
+        assertThat(reads)
+                .as("one read per received batch, for its letters")
+                .allSatisfy(n -> assertThat(n).isPositive());
+        assertThat(reads.stream().mapToInt(Integer::intValue).sum()).isEqualTo(10);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.redrive.aws.queues;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.replay.ReplayMarker;
@@ -10,6 +11,8 @@ import dev.redrive.core.sweeper.ArrivedDeadLetter;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.DeadLetterSourceContract;
 import dev.redrive.localstack.LocalAws;
+import dev.redrive.localstack.LocalResources;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
@@ -31,9 +35,23 @@ class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
     private final LocalAws aws = LocalAws.shared();
     private final QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
 
+    /** As the sweeper is wired: dead letters without metadata are looked up in the notes (here, none are kept). */
+    private static String claims;
+
+    @BeforeAll
+    static void claimsTable() {
+        claims = "source-claims-" + UUID.randomUUID().toString().substring(0, 8);
+        LocalResources.createTable(LocalAws.shared().dynamoDb(), claims);
+    }
+
     @Override
     protected DeadLetterSource newSource() {
-        return new SqsDeadLetterSource(aws.sqs(), directory, VISIBILITY_SECONDS);
+        return new SqsDeadLetterSource(
+                aws.sqs(),
+                directory,
+                VISIBILITY_SECONDS,
+                new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims),
+                Clock.systemUTC());
     }
 
     @Override

@@ -18,8 +18,9 @@ public interface QueueGateway {
     /**
      * Sends each message to the dead-letter queue of {@code sourceQueue}, unchanged (its body and every attribute with
      * its type) except for one added attribute holding its failure metadata; a body that cannot go inline may go by
-     * claim check. The message is then acknowledged, so the Lambda service deletes it from the source: it never burns
-     * the retries of the redrive policy.
+     * claim check, and a message with no room for the attribute (a queue's limit on attributes) may leave its metadata
+     * in a dead-letter note the sweeper reads ({@link dev.redrive.core.sweeper.DeadLetterNotes}). The message is then
+     * acknowledged, so the Lambda service deletes it from the source: it never burns the retries of the redrive policy.
      *
      * @return the ids of messages that could not be sent; they stay in the source and are reported as failed
      */

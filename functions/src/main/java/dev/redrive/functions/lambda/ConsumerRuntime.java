@@ -1,6 +1,7 @@
 package dev.redrive.functions.lambda;
 
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
 import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsQueueGateway;
@@ -80,11 +81,28 @@ public class ConsumerRuntime {
         return new ClaimCheckSettings(c.bucket(), c.readableBuckets().orElse(List.of()), c.kmsKeyId());
     }
 
-    /** The queue gateway: a dead letter too large to go inline with its failure metadata goes by claim check. */
+    /**
+     * The queue gateway: a dead letter too large to go inline with its failure metadata goes by claim check; one with no
+     * room for its metadata (SQS's ten attributes) keeps it in a note in the claims table, as long as claims count.
+     */
     @Produces
     @Singleton
-    SqsQueueGateway queueGateway(SqsClient sqs, QueueDirectory directory, ClaimCheckSettings claimChecks, S3Client s3) {
-        return new SqsQueueGateway(sqs, directory, claimChecks.forCheckIn(s3));
+    SqsQueueGateway queueGateway(
+            SqsClient sqs,
+            QueueDirectory directory,
+            ClaimCheckSettings claimChecks,
+            S3Client s3,
+            DynamoDbClient dynamoDb,
+            RedriveConfig config,
+            Clock clock) {
+        return new SqsQueueGateway(
+                sqs,
+                directory,
+                claimChecks.forCheckIn(s3),
+                new SqsQueueGateway.Notes(
+                        new DynamoDbDeadLetterNotes(dynamoDb, config.claims().table()),
+                        config.claims().recordTtl(),
+                        clock));
     }
 
     @Produces

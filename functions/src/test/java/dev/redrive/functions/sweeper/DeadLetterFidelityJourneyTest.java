@@ -139,6 +139,60 @@ class DeadLetterFidelityJourneyTest {
         assertThat(archivedAttributes()).as("the archive").isEqualTo(original);
     }
 
+    /**
+     * SQS allows ten attributes a message: one that came with ten has no room for the failure attribute. Its consumer
+     * keeps the failure in a note beside it, and the sweeper quarantines it with its real class and errorType. Before,
+     * the sweeper inferred them: a body that is not JSON (no claim) became POISON NoFailureRecorded, and a payload
+     * reusing an applied order's key (the claim is the other payload's, completed) TRANSIENT AppliedBeforeDeadLetter,
+     * which an approved maintenance window would even have auto-replayed. A refused recipient was found through its
+     * claim already.
+     */
+    @Test
+    void deadLettersWithTenAttributesAreQuarantinedWithTheirRealClassification() {
+        Map<String, MessageAttributeValue> ten = new LinkedHashMap<>();
+        for (int i = 0; i < 10; i++) {
+            ten.put(
+                    "attr-" + i,
+                    MessageAttributeValue.builder()
+                            .dataType("String")
+                            .stringValue("v-" + i)
+                            .build());
+        }
+        String applied = OrderEvents.v2("evt-ten-applied", "o-ten-2", 1999, "EUR");
+        aws.sqs().sendMessage(b -> b.queueUrl(queue.url()).messageBody(applied));
+        SqsPollerForTests poller = new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn());
+        assertThat(poller.pollOnce(emailHandler, 1)).isEqualTo(1);
+        Map<String, String> bodies = Map.of(
+                "not json at all",
+                "SCHEMA:NotJson",
+                OrderEvents.v2("evt-ten-1", "o-ten-1", 1999, "EUR").replace("ada@example.com", "a@@b"),
+                "PERMANENT:InvalidRecipient",
+                applied.replace("1999", "2999"),
+                "PERMANENT:PayloadMismatch");
+        bodies.keySet()
+                .forEach(body -> aws.sqs()
+                        .sendMessage(
+                                b -> b.queueUrl(queue.url()).messageBody(body).messageAttributes(ten)));
+        int handled = 0;
+        for (int round = 0; round < 5 && handled < 3; round++) {
+            handled += poller.pollOnce(emailHandler, 1);
+        }
+        assertThat(handled).isEqualTo(3);
+
+        assertThat(SweeperTestResources.sweepEmailDlq(sweeper))
+                .extractingByKey("quarantined")
+                .isEqualTo(3);
+
+        Map<String, String> quarantined = new LinkedHashMap<>();
+        for (QuarantineRecord r : ledger.ofQueue("order-placed-email", 10)) {
+            assertThat(r.attributes()).as("the original ten, unchanged").isEqualTo(typed(ten));
+            quarantined.put(
+                    r.body(),
+                    r.classification().failureClass() + ":" + r.classification().errorType());
+        }
+        assertThat(quarantined).containsExactlyInAnyOrderEntriesOf(bodies);
+    }
+
     static Map<String, MessageAttributeValue> sqs(Map<String, MessageAttribute> attributes) {
         Map<String, MessageAttributeValue> values = new LinkedHashMap<>();
         attributes.forEach((k, v) -> values.put(

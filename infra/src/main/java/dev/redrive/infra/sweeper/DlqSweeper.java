@@ -135,9 +135,13 @@ public final class DlqSweeper extends Construct {
         }
         props.tables().quarantine().grantReadWriteData(function);
         props.tables().control().grantReadWriteData(function);
+        // Reads only: a claim by its key (the replay's idempotency check, the evidence of a dead letter), and the notes
+        // a
+        // consumer keeps there for dead letters that had no room for their failure (one BatchGetItem per received
+        // batch).
         function.addToRolePolicy(PolicyStatement.Builder.create()
                 .sid("IdempotencyLookup")
-                .actions(List.of("dynamodb:GetItem"))
+                .actions(List.of("dynamodb:GetItem", "dynamodb:BatchGetItem"))
                 .resources(List.of(props.tables().claims().getTableArn()))
                 .build());
         props.key().grantDecrypt(function);

@@ -67,11 +67,14 @@ public final class Observer {
     /** A claim as the checker reads it. */
     public record ClaimView(String status, long fencingToken, long leaseExpiresAtMillis) {}
 
-    /** Every claim, by key (one scan of the table). */
+    /** Every claim, by key (one scan of the table; the dead-letter notes it also holds have no status). */
     public Map<String, ClaimView> claimsByKey() {
         Map<String, ClaimView> all = new HashMap<>();
         for (var page : ddb.scanPaginator(b -> b.tableName(claimsTable()))) {
             for (var i : page.items()) {
+                if (!i.containsKey("status")) {
+                    continue;
+                }
                 all.put(
                         i.get("pk").s(),
                         new ClaimView(

@@ -1,0 +1,8 @@
+package dev.redrive.core.sweeper;
+
+class InMemoryDeadLetterNotesTest extends DeadLetterNotesContract {
+    @Override
+    protected DeadLetterNotes newNotes() {
+        return new InMemoryDeadLetterNotes();
+    }
+}
