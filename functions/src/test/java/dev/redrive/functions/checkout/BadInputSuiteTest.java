@@ -8,8 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
+import dev.redrive.aws.payload.ClaimCheckPointer;
 import dev.redrive.aws.payload.S3ClaimChecks;
+import dev.redrive.aws.queues.QueueAddress;
 import dev.redrive.aws.queues.QueueDirectory;
+import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsQueueGateway;
 import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.EventSchemas;
@@ -18,9 +22,11 @@ import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
 import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.consumer.BatchProcessor;
+import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.consumer.QueueGateway;
+import dev.redrive.core.sweeper.ArrivedDeadLetter;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
 import dev.redrive.functions.metrics.ConsumerMetrics;
@@ -31,12 +37,16 @@ import dev.redrive.localstack.LocalResources;
 import java.io.InputStream;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +144,11 @@ class BadInputSuiteTest {
             RecordingGateway gateway = new RecordingGateway(new SqsQueueGateway(
                     aws.sqs(),
                     new QueueDirectory(aws.sqs(), java.util.Optional.of(queue.dlqUrl())), // as the IaC sets it
-                    new S3ClaimChecks(aws.s3(), payloads)));
+                    new S3ClaimChecks(aws.s3(), payloads),
+                    new SqsQueueGateway.Notes(
+                            new DynamoDbDeadLetterNotes(aws.dynamoDb(), claimsTable),
+                            LeasePolicy.DEFAULT.recordTtl(),
+                            Clock.systemUTC())));
             MessageProcessor processor = new MessageProcessor(
                     new DynamoDbClaimStore(aws.dynamoDb(), claimsTable),
                     LeasePolicy.DEFAULT,
@@ -299,6 +313,54 @@ class BadInputSuiteTest {
                     .attributes()
                     .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
         }
+        // Every dead letter reads back as the sweeper reads it: with the class and errorType its consumer gave it (from
+        // its attribute, or from its note when it had no room), its payload and every attribute with its type.
+        List<String> sent = new ArrayList<>();
+        List<String> readBack = new ArrayList<>();
+        S3ClaimChecks claimChecks = new S3ClaimChecks(aws.s3(), payloads);
+        for (Rig rig : rigs) {
+            rig.gateway().deadLetters.forEach((id, d) -> {
+                if (!rig.gateway().failedSends.contains(id)) {
+                    sent.add(letterKey(
+                            rig.name(),
+                            d.failure().failureClass() + ":"
+                                    + d.failure().classification().errorType(),
+                            d.message().body(),
+                            d.message().delivered()));
+                }
+            });
+            SqsDeadLetterSource source = new SqsDeadLetterSource(
+                    aws.sqs(),
+                    new QueueDirectory(aws.sqs(), java.util.Optional.empty()),
+                    600,
+                    new DynamoDbDeadLetterNotes(aws.dynamoDb(), claimsTable),
+                    Clock.systemUTC());
+            String dlq = QueueAddress.nameOf(rig.queue().dlqUrl());
+            for (List<ArrivedDeadLetter> batch = source.receive(dlq); !batch.isEmpty(); batch = source.receive(dlq)) {
+                for (ArrivedDeadLetter l : batch) {
+                    Map<String, MessageAttribute> attributes = new TreeMap<>(l.attributes());
+                    boolean claimCheck = claimChecks.isClaimCheck(l.body(), l.stringAttributes());
+                    if (claimCheck) {
+                        attributes.remove(ClaimCheckPointer.SIZE_ATTRIBUTE); // the pointer's marker, not the original's
+                    }
+                    readBack.add(letterKey(
+                            rig.name(),
+                            l.attached()
+                                    .map(a -> a.failure().failureClass() + ":"
+                                            + a.failure().classification().errorType())
+                                    .orElse("NO_FAILURE_FOUND"),
+                            claimCheck ? claimChecks.payloadOf(l.body(), l.stringAttributes()) : l.body(),
+                            attributes));
+                }
+            }
+        }
+        Collections.sort(sent);
+        Collections.sort(readBack);
+        long notedLetters = rigs.stream()
+                .flatMap(r -> r.gateway().deadLetters.values().stream())
+                .filter(d -> d.message().delivered().size() >= 9)
+                .count();
+
         long acceptedBad = outcomes.stream()
                 .filter(o -> o.actual().equals("ACCEPTED") && !o.expected().equals("ACCEPTED"))
                 .count();
@@ -313,7 +375,8 @@ class BadInputSuiteTest {
         print(outcomes, cases.size(), acceptedBad, failedSends, bugsTransient, dirtyReasons, dirtyLogs, seconds);
         System.out.printf(
                 "valid orders: %d per handler; emails %d (expected %d); revenue %d orders, %d minor (expected %d, %d);"
-                        + " dead letters %d, in the DLQs %d; log lines checked %d%n",
+                        + " dead letters %d, in the DLQs %d, read back with their reason, payload and attributes %d (%d"
+                        + " with 9 or 10 attributes of their own); log lines checked %d%n",
                 validOrders,
                 emails,
                 expectedEmails,
@@ -323,11 +386,16 @@ class BadInputSuiteTest {
                 expectedMinor,
                 deadLettered,
                 inDlqs,
+                readBack.stream().filter(sent::contains).count(),
+                notedLetters,
                 logLinesChecked);
 
         assertThat(problems).as("cases whose outcome, reason or logs are wrong").isEmpty();
         assertThat(failedSends).as("dead-letter sends that failed").isZero();
         assertThat(inDlqs).as("every dead letter is in its DLQ").isEqualTo(deadLettered);
+        assertThat(readBack)
+                .as("every dead letter read back as the sweeper reads it: its reason, payload and attributes")
+                .isEqualTo(sent);
         assertThat(emails)
                 .as("one email per valid order and per accepted legal input")
                 .isEqualTo(expectedEmails);
@@ -336,6 +404,32 @@ class BadInputSuiteTest {
         assertThat(logLinesChecked)
                 .as("the log capture saw the handlers' lines")
                 .isGreaterThan(cases.size());
+    }
+
+    /**
+     * A dead letter told apart by its handler, its failure, its payload (by digest) and every attribute with its type and
+     * value.
+     */
+    static String letterKey(String handler, String failure, String payload, Map<String, MessageAttribute> attributes) {
+        StringBuilder key =
+                new StringBuilder(handler).append(' ').append(failure).append(' ');
+        try {
+            key.append(HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(payload.getBytes(StandardCharsets.UTF_8))));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        new TreeMap<>(attributes)
+                .forEach((k, v) -> key.append(' ')
+                        .append(k)
+                        .append('=')
+                        .append(v.dataType())
+                        .append(':')
+                        .append(
+                                v.binaryValue() == null
+                                        ? v.stringValue()
+                                        : Base64.getEncoder().encodeToString(v.binaryValue())));
+        return key.toString();
     }
 
     /** Personal data, or a raw control/format/separator character, found in {@code text}. */
