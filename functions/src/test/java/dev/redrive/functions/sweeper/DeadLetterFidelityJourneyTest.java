@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.aws.payload.ClaimCheckPointer;
+import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -191,6 +193,41 @@ class DeadLetterFidelityJourneyTest {
                     r.classification().failureClass() + ":" + r.classification().errorType());
         }
         assertThat(quarantined).containsExactlyInAnyOrderEntriesOf(bodies);
+    }
+
+    /**
+     * The deployed consumer has the claim-check store (issue 14's bucket): an order just under SQS's 1 MiB, refused,
+     * has no room for its failure metadata inline, so its dead letter goes by claim check, and the sweeper quarantines
+     * the pointer with the failure and reads the whole payload behind it.
+     */
+    @Test
+    void theDeployedConsumerSendsADeadLetterTooLargeWithItsMetadataByClaimCheck() {
+        String body = LargePayloadJourneyTest.order("evt-near-limit", 1024 * 1024 - 100)
+                .replace("ada@example.com", "a@@b");
+        aws.sqs().sendMessage(b -> b.queueUrl(queue.url()).messageBody(body));
+        assertThat(new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn()).pollOnce(emailHandler, 1))
+                .isEqualTo(1);
+
+        Message dead = aws.sqs()
+                .receiveMessage(
+                        b -> b.queueUrl(queue.dlqUrl()).waitTimeSeconds(1).messageAttributeNames("All"))
+                .messages()
+                .get(0);
+        assertThat(dead.body()).as("a pointer, not the payload").hasSizeLessThan(1_000);
+        assertThat(dead.messageAttributes())
+                .containsKeys(ClaimCheckPointer.SIZE_ATTRIBUTE, DeadLetterMetadata.ATTRIBUTE);
+        aws.sqs()
+                .changeMessageVisibility(b -> b.queueUrl(queue.dlqUrl())
+                        .receiptHandle(dead.receiptHandle())
+                        .visibilityTimeout(0));
+
+        assertThat(SweeperTestResources.sweepEmailDlq(sweeper))
+                .extractingByKey("quarantined")
+                .isEqualTo(1);
+        QuarantineRecord r = ledger.ofQueue("order-placed-email", 10).get(0);
+        assertThat(r.classification().errorType()).isEqualTo("InvalidRecipient");
+        assertThat(r.idempotencyKey()).isEqualTo("confirmation-email#evt-near-limit");
+        assertThat(r.body()).isEqualTo(dead.body());
     }
 
     static Map<String, MessageAttributeValue> sqs(Map<String, MessageAttribute> attributes) {
