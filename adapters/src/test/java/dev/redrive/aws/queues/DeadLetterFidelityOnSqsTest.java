@@ -17,6 +17,7 @@ import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
 import dev.redrive.core.sweeper.DeadLetterNotes;
 import dev.redrive.core.sweeper.DeadLetterNotes.NoteKey;
+import dev.redrive.core.testing.Attributes;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTest;
 import dev.redrive.localstack.LocalResources;
@@ -82,24 +83,6 @@ class DeadLetterFidelityOnSqsTest {
                 m, "confirmation-email", c == FailureClass.SCHEMA ? null : "confirmation-email#e-1", failure);
     }
 
-    static Map<String, MessageAttribute> ten() {
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        for (int i = 0; i < 10; i++) {
-            attributes.put("attr-" + i, MessageAttribute.ofString("v-" + i));
-        }
-        return attributes;
-    }
-
-    static Map<String, MessageAttribute> everyType() {
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        attributes.put("trace", MessageAttribute.ofString("t-1"));
-        attributes.put("price", new MessageAttribute("Number", "12.50", null));
-        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
-        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
-        return attributes;
-    }
-
     /** The consumers' gateway as deployed: claim checks in a bucket, notes in the claims table, kept for a day. */
     SqsQueueGateway gateway(DeadLetterNotes notes) {
         return new SqsQueueGateway(
@@ -125,11 +108,16 @@ class DeadLetterFidelityOnSqsTest {
                         .deadLetter(
                                 source,
                                 List.of(
-                                        letter("m-schema", "not json", ten(), FailureClass.SCHEMA, "NotJson"),
+                                        letter(
+                                                "m-schema",
+                                                "not json",
+                                                Attributes.ten(),
+                                                FailureClass.SCHEMA,
+                                                "NotJson"),
                                         letter(
                                                 "m-permanent",
                                                 "{\"eventId\":\"e-1\"}",
-                                                ten(),
+                                                Attributes.ten(),
                                                 FailureClass.PERMANENT,
                                                 "InvalidRecipient"))))
                 .isEmpty();
@@ -137,7 +125,7 @@ class DeadLetterFidelityOnSqsTest {
         List<ArrivedDeadLetter> arrived = source().receive(dlq);
         assertThat(arrived).hasSize(2);
         for (ArrivedDeadLetter l : arrived) {
-            assertThat(l.attributes()).as("the original ten, unchanged").isEqualTo(ten());
+            assertThat(l.attributes()).as("the original ten, unchanged").isEqualTo(Attributes.ten());
             ArrivedDeadLetter.AttachedFailure attached =
                     l.attached().orElseThrow(() -> new AssertionError("no failure found for " + l.body()));
             assertThat(attached.consumer()).isEqualTo("confirmation-email");
@@ -158,7 +146,7 @@ class DeadLetterFidelityOnSqsTest {
     /** Nine attributes and a body too long to go inline: the pointer's marker is the tenth, the failure goes aside. */
     @Test
     void aDeadLetterByClaimCheckWithNineAttributesReachesTheSweeperWithItsFailure() {
-        Map<String, MessageAttribute> nine = new LinkedHashMap<>(ten());
+        Map<String, MessageAttribute> nine = new LinkedHashMap<>(Attributes.ten());
         nine.remove("attr-9");
         String tooLong = "y".repeat(1024 * 1024 + 100 * 1024);
 
@@ -192,8 +180,8 @@ class DeadLetterFidelityOnSqsTest {
                 .deadLetter(
                         source,
                         List.of(
-                                letter("m-ten", "not json", ten(), FailureClass.SCHEMA, "NotJson"),
-                                letter("m-two", "not json", everyType(), FailureClass.SCHEMA, "NotJson")));
+                                letter("m-ten", "not json", Attributes.ten(), FailureClass.SCHEMA, "NotJson"),
+                                letter("m-two", "not json", Attributes.everyType(), FailureClass.SCHEMA, "NotJson")));
 
         assertThat(failed).containsExactly("m-ten");
         assertThat(source().receive(dlq))
@@ -226,7 +214,8 @@ class DeadLetterFidelityOnSqsTest {
         SqsDeadLetterSource counting = new SqsDeadLetterSource(aws.sqs(), directory, 30, counted, Clock.systemUTC());
         List<DeadLetter> withMetadata = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            withMetadata.add(letter("m-" + i, "{\"n\":" + i + "}", everyType(), FailureClass.SCHEMA, "NotJson"));
+            withMetadata.add(
+                    letter("m-" + i, "{\"n\":" + i + "}", Attributes.everyType(), FailureClass.SCHEMA, "NotJson"));
         }
         assertThat(gateway(counted).deadLetter(source, withMetadata)).isEmpty();
         assertThat(counting.receive(dlq))
@@ -251,7 +240,7 @@ class DeadLetterFidelityOnSqsTest {
 
     @Test
     void aReplayIsTheOriginalEveryAttributeWithItsType() {
-        Map<String, MessageAttribute> original = everyType();
+        Map<String, MessageAttribute> original = Attributes.everyType();
         assertThat(new SqsQueueGateway(aws.sqs(), directory)
                         .deadLetter(
                                 source,
@@ -279,7 +268,7 @@ class DeadLetterFidelityOnSqsTest {
      */
     @Test
     void aReplayOfAMessageWithTenAttributesIsTheOriginalWithoutItsMarker() {
-        Map<String, MessageAttribute> withMarker = new LinkedHashMap<>(ten());
+        Map<String, MessageAttribute> withMarker = new LinkedHashMap<>(Attributes.ten());
         withMarker.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-1:1"));
         assertThatThrownBy(() -> aws.sqs()
                         .sendMessage(b -> b.queueUrl(pair.url())
@@ -301,7 +290,7 @@ class DeadLetterFidelityOnSqsTest {
                 .messages();
         assertThat(replays).hasSize(2);
         for (Message m : replays) {
-            assertThat(SqsAttributes.fromSqs(m.messageAttributes())).isEqualTo(ten());
+            assertThat(SqsAttributes.fromSqs(m.messageAttributes())).isEqualTo(Attributes.ten());
         }
     }
 

@@ -8,6 +8,7 @@ import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.lease.Lease;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.testing.Attributes;
 import dev.redrive.core.testing.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -78,12 +79,7 @@ public abstract class QuarantineLedgerContract {
 
     /** The original's attributes, each with its type, so a replay is the original. */
     static Map<String, MessageAttribute> everyType() {
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        attributes.put("trace", MessageAttribute.ofString("t-1"));
-        attributes.put("price", MessageAttribute.ofNumber("12.50"));
-        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
-        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>(Attributes.everyType());
         attributes.put("empty", new MessageAttribute("Binary", null, new byte[0]));
         return attributes;
     }

@@ -3,6 +3,7 @@ package dev.redrive.core.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.consumer.MessageAttribute;
+import dev.redrive.core.testing.Attributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -78,12 +79,7 @@ public abstract class ReplaySenderContract {
     @Test
     void everyAttributeArrivesWithItsType() {
         String queue = newQueue();
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        attributes.put("trace", MessageAttribute.ofString("t-1"));
-        attributes.put("price", MessageAttribute.ofNumber("12.50"));
-        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
-        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        Map<String, MessageAttribute> attributes = new LinkedHashMap<>(Attributes.everyType());
         attributes.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-1:1"));
 
         String one = sender.send(queue, "{\"orderId\":\"o-1\"}", attributes);

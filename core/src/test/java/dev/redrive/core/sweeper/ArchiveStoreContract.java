@@ -6,10 +6,10 @@ import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.testing.Attributes;
 import dev.redrive.core.testing.Records;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -96,12 +96,7 @@ public abstract class ArchiveStoreContract {
 
     @Test
     void everyAttributeIsArchivedWithItsType() {
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        attributes.put("trace", MessageAttribute.ofString("t-1"));
-        attributes.put("price", MessageAttribute.ofNumber("12.50"));
-        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
-        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        Map<String, MessageAttribute> attributes = Attributes.everyType();
         ArchiveStore.Entry typed = entry("{}", "done");
         ArchiveStore.Entry plain = entry("{}", "done");
         typed = new ArchiveStore.Entry(typed.record().withAttributes(attributes), "{}", "done");

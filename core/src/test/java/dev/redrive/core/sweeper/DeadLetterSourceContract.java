@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.sweeper.DeadLetterSource.QueueDepth;
+import dev.redrive.core.testing.Attributes;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,12 +93,7 @@ public abstract class DeadLetterSourceContract {
     @Test
     void everyAttributeArrivesWithItsType() {
         String queue = newDeadLetterQueue();
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        attributes.put("trace", MessageAttribute.ofString("t-1"));
-        attributes.put("price", MessageAttribute.ofNumber("12.50"));
-        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
-        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        Map<String, MessageAttribute> attributes = Attributes.everyType();
         arrive(queue, "{}", attributes, Optional.empty());
 
         ArrivedDeadLetter letter = source.receive(queue).get(0);

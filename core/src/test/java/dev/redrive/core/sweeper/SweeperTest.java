@@ -22,6 +22,7 @@ import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplayOutcome;
+import dev.redrive.core.testing.Attributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -198,11 +199,7 @@ class SweeperTest {
     void aReplayCarriesEveryAttributeWithItsTypeAndItsMarker() {
         Instant during = T0.minus(Duration.ofMinutes(30));
         f.windows.add(new MaintenanceWindow("w-1", "payments", T0.minus(Duration.ofHours(1)), T0, "ops-lead", ""));
-        Map<String, MessageAttribute> original = new LinkedHashMap<>();
-        original.put("trace", MessageAttribute.ofString("t-1"));
-        original.put("price", MessageAttribute.ofNumber("12.50"));
-        original.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        original.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
+        Map<String, MessageAttribute> original = Attributes.everyType();
         ArrivedDeadLetter letter = attached("typed|x", FailureClass.TRANSIENT, "Timeout", "payments", during);
         f.dlq.add(
                 ROUTE.deadLetterQueue(),

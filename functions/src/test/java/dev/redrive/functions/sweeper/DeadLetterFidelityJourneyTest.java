@@ -13,6 +13,7 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.testing.Attributes;
 import dev.redrive.functions.checkout.ConfirmationEmailHandler;
 import dev.redrive.functions.checkout.OrderEvents;
 import dev.redrive.functions.config.RedriveConfig;
@@ -87,17 +88,6 @@ class DeadLetterFidelityJourneyTest {
         clock.reset();
     }
 
-    /** String, Number and Binary attributes, custom types included. */
-    static Map<String, MessageAttribute> everyType() {
-        Map<String, MessageAttribute> attributes = new LinkedHashMap<>();
-        attributes.put("trace", MessageAttribute.ofString("t-1"));
-        attributes.put("price", MessageAttribute.ofNumber("12.50"));
-        attributes.put("ratio", new MessageAttribute("Number.float", "0.25", null));
-        attributes.put("blob", new MessageAttribute("Binary", null, new byte[] {0, 1, 2, (byte) 0xff}));
-        attributes.put("image", new MessageAttribute("Binary.png", null, new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
-        return attributes;
-    }
-
     /**
      * An order the email consumer refuses (PERMANENT InvalidRecipient) carries String, Number and Binary attributes: the
      * consumer dead-letters it, the sweeper quarantines it, a person replays it, and past retention it is archived. The
@@ -105,7 +95,7 @@ class DeadLetterFidelityJourneyTest {
      */
     @Test
     void everyAttributeKeepsItsTypeThroughTheQuarantineTheReplayAndTheArchive() throws Exception {
-        Map<String, MessageAttribute> original = everyType();
+        Map<String, MessageAttribute> original = Attributes.everyType();
         String body = OrderEvents.v2("evt-typed-1", "o-typed-1", 1999, "EUR").replace("ada@example.com", "a@@b");
         aws.sqs().sendMessage(b -> b.queueUrl(queue.url()).messageBody(body).messageAttributes(sqs(original)));
         assertThat(new SqsPollerForTests(aws.sqs(), queue.url(), queue.arn()).pollOnce(emailHandler, 1))
