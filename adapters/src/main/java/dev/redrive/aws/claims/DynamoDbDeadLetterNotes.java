@@ -1,5 +1,6 @@
 package dev.redrive.aws.claims;
 
+import dev.redrive.aws.dynamo.BatchReads;
 import dev.redrive.core.sweeper.ArrivedDeadLetter.AttachedFailure;
 import dev.redrive.core.sweeper.DeadLetterNotes;
 import java.time.Instant;
@@ -7,14 +8,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /**
  * Dead-letter notes in the claims table, one item each: {@code pk} = {@value #PREFIX}{@code <dead-letter queue>:<
@@ -30,8 +28,6 @@ public final class DynamoDbDeadLetterNotes implements DeadLetterNotes {
     private static final String CONSUMER = "consumer";
     private static final String KEY = "idempotencyKey";
     private static final String SOURCE_MESSAGE_ID = "sourceMessageId";
-    private static final int READ_BATCH = 100;
-    private static final int BATCH_ROUNDS = 5;
 
     private final DynamoDbClient dynamoDb;
     private final String table;
@@ -68,35 +64,14 @@ public final class DynamoDbDeadLetterNotes implements DeadLetterNotes {
         return note(item, now);
     }
 
-    /** One BatchGetItem per hundred keys (keys left unprocessed are asked again, then read one by one). */
+    /** One BatchGetItem per hundred keys ({@link BatchReads}). */
     @Override
     public Map<NoteKey, AttachedFailure> findAll(Collection<NoteKey> keys, Instant now) {
-        List<NoteKey> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
+        List<Map<String, AttributeValue>> asked = new ArrayList<>();
+        keys.forEach(k -> asked.add(key(k)));
         Map<String, AttachedFailure> byPk = new HashMap<>();
-        for (int from = 0; from < distinct.size(); from += READ_BATCH) {
-            List<Map<String, AttributeValue>> asked = new ArrayList<>();
-            distinct.subList(from, Math.min(distinct.size(), from + READ_BATCH)).forEach(k -> asked.add(key(k)));
-            Map<String, KeysAndAttributes> request = Map.of(
-                    table,
-                    KeysAndAttributes.builder().keys(asked).consistentRead(true).build());
-            for (int round = 0; !request.isEmpty() && round < BATCH_ROUNDS; round++) {
-                Map<String, KeysAndAttributes> asking = request;
-                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asking));
-                for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
-                    note(item, now)
-                            .ifPresent(n -> byPk.put(item.get(ClaimItems.PK).s(), n));
-                }
-                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            }
-            if (!request.isEmpty()) {
-                for (Map<String, AttributeValue> left : request.get(table).keys()) {
-                    Map<String, AttributeValue> item = dynamoDb.getItem(
-                                    b -> b.tableName(table).key(left).consistentRead(true))
-                            .item();
-                    note(item, now)
-                            .ifPresent(n -> byPk.put(left.get(ClaimItems.PK).s(), n));
-                }
-            }
+        for (Map<String, AttributeValue> item : BatchReads.byKey(dynamoDb, table, asked)) {
+            note(item, now).ifPresent(n -> byPk.put(item.get(ClaimItems.PK).s(), n));
         }
         Map<NoteKey, AttachedFailure> found = new LinkedHashMap<>();
         for (NoteKey k : keys) {

@@ -1,5 +1,6 @@
 package dev.redrive.aws.ledger;
 
+import dev.redrive.aws.dynamo.BatchReads;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -11,7 +12,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,8 +19,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
@@ -40,14 +38,10 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  */
 public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
-    /** Keys per BatchGetItem (DynamoDB's limit). */
-    static final int READ_BATCH = 100;
     /** Listings of fewer records than this read pages of at least {@link #MIN_PAGE} items instead of 1 MB. */
     private static final int PAGE_LIMIT = 1_000;
 
     private static final int MIN_PAGE = 100;
-    /** How often unprocessed keys are asked for again before they are read one by one. */
-    private static final int BATCH_ROUNDS = 3;
 
     private final DynamoDbClient dynamoDb;
     private final String table;
@@ -79,30 +73,12 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
     @Override
     public Map<String, QuarantineRecord> findAll(Collection<String> ids) {
-        List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        ids.forEach(id -> keys.add(QuarantineItems.key(id)));
         Map<String, QuarantineRecord> byId = new HashMap<>();
-        for (int from = 0; from < distinct.size(); from += READ_BATCH) {
-            List<Map<String, AttributeValue>> keys = new ArrayList<>();
-            for (String id : distinct.subList(from, Math.min(distinct.size(), from + READ_BATCH))) {
-                keys.add(QuarantineItems.key(id));
-            }
-            Map<String, KeysAndAttributes> request = Map.of(
-                    table,
-                    KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
-            for (int round = 0; !request.isEmpty() && round < BATCH_ROUNDS; round++) {
-                Map<String, KeysAndAttributes> asked = request;
-                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
-                for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
-                    QuarantineRecord r = QuarantineItems.fromItem(item);
-                    byId.put(r.id(), r);
-                }
-                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            }
-            for (Map<String, AttributeValue> key : request.isEmpty()
-                    ? List.<Map<String, AttributeValue>>of()
-                    : request.get(table).keys()) {
-                find(key.get("pk").s()).ifPresent(r -> byId.put(r.id(), r)); // still unprocessed: one by one
-            }
+        for (Map<String, AttributeValue> item : BatchReads.byKey(dynamoDb, table, keys)) {
+            QuarantineRecord r = QuarantineItems.fromItem(item);
+            byId.put(r.id(), r);
         }
         Map<String, QuarantineRecord> found = new LinkedHashMap<>();
         for (String id : ids) {
