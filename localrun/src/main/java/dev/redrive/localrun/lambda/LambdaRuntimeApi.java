@@ -28,6 +28,11 @@ import java.util.function.BooleanSupplier;
  * {@code .../invocation/{id}/error} (or {@code /runtime/init/error} when it cannot start). Each invocation carries
  * the request id, the deadline, the function ARN and a trace id in the headers, as on AWS. Binds 127.0.0.1 on a port
  * the OS picks.
+ *
+ * <p>A function started as SnapStart starts one ({@code AWS_LAMBDA_INITIALIZATION_TYPE=snap-start}) runs its
+ * {@code beforeCheckpoint} hooks at the end of its init and then asks {@code GET .../restore/next}. No snapshot is taken
+ * here: the answer comes at once, and the same process goes on as a restored one would (its {@code afterRestore} hooks,
+ * then its first poll), so the hooks' cost lands in the init and their effect on the first invocation can be measured.
  */
 public final class LambdaRuntimeApi implements AutoCloseable {
 
@@ -44,6 +49,8 @@ public final class LambdaRuntimeApi implements AutoCloseable {
     private final String functionArn;
     private final AtomicReference<String> initError = new AtomicReference<>();
     private final CompletableFuture<Void> firstPoll = new CompletableFuture<>();
+    private final AtomicReference<String> restoreError = new AtomicReference<>();
+    private volatile boolean restoreAsked;
     private final Semaphore dispatched = new Semaphore(0);
     private volatile Runnable onEventTaken = () -> {};
     private volatile BooleanSupplier refuseAnswers = () -> false;
@@ -78,6 +85,16 @@ public final class LambdaRuntimeApi implements AutoCloseable {
         return initError.get();
     }
 
+    /** Whether the function ran a SnapStart init: its checkpoint hooks ran and it asked to be restored. */
+    public boolean restoreAsked() {
+        return restoreAsked;
+    }
+
+    /** The error the function reported from its {@code afterRestore} hooks, if any. */
+    public String restoreError() {
+        return restoreError.get();
+    }
+
     /** Hands {@code payload} to the function; the result completes with its answer, its error, or a timeout. */
     public CompletableFuture<InvocationResult> invoke(String payload, Duration timeout) {
         long now = System.currentTimeMillis();
@@ -101,6 +118,14 @@ public final class LambdaRuntimeApi implements AutoCloseable {
                 next(exchange);
             } else if ("POST".equals(exchange.getRequestMethod()) && path.startsWith("invocation/")) {
                 answer(exchange, path.substring("invocation/".length()));
+            } else if ("GET".equals(exchange.getRequestMethod()) && "restore/next".equals(path)) {
+                restoreAsked = true;
+                respond(exchange, 200, "");
+            } else if ("POST".equals(exchange.getRequestMethod()) && "restore/error".equals(path)) {
+                String body = read(exchange.getRequestBody());
+                restoreError.set(header(exchange, "Lambda-Runtime-Function-Error-Type") + ": " + body);
+                firstPoll.completeExceptionally(new IllegalStateException("function restore failed: " + body));
+                respond(exchange, 202, "{\"status\":\"OK\"}");
             } else if ("POST".equals(exchange.getRequestMethod()) && "init/error".equals(path)) {
                 String body = read(exchange.getRequestBody());
                 initError.set(header(exchange, "Lambda-Runtime-Function-Error-Type") + ": " + body);
