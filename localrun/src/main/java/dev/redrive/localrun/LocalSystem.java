@@ -149,6 +149,22 @@ public final class LocalSystem implements AutoCloseable {
      */
     public static LocalSystem start(RunOptions options, Progress progress, LocalAws aws, boolean ownsAws)
             throws IOException, InterruptedException {
+        return start(options, progress, aws, ownsAws, true);
+    }
+
+    /**
+     * Provisions the template on {@code aws} and prepares its functions (the artifact, the runtime, the class-data
+     * archive if the options ask for one) without starting any sandbox, poller, Function URL or schedule: for
+     * benchmarks that start sandboxes of their own ({@link #sandboxSpec(String)}).
+     */
+    public static LocalSystem provisioned(RunOptions options, Progress progress, LocalAws aws, boolean ownsAws)
+            throws IOException, InterruptedException {
+        return start(options, progress, aws, ownsAws, false);
+    }
+
+    private static LocalSystem start(
+            RunOptions options, Progress progress, LocalAws aws, boolean ownsAws, boolean startFunctions)
+            throws IOException, InterruptedException {
         Files.createDirectories(options.workDir());
         LocalSystem system = null;
         try {
@@ -162,7 +178,9 @@ public final class LocalSystem implements AutoCloseable {
             if (options.classDataArchive()) {
                 system.trainClassDataArchive(progress);
             }
-            system.startFunctions(options, progress);
+            if (startFunctions) {
+                system.startFunctions(options, progress);
+            }
             return system;
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (system != null) {

@@ -9,12 +9,15 @@ import java.util.Map;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
-/** Builds the SQS event Lambda sends a function, in Lambda's JSON shape. */
-final class SqsEvents {
+/**
+ * Builds the SQS event Lambda sends a function, in Lambda's JSON shape: for the poller, and for benchmarks and tests
+ * that invoke a sandbox themselves.
+ */
+public final class SqsEvents {
 
     private SqsEvents() {}
 
-    static String event(ObjectMapper json, List<Message> messages, String queueArn, String region) {
+    public static String event(ObjectMapper json, List<Message> messages, String queueArn, String region) {
         ObjectNode event = json.createObjectNode();
         ArrayNode records = event.putArray("Records");
         for (Message m : messages) {

@@ -47,15 +47,25 @@ public final class ManagedJavaRuntime {
 
     private final Path jniLibrary;
     private final Path classDataArchive;
+    private final boolean classDataSharing;
 
-    private ManagedJavaRuntime(Path jniLibrary, Path classDataArchive) {
+    private ManagedJavaRuntime(Path jniLibrary, Path classDataArchive, boolean classDataSharing) {
         this.jniLibrary = jniLibrary;
         this.classDataArchive = classDataArchive;
+        this.classDataSharing = classDataSharing;
     }
 
     /** This runtime, its sandboxes mapping {@code archive} (a {@link ClassDataArchive} of the function artifact). */
     public ManagedJavaRuntime withClassDataArchive(Path archive) {
-        return new ManagedJavaRuntime(jniLibrary, archive);
+        return new ManagedJavaRuntime(jniLibrary, archive, true);
+    }
+
+    /**
+     * This runtime with class-data sharing off ({@code -Xshare:off}): no archive at all, not even the JDK's, every
+     * class read from its jar. The start-up benchmark's floor.
+     */
+    public ManagedJavaRuntime withoutClassDataSharing() {
+        return new ManagedJavaRuntime(jniLibrary, null, false);
     }
 
     /** The class-data archive the sandboxes map, if the run trained one. */
@@ -91,7 +101,7 @@ public final class ManagedJavaRuntime {
             throw new UncheckedIOException(
                     "could not unpack the runtime interface client's JNI library to " + target, e);
         }
-        return new ManagedJavaRuntime(target, null);
+        return new ManagedJavaRuntime(target, null, true);
     }
 
     /** The unpacked JNI library every sandbox loads. */
@@ -104,7 +114,7 @@ public final class ManagedJavaRuntime {
         List<String> flags = new ArrayList<>(List.of(
                 "-XX:MaxHeapSize=" + maxHeapKilobytes(memoryMb) + "k",
                 "-XX:+UseSerialGC",
-                "-Xshare:auto",
+                classDataSharing ? "-Xshare:auto" : "-Xshare:off",
                 "-XX:+TieredCompilation",
                 "-XX:TieredStopAtLevel=1",
                 "--add-opens=java.base/java.io=ALL-UNNAMED",

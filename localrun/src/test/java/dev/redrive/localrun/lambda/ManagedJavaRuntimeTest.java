@@ -40,4 +40,18 @@ class ManagedJavaRuntimeTest {
         assertThat(runtime.withClassDataArchive(archive).classDataArchive()).contains(archive);
         assertThat(runtime.classDataArchive()).isEmpty();
     }
+
+    @Test
+    void withoutClassDataSharingNoArchiveIsMappedNotEvenTheJdks() {
+        ManagedJavaRuntime runtime = ManagedJavaRuntime.unpackInto(Path.of("target", "managed-java-runtime-test"));
+
+        assertThat(runtime.withoutClassDataSharing().jvmFlags(256, Path.of("tmp")))
+                .contains("-Xshare:off")
+                .doesNotContain("-Xshare:auto")
+                .noneMatch(f -> f.startsWith("-XX:SharedArchiveFile"))
+                .contains("-D" + ManagedJavaRuntime.JNI_PROPERTY + "=" + runtime.jniLibrary());
+        assertThat(runtime.jvmFlags(256, Path.of("tmp")))
+                .contains("-Xshare:auto")
+                .doesNotContain("-Xshare:off");
+    }
 }
