@@ -2,14 +2,12 @@ package dev.redrive.localrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.localrun.eventsource.SqsEvents;
+import dev.redrive.localrun.bench.BenchmarkRun;
+import dev.redrive.localrun.bench.FirstEvent;
 import dev.redrive.localrun.lambda.FunctionInstance;
-import dev.redrive.localrun.lambda.InvocationResult;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
-import dev.redrive.localrun.scenario.OrderTraffic;
 import dev.redrive.localstack.LocalAws;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * The packaged artifact, started as SnapStart initializes a version of the email function: its priming hook (registered
@@ -35,21 +31,10 @@ class SnapStartPrimingOfTheArtifactTest {
         LocalAws aws = LocalAws.shared();
         aws.reset();
         Path work = Files.createDirectories(Path.of("target", "snapstart-priming-test"));
-        RunOptions options = new RunOptions(
-                "basic",
-                0,
-                0,
-                0,
-                0,
-                1,
-                Optional.empty(),
+        RunOptions options = BenchmarkRun.options(
                 LocalRunFixture.demoTemplate(),
                 LocalRunFixture.packagedFunctions(),
-                1,
-                6,
                 Files.createTempDirectory(work, "run-"),
-                20261205L,
-                Optional.empty(),
                 false);
         List<SandboxExit> exits = new CopyOnWriteArrayList<>();
         try (LocalSystem system = LocalSystem.provisioned(options, new Progress(System.out), aws, false)) {
@@ -69,40 +54,19 @@ class SnapStartPrimingOfTheArtifactTest {
                         .as("AWS calls before the first event, priming included")
                         .isEmpty();
 
-                InvocationResult r =
-                        sandbox.invoke(firstBatch(system), Duration.ofSeconds(30), Duration.ofSeconds(120));
+                FirstEvent.Delivery batch = FirstEvent.of(LocalSystem.EMAIL, system, new ObjectMapper())
+                        .next();
+                Optional<String> problem = batch.deliver(
+                        payload -> sandbox.invoke(payload, Duration.ofSeconds(30), Duration.ofSeconds(120)));
 
-                assertThat(r).isInstanceOf(InvocationResult.Response.class);
-                JsonNode answer = new ObjectMapper().readTree(((InvocationResult.Response) r).body());
-                assertThat(answer.path("batchItemFailures")).isEmpty();
+                assertThat(problem)
+                        .as("the first batch, one new order, handled")
+                        .isEmpty();
                 assertThat(system.apiCalls().get(LocalSystem.EMAIL))
                         .as("the first event's claim, email and completion")
                         .containsKeys("dynamodb:PutItem", "s3:PUT", "dynamodb:UpdateItem");
             }
         }
         assertThat(exits).isEmpty();
-    }
-
-    /** One new order sent to the email function's queue and received as its mapping receives it. */
-    private static String firstBatch(LocalSystem system) {
-        String queue = system.sourceQueueUrl(LocalSystem.EMAIL);
-        OrderTraffic orders = new OrderTraffic(system.aws().sqs(), 20261205L);
-        orders.send(orders.newOrders(1, 0, "snapstart"), List.of(queue));
-        List<Message> batch = system.aws()
-                .sqs()
-                .receiveMessage(b -> b.queueUrl(queue)
-                        .maxNumberOfMessages(1)
-                        .waitTimeSeconds(5)
-                        .messageAttributeNames("All")
-                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
-                .messages();
-        assertThat(batch).hasSize(1);
-        String arn = system.resources().queues().values().stream()
-                .filter(q -> q.url().equals(queue))
-                .findFirst()
-                .orElseThrow()
-                .arn();
-        return SqsEvents.event(
-                new ObjectMapper(), batch, arn, system.aws().region().id());
     }
 }

@@ -31,7 +31,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * Function URL, one outbox record of the orders table's stream for the relay), readied before the sandbox starts, and
  * whether the function handled it (a batch with no failed item, a placed order, an answer without error).
  */
-interface FirstEvent {
+public interface FirstEvent {
 
     /** Invokes the sandbox being measured and waits for its answer. */
     @FunctionalInterface

@@ -13,14 +13,12 @@ import dev.redrive.localstack.provision.LocalFunction;
 import dev.redrive.localstack.provision.LocalQueue;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,25 +59,10 @@ public final class ScalingBenchmark {
             return;
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Path work = Files.createDirectories(Path.of("localrun", "target", "benchmark"));
-        Path runDir = Files.createTempDirectory(work.toAbsolutePath(), "scaling-");
-        RunOptions options = new RunOptions(
-                "basic",
-                0,
-                0,
-                0,
-                0,
-                1,
-                Optional.empty(),
-                Path.of("localrun/target/cdk.out/Redrive.template.json"),
-                Path.of("functions/target"),
-                1,
-                6,
-                runDir,
-                20261205L,
-                Optional.empty(),
-                true);
-        out.println("load average at start: " + StartupBenchmark.loadAverage());
+        Path runDir = BenchmarkRun.folder("scaling-");
+        RunOptions options = BenchmarkRun.options(
+                Path.of("localrun/target/cdk.out/Redrive.template.json"), Path.of("functions/target"), runDir, true);
+        out.println("load average at start: " + BenchmarkRun.loadAverage());
         LocalAws aws = LocalAws.start(EndpointOverrides.fromEnvironment());
         try (LocalSystem system = LocalSystem.provisioned(options, new Progress(System.err), aws, true)) {
             ScalingReport report = new ScalingReport(a.sandboxes, a.depths);
@@ -99,7 +82,7 @@ public final class ScalingBenchmark {
             }
             emulatorsAlone(system, consumer, a, report);
             out.println();
-            out.println("load average at end: " + StartupBenchmark.loadAverage());
+            out.println("load average at end: " + BenchmarkRun.loadAverage());
             report.print(out);
             report.writeChart(a.chart);
             out.println("chart: " + a.chart.toAbsolutePath().normalize());
@@ -217,7 +200,7 @@ public final class ScalingBenchmark {
                     other,
                     timeouts - w.timeouts,
                     cpu.since(w.cpu),
-                    StartupBenchmark.loadAverage().split(" ")[0]);
+                    BenchmarkRun.loadAverage().split(" ")[0]);
         }
 
         private long delta(Window w, String service) {

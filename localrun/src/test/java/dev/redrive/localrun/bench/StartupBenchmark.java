@@ -53,25 +53,9 @@ public final class StartupBenchmark {
     public static void main(String[] args) throws Exception {
         Arguments a = Arguments.parse(args);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Path work = Files.createDirectories(Path.of("localrun", "target", "benchmark"));
-        Path runDir = Files.createTempDirectory(work.toAbsolutePath(), "startup-");
-        RunOptions options = new RunOptions(
-                "basic",
-                0,
-                0,
-                0,
-                0,
-                1,
-                Optional.empty(),
-                a.template,
-                a.functionsDir,
-                1,
-                6,
-                runDir,
-                20261205L,
-                Optional.empty(),
-                false);
-        out.println("load average at start: " + loadAverage());
+        Path runDir = BenchmarkRun.folder("startup-");
+        RunOptions options = BenchmarkRun.options(a.template, a.functionsDir, runDir, false);
+        out.println("load average at start: " + BenchmarkRun.loadAverage());
         try (LocalSystem system = LocalSystem.provisioned(
                 options, new Progress(System.err), LocalAws.start(EndpointOverrides.fromEnvironment()), true)) {
             List<String> functions = ORDER.stream()
@@ -88,7 +72,7 @@ public final class StartupBenchmark {
             chosen.forEach(o -> out.printf("  %-15s %s%n", o.name(), o.about()));
             StartupTable table = run(system, specs, chosen, a.starts, runDir);
             out.println();
-            out.println("load average at end: " + loadAverage());
+            out.println("load average at end: " + BenchmarkRun.loadAverage());
             table.print(out);
         }
     }
@@ -157,16 +141,6 @@ public final class StartupBenchmark {
             return Files.size(p) / (1024 * 1024);
         } catch (IOException e) {
             return -1;
-        }
-    }
-
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return f[0] + " " + f[1] + " " + f[2] + " (1, 5, 15 min), "
-                    + Runtime.getRuntime().availableProcessors() + " cores";
-        } catch (IOException e) {
-            return "unknown";
         }
     }
 
