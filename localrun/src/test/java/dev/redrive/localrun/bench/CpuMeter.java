@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,17 +16,25 @@ import java.util.Optional;
  */
 final class CpuMeter {
 
-    /** One reading. */
-    record Reading(long atNanos, long machineBusyMillis, long motoMillis, long runnerMillis, long sandboxMillis) {
+    /** One reading; {@code sandboxMillis} by process id. */
+    record Reading(
+            long atNanos, long machineBusyMillis, long motoMillis, long runnerMillis, Map<Long, Long> sandboxMillis) {
 
-        /** Cores each part used between {@code earlier} and this reading. */
+        /**
+         * Cores each part used between {@code earlier} and this reading. A sandbox started in between counts from its
+         * start; one that ended in between is not counted for its last stretch (its process can no longer be read).
+         */
         Use since(Reading earlier) {
             double seconds = (atNanos - earlier.atNanos) / 1e9;
+            long sandboxes = 0;
+            for (Map.Entry<Long, Long> e : sandboxMillis.entrySet()) {
+                sandboxes += e.getValue() - earlier.sandboxMillis.getOrDefault(e.getKey(), 0L);
+            }
             return new Use(
                     (machineBusyMillis - earlier.machineBusyMillis) / 1000.0 / seconds,
                     (motoMillis - earlier.motoMillis) / 1000.0 / seconds,
                     (runnerMillis - earlier.runnerMillis) / 1000.0 / seconds,
-                    (sandboxMillis - earlier.sandboxMillis) / 1000.0 / seconds);
+                    sandboxes / 1000.0 / seconds);
         }
     }
 
@@ -41,10 +51,13 @@ final class CpuMeter {
 
     /** Reads now; {@code sandboxPids} are the sandboxes' processes (their CPU since each started). */
     Reading read(List<Long> sandboxPids) {
-        long sandboxes = sandboxPids.stream()
-                .mapToLong(ColdStart::cpuMillis)
-                .filter(m -> m > 0)
-                .sum();
+        Map<Long, Long> sandboxes = new HashMap<>();
+        for (long pid : sandboxPids) {
+            long millis = ColdStart.cpuMillis(pid);
+            if (pid > 0 && millis >= 0) {
+                sandboxes.put(pid, millis);
+            }
+        }
         return new Reading(
                 System.nanoTime(),
                 machineBusyMillis(),

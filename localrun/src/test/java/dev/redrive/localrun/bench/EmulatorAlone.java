@@ -28,8 +28,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 final class EmulatorAlone {
 
-    /** Messages a second and calls a second at one number of threads. */
-    record Rate(int threads, long messages, double seconds, long calls) {
+    /** Messages and calls a second at one number of threads, and the cores moto and the whole machine used. */
+    record Rate(int threads, long messages, double seconds, long calls, CpuMeter.Use cpu) {
         double messagesPerSecond() {
             return messages / seconds;
         }
@@ -40,12 +40,14 @@ final class EmulatorAlone {
     }
 
     private final LocalAws aws;
+    private final CpuMeter cpu;
     private final String claimsTable;
     private final String outboxBucket;
     private final AtomicLong sequence = new AtomicLong();
 
     EmulatorAlone(LocalAws aws, String claimsTable, String outboxBucket) {
         this.aws = aws;
+        this.cpu = new CpuMeter(aws.motoPid());
         this.claimsTable = claimsTable;
         this.outboxBucket = outboxBucket;
     }
@@ -111,10 +113,11 @@ final class EmulatorAlone {
         long[] run() throws Exception;
     }
 
-    private static Rate run(int threads, Duration time, Unit unit) throws Exception {
+    private Rate run(int threads, Duration time, Unit unit) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         AtomicLong messages = new AtomicLong();
         AtomicLong calls = new AtomicLong();
+        CpuMeter.Reading before = cpu.read(List.of());
         long end = System.nanoTime() + time.toNanos();
         long t0 = System.nanoTime();
         try {
@@ -135,6 +138,11 @@ final class EmulatorAlone {
         } finally {
             pool.shutdownNow();
         }
-        return new Rate(threads, messages.get(), (System.nanoTime() - t0) / 1e9, calls.get());
+        return new Rate(
+                threads,
+                messages.get(),
+                (System.nanoTime() - t0) / 1e9,
+                calls.get(),
+                cpu.read(List.of()).since(before));
     }
 }

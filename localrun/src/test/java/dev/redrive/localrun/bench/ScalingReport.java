@@ -84,20 +84,34 @@ final class ScalingReport {
         out.println();
         out.println("the emulators alone, driven from this JVM with no sandbox, poller or proxy: moto with the email "
                 + "consumer's calls for a new message (claim PutItem, email S3 PUT, completion UpdateItem), ElasticMQ "
-                + "with the mapping's (ReceiveMessage of 10, DeleteMessageBatch; its queue topped up meanwhile)");
-        out.printf("%8s %14s %12s %18s %12s%n", "threads", "moto msg/s", "calls/s", "ElasticMQ msg/s", "calls/s");
+                + "with the mapping's (ReceiveMessage of 10, DeleteMessageBatch; its queue topped up meanwhile); the "
+                + "cores moto and the whole machine used");
+        out.printf(
+                "%8s %11s %9s %6s %8s | %15s %9s %8s%n",
+                "threads", "moto msg/s", "calls/s", "moto", "machine", "ElasticMQ msg/s", "calls/s", "machine");
         for (int i = 0; i < Math.max(moto.size(), elasticMq.size()); i++) {
             EmulatorAlone.Rate m = i < moto.size() ? moto.get(i) : null;
             EmulatorAlone.Rate q = i < elasticMq.size() ? elasticMq.get(i) : null;
             out.printf(
                     Locale.ROOT,
-                    "%8d %14s %12s %18s %12s%n",
+                    "%8d %11s %9s %6s %8s | %15s %9s %8s%n",
                     m != null ? m.threads() : q.threads(),
-                    m == null ? "-" : String.format(Locale.ROOT, "%.1f", m.messagesPerSecond()),
-                    m == null ? "-" : String.format(Locale.ROOT, "%.1f", m.callsPerSecond()),
-                    q == null ? "-" : String.format(Locale.ROOT, "%.1f", q.messagesPerSecond()),
-                    q == null ? "-" : String.format(Locale.ROOT, "%.1f", q.callsPerSecond()));
+                    m == null ? "-" : one(m.messagesPerSecond()),
+                    m == null ? "-" : one(m.callsPerSecond()),
+                    m == null ? "-" : two(m.cpu().moto()),
+                    m == null ? "-" : two(m.cpu().machine()),
+                    q == null ? "-" : one(q.messagesPerSecond()),
+                    q == null ? "-" : one(q.callsPerSecond()),
+                    q == null ? "-" : two(q.cpu().machine()));
         }
+    }
+
+    private static String one(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String two(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
     }
 
     /** One line of a chart: its label, colour, and a value per number of sandboxes (NaN: none). */
