@@ -7,15 +7,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LAUNCHER = os.path.join(HERE, "..", "..", "main", "resources", "dev", "redrive", "localstack", "moto_serialized.py")
 
 
-def start(launcher=LAUNCHER, **environment):
+def start(launcher=LAUNCHER, stderr=None, **environment):
     """Starts `python3 -u launcher` with these variables added to the environment and waits for its ready line.
 
     Returns (process, port, reported): reported maps each REDRIVE_MOTO_<NAME> line it printed before it was ready to
     the rest of that line (reported["TRANSACTIONS"] == "rollback=undo-log moto=5.2.1"). Closing the process's stdin
-    stops it."""
+    stops it. stderr: where its stderr goes (a file; this process's by default)."""
     env = dict(os.environ, **environment)
     process = subprocess.Popen(
-        [sys.executable, "-u", launcher], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        [sys.executable, "-u", launcher], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env)
     reported = {}
     for line in process.stdout:
         line = line.decode().strip()

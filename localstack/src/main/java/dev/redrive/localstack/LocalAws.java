@@ -301,7 +301,7 @@ public final class LocalAws implements AutoCloseable {
                 + ", DynamoDB " + dynamoDbEndpoint + ", S3 " + s3Endpoint
                 + (moto != null
                         ? " (moto, pid " + moto.pid() + ", transactions " + moto.transactions() + ", routing "
-                                + moto.routing() + ")"
+                                + moto.routing() + ", serving " + moto.serving() + ")"
                         : " (from the environment)");
     }
 

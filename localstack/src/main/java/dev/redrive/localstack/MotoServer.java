@@ -25,8 +25,10 @@ import java.util.concurrent.TimeoutException;
  * not atomic and Redrive's tests depend on conditional writes being atomic.
  *
  * <p>The launcher also rolls DynamoDB transactions back from an undo log of the items they touched instead of moto's
- * deep copy of whole tables (a single-Put transaction on 10,000 items: ~20 ms instead of ~1 s), and keeps moto from
- * holding every DynamoDB item it ever created; see {@code localstack/README.md} and {@code bin/benchmark moto}.
+ * deep copy of whole tables (a single-Put transaction on 10,000 items: ~20 ms instead of ~1 s), keeps moto from
+ * holding every DynamoDB item it ever created, serializes DynamoDB answers through shapes compiled once, lets a Query
+ * read only the items it can keep, and parses each update expression once; see {@code localstack/README.md},
+ * {@code bin/benchmark moto} and {@code bin/benchmark moto-serving}.
  *
  * <p>The child binds 127.0.0.1 on a port the OS picks and reports it; it exits when its stdin closes, so it dies with
  * this JVM however the JVM ends.
@@ -36,6 +38,8 @@ final class MotoServer implements AutoCloseable {
     private static final String READY = "REDRIVE_MOTO_READY port=";
     private static final String TRANSACTIONS = "REDRIVE_MOTO_TRANSACTIONS ";
     private static final String ROUTING = "REDRIVE_MOTO_ROUTING ";
+    private static final String SERVING = "REDRIVE_MOTO_SERVING ";
+    private static final String REPORTED = "REDRIVE_MOTO_";
     private static final String WARNING = "REDRIVE_MOTO_WARNING ";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -44,6 +48,8 @@ final class MotoServer implements AutoCloseable {
     private final URI endpoint;
     private final String transactions;
     private final String routing;
+    private final String serving;
+    private volatile List<String> reportedAtStop = List.of();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -53,13 +59,14 @@ final class MotoServer implements AutoCloseable {
         this.endpoint = endpoint;
         this.transactions = ready.transactions();
         this.routing = ready.routing();
+        this.serving = ready.serving();
     }
 
     /**
      * What the launcher prints before it is ready: how it rolls back DynamoDB transactions, how it routes requests to
-     * moto's services, and its port.
+     * moto's services, how it serves DynamoDB (serializer, Query, update expressions), and its port.
      */
-    private record Ready(String transactions, String routing, int port) {}
+    private record Ready(String transactions, String routing, String serving, int port) {}
 
     static MotoServer start() {
         return start(Map.of());
@@ -118,16 +125,19 @@ final class MotoServer implements AutoCloseable {
         try {
             String transactions = "unknown";
             String routing = "unknown";
+            String serving = "unknown";
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(TRANSACTIONS)) {
                     transactions = line.substring(TRANSACTIONS.length()).strip();
                 } else if (line.startsWith(ROUTING)) {
                     routing = line.substring(ROUTING.length()).strip();
+                } else if (line.startsWith(SERVING)) {
+                    serving = line.substring(SERVING.length()).strip();
                 } else if (line.startsWith(READY)) {
                     int port = Integer.parseInt(line.substring(READY.length()).strip());
                     drain(out);
-                    return new Ready(transactions, routing, port);
+                    return new Ready(transactions, routing, serving, port);
                 }
             }
         } catch (IOException e) {
@@ -226,6 +236,23 @@ final class MotoServer implements AutoCloseable {
         return routing;
     }
 
+    /**
+     * How the launcher serves DynamoDB, as it reported at start: {@code serializer=compiled query=by-key
+     * expressions=parsed-once} (its faster paths), {@code ...=moto} for each one left to moto, {@code ...=compare} for
+     * each one run both ways and compared (see moto_serialized.py).
+     */
+    String serving() {
+        return serving;
+    }
+
+    /**
+     * The launcher's {@code REDRIVE_MOTO_...} lines on its stderr when it stopped (warnings; in a compare mode, what it
+     * compared and how much differed); empty before {@link #close()}.
+     */
+    List<String> reportedAtStop() {
+        return reportedAtStop;
+    }
+
     boolean alive() {
         return process.isAlive();
     }
@@ -276,6 +303,13 @@ final class MotoServer implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        }
+        try {
+            reportedAtStop = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                    .filter(line -> line.startsWith(REPORTED))
+                    .toList();
+        } catch (IOException ignored) {
+            // no log to read: nothing reported
         }
         try {
             Files.deleteIfExists(log);

@@ -8,9 +8,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -32,17 +29,8 @@ class MotoDeepCopyTransactionsTest extends TransactWriteContract {
                 .isEmpty();
         moto = MotoServer.start(Map.of("REDRIVE_MOTO_TRANSACTIONS", "moto"));
         assertThat(moto.transactions()).startsWith("rollback=deep-copy ");
-        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "s"));
-        dynamoDb = DynamoDbClient.builder()
-                .endpointOverride(moto.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(credentials)
-                .build();
-        streams = DynamoDbStreamsClient.builder()
-                .endpointOverride(moto.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(credentials)
-                .build();
+        dynamoDb = TransactFixtures.dynamoDb(moto.endpoint());
+        streams = TransactFixtures.streams(moto.endpoint());
     }
 
     @AfterAll

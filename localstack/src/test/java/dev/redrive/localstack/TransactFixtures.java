@@ -1,9 +1,13 @@
 package dev.redrive.localstack;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -16,6 +20,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** The two tables of {@link TransactWriteContract}, their seed items and the transaction items it sends. */
 final class TransactFixtures {
+
+    private static final StaticCredentialsProvider CREDENTIALS =
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "s"));
 
     static final String ORDERS = "orders";
     static final String LEDGER = "ledger";
@@ -40,6 +47,24 @@ final class TransactFixtures {
             Map.of("pk", s("acct-new2"), "sk", s("e1"), "kind", s("fee")));
 
     private TransactFixtures() {}
+
+    /** A DynamoDB client of a moto of a test's own. */
+    static DynamoDbClient dynamoDb(URI endpoint) {
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(CREDENTIALS)
+                .build();
+    }
+
+    /** A DynamoDB Streams client of a moto of a test's own. */
+    static DynamoDbStreamsClient streams(URI endpoint) {
+        return DynamoDbStreamsClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(CREDENTIALS)
+                .build();
+    }
 
     /** Both tables as a client sees them. */
     record State(TableState orders, TableState ledger) {
