@@ -2,6 +2,7 @@ package dev.redrive.localrun;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.function.Supplier;
 
 /**
@@ -44,13 +45,17 @@ public final class Progress {
         }
     }
 
-    /** Waits until {@code done} holds, refreshing the status line; fails after {@code timeout} ({@link TimedOut}). */
+    /**
+     * Waits until {@code done} holds, refreshing the status line; fails after {@code timeout} ({@link TimedOut}),
+     * having printed where every thread of this process stood, so that a run that stalls says where.
+     */
     public void await(String what, Duration timeout, Supplier<String> status, Supplier<Boolean> done)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.get()) {
             if (System.nanoTime() > deadline) {
                 clearStatus();
+                printThreads(what);
                 throw new TimedOut("timed out after " + timeout.toSeconds() + " s waiting for " + what
                         + " (last status: " + lastStatus + ")");
             }
@@ -59,6 +64,21 @@ public final class Progress {
         }
         status(status.get());
         clearStatus();
+    }
+
+    /** Every thread of this process and its stack, as a thread dump shows them (a stalled run's evidence). */
+    private synchronized void printThreads(String what) {
+        out.printf("[%6.1fs] timed out waiting for %s; this process's threads:%n", elapsed(), what);
+        Thread.getAllStackTraces().entrySet().stream()
+                .sorted(Comparator.comparing(e -> e.getKey().getName()))
+                .forEach(e -> {
+                    Thread t = e.getKey();
+                    out.printf("  \"%s\" %s%n", t.getName(), t.getState());
+                    for (StackTraceElement frame : e.getValue()) {
+                        out.println("      at " + frame);
+                    }
+                });
+        out.flush();
     }
 
     public double elapsed() {

@@ -114,6 +114,11 @@ class FixedSeedChaosRunTest {
                 struck.put(kind, chaos.faults().total(kind));
             }
             kills.putAll(chaos.faults().counts().getOrDefault(FaultKind.SANDBOX_KILL, Map.of()));
+        } catch (Progress.TimedOut stalled) {
+            // A run that stalls fails with its progress, which ends with where every thread of the runner stood.
+            throw new AssertionError(
+                    stalled.getMessage() + "; the run (" + progressLog + "):\n" + Files.readString(progressLog),
+                    stalled);
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         report.print(new PrintStream(text, true, StandardCharsets.UTF_8));
