@@ -85,6 +85,12 @@ public final class CheckoutService {
             store.finish(key, attempt.token(), CheckoutAttempt.Status.OUT_OF_STOCK, String.join(",", short_.skus()));
             return new CheckoutOutcome.OutOfStock(short_.skus());
         }
+        if (reservation instanceof CheckoutStore.Released) {
+            // voided by the reconciliation (its authorization voided before the release) or declined, and that
+            // invocation died before it could end the attempt: end it now, with the answer a late retry gets
+            store.finish(key, attempt.token(), CheckoutAttempt.Status.VOIDED, "its reservation was released");
+            return new CheckoutOutcome.Abandoned();
+        }
         CheckoutStore.Reserved reserved = (CheckoutStore.Reserved) reservation;
         long amount = reserved.lines().stream()
                 .mapToLong(PlacedOrder.PricedLine::amountMinor)

@@ -37,7 +37,8 @@ public interface CheckoutStore {
 
     /**
      * Reserves {@code lines} for {@code orderId} at their current prices in {@code currency}, all or none; once per
-     * order (a second call finds the reservation made and returns it, at the prices it holds).
+     * order (a second call finds the reservation made and returns it, at the prices it holds, or {@link Released} if
+     * its stock was given back: an order is reserved once, never again after a release).
      */
     Reservation reserve(String orderId, List<OrderLine> lines, String currency, Instant now);
 
@@ -49,6 +50,12 @@ public interface CheckoutStore {
 
     /** Not reserved: these skus are short, unknown, or not sold in the currency. Nothing was reserved. */
     record OutOfStock(List<String> skus) implements Reservation {}
+
+    /**
+     * Reserved before, and released since (the reconciliation voided the checkout, or it was declined): the order
+     * cannot be placed, and nothing is reserved again.
+     */
+    record Released() implements Reservation {}
 
     /** Puts stock back: every line of {@code orderId} still held is released (idempotent). */
     void release(String orderId, Instant now);

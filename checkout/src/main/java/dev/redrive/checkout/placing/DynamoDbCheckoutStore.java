@@ -127,7 +127,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         }
         List<String> notReservable = unsold.isEmpty() ? shortAsRead : unsold;
         if (!notReservable.isEmpty()) {
-            return reserved(orderId).<Reservation>map(Reserved::new).orElse(new OutOfStock(notReservable));
+            return madeBefore(orderId).orElse(new OutOfStock(notReservable));
         }
         List<TransactWriteItem> writes = new ArrayList<>();
         for (PlacedOrder.PricedLine l : priced) {
@@ -156,7 +156,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
             for (int i = 0; i < priced.size(); i++) {
                 if (failedCondition(reasons, 2 * i + 1)) {
                     // this order's reservation exists: made before (the same checkout, an earlier invocation)
-                    return new Reserved(reserved(orderId).orElseThrow(() -> cancelled));
+                    return madeBefore(orderId).orElseThrow(() -> cancelled);
                 }
                 if (failedCondition(reasons, 2 * i)) {
                     short_.add(priced.get(i).sku());
@@ -456,15 +456,23 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         return key("order#" + orderId, OUTBOX + String.format("%010d", sequence));
     }
 
-    private Optional<List<PlacedOrder.PricedLine>> reserved(String orderId) {
+    /** The reservation made for {@code orderId} before: {@link Reserved} at its prices, {@link Released}, or none. */
+    private Optional<Reservation> madeBefore(String orderId) {
+        List<Map<String, AttributeValue>> items = reservations(orderId);
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        if (items.stream().anyMatch(r -> "RELEASED".equals(r.get("state").s()))) {
+            return Optional.of(new Released());
+        }
         List<PlacedOrder.PricedLine> lines = new ArrayList<>();
-        for (Map<String, AttributeValue> r : reservations(orderId)) {
+        for (Map<String, AttributeValue> r : items) {
             lines.add(new PlacedOrder.PricedLine(
                     r.get("sk").s().substring(RESERVATION.length()),
                     (int) number(r, "quantity"),
                     number(r, "unitPriceMinor")));
         }
-        return lines.isEmpty() ? Optional.empty() : Optional.of(lines);
+        return Optional.of(new Reserved(lines));
     }
 
     private List<Map<String, AttributeValue>> reservations(String orderId) {

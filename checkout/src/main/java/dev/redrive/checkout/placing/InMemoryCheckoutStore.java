@@ -60,7 +60,9 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
     public synchronized Reservation reserve(String orderId, List<OrderLine> lines, String currency, Instant now) {
         Map<String, Held> held = reservations.get(orderId);
         if (held != null && !held.isEmpty()) {
-            return new Reserved(held.values().stream().map(Held::line).toList());
+            return held.values().stream().anyMatch(Held::released)
+                    ? new Released()
+                    : new Reserved(held.values().stream().map(Held::line).toList());
         }
         List<String> short_ = new ArrayList<>();
         for (OrderLine l : lines) {

@@ -162,6 +162,20 @@ public abstract class CheckoutStoreContract {
     }
 
     @Test
+    void aReleasedReservationIsNeverReservedAgain() {
+        fresh();
+        store().reserve(orderId, lines(), "EUR", T0);
+        store().release(orderId, T0);
+
+        assertThat(store().reserve(orderId, lines(), "EUR", T0.plusSeconds(1)))
+                .isInstanceOf(CheckoutStore.Released.class);
+        assertThat(store().available(mug))
+                .as("stock given back once, not taken again")
+                .isEqualTo(10);
+        assertThat(store().available(tea)).isEqualTo(3);
+    }
+
+    @Test
     void theHolderPlacesTheOrderAndItsOutboxEventOnceAndAStaleTokenPlacesNothing() {
         fresh();
         long stale = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();

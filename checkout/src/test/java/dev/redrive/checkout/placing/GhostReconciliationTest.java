@@ -107,6 +107,43 @@ class GhostReconciliationTest {
         assertThat(store.available("sku-mug")).isEqualTo(10);
     }
 
+    /**
+     * The reconciliation took the attempt, voided its authorization and released its stock, then died before it could
+     * finish the attempt VOIDED (a throttled write, a killed sandbox). A client that keeps retrying must get a final
+     * answer: before, each retry took the lapsed lease, found the released reservation "reserved", was authorized
+     * again under the voided charge, failed to place (a released line cannot be confirmed) and answered 409 in
+     * progress while holding the lease again, so neither the client nor the next reconciliation (which waits for a
+     * lease lapsed by its grace) ever ended it (the fixed-seed chaos run's producers stalled on it).
+     */
+    @Test
+    void aRetryAfterAReconciliationThatDiedBeforeFinishingGetsAFinalAnswerAndNoCharge() {
+        crashedAfterTheAuthorization("k-6");
+        String orderId = CheckoutService.orderIdOf("k-6");
+        Instant reconciled = T0.plus(LEASE).plus(GRACE).plusSeconds(1);
+        store.begin("k-6", request.fingerprint(), orderId, reconciled, LEASE);
+        payments.voidAuthorization("k-6", Duration.ofSeconds(2));
+        store.release(orderId, reconciled);
+        // ... and the reconciliation's sandbox died here, before finish(VOIDED)
+
+        Instant retry = reconciled.plus(LEASE).plusSeconds(1);
+        List<CheckoutOutcome> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++, retry = retry.plus(LEASE).plus(LEASE)) {
+            answers.add(checkout.place("k-6", request, retry, retry.plusSeconds(30)));
+        }
+
+        assertThat(answers)
+                .as("five retries, each after the lease before it lapsed")
+                .allSatisfy(a -> assertThat(a).isEqualTo(new CheckoutOutcome.Abandoned()));
+        assertThat(store.order(orderId)).isEmpty();
+        assertThat(payments.charges())
+                .singleElement()
+                .satisfies(c -> assertThat(c.voided()).isTrue());
+        assertThat(store.available("sku-mug")).isEqualTo(10);
+        assertThat(store.abandoned(retry.plus(Duration.ofDays(1)), 10))
+                .as("no attempt left open")
+                .isEmpty();
+    }
+
     @Test
     void placedOrdersAndAClientRetryInFlightAreLeftAlone() {
         assertThat(checkout.place("k-4", request, T0, T0.plusSeconds(30))).isInstanceOf(CheckoutOutcome.Placed.class);
