@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A payment provider for local runs and tests, on 127.0.0.1 and a free port: it keeps charges and honours
  * {@code Idempotency-Key} as payment APIs do (the same key and body: the same authorization, 200; the same key and
- * another body: 422), and can decline (a token starting {@code tok_decline}), fail (503) and hang on command. The wire
+ * another body: 422; a void of a key never authorized: 404), and can decline (a token starting {@code tok_decline}), fail (503) and hang on command. The wire
  * format is the one {@code HttpPaymentProvider} speaks. Thread-safe.
  */
 public final class PaymentProviderSimulator implements AutoCloseable {
@@ -128,8 +128,12 @@ public final class PaymentProviderSimulator implements AutoCloseable {
             }
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             if (exchange.getRequestURI().getPath().endsWith("/void")) {
-                voidCharge(key);
-                answer(exchange, 200, "{}");
+                if (voidCharge(key)) {
+                    answer(exchange, 200, "{}");
+                } else {
+                    // as payment APIs answer a void of an unknown authorization (Stripe: 404 resource_missing)
+                    answer(exchange, 404, "{\"error\":\"no_such_authorization\"}");
+                }
                 return;
             }
             calls.incrementAndGet();
@@ -191,12 +195,14 @@ public final class PaymentProviderSimulator implements AutoCloseable {
         answer(exchange, 200, ok.toString());
     }
 
-    private synchronized void voidCharge(String key) {
+    /** Voids the charge under {@code key}; false when nothing was ever authorized under it. */
+    private synchronized boolean voidCharge(String key) {
         Charge c = charges.get(key);
-        if (c != null) {
-            charges.put(
-                    key, new Charge(c.key(), c.authorizationId(), c.orderId(), c.amountMinor(), c.currency(), true));
+        if (c == null) {
+            return false;
         }
+        charges.put(key, new Charge(c.key(), c.authorizationId(), c.orderId(), c.amountMinor(), c.currency(), true));
+        return true;
     }
 
     private static void answer(HttpExchange exchange, int status, String body) throws IOException {

@@ -39,6 +39,11 @@ public final class GhostReconciliation {
     /** What a run did. */
     public record Report(int voided, int skipped, int providerUnreachable) {}
 
+    /** Voids up to {@code limit} abandoned checkouts, holding each for {@code lease}, at the clock's time. */
+    public Report run(java.time.Clock clock, Duration lease, int limit) {
+        return run(clock.instant(), lease, limit);
+    }
+
     /** Voids up to {@code limit} abandoned checkouts, holding each for {@code lease}. */
     public Report run(Instant now, Duration lease, int limit) {
         int voided = 0;

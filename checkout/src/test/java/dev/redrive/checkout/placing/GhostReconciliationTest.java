@@ -1,10 +1,17 @@
 package dev.redrive.checkout.placing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.core.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -142,6 +149,150 @@ class GhostReconciliationTest {
         assertThat(store.abandoned(retry.plus(Duration.ofDays(1)), 10))
                 .as("no attempt left open")
                 .isEmpty();
+    }
+
+    /**
+     * Issue 36, hole 1 (with a crash): the run voided the authorization, then died before it released the stock (a
+     * throttled release, the function's timeout, a killed sandbox). Nothing recorded the void, so a client's retry
+     * took the attempt over, found its reservation held, was answered the same (now void) authorization by the
+     * provider (a payment API replays its answer to a repeated key) and placed an order nobody can collect.
+     */
+    @Test
+    void aClientRetryAfterARunThatDiedBetweenTheVoidAndTheReleasePlacesNothingAndTheNextRunEndsIt() {
+        crashedAfterTheAuthorization("k-7");
+        String orderId = CheckoutService.orderIdOf("k-7");
+        PaymentProvider diesAfterTheVoid = new PaymentProvider() {
+            @Override
+            public Outcome authorize(Authorization request, Duration timeout) {
+                return payments.authorize(request, timeout);
+            }
+
+            @Override
+            public boolean voidAuthorization(String idempotencyKey, Duration timeout) {
+                payments.voidAuthorization(idempotencyKey, timeout);
+                throw new IllegalStateException("the reconciliation's sandbox died after the void");
+            }
+        };
+        Instant run = T0.plus(LEASE).plus(GRACE).plusSeconds(1);
+        assertThatThrownBy(() -> new GhostReconciliation(store, diesAfterTheVoid, GRACE, Duration.ofSeconds(2))
+                        .run(run, LEASE, 100))
+                .hasMessageContaining("died after the void");
+
+        Instant retry = run.plus(LEASE).plusSeconds(1);
+        CheckoutOutcome answer = checkout.place("k-7", request, retry, retry.plusSeconds(30));
+
+        assertThat(answer).as("the returning client's answer").isEqualTo(new CheckoutOutcome.Abandoned());
+        assertThat(store.order(orderId)).as("no order on a void authorization").isEmpty();
+        GhostReconciliation.Report next = reconciliation.run(retry.plus(GRACE).plus(LEASE), LEASE, 100);
+        assertThat(next.voided()).as("the next run ends it").isEqualTo(1);
+        assertThat(store.available("sku-mug")).isEqualTo(10);
+        assertThat(store.abandoned(retry.plus(Duration.ofDays(1)), 10)).isEmpty();
+    }
+
+    /**
+     * Issue 36, holes 1 and 2 (no crash): a run reached an attempt after its void of another took longer than a
+     * lease, and took it with a lease computed from the run's start, already over. The client's retry took it over
+     * while the run worked on it, and was authorized (a new charge); the run's release, not fenced by the attempt's
+     * token, landed before the client's place, which was refused; the client's next retry found the reservation
+     * released and ended the attempt VOIDED without voiding its own authorization: a charge standing with no order.
+     */
+    @Test
+    void aClientRetryRacingARunLeavesNoChargeWithoutAnOrder() throws Exception {
+        crashedAfterTheAuthorization("k-8");
+        String orderId = CheckoutService.orderIdOf("k-9");
+        Instant second = T0.plusSeconds(1); // listed after k-8
+        store.begin("k-9", request.fingerprint(), orderId, second, LEASE);
+        store.reserve(orderId, request.items(), "EUR", second); // reserved, never authorized
+        ManualClock clock = new ManualClock(T0.plus(LEASE).plus(GRACE).plusSeconds(10));
+        CountDownLatch runReleasingK9 = new CountDownLatch(1);
+        CountDownLatch clientAboutToPlace = new CountDownLatch(1);
+        PaymentProvider slowVoids = new PaymentProvider() {
+            @Override
+            public Outcome authorize(Authorization request, Duration timeout) {
+                return payments.authorize(request, timeout);
+            }
+
+            @Override
+            public boolean voidAuthorization(String idempotencyKey, Duration timeout) {
+                if (idempotencyKey.equals("k-8")) {
+                    clock.advance(LEASE.multipliedBy(2)); // a void that took two leases
+                }
+                return payments.voidAuthorization(idempotencyKey, timeout);
+            }
+        };
+        CheckoutStore releaseWaitsForTheClient = pausedBefore(
+                "release", args -> args[0].equals(orderId) || args[args.length - 2].equals(orderId), () -> {
+                    runReleasingK9.countDown();
+                    await(clientAboutToPlace);
+                });
+        ExecutorService runner = Executors.newSingleThreadExecutor();
+        try {
+            Future<GhostReconciliation.Report> running = runner.submit(
+                    () -> new GhostReconciliation(releaseWaitsForTheClient, slowVoids, GRACE, Duration.ofSeconds(2))
+                            .run(clock, LEASE, 100));
+            await(runReleasingK9);
+            CheckoutStore placingWaitsForTheRun = pausedBefore("place", args -> true, () -> {
+                clientAboutToPlace.countDown();
+                running.get(10, TimeUnit.SECONDS);
+            });
+            CheckoutService client =
+                    new CheckoutService(placingWaitsForTheRun, payments, CheckoutService.Settings.DEFAULT);
+
+            List<CheckoutOutcome> answers = new java.util.ArrayList<>();
+            answers.add(client.place(
+                    "k-9", request, clock.instant(), clock.instant().plusSeconds(30)));
+            clientAboutToPlace.countDown();
+            running.get(10, TimeUnit.SECONDS);
+            Instant later = clock.instant().plus(Duration.ofHours(1));
+            answers.add(client.place("k-9", request, later, later.plusSeconds(30)));
+            reconciliation.run(later.plus(Duration.ofHours(1)), LEASE, 100);
+
+            assertThat(answers).last().as("the client's final answer").isEqualTo(new CheckoutOutcome.Abandoned());
+            assertThat(payments.charges())
+                    .as("every charge is void or has its order")
+                    .allSatisfy(c -> assertThat(c.voided()
+                                    || store.order(c.request().orderId()).isPresent())
+                            .as(
+                                    "charge %s under %s",
+                                    c.authorizationId(), c.request().idempotencyKey())
+                            .isTrue());
+            assertThat(store.order(orderId)).isEmpty();
+            assertThat(store.available("sku-mug")).isEqualTo(10);
+            assertThat(store.abandoned(later.plus(Duration.ofDays(1)), 10)).isEmpty();
+        } finally {
+            runner.shutdownNow();
+        }
+    }
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the other side never came");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The store, but the first call of {@code method} whose arguments match first runs {@code before}. */
+    CheckoutStore pausedBefore(String method, java.util.function.Predicate<Object[]> match, Step before) {
+        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        return (CheckoutStore) java.lang.reflect.Proxy.newProxyInstance(
+                CheckoutStore.class.getClassLoader(), new Class<?>[] {CheckoutStore.class}, (proxy, m, args) -> {
+                    if (m.getName().equals(method) && match.test(args) && once.compareAndSet(false, true)) {
+                        before.run();
+                    }
+                    try {
+                        return m.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test

@@ -41,6 +41,17 @@ class HttpPaymentProviderTest extends PaymentProviderContract {
         return SIMULATOR.charges().stream().filter(c -> c.key().equals(key)).count();
     }
 
+    /**
+     * Issue 36: a provider answers a void of a key it never authorized "no such authorization" (404): nothing to void.
+     * Read as "unreachable", the reconciliation gave the attempt back every run and never released its stock.
+     */
+    @Test
+    void aVoidOfAKeyNeverAuthorizedIsNothingToVoidNotUnreachable() {
+        assertThat(provider.voidAuthorization("k-never-authorized", TIMEOUT))
+                .as("404 no_such_authorization: there is nothing to void")
+                .isTrue();
+    }
+
     @Test
     void aHangIsCutAtTheTimeoutGivenNotLater() {
         SIMULATOR.fault(Fault.HANG_BEFORE_AUTHORIZING, 1, Duration.ofSeconds(5));
