@@ -56,7 +56,8 @@ class CheckoutProducerTest {
         assertThat(t.environment(t.function("outbox-sweeper")))
                 .containsEntry("REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER", "PT5M");
         assertThat(t.environment(t.function("checkout-reconciliation")))
-                .containsEntry("REDRIVE_CHECKOUT_RECONCILIATION_GRACE", "PT15M");
+                .containsEntry("REDRIVE_CHECKOUT_RECONCILIATION_GRACE", "PT15M")
+                .containsEntry("REDRIVE_CHECKOUT_RECONCILIATION_LEASE", "PT1M");
         assertThat(t.environment(t.function("outbox-relay")))
                 .doesNotContainKey("REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER");
     }
@@ -129,6 +130,21 @@ class CheckoutProducerTest {
                                             ? "/index/byUnpublished"
                                             : "/index/byOpenAttempt"));
         }
+    }
+
+    /**
+     * Issue 36: the reconciliation's release is fenced by the attempt's token, a ConditionCheck in its transaction
+     * (TransactWriteItems is authorized per item's action: UpdateItem and ConditionCheckItem).
+     */
+    @Test
+    void theReconciliationMayTakeUpdateAndFenceItsWritesOnTheOrdersTableAndNothingMore() {
+        String fn = t.function("checkout-reconciliation");
+        assertThat(t.statementsOf(fn))
+                .filteredOn(s -> s.allows("dynamodb:Query"))
+                .singleElement()
+                .satisfies(s -> assertThat(s.actions())
+                        .containsExactlyInAnyOrder(
+                                "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"));
     }
 
     @Test

@@ -108,6 +108,21 @@ class MonitoringTest {
         assertThat(String.valueOf(open.get("AlarmActions"))).contains("AlarmTopic");
     }
 
+    /** Issue 36: attempts the reconciliation could not end (their voids unconfirmed) page someone. */
+    @Test
+    void checkoutAttemptsTheReconciliationCouldNotEndAlarm() {
+        Map<String, Object> notEnded = alarm("redrive-checkout-attempts-not-ended");
+        assertThat(notEnded)
+                .containsEntry("Namespace", "Redrive")
+                .containsEntry("MetricName", "CheckoutAttemptsNotEnded")
+                .containsEntry("Statistic", "Sum")
+                .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
+                .containsEntry("Threshold", 1)
+                .containsEntry("EvaluationPeriods", 3)
+                .containsEntry("DatapointsToAlarm", 3);
+        assertThat((String) notEnded.get("AlarmDescription")).contains("could not end abandoned checkouts");
+    }
+
     @Test
     void theOldestUnresolvedQuarantineAlarms() {
         Map<String, Object> oldest = alarm("redrive-oldest-unresolved-quarantine");
@@ -164,8 +179,8 @@ class MonitoringTest {
         String topic = t.resources("AWS::SNS::Topic").keySet().iterator().next();
         assertThat(t.resources("AWS::CloudWatch::Alarm"))
                 .as("per queue; 4 failure records' arrivals (3 schedules', the relay's); the sweeper's 3; the mail "
-                        + "provider's breaker; the producer's 3")
-                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 4 + 3 + 1 + 3)
+                        + "provider's breaker; the producer's 4")
+                .hasSize(2 * SOURCES.size() + 3 * DEAD_LETTER_QUEUES.size() + 4 + 3 + 1 + 4)
                 .allSatisfy((id, alarm) -> assertThat(map(alarm, "Properties").get("AlarmActions"))
                         .isEqualTo(List.of(Map.of("Ref", topic))));
         assertThat(map(t.resource(topic), "Properties")).containsKey("KmsMasterKeyId");

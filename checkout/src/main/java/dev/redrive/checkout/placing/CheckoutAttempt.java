@@ -35,6 +35,12 @@ public record CheckoutAttempt(
         STARTED,
         /** The payment is authorized; the order is not written yet. */
         AUTHORIZED,
+        /**
+         * Being voided (by the reconciliation, or by a retry that found its stock released): no invocation can place
+         * it any more, a client's retry is answered 410, and only the holder of its lease (or, once that lapses, the
+         * reconciliation) ends it VOIDED, after voiding what was authorized under its key.
+         */
+        VOIDING,
         /** The order and its outbox event are written: the answer is 201, for good. */
         PLACED,
         /** The payment was declined; the reservation released: 402, for good. */

@@ -23,7 +23,8 @@ import java.util.Objects;
  *       PLACED.</li>
  * </ol>
  * A crash between any two steps leaves an attempt that the client's retry with the same key finishes (after the
- * lease), or that the reconciliation voids. Time is passed in; the deadline bounds the provider call.
+ * lease), or that the reconciliation voids; once the reconciliation has begun voiding it, a retry is answered 410 and
+ * never places it. Time is passed in; the deadline bounds the provider call.
  */
 public final class CheckoutService {
 
@@ -35,6 +36,7 @@ public final class CheckoutService {
     private final CheckoutStore store;
     private final PaymentProvider payments;
     private final Settings settings;
+    private final AttemptVoiding voiding;
 
     /**
      * How long things take.
@@ -59,6 +61,7 @@ public final class CheckoutService {
         this.store = Objects.requireNonNull(store, "store");
         this.payments = Objects.requireNonNull(payments, "payments");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.voiding = new AttemptVoiding(store, payments, settings.providerTimeout());
     }
 
     /**
@@ -80,15 +83,21 @@ public final class CheckoutService {
         if (begun instanceof CheckoutStore.Finished) {
             return answerOf(attempt);
         }
+        if (begun instanceof CheckoutStore.Voiding) {
+            return new CheckoutOutcome.Abandoned(); // being voided: never placed, whatever the provider would answer
+        }
         CheckoutStore.Reservation reservation = store.reserve(orderId, request.items(), request.currency(), now);
         if (reservation instanceof CheckoutStore.OutOfStock short_) {
             store.finish(key, attempt.token(), CheckoutAttempt.Status.OUT_OF_STOCK, String.join(",", short_.skus()));
             return new CheckoutOutcome.OutOfStock(short_.skus());
         }
         if (reservation instanceof CheckoutStore.Released) {
-            // voided by the reconciliation (its authorization voided before the release) or declined, and that
-            // invocation died before it could end the attempt: end it now, with the answer a late retry gets
-            store.finish(key, attempt.token(), CheckoutAttempt.Status.VOIDED, "its reservation was released");
+            // declined (or voided) and that invocation died before it could end the attempt: it can never be placed.
+            // End it VOIDED the one way every path does, voiding first whatever was authorized under its key; if the
+            // provider does not confirm, the reconciliation finishes it (it stays VOIDING: no retry can place it)
+            store.voiding(key, attempt.token(), now, lease)
+                    .ifPresent(held ->
+                            voiding.end(held, "its reservation was released", now, deadline, attempt.startedAt()));
             return new CheckoutOutcome.Abandoned();
         }
         CheckoutStore.Reserved reserved = (CheckoutStore.Reserved) reservation;
@@ -105,7 +114,7 @@ public final class CheckoutService {
                                 key, orderId, request.paymentToken(), amount, request.currency()),
                         timeout);
         if (paid instanceof PaymentProvider.Declined declined) {
-            store.release(orderId, now);
+            store.release(key, attempt.token(), orderId, now);
             store.finish(key, attempt.token(), CheckoutAttempt.Status.DECLINED, declined.reason());
             return new CheckoutOutcome.Declined(declined.reason());
         }
@@ -187,7 +196,8 @@ public final class CheckoutService {
             case OUT_OF_STOCK ->
                 new CheckoutOutcome.OutOfStock(List.of(attempt.reason().split(",")));
             case VOIDED -> new CheckoutOutcome.Abandoned();
-            case STARTED, AUTHORIZED -> throw new IllegalStateException("attempt is not finished: " + attempt.status());
+            case STARTED, AUTHORIZED, VOIDING ->
+                throw new IllegalStateException("attempt is not finished: " + attempt.status());
         };
     }
 

@@ -14,7 +14,8 @@ public interface CheckoutStore {
 
     /**
      * Begins (or takes over) the attempt under {@code key}: taken when there is none, or when one with the same
-     * fingerprint is unfinished and its lease has lapsed (the token then grows by one). One conditional write.
+     * fingerprint is STARTED or AUTHORIZED and its lease has lapsed (the token then grows by one); never one that is
+     * {@link CheckoutAttempt.Status#VOIDING}. One conditional write.
      */
     Begin begin(String key, String fingerprint, String orderId, Instant now, Duration lease);
 
@@ -31,6 +32,9 @@ public interface CheckoutStore {
 
     /** It has its final answer. */
     record Finished(CheckoutAttempt attempt) implements Begin {}
+
+    /** It is being voided ({@link CheckoutAttempt.Status#VOIDING}): it will never be placed; its answer is 410. */
+    record Voiding(CheckoutAttempt attempt) implements Begin {}
 
     /** The key was first used with another request body. */
     record KeyReused(CheckoutAttempt attempt) implements Begin {}
@@ -57,8 +61,24 @@ public interface CheckoutStore {
      */
     record Released() implements Reservation {}
 
-    /** Puts stock back: every line of {@code orderId} still held is released (idempotent). */
-    void release(String orderId, Instant now);
+    /**
+     * Moves the attempt held with {@code token} to {@link CheckoutAttempt.Status#VOIDING}, taking it with the next
+     * token and a lease until {@code now + lease} (whether or not the lease of {@code token} has lapsed: the
+     * reconciliation passes the token it listed, a client's retry its own). From then on no invocation can place it.
+     * One conditional write.
+     *
+     * @return the attempt as now held; empty, writing nothing, when another invocation took it over (its token is no
+     *     longer {@code token}) or it is finished
+     */
+    Optional<CheckoutAttempt> voiding(String key, long token, Instant now, Duration lease);
+
+    /**
+     * Puts stock back: every line of {@code orderId} still held is released, in one write with a check that the
+     * attempt under {@code key} is still held with {@code token} (idempotent).
+     *
+     * @return false, releasing nothing, when another invocation took the attempt over
+     */
+    boolean release(String key, long token, String orderId, Instant now);
 
     /**
      * Records the authorization of the attempt held with {@code token}.
@@ -77,7 +97,7 @@ public interface CheckoutStore {
 
     /**
      * Lets the attempt held with {@code token} go as of {@code leaseEnd} (now, or earlier), unfinished: its provider
-     * did not answer, and the client's retry (or the next reconciliation) takes it over at once.
+     * did not answer, and the client's retry (or, for one VOIDING, the next reconciliation) takes it over at once.
      */
     void letGo(String key, long token, Instant leaseEnd);
 
@@ -90,7 +110,7 @@ public interface CheckoutStore {
     boolean place(String key, long token, PlacedOrder order, OutboxEvent event);
 
     /**
-     * Unfinished attempts (STARTED or AUTHORIZED) whose lease ended before {@code leaseEndedBefore}, at most
+     * Unfinished attempts (STARTED, AUTHORIZED or VOIDING) whose lease ended before {@code leaseEndedBefore}, at most
      * {@code limit}, longest abandoned first: checkouts whose client never came back, which the reconciliation voids.
      */
     List<CheckoutAttempt> abandoned(Instant leaseEndedBefore, int limit);

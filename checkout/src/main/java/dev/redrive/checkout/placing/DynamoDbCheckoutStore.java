@@ -24,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * <ul>
  *   <li>{@code checkout#<key> / attempt}: the attempt (begun or taken over by one UpdateItem, conditional on there
  *       being none or its lease having lapsed, {@code ALL_OLD} on refusal: a duplicate costs no read); in the sparse
- *       index {@value #OPEN_ATTEMPT_INDEX} while unfinished, for the reconciliation;</li>
+ *       index {@value #OPEN_ATTEMPT_INDEX} while unfinished (VOIDING included), for the reconciliation;</li>
  *   <li>{@code sku#<sku> / stock}: available, unit price, currency;</li>
  *   <li>{@code order#<id> / reservation#<sku>}: a line held, confirmed or released (made in one transaction with the
  *       stock decrements, each conditional: all lines or none, once per order);</li>
@@ -90,7 +90,34 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
             if (!old.fingerprint().equals(fingerprint)) {
                 return new KeyReused(old);
             }
-            return old.status().finished() ? new Finished(old) : new InFlight(old);
+            if (old.status().finished()) {
+                return new Finished(old);
+            }
+            return old.status() == Status.VOIDING ? new Voiding(old) : new InFlight(old);
+        }
+    }
+
+    @Override
+    public Optional<CheckoutAttempt> voiding(String key, long token, Instant now, Duration lease) {
+        try {
+            Map<String, AttributeValue> item = dynamoDb.updateItem(b -> b.tableName(table)
+                            .key(key("checkout#" + key, ATTEMPT))
+                            .updateExpression("SET #status = :voiding, #token = #token + :one, leaseUntil = :lease")
+                            .conditionExpression("attribute_exists(pk) AND #token = :t AND "
+                                    + "#status IN (:started, :authorized, :voiding)")
+                            .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
+                            .expressionAttributeValues(Map.of(
+                                    ":voiding", s(Status.VOIDING.name()),
+                                    ":started", s(Status.STARTED.name()),
+                                    ":authorized", s(Status.AUTHORIZED.name()),
+                                    ":one", n(1),
+                                    ":t", n(token),
+                                    ":lease", n(now.plus(lease).toEpochMilli())))
+                            .returnValues(ReturnValue.ALL_NEW))
+                    .attributes();
+            return Optional.of(attempt(key, item));
+        } catch (ConditionalCheckFailedException takenOrFinished) {
+            return Optional.empty();
         }
     }
 
@@ -169,10 +196,22 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         }
     }
 
+    /**
+     * One transaction: a check that the attempt is still held with {@code token}, and for each line still held its
+     * release and its stock given back (a line released or confirmed meanwhile: read again, at most three times).
+     */
     @Override
-    public void release(String orderId, Instant now) {
+    public boolean release(String key, long token, String orderId, Instant now) {
+        TransactWriteItem fence = TransactWriteItem.builder()
+                .conditionCheck(c -> c.tableName(table)
+                        .key(key("checkout#" + key, ATTEMPT))
+                        .conditionExpression("#token = :t")
+                        .expressionAttributeNames(Map.of("#token", "token"))
+                        .expressionAttributeValues(Map.of(":t", n(token))))
+                .build();
         for (int attempt = 0; attempt < 3; attempt++) {
             List<TransactWriteItem> writes = new ArrayList<>();
+            writes.add(fence);
             for (Map<String, AttributeValue> r : reservations(orderId)) {
                 if (!"HELD".equals(r.get("state").s())) {
                     continue;
@@ -193,13 +232,13 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
                                 .expressionAttributeValues(Map.of(":q", r.get("quantity"))))
                         .build());
             }
-            if (writes.isEmpty()) {
-                return;
-            }
-            try {
+            try { // with nothing held, the fence alone: whether the attempt is still ours
                 dynamoDb.transactWriteItems(b -> b.transactItems(writes));
-                return;
-            } catch (TransactionCanceledException changedMeanwhile) {
+                return true;
+            } catch (TransactionCanceledException refused) {
+                if (failedCondition(refused.cancellationReasons(), 0)) {
+                    return false; // another invocation took the attempt over
+                }
                 // read again: another invocation released or confirmed a line first
             }
         }
@@ -232,16 +271,17 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
     }
 
     @Override
-    public void letGo(String key, long token, Instant now) {
+    public void letGo(String key, long token, Instant leaseEnd) {
         update(
                 key,
-                "SET leaseUntil = :now",
-                "#token = :t AND #status IN (:started, :authorized)",
+                "SET leaseUntil = :end",
+                "#token = :t AND #status IN (:started, :authorized, :voiding)",
                 Map.of(
-                        ":now", n(now.toEpochMilli()),
+                        ":end", n(leaseEnd.toEpochMilli()),
                         ":t", n(token),
                         ":started", s(Status.STARTED.name()),
-                        ":authorized", s(Status.AUTHORIZED.name())));
+                        ":authorized", s(Status.AUTHORIZED.name()),
+                        ":voiding", s(Status.VOIDING.name())));
     }
 
     @Override

@@ -1,28 +1,34 @@
 package dev.redrive.checkout.placing;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Voids ghost transactions: a checkout whose client never came back, its lease over by more than the grace (a crash
- * between the payment and the transaction, or after the reservation). For each, in this order, each step idempotent
- * so a reconciliation that dies part way is finished by the next run:
+ * between the payment and the transaction, or after the reservation). For each, in this order, each step idempotent and
+ * fenced by the attempt's token, so a reconciliation that dies part way is finished by the next run:
  * <ol>
- *   <li>take the attempt over (a lease with the next fencing token: a late client retry now waits, then gets 410);</li>
- *   <li>void the authorization made under its key, if any (the provider's void is idempotent); if the provider cannot
- *       be reached, give the attempt back with its old lease end, so the next run takes it again at once;</li>
- *   <li>release its reservation;</li>
- *   <li>finish it VOIDED.</li>
+ *   <li>take the attempt over into VOIDING, in one conditional write on the token it was listed with, with a lease from
+ *       the current time: from here no client retry can place it (it is answered 410), so a void cannot be followed by
+ *       an order placed on the void authorization;</li>
+ *   <li>void the authorization made under its key (the provider's void is idempotent; "no such authorization" is
+ *       nothing to void); if the provider does not confirm, give the attempt back with its old lease end, still
+ *       VOIDING, so the next run takes it again at once, and count it as not ended;</li>
+ *   <li>release its reservation, fenced by the token;</li>
+ *   <li>finish it VOIDED, fenced by the token.</li>
  * </ol>
- * An attempt that placed its order is finished and never listed.
+ * An attempt that placed its order is finished and never listed. A run takes no attempt whose lease would outlast the
+ * run's deadline: the rest waits for the next run.
  */
 public final class GhostReconciliation {
 
     private final CheckoutStore store;
-    private final PaymentProvider payments;
+    private final AttemptVoiding voiding;
     private final Duration grace;
-    private final Duration providerTimeout;
 
     /**
      * @param grace           how long after an attempt's lease its client may still retry and finish it
@@ -31,49 +37,49 @@ public final class GhostReconciliation {
     public GhostReconciliation(
             CheckoutStore store, PaymentProvider payments, Duration grace, Duration providerTimeout) {
         this.store = Objects.requireNonNull(store, "store");
-        this.payments = Objects.requireNonNull(payments, "payments");
+        this.voiding = new AttemptVoiding(store, payments, providerTimeout);
         this.grace = Objects.requireNonNull(grace, "grace");
-        this.providerTimeout = Objects.requireNonNull(providerTimeout, "providerTimeout");
     }
 
-    /** What a run did. */
-    public record Report(int voided, int skipped, int providerUnreachable) {}
+    /**
+     * What a run did.
+     *
+     * @param voided   attempts it ended VOIDED
+     * @param skipped  attempts taken by a client retry or another run, or finished, since they were listed
+     * @param notEnded attempts it took and could not end (the provider did not confirm the void): given back, still
+     *                 VOIDING, for the next run; a number that stays above zero run after run needs a person
+     * @param deferred abandoned attempts it listed and left for the next run (its deadline came first)
+     */
+    public record Report(int voided, int skipped, int notEnded, int deferred) {}
 
-    /** Voids up to {@code limit} abandoned checkouts, holding each for {@code lease}, at the clock's time. */
-    public Report run(java.time.Clock clock, Duration lease, int limit) {
-        return run(clock.instant(), lease, limit);
-    }
-
-    /** Voids up to {@code limit} abandoned checkouts, holding each for {@code lease}. */
-    public Report run(Instant now, Duration lease, int limit) {
+    /**
+     * Voids up to {@code limit} abandoned checkouts, each held for {@code lease} from when it is taken (the clock's
+     * time then), taking none whose lease would end after {@code deadline}.
+     */
+    public Report run(Clock clock, Instant deadline, Duration lease, int limit) {
+        List<CheckoutAttempt> abandoned = store.abandoned(clock.instant().minus(grace), limit);
         int voided = 0;
         int skipped = 0;
-        int unreachable = 0;
-        for (CheckoutAttempt abandoned : store.abandoned(now.minus(grace), limit)) {
-            CheckoutStore.Begin taken =
-                    store.begin(abandoned.key(), abandoned.fingerprint(), abandoned.orderId(), now, lease);
-            if (!(taken instanceof CheckoutStore.Started started)) {
-                skipped++; // a client retry took it, or it finished meanwhile
+        int notEnded = 0;
+        for (int i = 0; i < abandoned.size(); i++) {
+            CheckoutAttempt listed = abandoned.get(i);
+            Instant now = clock.instant();
+            if (now.plus(lease).isAfter(deadline)) {
+                return new Report(voided, skipped, notEnded, abandoned.size() - i);
+            }
+            Optional<CheckoutAttempt> taken = store.voiding(listed.key(), listed.token(), now, lease);
+            if (taken.isEmpty()) {
+                skipped++; // a client retry or another run took it, or it finished, since it was listed
                 continue;
             }
-            long token = started.attempt().token();
-            if (!payments.voidAuthorization(abandoned.key(), providerTimeout)) {
-                // give it back as abandoned as it was (its old lease end), so the next run takes it at once
-                store.letGo(abandoned.key(), token, abandoned.leaseUntil());
-                unreachable++;
-                continue;
-            }
-            store.release(abandoned.orderId(), now);
-            if (store.finish(
-                    abandoned.key(),
-                    token,
-                    CheckoutAttempt.Status.VOIDED,
-                    "abandoned: no order was written within " + grace + " of the attempt's lease")) {
-                voided++;
-            } else {
-                skipped++;
+            String reason = "abandoned: no order was written within " + grace + " of the attempt's lease";
+            CheckoutAttempt held = taken.get();
+            switch (voiding.end(held, reason, clock.instant(), held.leaseUntil(), listed.leaseUntil())) {
+                case VOIDED -> voided++;
+                case NOT_ENDED -> notEnded++;
+                case TAKEN_OVER -> skipped++;
             }
         }
-        return new Report(voided, skipped, unreachable);
+        return new Report(voided, skipped, notEnded, 0);
     }
 }

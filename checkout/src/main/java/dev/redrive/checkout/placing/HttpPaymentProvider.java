@@ -19,7 +19,8 @@ import java.util.Objects;
  *       {@code {"orderId","paymentToken","amountMinor","currency"}}: 201 or 200 {@code {"authorizationId"}} is
  *       authorized, 402 {@code {"reason"}} declined, 422 the key reused with another request (a checkout bug: thrown),
  *       anything else, a timeout or a refused connection unavailable;</li>
- *   <li>{@code POST <base>/authorizations/void} with the same header: 200 voided (or nothing to void).</li>
+ *   <li>{@code POST <base>/authorizations/void} with the same header: 200 voided (now or before), 404 no
+ *       authorization under the key (nothing to void); anything else, a timeout or a refused connection failed.</li>
  * </ul>
  * One attempt per call, bounded by the timeout given (the checkout's deadline): the client's retry with its key is the
  * only retry layer. The payment token is sent, never logged.
@@ -80,19 +81,27 @@ public final class HttpPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public boolean voidAuthorization(String idempotencyKey, Duration timeout) {
+    public VoidOutcome voidAuthorization(String idempotencyKey, Duration timeout) {
+        int status;
         try {
-            return http.send(
-                                    post("/authorizations/void", idempotencyKey, "{}", timeout),
-                                    HttpResponse.BodyHandlers.discarding())
-                            .statusCode()
-                    == 200;
+            status = http.send(
+                            post("/authorizations/void", idempotencyKey, "{}", timeout),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (HttpTimeoutException e) {
+            return new VoidFailed("the payment provider did not answer the void within " + timeout);
         } catch (IOException e) {
-            return false;
+            return new VoidFailed(
+                    "the payment provider could not be reached (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return new VoidFailed("interrupted while waiting for the payment provider");
         }
+        return switch (status) {
+            case 200 -> new Voided();
+            case 404 -> new NeverAuthorized();
+            default -> new VoidFailed("the payment provider answered the void " + status);
+        };
     }
 
     private HttpRequest post(String path, String idempotencyKey, String body, Duration timeout) {

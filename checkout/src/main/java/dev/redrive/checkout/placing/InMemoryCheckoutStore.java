@@ -39,6 +39,9 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
         if (old.status().finished()) {
             return new Finished(old);
         }
+        if (old.status() == Status.VOIDING) {
+            return new Voiding(old);
+        }
         if (now.isBefore(old.leaseUntil())) {
             return new InFlight(old);
         }
@@ -87,7 +90,31 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
     }
 
     @Override
-    public synchronized void release(String orderId, Instant now) {
+    public synchronized Optional<CheckoutAttempt> voiding(String key, long token, Instant now, Duration lease) {
+        CheckoutAttempt a = attempts.get(key);
+        if (a == null || a.token() != token || a.status().finished()) {
+            return Optional.empty();
+        }
+        CheckoutAttempt taken = new CheckoutAttempt(
+                key,
+                a.fingerprint(),
+                a.orderId(),
+                Status.VOIDING,
+                a.token() + 1,
+                now.plus(lease),
+                a.authorizationId(),
+                null,
+                a.startedAt());
+        attempts.put(key, taken);
+        return Optional.of(taken);
+    }
+
+    @Override
+    public synchronized boolean release(String key, long token, String orderId, Instant now) {
+        CheckoutAttempt a = attempts.get(key);
+        if (a == null || a.token() != token) {
+            return false;
+        }
         Map<String, Held> held = reservations.getOrDefault(orderId, Map.of());
         held.replaceAll((sku, h) -> {
             if (h.confirmed() || h.released()) {
@@ -97,12 +124,13 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
             stock.put(sku, new Stock(s.available() + h.line().quantity(), s.unitPriceMinor(), s.currency()));
             return new Held(h.line(), false, true);
         });
+        return true;
     }
 
     @Override
     public synchronized boolean authorized(String key, long token, String authorizationId) {
         CheckoutAttempt a = attempts.get(key);
-        if (a == null || a.token() != token || a.status().finished()) {
+        if (a == null || a.token() != token || !placeable(a)) {
             return false;
         }
         attempts.put(key, with(a, Status.AUTHORIZED, a.leaseUntil(), authorizationId, null));
@@ -123,17 +151,17 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
     }
 
     @Override
-    public synchronized void letGo(String key, long token, Instant now) {
+    public synchronized void letGo(String key, long token, Instant leaseEnd) {
         CheckoutAttempt a = attempts.get(key);
         if (a != null && a.token() == token && !a.status().finished()) {
-            attempts.put(key, with(a, a.status(), now, a.authorizationId(), null));
+            attempts.put(key, with(a, a.status(), leaseEnd, a.authorizationId(), null));
         }
     }
 
     @Override
     public synchronized boolean place(String key, long token, PlacedOrder order, OutboxEvent event) {
         CheckoutAttempt a = attempts.get(key);
-        if (a == null || a.token() != token || a.status().finished() || orders.containsKey(order.orderId())) {
+        if (a == null || a.token() != token || !placeable(a) || orders.containsKey(order.orderId())) {
             return false;
         }
         Map<String, Held> held = reservations.getOrDefault(order.orderId(), Map.of());
@@ -210,6 +238,10 @@ public final class InMemoryCheckoutStore implements CheckoutStore, Outbox {
     @Override
     public synchronized Optional<Instant> publishedAt(String orderId, long sequence) {
         return Optional.ofNullable(published.get(orderId + "#" + sequence));
+    }
+
+    private static boolean placeable(CheckoutAttempt a) {
+        return a.status() == Status.STARTED || a.status() == Status.AUTHORIZED;
     }
 
     private static CheckoutAttempt with(

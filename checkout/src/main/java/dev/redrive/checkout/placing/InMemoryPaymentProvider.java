@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The in-memory fake of the payment provider, with a payment API's idempotency: the same key and request get the
  * same authorization, another request under a key is refused (an {@link IllegalStateException}: a checkout bug). A
  * token starting {@code tok_decline} is declined; {@link #unavailable} makes the next calls go unanswered, once
- * authorized or not ({@link Unanswered}).
+ * authorized or not ({@link Unanswered}), and {@link #voidsUnanswered} the next voids.
  */
 public final class InMemoryPaymentProvider implements PaymentProvider {
 
@@ -28,6 +28,7 @@ public final class InMemoryPaymentProvider implements PaymentProvider {
     private final AtomicInteger calls = new AtomicInteger();
     private Unanswered unanswered;
     private int unansweredCalls;
+    private int unansweredVoids;
 
     @Override
     public synchronized Outcome authorize(Authorization request, Duration timeout) {
@@ -54,13 +55,23 @@ public final class InMemoryPaymentProvider implements PaymentProvider {
     }
 
     @Override
-    public synchronized boolean voidAuthorization(String idempotencyKey, Duration timeout) {
+    public synchronized VoidOutcome voidAuthorization(String idempotencyKey, Duration timeout) {
         calls.incrementAndGet();
-        Charge charge = byKey.get(idempotencyKey);
-        if (charge != null) {
-            byKey.put(idempotencyKey, new Charge(charge.authorizationId(), charge.request(), true));
+        if (unansweredVoids > 0) {
+            unansweredVoids--;
+            return new VoidFailed("the provider did not answer the void within " + timeout);
         }
-        return true;
+        Charge charge = byKey.get(idempotencyKey);
+        if (charge == null) {
+            return new NeverAuthorized();
+        }
+        byKey.put(idempotencyKey, new Charge(charge.authorizationId(), charge.request(), true));
+        return new Voided();
+    }
+
+    /** The next {@code calls} voids go unanswered (nothing voided). */
+    public synchronized void voidsUnanswered(int calls) {
+        this.unansweredVoids = calls;
     }
 
     /** The next {@code calls} authorizations go unanswered, {@code when}. */

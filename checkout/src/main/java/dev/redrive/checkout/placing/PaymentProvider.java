@@ -21,9 +21,10 @@ public interface PaymentProvider {
     /**
      * Voids the authorization made under {@code idempotencyKey}, if there is one (idempotent).
      *
-     * @return true when it is void (or there was none), false when the provider could not be reached
+     * @return voided (now or before), never authorized (nothing to void), or failed (not reached, not answered in
+     *     time, or refused: whether anything is void is unknown, and the caller tries again later)
      */
-    boolean voidAuthorization(String idempotencyKey, Duration timeout);
+    VoidOutcome voidAuthorization(String idempotencyKey, Duration timeout);
 
     /** What to authorize. */
     record Authorization(
@@ -50,4 +51,21 @@ public interface PaymentProvider {
 
     /** Not answered in time, or failed: unknown whether it authorized. */
     record Unavailable(String reason) implements Outcome {}
+
+    /** The provider's answer to a void. */
+    sealed interface VoidOutcome {
+        /** Whether nothing stays authorized under the key: voided, or never authorized. */
+        default boolean settled() {
+            return !(this instanceof VoidFailed);
+        }
+    }
+
+    /** The authorization under the key is void (voided now, or before). */
+    record Voided() implements VoidOutcome {}
+
+    /** Nothing was ever authorized under the key (a payment API's "no such authorization"): nothing to void. */
+    record NeverAuthorized() implements VoidOutcome {}
+
+    /** Not reached, not answered in time, or refused: unknown whether it is void. */
+    record VoidFailed(String reason) implements VoidOutcome {}
 }

@@ -152,10 +152,13 @@ public abstract class CheckoutStoreContract {
     @Test
     void aReleaseGivesTheStockBackOnce() {
         fresh();
+        long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
         store().reserve(orderId, lines(), "EUR", T0);
 
-        store().release(orderId, T0);
-        store().release(orderId, T0);
+        assertThat(store().release(key, token, orderId, T0)).isTrue();
+        assertThat(store().release(key, token, orderId, T0))
+                .as("again: nothing held, still ours")
+                .isTrue();
 
         assertThat(store().available(mug)).isEqualTo(10);
         assertThat(store().available(tea)).isEqualTo(3);
@@ -164,8 +167,9 @@ public abstract class CheckoutStoreContract {
     @Test
     void aReleasedReservationIsNeverReservedAgain() {
         fresh();
+        long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
         store().reserve(orderId, lines(), "EUR", T0);
-        store().release(orderId, T0);
+        store().release(key, token, orderId, T0);
 
         assertThat(store().reserve(orderId, lines(), "EUR", T0.plusSeconds(1)))
                 .isInstanceOf(CheckoutStore.Released.class);
@@ -197,7 +201,7 @@ public abstract class CheckoutStoreContract {
                 .isInstanceOfSatisfying(
                         CheckoutStore.Finished.class,
                         f -> assertThat(f.attempt().status()).isEqualTo(Status.PLACED));
-        store().release(orderId, T0);
+        store().release(key, holder, orderId, T0);
         assertThat(store().available(mug))
                 .as("a confirmed reservation is not released")
                 .isEqualTo(8);
@@ -223,12 +227,91 @@ public abstract class CheckoutStoreContract {
         fresh();
         long token = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
         store().reserve(orderId, lines(), "EUR", T0);
-        store().release(orderId, T0);
+        store().release(key, token, orderId, T0);
 
         PlacedOrder order = order("auth-1");
         assertThat(store().place(key, token, order, CheckoutService.orderPlaced(order)))
                 .isFalse();
         assertThat(store().outbox(orderId)).isEmpty();
+    }
+
+    /** Issue 36, hole 2: a release by an invocation that lost the attempt gave the stock back under the holder. */
+    @Test
+    void aReleaseByAnInvocationThatLostTheAttemptReleasesNothing() {
+        fresh();
+        long stale = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+        store().reserve(orderId, lines(), "EUR", T0);
+        long holder = store().begin(key, "fp-1", orderId, T0.plus(LEASE), LEASE)
+                .attempt()
+                .token();
+
+        assertThat(store().release(key, stale, orderId, T0.plus(LEASE))).isFalse();
+        assertThat(store().available(mug)).as("still held for the holder").isEqualTo(8);
+        assertThat(store().reserve(orderId, lines(), "EUR", T0.plus(LEASE))).isInstanceOf(CheckoutStore.Reserved.class);
+        assertThat(store().release(key, holder, orderId, T0.plus(LEASE))).isTrue();
+        assertThat(store().available(mug)).isEqualTo(10);
+    }
+
+    /**
+     * Issue 36, hole 1: once an attempt is VOIDING no invocation places it: a client's begin is answered
+     * {@link CheckoutStore.Voiding} however long ago its lease ended, the token of the holder before is fenced, and only
+     * the VOIDING holder (or whoever takes it over by its token) ends it; it stays listed as abandoned until it ends.
+     */
+    @Test
+    void aVoidingAttemptIsNeverTakenByABeginNorPlacedAndOnlyItsHolderEndsIt() {
+        fresh();
+        long client = store().begin(key, "fp-1", orderId, T0, LEASE).attempt().token();
+        store().reserve(orderId, lines(), "EUR", T0);
+        store().authorized(key, client, "auth-1");
+        Instant run = T0.plus(LEASE).plusSeconds(60);
+
+        CheckoutAttempt voiding = store().voiding(key, client, run, LEASE).orElseThrow();
+
+        assertThat(voiding.status()).isEqualTo(Status.VOIDING);
+        assertThat(voiding.token()).isEqualTo(client + 1);
+        assertThat(voiding.leaseUntil()).isEqualTo(run.plus(LEASE));
+        assertThat(voiding.authorizationId()).isEqualTo("auth-1");
+        assertThat(store().voiding(key, client, run, LEASE))
+                .as("by a token no longer held")
+                .isEmpty();
+        assertThat(store().begin(key, "fp-1", orderId, run.plus(Duration.ofDays(1)), LEASE))
+                .as("a client's retry, even long after its lease")
+                .isInstanceOfSatisfying(
+                        CheckoutStore.Voiding.class,
+                        v -> assertThat(v.attempt().token()).isEqualTo(voiding.token()));
+        PlacedOrder order = order("auth-1");
+        assertThat(store().place(key, client, order, CheckoutService.orderPlaced(order)))
+                .isFalse();
+        assertThat(store().place(key, voiding.token(), order, CheckoutService.orderPlaced(order)))
+                .as("not even by its holder")
+                .isFalse();
+        assertThat(store().authorized(key, voiding.token(), "auth-2")).isFalse();
+        assertThat(store().abandoned(run.plus(Duration.ofDays(1)), 10))
+                .extracting(CheckoutAttempt::key)
+                .as("listed until it ends")
+                .contains(key);
+
+        store().letGo(key, voiding.token(), T0);
+        CheckoutAttempt retaken =
+                store().voiding(key, voiding.token(), run.plusSeconds(1), LEASE).orElseThrow();
+        assertThat(store().release(key, voiding.token(), orderId, run))
+                .as("the token before")
+                .isFalse();
+        assertThat(store().release(key, retaken.token(), orderId, run)).isTrue();
+        assertThat(store().finish(key, retaken.token(), Status.VOIDED, "abandoned"))
+                .isTrue();
+
+        assertThat(store().available(mug)).isEqualTo(10);
+        assertThat(store().abandoned(run.plus(Duration.ofDays(1)), 10))
+                .extracting(CheckoutAttempt::key)
+                .doesNotContain(key);
+        assertThat(store().begin(key, "fp-1", orderId, run.plus(Duration.ofDays(1)), LEASE))
+                .isInstanceOfSatisfying(
+                        CheckoutStore.Finished.class,
+                        f -> assertThat(f.attempt().status()).isEqualTo(Status.VOIDED));
+        assertThat(store().voiding(key, retaken.token(), run, LEASE))
+                .as("a finished attempt")
+                .isEmpty();
     }
 
     @Test

@@ -49,7 +49,7 @@ class HttpPaymentProviderTest extends PaymentProviderContract {
     void aVoidOfAKeyNeverAuthorizedIsNothingToVoidNotUnreachable() {
         assertThat(provider.voidAuthorization("k-never-authorized", TIMEOUT))
                 .as("404 no_such_authorization: there is nothing to void")
-                .isTrue();
+                .isEqualTo(new PaymentProvider.NeverAuthorized());
     }
 
     @Test

@@ -84,9 +84,10 @@ public abstract class PaymentProviderContract {
         String key = "k-" + UUID.randomUUID();
         provider().authorize(request(key, "tok_visa", 100), TIMEOUT);
 
-        assertThat(provider().voidAuthorization(key, TIMEOUT)).isTrue();
-        assertThat(provider().voidAuthorization(key, TIMEOUT)).isTrue();
+        assertThat(provider().voidAuthorization(key, TIMEOUT)).isEqualTo(new PaymentProvider.Voided());
+        assertThat(provider().voidAuthorization(key, TIMEOUT)).isEqualTo(new PaymentProvider.Voided());
         assertThat(provider().voidAuthorization("k-none-" + UUID.randomUUID(), TIMEOUT))
-                .isTrue();
+                .as("a key never authorized: nothing to void, not a failure")
+                .isEqualTo(new PaymentProvider.NeverAuthorized());
     }
 }

@@ -204,8 +204,23 @@ public final class RedriveNames {
         /** Checkouts answered 503 because the payment provider did not answer: the provider-errors alarm reads it. */
         public static final String PAYMENT_PROVIDER_UNAVAILABLE = "PaymentProviderUnavailable";
 
-        /** Every metric the checkout function emits. */
-        public static final Set<String> CHECKOUT_EMITTED = Set.of(ORDERS_PLACED, PAYMENT_PROVIDER_UNAVAILABLE);
+        /** Abandoned checkout attempts the reconciliation ended VOIDED (their authorization voided, stock back). */
+        public static final String CHECKOUT_ATTEMPTS_VOIDED = "CheckoutAttemptsVoided";
+        /**
+         * Abandoned checkout attempts the reconciliation took and could not end (the provider did not confirm the
+         * void): their stock stays held and they are retaken first by the next run; the not-ended alarm reads it.
+         */
+        public static final String CHECKOUT_ATTEMPTS_NOT_ENDED = "CheckoutAttemptsNotEnded";
+        /** Abandoned checkout attempts a reconciliation run listed and left to the next (its deadline came first). */
+        public static final String CHECKOUT_ATTEMPTS_DEFERRED = "CheckoutAttemptsDeferred";
+
+        /** Every metric the checkout function and its reconciliation emit. */
+        public static final Set<String> CHECKOUT_EMITTED = Set.of(
+                ORDERS_PLACED,
+                PAYMENT_PROVIDER_UNAVAILABLE,
+                CHECKOUT_ATTEMPTS_VOIDED,
+                CHECKOUT_ATTEMPTS_NOT_ENDED,
+                CHECKOUT_ATTEMPTS_DEFERRED);
 
         /** Every metric of namespace {@value #NAMESPACE} that some function emits: all an alarm may read. */
         public static final Set<String> EMITTED =

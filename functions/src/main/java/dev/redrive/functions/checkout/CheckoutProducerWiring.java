@@ -58,8 +58,8 @@ public class CheckoutProducerWiring {
                 }
 
                 @Override
-                public boolean voidAuthorization(String idempotencyKey, Duration timeout) {
-                    return false;
+                public VoidOutcome voidAuthorization(String idempotencyKey, Duration timeout) {
+                    return new VoidFailed("no payment provider is configured (redrive.checkout.payments.url)");
                 }
             };
         }

@@ -1,12 +1,19 @@
 package dev.redrive.functions.checkout;
 
 import dev.redrive.checkout.placing.CheckoutService;
+import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.checkout.placing.InMemoryCheckoutStore;
 import dev.redrive.checkout.placing.InMemoryPaymentProvider;
 import dev.redrive.functions.metrics.EmfOutput;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 
-/** Drives the checkout handler on the fakes through a placed order and a provider that does not answer. */
+/**
+ * Drives the checkout handler on the fakes through a placed order and a provider that does not answer, and the
+ * reconciliation handler through a run over the abandoned attempt that leaves.
+ */
 public final class CheckoutProbe {
 
     private CheckoutProbe() {}
@@ -26,5 +33,13 @@ public final class CheckoutProbe {
         if (store.outbox(CheckoutService.orderIdOf("k-placed")).isEmpty()) {
             throw new IllegalStateException("the probe's order was not placed");
         }
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        new CheckoutReconciliationHandler(
+                        new GhostReconciliation(store, payments, Duration.ofMinutes(15), Duration.ofSeconds(2)),
+                        Duration.ofSeconds(30),
+                        100,
+                        Clock.fixed(later, ZoneOffset.UTC),
+                        emf)
+                .handleRequest(java.util.Map.of(), null);
     }
 }

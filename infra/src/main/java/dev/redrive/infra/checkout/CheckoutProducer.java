@@ -55,8 +55,16 @@ public final class CheckoutProducer extends Construct {
     /** How long after its lease an abandoned checkout is voided (written even at the default). */
     public static final String RECONCILIATION_GRACE = "REDRIVE_CHECKOUT_RECONCILIATION_GRACE";
 
+    /**
+     * How long the reconciliation holds an attempt it voids: the void's call, the release and the finish fit in it, and
+     * a run that died part way leaves the attempt to the next run once it and the grace are over (written even at the
+     * default).
+     */
+    public static final String RECONCILIATION_LEASE = "REDRIVE_CHECKOUT_RECONCILIATION_LEASE";
+
     static final Duration REPUBLISH_AFTER_DEFAULT = Duration.ofMinutes(5);
     static final Duration RECONCILIATION_GRACE_DEFAULT = Duration.ofMinutes(15);
+    static final Duration RECONCILIATION_LEASE_DEFAULT = Duration.ofMinutes(1);
 
     /** The checkout's own calls: an attempt, the stock read, the reservation and placing transactions, reads. */
     static final List<String> CHECKOUT_ACTIONS = List.of(
@@ -190,8 +198,13 @@ public final class CheckoutProducer extends Construct {
                 Duration.ofSeconds(60),
                 SCHEDULE_INPUT);
 
-        Map<String, String> reconciliationEnv = new TreeMap<>(
-                Map.of(ORDERS_TABLE, table, RECONCILIATION_GRACE, RECONCILIATION_GRACE_DEFAULT.toString()));
+        Map<String, String> reconciliationEnv = new TreeMap<>(Map.of(
+                ORDERS_TABLE,
+                table,
+                RECONCILIATION_GRACE,
+                RECONCILIATION_GRACE_DEFAULT.toString(),
+                RECONCILIATION_LEASE,
+                RECONCILIATION_LEASE_DEFAULT.toString()));
         paymentProviderUrl.ifPresent(u -> reconciliationEnv.put(PAYMENTS_URL, u));
         this.reconciliation = functions.create(
                 this,
@@ -206,7 +219,7 @@ public final class CheckoutProducer extends Construct {
         allow(
                 reconciliation,
                 "AbandonedCheckouts",
-                List.of("dynamodb:Query", "dynamodb:UpdateItem"),
+                List.of("dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"),
                 List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + Tables.OPEN_ATTEMPT_INDEX));
         key.grantEncryptDecrypt(reconciliation);
         Construct reconciliationScope = new Construct(this, "ReconciliationSchedule");

@@ -190,7 +190,9 @@ public final class Monitoring extends Construct {
     /**
      * The producer side: an outbox event unpublished for longer than {@link AlarmThresholds#oldestUnpublishedOutbox()}
      * (the relay and its sweep both failed it); the relay falling behind its stream ({@code IteratorAge} over
-     * {@link AlarmThresholds#relayIteratorAge()}); the payment provider not answering checkouts.
+     * {@link AlarmThresholds#relayIteratorAge()}); the payment provider not answering checkouts; the reconciliation
+     * unable to end abandoned checkouts (their voids unconfirmed) for {@link AlarmThresholds#evaluationPeriods()}
+     * periods.
      */
     private void producerAlarms(MonitoringProps.Producer producer) {
         alarm(
@@ -225,6 +227,17 @@ public final class Monitoring extends Construct {
                 1,
                 "Checkouts are answered 503 because the payment provider does not answer: clients retry with their "
                         + "keys; abandoned ones are voided by the reconciliation");
+        alarm(
+                prefix + "-checkout-attempts-not-ended",
+                custom(Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, "Sum"),
+                1,
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                thresholds.evaluationPeriods(),
+                "The checkout reconciliation could not end abandoned checkouts for "
+                        + thresholds.evaluationPeriods() + " periods in a row: the payment provider does not confirm "
+                        + "their voids, so their authorizations may stand and their stock stays held. No client can "
+                        + "place them (they answer 410); each run retries them first. See the reconciliation's log for "
+                        + "the provider's answer");
     }
 
     /**

@@ -161,7 +161,7 @@ final class CheckoutAudit {
         t.attempts().forEach((key, a) -> {
             String status = a.get("status").s();
             byStatus.merge(status, 1L, Long::sum);
-            if (status.equals("STARTED") || status.equals("AUTHORIZED")) {
+            if (status.equals("STARTED") || status.equals("AUTHORIZED") || status.equals("VOIDING")) {
                 example(open, key + " left " + status + " (token " + number(a, "token") + ")");
             }
         });

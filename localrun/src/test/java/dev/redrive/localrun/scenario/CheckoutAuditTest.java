@@ -110,6 +110,17 @@ class CheckoutAuditTest {
         assertThat(v.unpublished()).containsExactly("order " + orderOf("k-1") + "'s event unpublished");
     }
 
+    /** An attempt left VOIDING (a reconciliation died before it ended it) is open until a run ends it. */
+    @Test
+    void anAttemptLeftVoidingIsOpen() {
+        CheckoutStore.Begin begun = store.begin("k-void", "fp", orderOf("k-void"), NOW, Duration.ofSeconds(20));
+        long voiding = store.voiding("k-void", begun.attempt().token(), NOW.plusSeconds(60), Duration.ofSeconds(10))
+                .orElseThrow()
+                .token();
+
+        assertThat(audit().openAttempts()).containsExactly("k-void left VOIDING (token " + voiding + ")");
+    }
+
     private CheckoutAudit.Verdict audit() {
         return CheckoutAudit.audit(dynamoDb, table, charges, answered, Optional.of(Map.of(sku, 10L)));
     }
@@ -143,7 +154,7 @@ class CheckoutAuditTest {
         String orderId = orderOf(key);
         CheckoutStore.Begin begun = store.begin(key, "fp", orderId, NOW, Duration.ofSeconds(20));
         store.reserve(orderId, List.of(new OrderLine(sku, 1)), "EUR", NOW);
-        store.release(orderId, NOW);
+        store.release(key, begun.attempt().token(), orderId, NOW);
         store.finish(key, begun.attempt().token(), CheckoutAttempt.Status.DECLINED, "no");
         answered.put(
                 key, new Checkout(key, "a@example.com", "tok_decline", "EUR", 402, "PaymentDeclined", null, false));
