@@ -77,9 +77,15 @@ public final class LocalSystem implements AutoCloseable {
     public static final String OUTBOX_SWEEPER = Handlers.OUTBOX_SWEEPER;
     public static final String RECONCILIATION = Handlers.CHECKOUT_RECONCILIATION;
 
-    /** The template's durations the local run compresses by its schedule speed (see the class comment). */
-    static final List<String> COMPRESSED_DURATIONS =
-            List.of("REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER", "REDRIVE_CHECKOUT_RECONCILIATION_GRACE");
+    /**
+     * The template's durations the local run compresses by its schedule speed (see the class comment), each with the
+     * least it is compressed to: a second, and for the reconciliation's lease five (its provider call, release and
+     * finish fit in it).
+     */
+    static final Map<String, Duration> COMPRESSED_DURATIONS = Map.of(
+            "REDRIVE_CHECKOUT_OUTBOX_REPUBLISH_AFTER", Duration.ofSeconds(1),
+            "REDRIVE_CHECKOUT_RECONCILIATION_GRACE", Duration.ofSeconds(1),
+            "REDRIVE_CHECKOUT_RECONCILIATION_LEASE", Duration.ofSeconds(5));
 
     private final LocalAws aws;
     private final boolean ownsAws;
@@ -411,7 +417,7 @@ public final class LocalSystem implements AutoCloseable {
                 exits);
         if (chaos != null) {
             chaos.attach(handler, sandbox, mine.values());
-        } else if (CHECKOUT.equals(handler) || RELAY.equals(handler)) {
+        } else if (CHECKOUT.equals(handler) || RELAY.equals(handler) || RECONCILIATION.equals(handler)) {
             mine.get("dynamodb").hook(producerCrashes.hook(handler, () -> sandbox));
         }
         return sandbox;
@@ -458,24 +464,24 @@ public final class LocalSystem implements AutoCloseable {
                 && (CHECKOUT.equals(handler) || RECONCILIATION.equals(handler))) {
             env.put("REDRIVE_CHECKOUT_PAYMENTS_URL", payments.url().toString());
         }
-        for (String d : COMPRESSED_DURATIONS) {
+        COMPRESSED_DURATIONS.forEach((d, least) -> {
             if (env.containsKey(d)) {
                 env.put(
                         d,
-                        compressed(Duration.parse(env.get(d)), options.scheduleSpeed())
+                        compressed(Duration.parse(env.get(d)), options.scheduleSpeed(), least)
                                 .toString());
             }
-        }
+        });
         if (chaos != null) {
             env.putAll(chaos.environmentOverrides(handler));
         }
         return new SandboxSpec(handler, f.arn(), artifact, f.memoryMb(), env);
     }
 
-    /** {@code d} at the run's speed: divided by it, and at least a second. */
-    static Duration compressed(Duration d, double speed) {
+    /** {@code d} at the run's speed: divided by it, and at least {@code least}. */
+    static Duration compressed(Duration d, double speed, Duration least) {
         long millis = (long) (d.toMillis() / Math.max(1.0, speed));
-        return Duration.ofMillis(Math.max(1_000, millis));
+        return Duration.ofMillis(Math.max(least.toMillis(), millis));
     }
 
     /** The managed runtime's launch settings every JVM sandbox of this run shares (its JNI library among them). */

@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -450,6 +451,7 @@ class LocalRunEndToEndTest {
         crashes.arm(ProducerCrashPoint.CHECKOUT_AUTHORIZED, "crash-ghost");
         crashes.arm(ProducerCrashPoint.CHECKOUT_PLACED, "crash-placed");
         crashes.arm(ProducerCrashPoint.RELAY_PUBLISHED, "crash-relayed");
+        crashes.arm(ProducerCrashPoint.RECONCILIATION_VOIDED, "crash-ghost");
         List<String> retried = List.of("crash-reserved", "crash-authorized", "crash-placed");
         List<String> placed = List.of("crash-reserved", "crash-authorized", "crash-placed", "crash-relayed");
         String body = "{\"customer\":{\"email\":\"grace@example.com\"},\"items\":[{\"sku\":\"sku-crash\","
@@ -487,8 +489,8 @@ class LocalRunEndToEndTest {
                 }
             }
 
-            // The ghost: authorized, never placed, its client never back. The reconciliation voids it once its lease
-            // and the grace (15 min at the run's speed) are over, and releases its stock.
+            // The ghost: authorized, never placed, its client not back in time. The reconciliation voids it once its
+            // lease and the grace (15 min at the run's speed) are over, and is killed before it releases its stock.
             await().failFast(system::failIfBroken)
                     .atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofSeconds(2))
@@ -501,9 +503,20 @@ class LocalRunEndToEndTest {
             assertThat(provider.charges())
                     .as("the ghost was authorized")
                     .anyMatch(c -> c.key().equals("crash-ghost"));
+            assertThat(crashes.struck(ProducerCrashPoint.RECONCILIATION_VOIDED)).isEqualTo(1);
             assertThat(retryUntilFinal(customer, "crash-ghost", body).statusCode())
-                    .as("a client back after its checkout was voided")
+                    .as("a client back after its authorization was voided, its stock not yet released: never an order"
+                            + " on a void authorization")
                     .isEqualTo(410);
+            // The next run, once the dead run's lease and the grace are over, ends what it left: the stock back.
+            await().failFast(system::failIfBroken)
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .until(() -> {
+                        system.invokeNow(LocalSystem.RECONCILIATION);
+                        return store.abandoned(Instant.now().plus(Duration.ofDays(1)), 100).stream()
+                                .noneMatch(a -> a.key().equals("crash-ghost"));
+                    });
 
             for (String key : placed) {
                 assertThat(provider.charges())

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * The chaos run's machinery inside the local system: the fault injector, the fencing journal the proxies write, the
  * per-sandbox fault hooks (the producer's crash points on the checkout's and the relay's), the copies of what the relay
  * publishes ({@link Redelivery}), the payment provider's hangs, and the few settings the run changes so faults heal
- * within a run (the sweeper's timeout, the reconciliation's grace).
+ * within a run (the sweeper's timeout, the reconciliation's grace and lease).
  */
 public final class Chaos implements AutoCloseable {
 
@@ -33,7 +33,13 @@ public final class Chaos implements AutoCloseable {
      * The reconciliation's grace after a checkout's lease (15 min on AWS): a customer of this run retries within
      * seconds or never, so what one gave up on is voided within the run.
      */
-    static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(20);
+    public static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(20);
+
+    /**
+     * How long the reconciliation holds an attempt it voids (1 min on AWS): a run killed between the void and the
+     * release leaves the attempt VOIDING until this lease and the grace are over, then the next run ends it.
+     */
+    static final Duration RECONCILIATION_LEASE = Duration.ofSeconds(10);
 
     private final ChaosOptions options;
     private final FaultInjector faults;
@@ -114,14 +120,16 @@ public final class Chaos implements AutoCloseable {
     }
 
     /**
-     * Puts the faults of {@code sandbox}'s slot on its proxies and its Runtime API; on the checkout's and the relay's
-     * DynamoDB proxies the producer's crash points come first (a sandbox killed as it sends a call meets no other
+     * Puts the faults of {@code sandbox}'s slot on its proxies and its Runtime API; on the checkout's, the relay's and
+     * the reconciliation's DynamoDB proxies the producer's crash points come first (a sandbox killed as it sends a call meets no other
      * fault there), and on the relay's SQS proxy the copies of what SQS accepted follow.
      */
     public void attach(String handler, FunctionInstance sandbox, Collection<AwsTrafficProxy> proxies) {
         SandboxFaults hook = new SandboxFaults(
                 handler, part(handler), () -> sandbox, classifier, faults, journal, messages, scriptedHangs::remove);
-        boolean producer = Handlers.CHECKOUT.equals(handler) || Handlers.OUTBOX_RELAY.equals(handler);
+        boolean producer = Handlers.CHECKOUT.equals(handler)
+                || Handlers.OUTBOX_RELAY.equals(handler)
+                || Handlers.CHECKOUT_RECONCILIATION.equals(handler);
         for (AwsTrafficProxy p : proxies) {
             if (producer && "dynamodb".equals(p.service())) {
                 p.hook(Hook.inOrder(producerCrashes.hook(handler, () -> sandbox), hook));
@@ -141,7 +149,9 @@ public final class Chaos implements AutoCloseable {
      */
     public Map<String, String> environmentOverrides(String handler) {
         if (Handlers.CHECKOUT_RECONCILIATION.equals(handler)) {
-            return Map.of("REDRIVE_CHECKOUT_RECONCILIATION_GRACE", RECONCILIATION_GRACE.toString());
+            return Map.of(
+                    "REDRIVE_CHECKOUT_RECONCILIATION_GRACE", RECONCILIATION_GRACE.toString(),
+                    "REDRIVE_CHECKOUT_RECONCILIATION_LEASE", RECONCILIATION_LEASE.toString());
         }
         if (!Handlers.DLQ_SWEEPER.equals(handler)) {
             return Map.of();

@@ -28,6 +28,9 @@ import java.util.Map;
  * @param declinedShare   the share of checkouts paid with a card the provider declines (402, no order, no charge)
  * @param abandonShare    the chance that a customer whose checkout got no final answer (a 5xx, or none at all) gives
  *                        up instead of retrying with its key: what it leaves half done is the reconciliation's to void
+ * @param returnShare     the chance that a customer who gave up comes back with the same key after the
+ *                        reconciliation's grace (at a time drawn from the seed), and then retries until it has a final
+ *                        answer: it meets the reconciliation before, while or after it voids what was left
  */
 public record ChaosOptions(
         FaultPlan plan,
@@ -41,7 +44,8 @@ public record ChaosOptions(
         Duration drainTimeout,
         double rejectedShare,
         double declinedShare,
-        double abandonShare) {
+        double abandonShare,
+        double returnShare) {
 
     /**
      * The rates of a run that names none: every kind strikes a few times in a few hundred orders. The README's
@@ -53,27 +57,30 @@ public record ChaosOptions(
      * Kill rates by point. A consumer's steps strike per delivery; the checkout's per checkout that reaches them (so a
      * few in a few hundred orders); the relay's per batch of marks it writes (about one per ten events).
      */
-    public static final Map<String, Double> DEFAULT_KILL_RATES = Map.of(
-            Step.TAKES_EVENT.id(), 0.015,
-            Step.CLAIM_WRITE.id(), 0.0015,
-            Step.EFFECT_CALL.id(), 0.002,
-            Step.EFFECT_RESPONSE.id(), 0.002,
-            Step.COMPLETED.id(), 0.003,
-            Step.RETURNED.id(), 0.03,
-            ProducerCrashPoint.CHECKOUT_RESERVED.id(), 0.01,
-            ProducerCrashPoint.CHECKOUT_AUTHORIZED.id(), 0.01,
-            ProducerCrashPoint.CHECKOUT_PLACED.id(), 0.01,
-            ProducerCrashPoint.RELAY_PUBLISHED.id(), 0.03);
+    public static final Map<String, Double> DEFAULT_KILL_RATES = Map.ofEntries(
+            Map.entry(Step.TAKES_EVENT.id(), 0.015),
+            Map.entry(Step.CLAIM_WRITE.id(), 0.0015),
+            Map.entry(Step.EFFECT_CALL.id(), 0.002),
+            Map.entry(Step.EFFECT_RESPONSE.id(), 0.002),
+            Map.entry(Step.COMPLETED.id(), 0.003),
+            Map.entry(Step.RETURNED.id(), 0.03),
+            Map.entry(ProducerCrashPoint.CHECKOUT_RESERVED.id(), 0.01),
+            Map.entry(ProducerCrashPoint.CHECKOUT_AUTHORIZED.id(), 0.01),
+            Map.entry(ProducerCrashPoint.CHECKOUT_PLACED.id(), 0.01),
+            Map.entry(ProducerCrashPoint.RELAY_PUBLISHED.id(), 0.03),
+            Map.entry(ProducerCrashPoint.RECONCILIATION_VOIDED.id(), 0.2));
 
     public static final String USAGE = """
               chaos: --seed S  --producers P (4)  --copies C (3)  --backlog N (200)  --outage DURATION (PT20S)
                      --abandon R (0.25: a customer without a final answer gives up instead of retrying)
+                     --return R (0.5: a customer who gave up comes back with its key after the reconciliation's grace)
                      --sweeper-timeout DURATION (PT20S)  --sweep-every DURATION (PT3S)
                      --operator-every DURATION (PT5S)  --drain-timeout DURATION (PT10M)
                      fault rates, a chance per opportunity from 0 to 1 (0 turns a kind off):
                      --kill R (every step) or --kill-at STEP=R[,STEP=R...] with STEP one of
                        takes-event, claim-write, effect-call, effect-response, completed, returned (a consumer's),
-                       checkout-reserved, checkout-authorized, checkout-placed, relay-published (the producer's)
+                       checkout-reserved, checkout-authorized, checkout-placed, relay-published,
+                       reconciliation-voided (the producer's)
                      --pause R  --ddb-throttle R  --ddb-500 R  --ddb-conflict R  --s3-slowdown R
                      --sqs-500 R  --latency R  --max-latency DURATION (PT1.5S)  --reset R
                      --sweeper-kill R  --two-sweepers R (the chance a sweep is started twice at once)
@@ -110,7 +117,8 @@ public record ChaosOptions(
                 Duration.ofMinutes(10),
                 0.005,
                 0.02,
-                0.25);
+                0.25,
+                0.5);
     }
 
     public ChaosOptions withPlan(FaultPlan p) {
@@ -126,7 +134,8 @@ public record ChaosOptions(
                 drainTimeout,
                 rejectedShare,
                 declinedShare,
-                abandonShare);
+                abandonShare,
+                returnShare);
     }
 
     /**
@@ -145,6 +154,7 @@ public record ChaosOptions(
         Duration operatorEvery = o.operatorEvery();
         Duration drain = o.drainTimeout();
         double abandon = o.abandonShare();
+        double returns = o.returnShare();
         for (int i = 0; i < args.size(); i += 2) {
             String flag = args.get(i).replaceFirst("^--", "");
             String value = i + 1 < args.size() ? args.get(i + 1) : null;
@@ -166,6 +176,7 @@ public record ChaosOptions(
                 case "operator-every" -> operatorEvery = duration(flag, value);
                 case "drain-timeout" -> drain = duration(flag, value);
                 case "abandon" -> abandon = rate(flag, value);
+                case "return" -> returns = rate(flag, value);
                 case "max-latency" -> plan = plan.withMaxLatency(duration(flag, value));
                 case "kill" -> {
                     double rate = rate(flag, value);
@@ -205,7 +216,8 @@ public record ChaosOptions(
                 drain,
                 o.rejectedShare(),
                 o.declinedShare(),
-                abandon);
+                abandon,
+                returns);
     }
 
     /** Whether {@code flag} is one of the chaos scenario's. */
@@ -221,6 +233,7 @@ public record ChaosOptions(
                                 "operator-every",
                                 "drain-timeout",
                                 "abandon",
+                                "return",
                                 "max-latency",
                                 "kill",
                                 "kill-at",

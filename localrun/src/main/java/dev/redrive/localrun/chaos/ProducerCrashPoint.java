@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The named moments of the producer's work at which its sandbox can be killed: the checkout between its synchronous
- * steps, the relay between publishing and marking. Each is known from the DynamoDB call the sandbox makes there, as
+ * steps, the relay between publishing and marking, the reconciliation between the void and the release. Each is known from the DynamoDB call the sandbox makes there, as
  * its counting proxy sees it (the orders table's item keys: {@code reservation#…}, {@code outbox#…}).
  */
 public enum ProducerCrashPoint implements KillPoint {
@@ -25,7 +25,14 @@ public enum ProducerCrashPoint implements KillPoint {
     /** The order's transaction was applied; the sandbox dies before it reads the answer, so before it responds. */
     CHECKOUT_PLACED("checkout-placed", Handlers.CHECKOUT, true, "after the transaction, before responding"),
     /** The relay published its events; its sandbox dies as it sends their marks, which never arrive. */
-    RELAY_PUBLISHED("relay-published", Handlers.OUTBOX_RELAY, false, "after publishing, before marking");
+    RELAY_PUBLISHED("relay-published", Handlers.OUTBOX_RELAY, false, "after publishing, before marking"),
+    /**
+     * The reconciliation took an abandoned attempt into VOIDING and voided its authorization; its sandbox dies as it
+     * sends the release of the attempt's stock (a transaction fenced by a ConditionCheck of the attempt), which never
+     * arrives. A returning customer must not place the order on the void authorization; the next run ends it.
+     */
+    RECONCILIATION_VOIDED(
+            "reconciliation-voided", Handlers.CHECKOUT_RECONCILIATION, false, "after the void, before the release");
 
     private final String id;
     private final String function;
@@ -66,7 +73,17 @@ public enum ProducerCrashPoint implements KillPoint {
             case CHECKOUT_AUTHORIZED, CHECKOUT_PLACED ->
                 "TransactWriteItems".equals(operation) && anyPut(body, "outbox#");
             case RELAY_PUBLISHED -> isOutboxMark(operation, body);
+            case RECONCILIATION_VOIDED -> "TransactWriteItems".equals(operation) && anyConditionCheck(body, "attempt");
         };
+    }
+
+    private static boolean anyConditionCheck(JsonNode body, String sortKey) {
+        for (JsonNode item : body.path("TransactItems")) {
+            if (sortKey(item.path("ConditionCheck").path("Key")).equals(sortKey)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The relay's marks: one UpdateItem of an outbox item, or a transaction of nothing but such updates. */

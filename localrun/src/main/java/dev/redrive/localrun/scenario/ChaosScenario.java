@@ -55,6 +55,13 @@ import java.util.function.Supplier;
 final class ChaosScenario implements Scenario {
 
     static final String WINDOW = "chg-chaos-mail";
+    /**
+     * A customer who gave up comes back this long at most after the reconciliation's grace: the grace, the checkout's
+     * lease and two of the drain's reconciliation runs, so some come back before the run that voids theirs, some while
+     * it runs and some after.
+     */
+    static final Duration RETURN_SPREAD = Duration.ofSeconds(60);
+
     static final String REFUSED_NOTE = "revenue is reported in EUR, GBP and USD only: the order is refused, "
             + "handed to finance (FIN-7) and archived";
 
@@ -84,6 +91,9 @@ final class ChaosScenario implements Scenario {
                 c.rejectedShare(),
                 c.declinedShare(),
                 c.abandonShare(),
+                c.returnShare(),
+                Chaos.RECONCILIATION_GRACE,
+                RETURN_SPREAD,
                 List.of(queues.get(LocalSystem.EMAIL), queues.get(LocalSystem.REVENUE)));
         Expected expected = new Expected(chaos.redelivery(), traffic, queues);
         Background background = new Background(system, chaos, operator);
@@ -333,6 +343,11 @@ final class ChaosScenario implements Scenario {
         m.put("checkout requests, and of those unanswered", customers.requests() + ", " + customers.unanswered());
         m.put("deliveries to the consumers' queues", chaos.redelivery().figures());
         m.put("producers' waits for a queue's backlog to fall under the bound", traffic.pacedWaits());
+        List<ChaosTraffic.Return> returns = traffic.returns();
+        Map<String, Long> returned = new java.util.TreeMap<>();
+        returns.forEach(r -> returned.merge(
+                r.placed() ? "placed (201)" : "answered " + (r.status() == 0 ? "nothing" : r.status()), 1L, Long::sum));
+        m.put("customers who gave up and came back after the grace: " + returns.size(), returned);
         long calls = system.apiCalls().values().stream()
                 .flatMap(x -> x.values().stream())
                 .mapToLong(Long::longValue)

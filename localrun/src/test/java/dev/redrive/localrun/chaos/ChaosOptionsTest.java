@@ -76,8 +76,9 @@ class ChaosOptionsTest {
         assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--kill-at", "checkout-paid=0.1")))
                 .hasMessage("--kill-at: unknown step 'checkout-paid' (one of takes-event, claim-write, effect-call, "
                         + "effect-response, completed, returned, checkout-reserved, checkout-authorized, "
-                        + "checkout-placed, relay-published)");
+                        + "checkout-placed, relay-published, reconciliation-voided)");
         assertThat(ChaosOptions.isChaosFlag("--abandon")).isTrue();
+        assertThat(ChaosOptions.isChaosFlag("--return")).isTrue();
         assertThat(ChaosOptions.isChaosFlag("--provider-hang")).isTrue();
     }
 }
