@@ -67,7 +67,33 @@ class ClaimCheckStorageTest {
             assertThat(onBucket).as(handler).anyMatch(s -> s.allows("s3:GetObject"));
             assertThat(onBucket).as(handler).anyMatch(s -> s.allows("s3:PutObject"));
             assertThat(onBucket).as(handler).noneMatch(s -> s.allows("s3:DeleteObject"));
-            assertThat(onBucket).as(handler).noneMatch(s -> s.allows("s3:ListBucket"));
+        }
+    }
+
+    /**
+     * Without {@code s3:ListBucket}, S3 answers a GetObject of a missing key with 403 AccessDenied, not 404 (S3's
+     * GetObject documentation, "Permissions"), and a payload that is gone cannot be told from one this role may not
+     * read. Every function that reads claim checks may list the bucket, and only the bucket: the statement names the
+     * bucket itself, never its objects or any other bucket.
+     */
+    @Test
+    void everyFunctionThatReadsClaimChecksMayListTheBucketSoAGonePayloadIsA404() {
+        String bucket = claimCheckBucket();
+        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS, Handlers.DLQ_SWEEPER)) {
+            List<TemplateView.Statement> listing = t.statementsOf(t.function(handler)).stream()
+                    .filter(s -> s.on(bucket) && s.allows("s3:ListBucket"))
+                    .toList();
+            assertThat(listing)
+                    .as("%s: s3:ListBucket on the claim-check bucket itself, in a statement of its own", handler)
+                    .singleElement()
+                    .satisfies(s -> {
+                        assertThat(s.actions()).containsExactly("s3:ListBucket");
+                        assertThat(s.resources())
+                                .singleElement()
+                                .satisfies(r -> assertThat(String.valueOf(r))
+                                        .contains(bucket)
+                                        .doesNotContain("/*"));
+                    });
         }
     }
 

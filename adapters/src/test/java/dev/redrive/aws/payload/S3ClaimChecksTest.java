@@ -14,6 +14,7 @@ import dev.redrive.core.payload.ClaimChecksContract;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.localstack.LocalAws;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -156,6 +158,28 @@ class S3ClaimChecksTest extends ClaimChecksContract {
         assertThat(new S3ClaimChecks(aws.s3(), bucket, Set.of(other), "", null)
                         .payloadOf(body, Map.of(ClaimCheckPointer.LEGACY_SIZE_ATTRIBUTE, "1")))
                 .isEqualTo("x");
+    }
+
+    @Test
+    void withoutListBucketAMissingPayloadIsGoneOrForbiddenWithItsReasonNotAnError() throws IOException {
+        try (S3WithoutListBucket asOnAws = new S3WithoutListBucket(aws);
+                S3Client s3 = asOnAws.client()) {
+            S3ClaimChecks checks = new S3ClaimChecks(s3, bucket, Set.of(), "redrive/", null);
+            ClaimChecks.ClaimCheck check = checks.checkIn("{\"eventId\":\"evt-403\"}");
+            assertThat(checks.payloadOf(check.body(), check.attributes())).isEqualTo("{\"eventId\":\"evt-403\"}");
+            checks.discard(check.body(), check.attributes());
+
+            assertThatThrownBy(() -> checks.payloadOf(check.body(), check.attributes()))
+                    .isInstanceOf(ClaimCheckMissing.class)
+                    .hasMessageContaining("AccessDenied")
+                    .hasMessageContaining("s3:ListBucket");
+            ClaimChecks.Read read = checks.read(check.body(), check.attributes());
+            assertThat(read.payload()).isNull();
+            assertThat(read.missing()).contains("AccessDenied");
+            assertThat(asOnAws.denied())
+                    .as("both reads were answered 403, as AWS does")
+                    .isEqualTo(2);
+        }
     }
 
     private static String queue() {
