@@ -15,6 +15,7 @@ final class ReplayTally {
     private int deferred;
     private int skipped;
     private int conflicts;
+    private int checkFailed;
     private int notFound;
     private int held;
     private int paced;
@@ -44,13 +45,24 @@ final class ReplayTally {
             }
         } else if (outcome instanceof ReplayOutcome.Conflict) {
             conflicts++;
+        } else if (outcome instanceof ReplayOutcome.CheckFailed) {
+            checkFailed++;
         } else {
             notFound++;
         }
     }
 
     int done() {
-        return sent + alreadyApplied + alreadyReplayed + refused + deferred + skipped + conflicts + notFound + held;
+        return sent
+                + alreadyApplied
+                + alreadyReplayed
+                + refused
+                + deferred
+                + skipped
+                + conflicts
+                + checkFailed
+                + notFound
+                + held;
     }
 
     int sent() {
@@ -59,7 +71,7 @@ final class ReplayTally {
 
     /** Whether every dead letter ended up replayed (sent, applied already, or replayed by an earlier run). */
     boolean allReplayed() {
-        return refused + deferred + skipped + conflicts + notFound + held == 0;
+        return refused + deferred + skipped + conflicts + checkFailed + notFound + held == 0;
     }
 
     /** Dead letters held by their lane's pace: its dependency's breaker is open, or it is booked up ahead. */
@@ -71,7 +83,7 @@ final class ReplayTally {
     String compact(boolean dryRun) {
         return (dryRun ? "would send " : "sent ") + sent + pacing() + " · applied " + alreadyApplied + " · refused "
                 + refused + (held > 0 ? " · held " + held : "") + " · other "
-                + (deferred + skipped + conflicts + notFound + alreadyReplayed);
+                + (deferred + skipped + conflicts + checkFailed + notFound + alreadyReplayed);
     }
 
     /** How the pace spread the sends: " (paced 42, the last visible in 4.1 s)", or nothing. */
@@ -109,6 +121,10 @@ final class ReplayTally {
         if (conflicts > 0) {
             b.append(", conflicts ").append(conflicts);
         }
+        if (checkFailed > 0) {
+            b.append(", checks failed (nothing changed; run the same command again) ")
+                    .append(checkFailed);
+        }
         if (notFound > 0) {
             b.append(", not found ").append(notFound);
         }
@@ -124,6 +140,7 @@ final class ReplayTally {
         n.put("deferred", deferred);
         n.put("skipped", skipped);
         n.put("conflicts", conflicts);
+        n.put("checkFailed", checkFailed);
         n.put("notFound", notFound);
         n.put("held", held);
         n.put("paced", paced);

@@ -44,10 +44,19 @@ public final class RedriveStack extends Stack {
     public static final String NAME = "Redrive";
 
     /**
-     * What every function may do with claim-check payloads: read them, and check one in. No list, and no delete unless
-     * {@code -c claimCheckCleanup=AFTER_APPLY} (then the consumers only): payloads expire by the bucket's lifecycle rule.
+     * What every function may do with claim-check payloads: read them, and check one in. No delete unless {@code -c
+     * claimCheckCleanup=AFTER_APPLY} (then the consumers only): payloads expire by the bucket's lifecycle rule.
      */
     public static final List<String> CLAIM_CHECK_ACTIONS = List.of("s3:GetObject", "s3:PutObject");
+
+    /**
+     * What every function that reads claim checks may do with the claim-check bucket itself: list it. Not to list
+     * anything, but so that S3 answers a GetObject of a payload that is gone with 404 NoSuchKey: to a role without
+     * {@code s3:ListBucket} it answers 403 AccessDenied (S3's GetObject documentation, "Permissions"), which cannot be
+     * told from a payload this role may not read. The functions can read every payload already; listing their keys
+     * shows nothing more.
+     */
+    public static final List<String> CLAIM_CHECK_BUCKET_ACTIONS = List.of("s3:ListBucket");
 
     private final Tables tables;
     private final Buckets buckets;
@@ -182,6 +191,11 @@ public final class RedriveStack extends Stack {
                     .sid("ClaimCheckPayloads")
                     .actions(CLAIM_CHECK_ACTIONS)
                     .resources(List.of(buckets.claimChecks().arnForObjects("*")))
+                    .build());
+            f.addToRolePolicy(PolicyStatement.Builder.create()
+                    .sid("ClaimCheckPayloadsGoneAre404")
+                    .actions(CLAIM_CHECK_BUCKET_ACTIONS)
+                    .resources(List.of(buckets.claimChecks().getBucketArn()))
                     .build());
         }
         // the sweeper's environment is the one near Lambda's 4 KB: check it with these too

@@ -1,5 +1,6 @@
 package dev.redrive.aws.payload;
 
+import dev.redrive.core.payload.ClaimCheckForbidden;
 import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import java.util.Map;
@@ -18,9 +19,19 @@ import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
  * Claim checks on S3 in the Amazon SQS Extended Client Library's format ({@link ClaimCheckPointer}). Payloads are read
  * only from the buckets this store is told about (a pointer is producer input: one naming another bucket, the archive
  * say, is refused as a SCHEMA failure, and IAM grants no more either); payloads checked in go to the first of them,
- * under a random key as the library makes, KMS-encrypted.
+ * under a random key as the library makes, KMS-encrypted. A payload that is gone is a {@link ClaimCheckMissing} (404);
+ * one S3 refuses to read (403 AccessDenied) a {@link ClaimCheckForbidden}: gone or forbidden.
  */
 public final class S3ClaimChecks implements ClaimChecks {
+
+    /**
+     * S3's error code for a refused read. A GetObject of a missing key by a role without {@code s3:ListBucket} on the
+     * bucket gets it too (S3's GetObject documentation, "Permissions": "If you don't have the s3:ListBucket permission,
+     * Amazon S3 returns an HTTP status code 403 Access Denied error"), so it means gone or forbidden: a {@link
+     * ClaimCheckForbidden}. Other 403s (an expired token, a bad signature) say nothing about the object and are thrown
+     * as they are.
+     */
+    static final String ACCESS_DENIED = "AccessDenied";
 
     private final S3Client s3;
     private final String bucket;
@@ -68,6 +79,14 @@ public final class S3ClaimChecks implements ClaimChecks {
         } catch (S3Exception e) {
             if (e.statusCode() == 404) {
                 throw new ClaimCheckMissing("the payload of this claim check, " + pointer + ", is gone (HTTP 404)", e);
+            }
+            if (e.statusCode() == 403 && ACCESS_DENIED.equals(code(e))) {
+                // Kept short: a failure's reason holds 300 characters, and the pointer is in it.
+                throw new ClaimCheckForbidden(
+                        "the payload of claim check " + pointer + ": AccessDenied (HTTP 403), so it is gone (S3 "
+                                + "answers 403, not 404, for a missing key to a role without s3:ListBucket on the "
+                                + "bucket) or this role may not read it (a bucket policy, a KMS key)",
+                        e);
             }
             throw e;
         }

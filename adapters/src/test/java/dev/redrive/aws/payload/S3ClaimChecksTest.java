@@ -8,6 +8,7 @@ import com.amazon.sqs.javamessaging.ExtendedClientConfiguration;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.consumer.MessageAttribute;
+import dev.redrive.core.payload.ClaimCheckForbidden;
 import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.payload.ClaimChecksContract;
@@ -171,11 +172,15 @@ class S3ClaimChecksTest extends ClaimChecksContract {
 
             assertThatThrownBy(() -> checks.payloadOf(check.body(), check.attributes()))
                     .isInstanceOf(ClaimCheckMissing.class)
+                    .isInstanceOf(ClaimCheckForbidden.class)
                     .hasMessageContaining("AccessDenied")
                     .hasMessageContaining("s3:ListBucket");
             ClaimChecks.Read read = checks.read(check.body(), check.attributes());
             assertThat(read.payload()).isNull();
             assertThat(read.missing()).contains("AccessDenied");
+            assertThat(read.forbidden())
+                    .as("gone or forbidden: the answer does not say which")
+                    .isTrue();
             assertThat(asOnAws.denied())
                     .as("both reads were answered 403, as AWS does")
                     .isEqualTo(2);

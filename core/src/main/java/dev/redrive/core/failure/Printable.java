@@ -48,6 +48,17 @@ public final class Printable {
         return out == null ? text : out.toString();
     }
 
+    /**
+     * What {@code e} is, for an outcome or a log line: its type and its message, escaped. For failures of stores and
+     * clients, whose messages name what failed; never for a parser's, whose message may quote the payload.
+     */
+    public static String thrown(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank()
+                ? e.getClass().getName()
+                : e.getClass().getSimpleName() + ": " + escape(message);
+    }
+
     private static boolean unsafe(char c) {
         if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || Character.isSurrogate(c) || c == 0xfffe || c == 0xffff) {
             return true;

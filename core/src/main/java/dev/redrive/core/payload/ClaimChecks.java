@@ -43,7 +43,8 @@ public interface ClaimChecks {
     /**
      * The payload of a message: read through the pointer when it is a claim check, the body itself otherwise.
      *
-     * @throws ClaimCheckMissing when the pointer is malformed or what it points at is gone (SCHEMA)
+     * @throws ClaimCheckMissing when the pointer is malformed or what it points at is gone (SCHEMA); a {@link
+     *                           ClaimCheckForbidden} when the store refused the read (gone or forbidden)
      * @throws RuntimeException  anything else (the store unreachable, throttled): worth a retry
      */
     String payloadOf(String body, Map<String, String> attributes);
@@ -63,8 +64,16 @@ public interface ClaimChecks {
      * @param payload    what a consumer would parse: the body itself, or the payload behind the pointer; null when
      *                   that payload is gone
      * @param missing    why it is gone ({@link ClaimCheckMissing}'s message); null when it is not
+     * @param forbidden  whether the store only refused to read it ({@link ClaimCheckForbidden}: gone, or not readable
+     *                   by this reader, the answer does not say which)
      */
-    record Read(String stored, boolean claimCheck, String payload, String missing) {}
+    record Read(String stored, boolean claimCheck, String payload, String missing, boolean forbidden) {
+
+        /** A read that was not refused. */
+        public Read(String stored, boolean claimCheck, String payload, String missing) {
+            this(stored, claimCheck, payload, missing, false);
+        }
+    }
 
     /**
      * Reads {@code body} through this store.
@@ -78,7 +87,7 @@ public interface ClaimChecks {
         try {
             return new Read(body, true, payloadOf(body, attributes), null);
         } catch (ClaimCheckMissing gone) {
-            return new Read(body, true, null, gone.getMessage());
+            return new Read(body, true, null, gone.getMessage(), gone instanceof ClaimCheckForbidden);
         }
     }
 

@@ -18,6 +18,24 @@ public final class InMemoryClaimChecks implements ClaimChecks {
     private static final String SUFFIX = "\"}";
 
     private final Map<String, String> payloads = new ConcurrentHashMap<>();
+    private final boolean withoutListBucket;
+
+    /** A store that says when a payload is gone, as S3 does to a reader allowed {@code s3:ListBucket} (404). */
+    public InMemoryClaimChecks() {
+        this(false);
+    }
+
+    private InMemoryClaimChecks(boolean withoutListBucket) {
+        this.withoutListBucket = withoutListBucket;
+    }
+
+    /**
+     * A store that answers as S3 does to a reader without {@code s3:ListBucket}: a payload that is gone is refused
+     * ({@link ClaimCheckForbidden}, S3's 403 AccessDenied), not reported gone.
+     */
+    public static InMemoryClaimChecks withoutListBucket() {
+        return new InMemoryClaimChecks(true);
+    }
 
     @Override
     public boolean isClaimCheck(String body, Map<String, String> attributes) {
@@ -31,6 +49,12 @@ public final class InMemoryClaimChecks implements ClaimChecks {
         }
         String id = idOf(body);
         String payload = payloads.get(id);
+        if (payload == null && withoutListBucket) {
+            throw new ClaimCheckForbidden(
+                    "the payload of claim check " + id + " cannot be read (AccessDenied): it is gone, or this reader "
+                            + "may not read it",
+                    null);
+        }
         if (payload == null) {
             throw new ClaimCheckMissing("the payload of claim check " + id + " is gone");
         }

@@ -1,6 +1,7 @@
 package dev.redrive.core.replay;
 
 import dev.redrive.core.consumer.MessageAttribute;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.quarantine.Actor;
@@ -99,8 +100,21 @@ final class ReplayChecks {
         return d.after(d.toSave() == null ? Optional.of(r) : ledger.save(d.toSave(), fence), fence);
     }
 
-    /** Runs the checks on {@code r}; saves nothing (but an upcast body kept aside). */
+    /**
+     * Runs the checks on {@code r}; saves nothing (but an upcast body kept aside). A check that fails for this record
+     * (a store it reads throws) settles it as {@link ReplayOutcome.CheckFailed} with the reason, changing nothing, so
+     * that one record never fails the rest of its batch.
+     */
     Decision decide(QuarantineRecord r, Actor actor, String why) {
+        try {
+            return decideChecked(r, actor, why);
+        } catch (RuntimeException e) {
+            ReplayOutcome failed = new ReplayOutcome.CheckFailed(r.id(), Printable.thrown(e));
+            return new Decision(r, null, x -> new Settled(failed));
+        }
+    }
+
+    private Decision decideChecked(QuarantineRecord r, Actor actor, String why) {
         if (r.state().resolved() || r.archivedToStore()) {
             ReplayOutcome notReplayable = new ReplayOutcome.NotReplayable(
                     r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")"));
@@ -115,6 +129,10 @@ final class ReplayChecks {
             return new Decision(r, null, x -> new Settled(deferred));
         }
         ClaimChecks.Read read = payloadOf(r);
+        if (read.forbidden()) {
+            ReplayOutcome refused = new ReplayOutcome.CheckFailed(r.id(), unreadable(read));
+            return new Decision(r, null, x -> new Settled(refused)); // not archived: a fix to the grants reads it
+        }
         String body = read.payload();
         String sent = read.stored();
         QuarantineRecord moved = r;
@@ -130,9 +148,8 @@ final class ReplayChecks {
                     clock.instant());
         }
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
-            SchemaGate.Verdict schema = read.missing() != null
-                    ? new SchemaGate.Incompatible(unreadable(read))
-                    : schemas.check(moved.consumer(), body);
+            SchemaGate.Verdict schema =
+                    read.missing() != null ? new SchemaGate.Incompatible(unreadable(read)) : schemaCheck(moved, body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
                 return new Decision(
                         r,
@@ -212,18 +229,30 @@ final class ReplayChecks {
                 : Optional.empty();
     }
 
+    /** What a replay of {@code r} would do; a check that fails for it is its {@link ReplayOutcome.CheckFailed}. */
     ReplayOutcome dryRun(QuarantineRecord r) {
+        try {
+            return dryRunChecked(r);
+        } catch (RuntimeException e) {
+            return new ReplayOutcome.CheckFailed(r.id(), Printable.thrown(e));
+        }
+    }
+
+    private ReplayOutcome dryRunChecked(QuarantineRecord r) {
         if (r.state().resolved() || r.archivedToStore()) {
             return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
         }
         ClaimChecks.Read read = payloadOf(r);
+        if (read.forbidden()) {
+            return new ReplayOutcome.CheckFailed(r.id(), unreadable(read));
+        }
         if (read.missing() != null) {
             return new ReplayOutcome.Refused(r.id(), unreadable(read), true);
         }
         String body = read.payload();
         String upcast = "";
         if (r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
-            SchemaGate.Verdict schema = schemas.check(r.consumer(), body);
+            SchemaGate.Verdict schema = schemaCheck(r, body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
                 return new ReplayOutcome.Refused(r.id(), incompatible.reason(), true);
             }
@@ -243,6 +272,21 @@ final class ReplayChecks {
             return new ReplayOutcome.Refused(r.id(), unsafe.reason(), true);
         }
         return new ReplayOutcome.Sent(r.id(), r.sourceQueue(), "", r.replayCount() + 1, upcast, true, Duration.ZERO);
+    }
+
+    /**
+     * The schema check of {@code r}'s payload. A check that throws is named by its type alone: a parser's or an
+     * upcaster's message may quote the payload, which never goes into an outcome or a log.
+     */
+    private SchemaGate.Verdict schemaCheck(QuarantineRecord r, String body) {
+        try {
+            return schemas.check(r.consumer(), body);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "the schema check of " + r.consumer() + " threw "
+                            + e.getClass().getName() + " (its message is left out: it may quote the payload)",
+                    e);
+        }
     }
 
     private static String upcastNote(SchemaGate.Upcast u) {

@@ -85,6 +85,17 @@ public sealed interface ReplayOutcome {
         }
     }
 
+    /**
+     * Its checks could not be run now: a store they read failed for this record (its claim check's payload refused or
+     * unreadable, the claim lookup, the schema check). Nothing was changed on it and nothing was sent; the rest of its
+     * batch went on, and the next run (or the same command again) tries it again.
+     */
+    record CheckFailed(String quarantineId, String reason) implements ReplayOutcome {
+        public String describe() {
+            return "its checks failed: " + reason + "; nothing was changed, left for the next run";
+        }
+    }
+
     /** No such dead letter. */
     record NotFound(String quarantineId) implements ReplayOutcome {
         public String describe() {

@@ -1,5 +1,6 @@
 package dev.redrive.core.sweeper;
 
+import dev.redrive.core.failure.Printable;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.payload.ClaimChecks;
@@ -27,7 +28,9 @@ import java.util.function.BooleanSupplier;
  * made: incompatible, unsafe, or a person's), and every other one once its state has not changed for the retention
  * (counted from its last state change, not its arrival: a late replay or a returned one starts it again; unresolved
  * ones are first ARCHIVED, the reason saying retention expired). Objects are batched per source queue and arrival day; each
- * ledger record shrinks to a tombstone pointing at its object.
+ * ledger record shrinks to a tombstone pointing at its object. Each record is handled on its own: one whose payload
+ * cannot be read now is left as it was and reported with the reason ({@link SweepReport#recordFailures}), and the rest
+ * of its route is archived.
  */
 final class ArchiveSweep {
 
@@ -60,8 +63,7 @@ final class ArchiveSweep {
     boolean run(Route route, Optional<LeaseToken> fence, BooleanSupplier timeLeft, SweepReport report) {
         Instant now = clock.instant();
         Instant cutoff = now.minus(settings.retention());
-        Map<LocalDate, List<ArchiveStore.Entry>> byDay = new LinkedHashMap<>();
-        Map<LocalDate, Long> charsByDay = new HashMap<>();
+        PendingObjects pending = new PendingObjects(route, fence, report);
         Set<String> taken = new HashSet<>(); // a record ARCHIVED in this pass shows up again under ARCHIVED
         for (QuarantineState state : QuarantineState.values()) {
             List<QuarantineRecord> candidates = state == QuarantineState.ARCHIVED
@@ -74,56 +76,49 @@ final class ArchiveSweep {
                 if (!timeLeft.getAsBoolean()) {
                     break;
                 }
-                QuarantineRecord toArchive = r;
-                String reason;
-                if (!state.resolved()) {
-                    reason = "retention of " + settings.retention() + " expired before it was resolved (it was " + state
-                            + ")";
-                    Optional<QuarantineRecord> saved =
-                            ledger.save(r.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, reason, now), fence);
-                    if (saved.isEmpty()) {
-                        continue; // changed meanwhile; the next run looks again (or the lease is gone: caught below)
-                    }
-                    toArchive = saved.get();
-                } else if (state == QuarantineState.ARCHIVED) {
-                    reason = "archived: " + r.note();
-                } else {
-                    reason = "retention of " + settings.retention() + " expired; it was " + state
-                            + (r.note().isEmpty() ? "" : ": " + r.note());
-                }
-                ArchiveStore.Entry entry = entryOf(toArchive, reason);
-                String body = entry.body();
-                LocalDate day = LocalDate.ofInstant(r.arrivedAt(), ZoneOffset.UTC);
-                List<ArchiveStore.Entry> object = byDay.computeIfAbsent(day, d -> new ArrayList<>());
-                object.add(entry);
-                if (charsByDay.merge(day, (long) body.length(), Long::sum) >= settings.archiveObjectChars()) {
-                    // Full: written now, so a run never holds more than one object's payloads per day.
-                    byDay.remove(day);
-                    charsByDay.remove(day);
-                    if (!write(route, day, object, fence, report)) {
-                        return false;
-                    }
+                Optional<ArchiveStore.Entry> entry = prepare(r, state, now, fence, report);
+                if (entry.isPresent() && !pending.add(entry.get())) {
+                    return false;
                 }
             }
         }
-        for (Map.Entry<LocalDate, List<ArchiveStore.Entry>> day : byDay.entrySet()) {
-            if (!write(route, day.getKey(), day.getValue(), fence, report)) {
-                return false;
-            }
+        return pending.flush();
+    }
+
+    /**
+     * The archive's entry of {@code r}, moved to ARCHIVED first when it is unresolved. Empty when it changed meanwhile
+     * (or the lease is gone: caught when the object is written), or when its payload cannot be read now: that record
+     * is reported with the reason and left as it was, the rest of the route is archived, and the next run tries it
+     * again. One record never holds back its route.
+     */
+    private Optional<ArchiveStore.Entry> prepare(
+            QuarantineRecord r, QuarantineState state, Instant now, Optional<LeaseToken> fence, SweepReport report) {
+        ClaimChecks.Read read;
+        try {
+            read = claimChecks.read(payloads.bodyOf(r).orElse(""), r.stringAttributes());
+        } catch (RuntimeException e) {
+            report.recordFailed(r.id(), "archive", "its payload could not be read: " + Printable.thrown(e));
+            return Optional.empty();
         }
-        return true;
+        if (!state.resolved()) {
+            String reason =
+                    "retention of " + settings.retention() + " expired before it was resolved (it was " + state + ")";
+            return ledger.save(r.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, reason, now), fence)
+                    .map(saved -> entryOf(saved, read, reason));
+        }
+        String reason = state == QuarantineState.ARCHIVED
+                ? "archived: " + r.note()
+                : "retention of " + settings.retention() + " expired; it was " + state
+                        + (r.note().isEmpty() ? "" : ": " + r.note());
+        return Optional.of(entryOf(r, read, reason));
     }
 
     /**
      * The archive's entry of {@code r}: its whole payload, read through its claim check when it came as one (the
-     * pointer's payload expires with the store's lifecycle, the archive's does not). When that payload is already gone,
-     * the pointer is archived, and the reason says so.
-     *
-     * @throws RuntimeException when the claim-check store cannot be read now: nothing of this run is written, and the
-     *                          next run tries again
+     * pointer's payload expires with the store's lifecycle, the archive's does not). When that payload is gone (or
+     * S3 refused it: gone or forbidden), the pointer is archived, and the reason says so.
      */
-    private ArchiveStore.Entry entryOf(QuarantineRecord r, String reason) {
-        ClaimChecks.Read read = claimChecks.read(payloads.bodyOf(r).orElse(""), r.stringAttributes());
+    private static ArchiveStore.Entry entryOf(QuarantineRecord r, ClaimChecks.Read read, String reason) {
         if (!read.claimCheck()) {
             return new ArchiveStore.Entry(r, read.stored(), reason);
         }
@@ -131,6 +126,47 @@ final class ArchiveSweep {
                 ? new ArchiveStore.Entry(r, read.payload(), reason, read.stored())
                 : new ArchiveStore.Entry(
                         r, read.stored(), reason + "; only its claim check is kept: " + read.missing(), read.stored());
+    }
+
+    /**
+     * The entries of one run, batched per arrival day. An object is written as soon as it holds its bound of payload
+     * characters, so a run never holds more than one object's payloads per day.
+     */
+    private final class PendingObjects {
+        private final Route route;
+        private final Optional<LeaseToken> fence;
+        private final SweepReport report;
+        private final Map<LocalDate, List<ArchiveStore.Entry>> byDay = new LinkedHashMap<>();
+        private final Map<LocalDate, Long> charsByDay = new HashMap<>();
+
+        PendingObjects(Route route, Optional<LeaseToken> fence, SweepReport report) {
+            this.route = route;
+            this.fence = fence;
+            this.report = report;
+        }
+
+        /** Adds {@code entry}, writing its day's object once full; false when the lease was lost. */
+        boolean add(ArchiveStore.Entry entry) {
+            LocalDate day = LocalDate.ofInstant(entry.record().arrivedAt(), ZoneOffset.UTC);
+            List<ArchiveStore.Entry> object = byDay.computeIfAbsent(day, d -> new ArrayList<>());
+            object.add(entry);
+            if (charsByDay.merge(day, (long) entry.body().length(), Long::sum) < settings.archiveObjectChars()) {
+                return true;
+            }
+            byDay.remove(day);
+            charsByDay.remove(day);
+            return write(route, day, object, fence, report);
+        }
+
+        /** Writes what is left; false when the lease was lost. */
+        boolean flush() {
+            for (Map.Entry<LocalDate, List<ArchiveStore.Entry>> day : byDay.entrySet()) {
+                if (!write(route, day.getKey(), day.getValue(), fence, report)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** Writes one archive object and shrinks its records to tombstones; false when the lease was lost. */

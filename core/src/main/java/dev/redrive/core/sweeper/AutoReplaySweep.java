@@ -120,6 +120,8 @@ final class AutoReplaySweep {
                         }
                     } else if (o.getValue() instanceof ReplayOutcome.Held h) {
                         report.held(h.lane(), h.reason());
+                    } else if (o.getValue() instanceof ReplayOutcome.CheckFailed failed) {
+                        report.recordFailed(o.getKey(), "replay", failed.reason());
                     }
                     conflicted |= o.getValue() instanceof ReplayOutcome.Conflict;
                 }

@@ -26,6 +26,7 @@ public final class SweepReport {
     private int paced;
     private Duration longestDelay = Duration.ZERO;
     private final Map<String, String> heldByLane = new LinkedHashMap<>();
+    private final Map<String, String> recordFailures = new LinkedHashMap<>();
 
     public SweepReport(Route route) {
         this.route = route;
@@ -85,6 +86,22 @@ public final class SweepReport {
     /** Why replays were held, by lane (the latest reason of each). */
     public Map<String, String> heldByLane() {
         return Map.copyOf(heldByLane);
+    }
+
+    /**
+     * One record this run could not handle (its payload could not be read for the archive, its replay checks failed):
+     * it was left as it was, the rest of the run went on, and the next run tries it again.
+     *
+     * @param step   what failed ("archive", "replay")
+     * @param reason why, never holding payload content
+     */
+    void recordFailed(String quarantineId, String step, String reason) {
+        recordFailures.put(quarantineId, step + ": " + reason);
+    }
+
+    /** The records this run could not handle, by id: the step that failed and why. */
+    public Map<String, String> recordFailures() {
+        return Map.copyOf(recordFailures);
     }
 
     void archived(String objectRef, int entries) {
@@ -164,6 +181,10 @@ public final class SweepReport {
                                 + (heldByLane.isEmpty() ? "" : ", held " + heldByLane)
                                 + ", archived "
                                 + archivedToStore
-                                + " in " + archiveObjects.size() + " object(s)" + (fencedOut ? ", FENCED OUT" : ""));
+                                + " in " + archiveObjects.size() + " object(s)"
+                                + (recordFailures.isEmpty()
+                                        ? ""
+                                        : ", records failed (left for the next run) " + recordFailures)
+                                + (fencedOut ? ", FENCED OUT" : ""));
     }
 }
