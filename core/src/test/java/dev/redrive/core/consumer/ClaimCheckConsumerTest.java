@@ -137,6 +137,56 @@ class ClaimCheckConsumerTest {
                 .isEqualTo(ClaimStatus.COMPLETED);
     }
 
+    /** The same message delivered again (SQS redelivers it, or its whole batch comes back): one more receive. */
+    static IncomingMessage redelivered(IncomingMessage m) {
+        return new IncomingMessage(
+                m.messageId(),
+                "rh-again-" + m.messageId(),
+                m.body(),
+                m.attributes(),
+                m.receiveCount() + 1,
+                m.sourceQueue(),
+                m.messageGroupId(),
+                m.delivered());
+    }
+
+    @Test
+    void afterApplyARedeliveryOfTheAppliedMessageIsAcknowledgedAsADuplicateNotDeadLettered() {
+        IncomingMessage message = pointerTo("order-8|a");
+        MessageProcessor p = processor(checks, ClaimCheckCleanup.AFTER_APPLY);
+        assertThat(p.process(consumer, message, () -> REMAINING)).isInstanceOf(MessageOutcome.Applied.class);
+        assertThat(checks.size()).as("its payload was deleted once applied").isZero();
+
+        MessageOutcome again = p.process(consumer, redelivered(message), () -> REMAINING);
+
+        assertThat(again).isEqualTo(new MessageOutcome.Duplicate("scripted#order-8"));
+        assertThat(again.acknowledged()).isTrue();
+        assertThat(consumer.applied("order-8")).isEqualTo(1);
+    }
+
+    @Test
+    void afterApplyABatchThatComesBackWholeIsCountedAsDuplicatesAndNothingIsDeadLettered() {
+        InMemoryQueueGateway queues = new InMemoryQueueGateway();
+        BatchProcessor batch = new BatchProcessor(processor(checks, ClaimCheckCleanup.AFTER_APPLY), queues, 2);
+        List<IncomingMessage> first = List.of(pointerTo("order-9|a"), pointerTo("order-10|b"));
+        BatchReport applied = batch.process(consumer, first, Duration.ofSeconds(20), () -> REMAINING);
+        assertThat(applied.countsByOutcome()).isEqualTo(Map.of("Applied", 2));
+
+        BatchReport again = batch.process(
+                consumer,
+                first.stream().map(ClaimCheckConsumerTest::redelivered).toList(),
+                Duration.ofSeconds(20),
+                () -> REMAINING);
+
+        assertThat(again.countsByOutcome()).isEqualTo(Map.of("Duplicate", 2));
+        assertThat(again.failedMessageIds()).isEmpty();
+        assertThat(queues.deadLetters())
+                .as("no applied message is dead-lettered")
+                .isEmpty();
+        assertThat(consumer.applied("order-9")).isEqualTo(1);
+        assertThat(consumer.applied("order-10")).isEqualTo(1);
+    }
+
     @Test
     void aDeadLetterInABatchIsTheMessageAsItCameThePointerWithItsAttributes() {
         consumer.failing(
