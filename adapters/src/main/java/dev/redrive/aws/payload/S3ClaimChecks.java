@@ -119,6 +119,14 @@ public final class S3ClaimChecks implements ClaimChecks {
         }
     }
 
+    /** {@code s3://bucket/key}, from the pointer alone. */
+    @Override
+    public Optional<String> locationOf(String body, Map<String, String> attributes) {
+        return isClaimCheck(body, attributes)
+                ? ClaimCheckPointer.parse(body).map(ClaimCheckPointer::toString)
+                : Optional.empty();
+    }
+
     private ClaimCheckPointer pointerOf(String body) {
         ClaimCheckPointer pointer = ClaimCheckPointer.parse(body)
                 .orElseThrow(() -> new ClaimCheckMissing("the message is marked as a claim check ("

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -61,6 +62,7 @@ public final class MessageProcessor {
     private final ClaimCheckCleanup cleanup;
     private final FullJitterBackoff backoff;
     private final RandomSource random;
+    private final AppliedClaimChecks applied;
 
     public MessageProcessor(
             ClaimStore claims,
@@ -106,6 +108,7 @@ public final class MessageProcessor {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = listener == null ? ProcessingListener.NONE : listener;
         this.failures = new ClaimFailures(claims, leases, backoff, random, clock, this.listener, breakers);
+        this.applied = new AppliedClaimChecks(claims, leases, claimChecks, clock);
     }
 
     /**
@@ -130,13 +133,7 @@ public final class MessageProcessor {
         try {
             readable = readable(message);
         } catch (ClaimCheckMissing gone) {
-            // No retry brings a payload back: the dead letter keeps the pointer, and the reason says what is gone.
-            return failures.deadLetter(
-                    null,
-                    null,
-                    Classification.of(FailureClass.SCHEMA, gone.errorType(), gone.getMessage()),
-                    message,
-                    now());
+            return duplicateOrGone(consumer, message, gone);
         } catch (RuntimeException storeFailed) {
             // The store is down or slow (it answers within the effect clients' timeouts): retried with backoff, like a
             // failed claim. Nothing is claimed, so nothing is recorded: the failure is on the message alone.
@@ -154,10 +151,44 @@ public final class MessageProcessor {
                     backoff.delaySeconds(message.receiveCount(), random));
         }
         MessageOutcome outcome = processReadable(consumer, message, readable, remaining);
-        if (outcome instanceof MessageOutcome.Applied && cleanup == ClaimCheckCleanup.AFTER_APPLY) {
-            discardPayload(message);
+        if (outcome instanceof MessageOutcome.Applied done && cleanup == ClaimCheckCleanup.AFTER_APPLY) {
+            discardPayload(consumer, message, done.key(), remaining);
         }
         return outcome;
+    }
+
+    /**
+     * A claim check whose payload is gone (or refused): a duplicate when a record says its message was applied
+     * already ({@link AppliedClaimChecks}: {@code AFTER_APPLY} deleted the payload once it was), acknowledged and never
+     * dead-lettered; else a dead letter, as no retry brings a payload back (it keeps the pointer, and the reason says
+     * what is gone). When the claim store cannot say, it is retried, never dead-lettered on a guess.
+     */
+    private MessageOutcome duplicateOrGone(
+            IdempotentConsumer<?> consumer, IncomingMessage message, ClaimCheckMissing gone) {
+        Optional<String> appliedUnder;
+        try {
+            appliedUnder = applied.appliedKey(consumer.name(), message);
+        } catch (RuntimeException lookupFailed) {
+            Classification c = consumer.classifier().classify(lookupFailed);
+            return new MessageOutcome.RetryLater(
+                    null,
+                    new Classification(
+                            FailureClass.TRANSIENT,
+                            c.errorType(),
+                            "its claim check's payload is gone, and whether it was applied could not be looked up: "
+                                    + c.reason(),
+                            CLAIM_STORE),
+                    backoff.delaySeconds(message.receiveCount(), random));
+        }
+        if (appliedUnder.isPresent()) {
+            return new MessageOutcome.Duplicate(appliedUnder.get());
+        }
+        return failures.deadLetter(
+                null,
+                null,
+                Classification.of(FailureClass.SCHEMA, gone.errorType(), gone.getMessage()),
+                message,
+                now());
     }
 
     /** The message to parse: its claim check's payload in place of the pointer, or the message itself. */
@@ -168,10 +199,22 @@ public final class MessageProcessor {
         return message.withBody(claimChecks.payloadOf(message.body(), message.attributes()));
     }
 
-    /** Deletes an applied message's payload; a failure leaves it to the bucket's lifecycle rule. */
-    private void discardPayload(IncomingMessage message) {
+    /**
+     * Deletes an applied message's payload, once a record under its location says it was applied under {@code key}
+     * (so that a redelivery is known for a duplicate without it). A failure of either leaves the payload to the bucket's
+     * lifecycle rule.
+     */
+    private void discardPayload(
+            IdempotentConsumer<?> consumer, IncomingMessage message, String key, Supplier<Duration> remaining) {
         try {
-            claimChecks.discard(message.body(), message.attributes());
+            if (applied.record(consumer.name(), message, key, remaining.get())) {
+                claimChecks.discard(message.body(), message.attributes());
+            } else {
+                listener.claimCheckNotDiscarded(
+                        message.messageId(),
+                        new IllegalStateException("the claim store refused the record that message "
+                                + message.messageId() + " was applied under " + key + "; its payload is kept"));
+            }
         } catch (RuntimeException e) {
             listener.claimCheckNotDiscarded(message.messageId(), e);
         }

@@ -17,8 +17,11 @@ public enum ClaimCheckCleanup {
     /**
      * Deleted by the consumer once its effect is applied and its claim completed. Only for a queue whose every claim
      * check is read by exactly one consumer (a pointer fanned out to two queues is one object: the first consumer to
-     * apply it would delete the other's payload). A duplicate or a replay that arrives after the delete is
-     * dead-lettered as {@link ClaimCheckMissing#ERROR_TYPE}: its effect was applied, and the claim says so.
+     * apply it would delete the other's payload). Before the delete, the claim store records under the pointer's
+     * location the key the message was applied under, so a copy of the same message that arrives after the delete (an
+     * SQS redelivery, its whole batch coming back, a replay of the same pointer) is acknowledged as a duplicate of that
+     * key, never dead-lettered. Another message carrying the same payload under a new pointer is a different object:
+     * its payload is its own.
      */
     AFTER_APPLY
 }

@@ -4,6 +4,7 @@ import dev.redrive.core.consumer.MessageAttribute;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Payloads too large for a queue message (SQS takes up to 1 MiB) travel by <b>claim check</b>: the payload is kept
@@ -54,6 +55,16 @@ public interface ClaimChecks {
 
     /** Deletes what a claim check points at; a no-op for a message that is not one, or whose payload is gone. */
     void discard(String body, Map<String, String> attributes);
+
+    /**
+     * Where a claim check's payload is kept (on S3 {@code s3://bucket/key}), read from the pointer alone, without the
+     * payload: the same in every copy of the message (a redelivery, a batch that comes back whole, a replay of its
+     * dead letter), and different for every payload checked in. Empty for a message that is no claim check, or whose
+     * pointer cannot be read. The consumer keys on it what it must know once the payload is gone.
+     */
+    default Optional<String> locationOf(String body, Map<String, String> attributes) {
+        return Optional.empty();
+    }
 
     /**
      * A body as kept, read through this store: the one reading of a stored dead letter that the replay checks and the

@@ -2,6 +2,7 @@ package dev.redrive.core.payload;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -74,6 +75,18 @@ public final class InMemoryClaimChecks implements ClaimChecks {
     public void discard(String body, Map<String, String> attributes) {
         if (isClaimCheck(body, attributes)) {
             payloads.remove(idOf(body));
+        }
+    }
+
+    @Override
+    public Optional<String> locationOf(String body, Map<String, String> attributes) {
+        if (!isClaimCheck(body, attributes)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of("memory:" + idOf(body));
+        } catch (ClaimCheckMissing notAPointer) {
+            return Optional.empty();
         }
     }
 

@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
+import dev.redrive.core.claim.ClaimOutcome;
+import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimRequest;
 import dev.redrive.core.claim.ClaimStatus;
+import dev.redrive.core.claim.ClaimStore;
+import dev.redrive.core.claim.FencedWrite;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.InMemoryClaimStore;
 import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.failure.TransientFailure;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.payload.ClaimCheckMissing;
@@ -21,6 +27,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -188,6 +195,87 @@ class ClaimCheckConsumerTest {
     }
 
     @Test
+    void afterApplyOnAwsWithoutListBucketARedeliveryIsADuplicateThoughTheStoreRefusesTheRead() {
+        InMemoryClaimChecks onAws = InMemoryClaimChecks.withoutListBucket();
+        ClaimChecks.ClaimCheck check = onAws.checkIn("order-11|a");
+        IncomingMessage message =
+                new IncomingMessage("m-11", "rh-1", check.body(), check.attributes(), 1, "orders", null);
+        MessageProcessor p = processor(onAws, ClaimCheckCleanup.AFTER_APPLY);
+        assertThat(p.process(consumer, message, () -> REMAINING)).isInstanceOf(MessageOutcome.Applied.class);
+
+        assertThat(p.process(consumer, redelivered(message), () -> REMAINING))
+                .isEqualTo(new MessageOutcome.Duplicate("scripted#order-11"));
+        assertThat(consumer.applied("order-11")).isEqualTo(1);
+    }
+
+    @Test
+    void aGonePayloadOfAMessageNeverAppliedIsStillDeadLetteredThoughAnotherPointerToTheSamePayloadWasApplied() {
+        MessageProcessor p = processor(checks, ClaimCheckCleanup.AFTER_APPLY);
+        assertThat(p.process(consumer, pointerTo("order-12|a"), () -> REMAINING))
+                .isInstanceOf(MessageOutcome.Applied.class);
+        IncomingMessage other = pointerTo("order-12|a");
+        checks.discard(other.body(), other.attributes());
+
+        MessageOutcome outcome = p.process(consumer, other, () -> REMAINING);
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        MessageOutcome.DeadLettered.class,
+                        d -> assertThat(d.failure().classification().errorType())
+                                .isEqualTo(ClaimCheckMissing.ERROR_TYPE));
+    }
+
+    @Test
+    void afterApplyAPayloadIsKeptWhenTheRecordThatItWasAppliedCannotBeWritten() {
+        List<String> notDiscarded = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ProcessingListener listener = new ProcessingListener() {
+            @Override
+            public void claimCheckNotDiscarded(String messageId, RuntimeException error) {
+                notDiscarded.add(messageId + ": " + error.getMessage());
+            }
+        };
+        ClaimStore failingRecords = new FailingOnClaimCheckKeys(store, true, false);
+        MessageProcessor p = new MessageProcessor(failingRecords, leases, backoff, new Mulberry32(3), clock, listener)
+                .withClaimChecks(checks, ClaimCheckCleanup.AFTER_APPLY);
+        IncomingMessage message = pointerTo("order-13|a");
+
+        assertThat(p.process(consumer, message, () -> REMAINING)).isInstanceOf(MessageOutcome.Applied.class);
+
+        assertThat(checks.payloadOf(message.body(), message.attributes()))
+                .as("kept for its redelivery; the lifecycle rule expires it")
+                .isEqualTo("order-13|a");
+        assertThat(notDiscarded)
+                .singleElement()
+                .asString()
+                .contains(message.messageId())
+                .contains("throttled");
+    }
+
+    @Test
+    void aGonePayloadWhoseAppliedRecordCannotBeReadIsRetriedNotDeadLettered() {
+        MessageProcessor applying = processor(checks, ClaimCheckCleanup.AFTER_APPLY);
+        IncomingMessage message = pointerTo("order-14|a");
+        assertThat(applying.process(consumer, message, () -> REMAINING)).isInstanceOf(MessageOutcome.Applied.class);
+        MessageProcessor lookupFails = new MessageProcessor(
+                        new FailingOnClaimCheckKeys(store, false, true),
+                        leases,
+                        backoff,
+                        new Mulberry32(3),
+                        clock,
+                        ProcessingListener.NONE)
+                .withClaimChecks(checks, ClaimCheckCleanup.AFTER_APPLY);
+
+        MessageOutcome outcome = lookupFails.process(consumer, redelivered(message), () -> REMAINING);
+
+        assertThat(outcome).isInstanceOfSatisfying(MessageOutcome.RetryLater.class, r -> {
+            assertThat(r.classification().failureClass()).isEqualTo(FailureClass.TRANSIENT);
+            assertThat(r.classification().dependency()).isEqualTo(MessageProcessor.CLAIM_STORE);
+            assertThat(r.classification().reason()).contains("whether it was applied could not be looked up");
+        });
+        assertThat(consumer.applied("order-14")).isEqualTo(1);
+    }
+
+    @Test
     void aDeadLetterInABatchIsTheMessageAsItCameThePointerWithItsAttributes() {
         consumer.failing(
                 "order-6", (k, c) -> new dev.redrive.core.failure.PermanentFailure("CardDeclined", "card declined"));
@@ -206,6 +294,52 @@ class ClaimCheckConsumerTest {
             assertThat(d.failure().classification().errorType()).isEqualTo("CardDeclined");
         });
         assertThat(consumer.applied("order-7")).isEqualTo(1);
+    }
+
+    /**
+     * The claim store, throttled on the records kept under claim checks' locations (producer keys starting {@code
+     * claim-check:}): on writing them, on reading them, or both.
+     */
+    private record FailingOnClaimCheckKeys(ClaimStore inner, boolean writes, boolean reads) implements ClaimStore {
+        private static boolean underALocation(IdempotencyKey key) {
+            return key.producerKey().startsWith("claim-check:");
+        }
+
+        private static RuntimeException throttled() {
+            return new TransientFailure("throttled (ProvisionedThroughputExceeded)", MessageProcessor.CLAIM_STORE);
+        }
+
+        @Override
+        public ClaimOutcome claim(ClaimRequest request, Instant now) {
+            if (writes && underALocation(request.key())) {
+                throw throttled();
+            }
+            return inner.claim(request, now);
+        }
+
+        @Override
+        public FencedWrite complete(
+                IdempotencyKey key, long fencingToken, String result, Instant expiresAt, Instant now) {
+            return inner.complete(key, fencingToken, result, expiresAt, now);
+        }
+
+        @Override
+        public FencedWrite release(IdempotencyKey key, long fencingToken, FailureRecord failure, Instant now) {
+            return inner.release(key, fencingToken, failure, now);
+        }
+
+        @Override
+        public FencedWrite recordFailure(ClaimRequest request, FailureRecord failure, Instant now) {
+            return inner.recordFailure(request, failure, now);
+        }
+
+        @Override
+        public Optional<ClaimRecord> find(IdempotencyKey key, Instant now) {
+            if (reads && underALocation(key)) {
+                throw throttled();
+            }
+            return inner.find(key, now);
+        }
     }
 
     /** A claim-check store whose reads fail, as S3 answering 503 SlowDown past the one quick retry. */

@@ -94,6 +94,23 @@ public abstract class ClaimChecksContract {
     }
 
     @Test
+    void aClaimCheckIsLocatedFromItsPointerAloneTheSameInEveryCopyAndApartFromAnyOther() {
+        ClaimChecks.ClaimCheck check = store().checkIn("{\"eventId\":\"evt-5\"}");
+        ClaimChecks.ClaimCheck samePayload = store().checkIn("{\"eventId\":\"evt-5\"}");
+
+        assertThat(store().locationOf(check.body(), check.attributes())).isPresent();
+        store().discard(check.body(), check.attributes());
+        assertThat(store().locationOf(check.body(), Map.copyOf(check.attributes())))
+                .as("the same for a copy of the message, the payload gone")
+                .isEqualTo(store().locationOf(check.body(), check.attributes()));
+        assertThat(store().locationOf(samePayload.body(), samePayload.attributes()))
+                .as("another check-in of the same payload is another object")
+                .isNotEqualTo(store().locationOf(check.body(), check.attributes()));
+        assertThat(store().locationOf("{\"eventId\":\"plain\"}", Map.of())).isEmpty();
+        assertThat(store().locationOf("not a pointer", check.attributes())).isEmpty();
+    }
+
+    @Test
     void discardingAPlainMessageChangesNothing() {
         store().discard("{\"eventId\":\"plain\"}", Map.of());
     }
