@@ -127,19 +127,24 @@ final class ClaimFailures {
     }
 
     /**
-     * When a refusal's failure happened: the dependency failed when the breaker opened, and the refusal stands for that
-     * (or for the message's own last failure, if later). Dated now, a message refused after its dependency's
-     * maintenance window has closed, before the breaker probes, would look as if it failed outside the window, and the
-     * sweeper's auto-replay of that window would leave it to a person.
+     * When a refusal's failure happened. A message's first failure that is a refusal is dated when it was refused: the
+     * dependency was failing then, as far as anyone knows, and a maintenance window opened mid-outage (after the breaker
+     * opened) covers it. A message refused again keeps the date of its earlier failure in this outage (its first
+     * refusal, or its own failure), or the breaker's opening if that is later (an earlier failure of a former outage),
+     * so a message refused inside its dependency's window and again after the window closed, before the breaker could
+     * probe, still has its failures inside the window and the window's auto-replay takes it (dated at every refusal, the
+     * incident scenario left one such dead letter to a person; ada0c5c). A message refused only after a window closed
+     * is not that window's: its failures are dated after it.
      */
     private static Instant failedAt(CircuitBreaker.Permit refused, ClaimRecord claim, Instant now) {
-        Instant at = refused.openedAt() == null || refused.openedAt().isAfter(now) ? now : refused.openedAt();
         FailureRecord previous = claim.lastFailure();
-        return previous != null
-                        && previous.lastFailedAt().isAfter(at)
-                        && !previous.lastFailedAt().isAfter(now)
-                ? previous.lastFailedAt()
-                : at;
+        if (previous == null || previous.lastFailedAt().isAfter(now)) {
+            return now;
+        }
+        Instant opened = refused.openedAt();
+        return opened != null && opened.isAfter(previous.lastFailedAt()) && !opened.isAfter(now)
+                ? opened
+                : previous.lastFailedAt();
     }
 
     /** Releases a failed claim with its failure; a Superseded outcome when another token took it over, else null. */

@@ -153,17 +153,15 @@ class EffectBreakerTest {
     }
 
     /**
-     * A refusal stands for the failures that opened the breaker, so it is dated when the breaker opened: a message
-     * refused after its dependency's maintenance window has closed (the breaker has not probed yet) still has its
-     * failures inside the window, and the sweeper's auto-replay of that window takes it (the incident scenario left
-     * one such dead letter waiting for a person: last failure 2 s after the window's end, every failure a refusal).
+     * A message refused again keeps the date of its first refusal (issue 36, item 6): its failure began then, and a
+     * maintenance window covering that moment approves it even if a later refusal came after the window closed.
      */
     @Test
-    void aRefusalIsDatedWhenTheBreakerOpenedNotWhenTheMessageWasRefused() {
+    void aMessageRefusedAgainKeepsTheDateOfItsFirstRefusal() {
         MessageProcessor p = sandbox();
-        Instant opened = clock.instant();
         openIt(p);
         clock.advance(Duration.ofSeconds(25));
+        Instant firstRefusal = clock.instant();
 
         assertThat(process(p, "o-3", 1)).isInstanceOf(MessageOutcome.RefusedByBreaker.class);
         clock.advance(Duration.ofSeconds(1));
@@ -171,10 +169,10 @@ class EffectBreakerTest {
 
         ClaimRecord claim = claims.find(new IdempotencyKey("scripted", "o-3"), clock.instant())
                 .orElseThrow();
-        assertThat(claim.lastFailure().firstFailedAt()).isEqualTo(opened);
+        assertThat(claim.lastFailure().firstFailedAt()).isEqualTo(firstRefusal);
         assertThat(claim.lastFailure().lastFailedAt())
-                .as("the breaker's opening, not the refusal 26 s later")
-                .isEqualTo(opened);
+                .as("its first refusal, not the second 1 s later")
+                .isEqualTo(firstRefusal);
         assertThat(claim.lastFailure().attempt()).isEqualTo(2);
     }
 
@@ -236,6 +234,22 @@ class EffectBreakerTest {
         assertThat(process(p, "o-3", 2)).isInstanceOf(MessageOutcome.RefusedByBreaker.class);
 
         assertThat(approvedBy("o-3", window, T0.plusSeconds(60))).contains(window);
+    }
+
+    /**
+     * A message refused only after its dependency's window closed (placed after it, the breaker not probed yet) has no
+     * failure inside the window: a person decides (its outage outlived the window, or the probe lets it through).
+     */
+    @Test
+    void aMessageRefusedOnlyAfterTheWindowClosedIsNotApprovedByIt() {
+        MessageProcessor p = sandbox();
+        MaintenanceWindow window = new MaintenanceWindow(
+                "chg-1", MAIL, T0.minusSeconds(60), T0.plusSeconds(20), "ops", "mail provider maintenance");
+        openIt(p);
+        clock.advance(Duration.ofSeconds(25));
+        assertThat(process(p, "o-3", 1)).isInstanceOf(MessageOutcome.RefusedByBreaker.class);
+
+        assertThat(approvedBy("o-3", window, T0.plusSeconds(60))).isEmpty();
     }
 
     /** The other side of the same rule: refusals of a breaker that opened again after the window closed are not its. */
