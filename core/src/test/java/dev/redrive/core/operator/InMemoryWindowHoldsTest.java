@@ -1,0 +1,21 @@
+package dev.redrive.core.operator;
+
+import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.InMemoryBreakerStore;
+import dev.redrive.core.replay.InMemoryMaintenanceWindows;
+import dev.redrive.core.replay.MaintenanceWindows;
+
+class InMemoryWindowHoldsTest extends WindowHoldsContract {
+    private final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
+    private final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
+
+    @Override
+    protected MaintenanceWindows windows() {
+        return windows;
+    }
+
+    @Override
+    protected BreakerStore breakers() {
+        return breakers;
+    }
+}
