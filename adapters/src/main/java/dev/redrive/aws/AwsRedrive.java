@@ -178,7 +178,7 @@ public record AwsRedrive(
 
     /** Maintenance windows' holds of the consumers' breakers (the sweeper writes the holds of windows that start). */
     public BreakerHolds breakerHolds() {
-        return new BreakerHolds(breakers(), BREAKER_DEPENDENCIES);
+        return new BreakerHolds(breakers(), windows(), BREAKER_DEPENDENCIES);
     }
 
     /**

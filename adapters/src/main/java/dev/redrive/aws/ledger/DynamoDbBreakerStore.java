@@ -3,6 +3,7 @@ package dev.redrive.aws.ledger;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.breaker.BreakerWrite;
 import dev.redrive.core.names.RedriveNames.Dependencies;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,13 +15,16 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * Breakers in the control table ({@code pk = breaker#<dependency>}, {@code sk = breaker}; times in epoch
  * milliseconds). A read is one consistent GetItem (callers cache it for a few seconds); a transition is one UpdateItem
  * conditional on the token it was decided from ({@code attribute_not_exists(pk)} for token 0). The same UpdateItem
  * writes the transition into the history: slot {@code history<token mod 20>}, so the item keeps the last
- * {@link BreakerTransition#KEPT} transitions without a read, and a transition refused writes neither.
+ * {@link BreakerTransition#KEPT} transitions without a read, and a transition refused writes neither. A breaker held
+ * by maintenance windows carries {@code held = true}; the same update takes part in a window's change
+ * ({@link DynamoDbMaintenanceWindows#change}).
  */
 public final class DynamoDbBreakerStore implements BreakerStore {
 
@@ -48,7 +52,8 @@ public final class DynamoDbBreakerStore implements BreakerStore {
         Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table)
                         .key(key(dependency))
                         .consistentRead(true)
-                        .projectionExpression("#status, #token, openedAt, openPeriodMs, openUntil, probeLeaseUntil")
+                        .projectionExpression(
+                                "#status, #token, openedAt, openPeriodMs, openUntil, probeLeaseUntil, held")
                         .expressionAttributeNames(Map.of("#status", "status", "#token", "token")))
                 .item();
         if (item == null || item.isEmpty()) {
@@ -63,12 +68,33 @@ public final class DynamoDbBreakerStore implements BreakerStore {
                                 Long.parseLong(item.get("openPeriodMs").n()))
                         : null,
                 instant(item, "openUntil"),
-                instant(item, "probeLeaseUntil"));
+                instant(item, "probeLeaseUntil"),
+                // a breaker written before holds were marked is not held
+                item.containsKey("held") && item.get("held").bool());
     }
 
     @Override
     public boolean transition(String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
-        entry.requireDescribes(expectedToken, next);
+        Update u = update(table, new BreakerWrite(dependency, expectedToken, next, entry));
+        try {
+            dynamoDb.updateItem(b -> b.tableName(u.tableName())
+                    .key(u.key())
+                    .updateExpression(u.updateExpression())
+                    .conditionExpression(u.conditionExpression())
+                    .expressionAttributeNames(u.expressionAttributeNames())
+                    .expressionAttributeValues(u.expressionAttributeValues()));
+            return true;
+        } catch (ConditionalCheckFailedException anotherSandboxFirst) {
+            return false;
+        }
+    }
+
+    /**
+     * The write of {@code w} in {@code table}: one update of the breaker's item, conditional on its token, that writes the
+     * state and its history slot (also the part a transaction of a maintenance window's change takes).
+     */
+    static Update update(String table, BreakerWrite w) {
+        BreakerState next = w.next();
         Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
         List<String> set = new ArrayList<>();
@@ -85,27 +111,25 @@ public final class DynamoDbBreakerStore implements BreakerStore {
                 next.openPeriod() == null ? null : number(next.openPeriod().toMillis()));
         setOrRemove(set, remove, names, values, "openUntil", millis(next.openUntil()));
         setOrRemove(set, remove, names, values, "probeLeaseUntil", millis(next.probeLeaseUntil()));
-        set(set, names, values, slot(entry.slot()), AttributeValue.fromM(entryItem(entry)));
+        setOrRemove(set, remove, names, values, "held", next.held() ? AttributeValue.fromBool(true) : null);
+        set(set, names, values, slot(w.entry().slot()), AttributeValue.fromM(entryItem(w.entry())));
         String update =
                 "SET " + String.join(", ", set) + (remove.isEmpty() ? "" : " REMOVE " + String.join(", ", remove));
         String condition;
-        if (expectedToken == 0) {
+        if (w.expectedToken() == 0) {
             condition = "attribute_not_exists(pk)";
         } else {
             condition = "#token = :expected";
-            values.put(":expected", number(expectedToken));
+            values.put(":expected", number(w.expectedToken()));
         }
-        try {
-            dynamoDb.updateItem(b -> b.tableName(table)
-                    .key(key(dependency))
-                    .updateExpression(update)
-                    .conditionExpression(condition)
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(values));
-            return true;
-        } catch (ConditionalCheckFailedException anotherSandboxFirst) {
-            return false;
-        }
+        return Update.builder()
+                .tableName(table)
+                .key(key(w.dependency()))
+                .updateExpression(update)
+                .conditionExpression(condition)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .build();
     }
 
     @Override

@@ -15,9 +15,18 @@ import java.util.Objects;
  * @param openPeriod      the current open period (doubled by each failed probe; null when closed)
  * @param openUntil       when an OPEN breaker lets a probe through (null unless OPEN)
  * @param probeLeaseUntil when the HALF_OPEN probe's lease ends (null unless HALF_OPEN)
+ * @param held            whether maintenance windows hold it OPEN until {@code openUntil} (only an OPEN breaker is
+ *                        held): the hold is theirs, so it follows them ({@link CircuitBreakerRules#withHold}); an
+ *                        opening of its own is not held
  */
 public record BreakerState(
-        Status status, long token, Instant openedAt, Duration openPeriod, Instant openUntil, Instant probeLeaseUntil) {
+        Status status,
+        long token,
+        Instant openedAt,
+        Duration openPeriod,
+        Instant openUntil,
+        Instant probeLeaseUntil,
+        boolean held) {
 
     public enum Status {
         CLOSED,
@@ -32,11 +41,30 @@ public record BreakerState(
             case OPEN -> openedAt != null && openPeriod != null && openUntil != null && probeLeaseUntil == null;
             case HALF_OPEN -> openedAt != null && openPeriod != null && openUntil == null && probeLeaseUntil != null;
         };
-        if (!consistent || token < 0) {
+        if (!consistent || token < 0 || (held && status != Status.OPEN)) {
             throw new IllegalArgumentException("inconsistent breaker state: " + status + " token " + token
                     + " openedAt " + openedAt + " period " + openPeriod + " openUntil " + openUntil + " probe lease "
-                    + probeLeaseUntil);
+                    + probeLeaseUntil + (held ? " held" : ""));
         }
+    }
+
+    /** A breaker no maintenance window holds. */
+    public BreakerState(
+            Status status,
+            long token,
+            Instant openedAt,
+            Duration openPeriod,
+            Instant openUntil,
+            Instant probeLeaseUntil) {
+        this(status, token, openedAt, openPeriod, openUntil, probeLeaseUntil, false);
+    }
+
+    /**
+     * The same state under the next token: what a change that does not move the breaker writes to fence out every
+     * transition decided from an earlier read (a maintenance window changed, so a hold derived before it is stale).
+     */
+    public BreakerState rewritten() {
+        return new BreakerState(status, token + 1, openedAt, openPeriod, openUntil, probeLeaseUntil, held);
     }
 
     /** A breaker that never opened. */

@@ -5,6 +5,7 @@ import dev.redrive.core.breaker.BreakerState.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The transitions of a dependency's shared circuit breaker, as pure rules (time passed in):
@@ -15,8 +16,8 @@ import java.util.Objects;
  *   HALF_OPEN --admit after the lease lapsed--&gt; HALF_OPEN(new lease, token+1)
  *   HALF_OPEN --probeFailed--&gt; OPEN(min(2 x period, cap))
  *   HALF_OPEN --probeSucceeded--&gt; CLOSED
- *   any --heldOpen (a maintenance window)--&gt; OPEN(until the window's end, token+1)
- *   OPEN held by a window --releaseHold (the window removed)--&gt; OPEN(until now, token+1): the next call probes
+ *   any --withHold(until: the windows holding it)--&gt; OPEN held (until the latest end of those windows, token+1)
+ *   OPEN held --withHold(none: no window holds it any more)--&gt; OPEN(until now, token+1): the next call probes
  * </pre>
  *
  * Every transition grows the token, and is to be written only if the stored token is still the one it was decided
@@ -71,32 +72,44 @@ public final class CircuitBreakerRules {
     }
 
     /**
-     * A maintenance window holds the breaker open until its end, whatever state it is in: calls are refused and
-     * messages deferred (by the consumers' usual rule) until {@code until}; after it a probe runs, as after any open
-     * period. It keeps when the breaker first opened, if it was open. A breaker already open past {@code until} is
-     * left as it is (returned unchanged).
+     * The breaker as maintenance windows ask at {@code now}: the one rule of holds. {@code until} is the latest end of
+     * the windows of its dependency that hold it and last at {@code now} (empty when none does); the hold is derived
+     * from the windows that exist, so it follows them when they are added, replaced or removed.
+     *
+     * <ul>
+     *   <li>Asked to hold until a time to come: OPEN and held until exactly then, whatever state it is in (it keeps when
+     *       it first opened, if it was open): calls are refused and messages deferred until {@code until}, after which a
+     *       probe runs, as after any open period. Unchanged if it is held until then already, or open of its own at
+     *       least as long (not held: its own period ends it).
+     *   <li>Asked nothing while a hold still runs (its windows were removed, replaced, or stopped holding): OPEN until
+     *       now and no longer held, so the next call probes.
+     *   <li>Otherwise unchanged (a hold that has run out is left to its probe).
+     * </ul>
+     *
+     * @return the breaker to write, or {@code current} itself when nothing is to change
      */
-    public static BreakerState heldOpen(BreakerState current, Instant now, Instant until) {
-        if (!until.isAfter(now)) {
-            throw new IllegalArgumentException(
-                    "a breaker is held open only until a time to come: " + until + " is not after " + now);
+    public static BreakerState withHold(BreakerState current, Instant now, Optional<Instant> until) {
+        if (until.isPresent()) {
+            Instant end = until.get();
+            if (!end.isAfter(now)) {
+                throw new IllegalArgumentException(
+                        "a breaker is held open only until a time to come: " + end + " is not after " + now);
+            }
+            if (current.status() == Status.OPEN
+                    && (current.held()
+                            ? current.openUntil().equals(end)
+                            : !current.openUntil().isBefore(end))) {
+                return current;
+            }
+            Instant openedAt = current.openedAt() != null ? current.openedAt() : now;
+            return new BreakerState(
+                    Status.OPEN, current.token() + 1, openedAt, Duration.between(now, end), end, null, true);
         }
-        if (current.status() == Status.OPEN && !current.openUntil().isBefore(until)) {
-            return current;
+        if (current.held() && current.openUntil().isAfter(now)) {
+            return new BreakerState(
+                    Status.OPEN, current.token() + 1, current.openedAt(), current.openPeriod(), now, null, false);
         }
-        Instant openedAt = current.openedAt() != null ? current.openedAt() : now;
-        return new BreakerState(Status.OPEN, current.token() + 1, openedAt, Duration.between(now, until), until, null);
-    }
-
-    /**
-     * Ends a hold early (its window was removed): a breaker OPEN until {@code heldUntil} becomes OPEN until now, so
-     * the next call is the probe. Any other state (the hold ended, or the breaker moved on) is returned unchanged.
-     */
-    public static BreakerState releaseHold(BreakerState current, Instant now, Instant heldUntil) {
-        if (current.status() != Status.OPEN || !current.openUntil().equals(heldUntil) || !heldUntil.isAfter(now)) {
-            return current;
-        }
-        return new BreakerState(Status.OPEN, current.token() + 1, current.openedAt(), current.openPeriod(), now, null);
+        return current;
     }
 
     /**

@@ -3,28 +3,50 @@ package dev.redrive.core.operator;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.breaker.BreakerWrite;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.core.replay.MaintenanceWindows;
+import dev.redrive.core.replay.WindowChange;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * Maintenance windows holding their dependencies' circuit breakers OPEN: the one place a hold is written, by a person
- * through the operator port (a window added while it lasts, or held explicitly) and by the sweeper, which holds every
- * window that asks for it at its first run after the window's start. A hold is one conditional write of the breaker
- * item, kept in its history with the window's id; a breaker already held to the window's end is not written again.
+ * Maintenance windows holding their dependencies' circuit breakers OPEN: the one place a hold is written. A hold is
+ * derived from the windows that exist when it is written ({@link CircuitBreakerRules#withHold}: until the latest end of
+ * the windows of the dependency that hold it and last now), never from a window alone, so replacing, removing or
+ * overlapping windows leaves the breaker held exactly as the windows still ask.
+ *
+ * <p>Every write reads the breaker first, then the windows, and writes conditionally on the breaker's token. A person's
+ * change of a window goes with the breaker's new hold in one atomic write ({@link MaintenanceWindows#change}), and a
+ * change of a window that held its breaker writes the breaker even when its hold stays the same (the next token): so a
+ * hold derived from windows read before that change (the sweeper's, say) can no longer be written. A write that fails
+ * writes nothing, so the window is still there to change again.
  */
 public final class BreakerHolds {
 
+    private static final int ATTEMPTS = 5;
+
     private final BreakerStore store;
+    private final MaintenanceWindows windows;
     private final List<String> dependencies;
 
-    /** Holds on {@code store}, for the breakers of {@code dependencies} (the ones the consumers share). */
-    public BreakerHolds(BreakerStore store, List<String> dependencies) {
+    /**
+     * Holds on {@code store}, for the breakers of {@code dependencies} (the ones the consumers share), as
+     * {@code windows} ask; the windows are kept with the breakers, so that a window's change and its hold are written
+     * together.
+     */
+    public BreakerHolds(BreakerStore store, MaintenanceWindows windows, List<String> dependencies) {
         this.store = Objects.requireNonNull(store, "store");
+        this.windows = Objects.requireNonNull(windows, "windows");
         this.dependencies = List.copyOf(dependencies);
     }
 
@@ -51,62 +73,79 @@ public final class BreakerHolds {
     }
 
     /**
-     * Holds {@code w}'s breaker OPEN until the window's end, now.
+     * The window that sets {@code dependency}'s hold at {@code now}: of those that hold its breaker and last now, the
+     * one that ends last; empty when none does.
+     */
+    public static Optional<MaintenanceWindow> holder(List<MaintenanceWindow> windows, String dependency, Instant now) {
+        return windows.stream()
+                .filter(w -> w.holdsBreaker() && w.dependency().equals(dependency) && w.lastsAt(now))
+                .max(Comparator.comparing(MaintenanceWindow::end).thenComparing(MaintenanceWindow::id));
+    }
+
+    /**
+     * Adds {@code w}, or replaces the window with its id, with the holds of the breakers it holds (or held) as the
+     * windows then ask: at once when it holds its breaker and lasts now; one that starts later is held by the sweeper.
      *
-     * @return the breaker as held (unchanged if it was already open past the window's end)
+     * @throws IllegalArgumentException when it holds a breaker that is not shared here: nothing is stored
+     * @throws IllegalStateException    when the window or its breaker changed under five attempts: nothing is stored
+     */
+    public void put(MaintenanceWindow w, Instant now) {
+        if (w.holdsBreaker()) {
+            requireBreakerOf(w);
+        }
+        change(w.id(), Optional.of(w), now);
+    }
+
+    /**
+     * Removes window {@code id}; if it held its breaker, the breaker is held as the other windows still ask (released
+     * when none does: the next call probes).
+     *
+     * @return false when there was no such window
+     */
+    public boolean remove(String id, Instant now) {
+        return change(id, Optional.empty(), now);
+    }
+
+    /**
+     * Has {@code w} hold its dependency's breaker from now to its end (it is stored holding it), and holds it.
+     *
+     * @return the breaker as held (unchanged if the windows held it so already)
      * @throws IllegalArgumentException when no breaker of its dependency is shared here, or the window does not last
      *                                  at {@code now}
      */
     public BreakerState hold(MaintenanceWindow w, Instant now) {
-        return holding(w, now).state();
-    }
-
-    private Written holding(MaintenanceWindow w, Instant now) {
         requireBreakerOf(w);
         if (!w.lastsAt(now)) {
             throw new IllegalArgumentException("window " + w.id() + " runs from " + w.start() + " to " + w.end()
                     + "; a breaker is held open only while its window lasts (a window that holds its breaker from its "
                     + "start is added with it: the sweeper holds it at its first run after the start)");
         }
-        return transition(
-                w.dependency(),
-                now,
-                current -> CircuitBreakerRules.heldOpen(current, now, w.end()),
-                "held open by maintenance window " + w.id() + " until its end, " + w.end());
-    }
-
-    /** Ends {@code w}'s hold now (the window was removed): the next call probes. A breaker it did not hold is left. */
-    public void release(MaintenanceWindow w, Instant now) {
-        if (!dependencies.contains(w.dependency())) {
-            return;
-        }
-        transition(
-                w.dependency(),
-                now,
-                current -> CircuitBreakerRules.releaseHold(current, now, w.end()),
-                "maintenance window " + w.id() + " was removed: its hold ends, the next call probes");
+        put(w.withHoldsBreaker(true), now);
+        settle(w.dependency(), now, "maintenance window " + w.id() + " holds it");
+        return store.read(w.dependency());
     }
 
     /**
-     * Holds the breaker of every window in {@code windows} that holds its breaker and lasts at {@code now}, unless it is
-     * held to the window's end already (then nothing is written).
+     * Holds every shared breaker as the windows that exist ask at {@code now}, each read after its breaker: a window
+     * that holds its breaker and has started is held (the sweeper's first run after its start), and a hold no window
+     * asks for any more ends. Writes only what changes.
      *
      * @return the ids of the windows whose hold this call wrote
-     * @throws IllegalStateException when a breaker changed under five attempts in a row (the others are still held)
+     * @throws IllegalStateException when a breaker changed under five attempts in a row (the others are still settled)
      */
-    public List<String> holdDue(List<MaintenanceWindow> windows, Instant now) {
+    public List<String> holdDue(Instant now) {
         List<String> held = new ArrayList<>();
         RuntimeException first = null;
-        for (MaintenanceWindow w : windows) {
-            if (!w.holdsBreaker() || !w.lastsAt(now) || !dependencies.contains(w.dependency())) {
-                continue;
-            }
+        for (String dependency : dependencies) {
             try {
-                if (holding(w, now).wrote()) {
-                    held.add(w.id());
-                }
+                settle(dependency, now, "no maintenance window holds it any more")
+                        .ifPresent(held::add);
             } catch (RuntimeException e) {
-                first = first == null ? e : first;
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
             }
         }
         if (first != null) {
@@ -115,23 +154,87 @@ public final class BreakerHolds {
         return held;
     }
 
-    /** The breaker after a hold or release, and whether that call wrote it (false: it was so already). */
-    private record Written(BreakerState state, boolean wrote) {}
-
-    /** Writes {@code next} of the breaker as read, again from a fresh read when another sandbox wrote first. */
-    private Written transition(String dependency, Instant now, UnaryOperator<BreakerState> next, String reason) {
-        for (int attempt = 0; attempt < 5; attempt++) {
+    /**
+     * Writes {@code dependency}'s breaker as the windows ask now, if that changes it.
+     *
+     * @param cause why a hold that ends, ends (for the breaker's history)
+     * @return the id of the window whose hold was written
+     */
+    Optional<String> settle(String dependency, Instant now, String cause) {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             BreakerState current = store.read(dependency);
-            BreakerState wanted = next.apply(current);
+            Optional<MaintenanceWindow> holder = holder(windows.list(), dependency, now);
+            BreakerState wanted = CircuitBreakerRules.withHold(current, now, holder.map(MaintenanceWindow::end));
             if (wanted.equals(current)) {
-                return new Written(current, false);
+                return Optional.empty();
             }
-            if (store.transition(
-                    dependency, current.token(), wanted, BreakerTransition.of(current.status(), wanted, now, reason))) {
-                return new Written(wanted, true);
+            if (store.transition(dependency, current.token(), wanted, entry(current, wanted, holder, now, cause))) {
+                return wanted.held() ? holder.map(MaintenanceWindow::id) : Optional.empty();
             }
         }
-        throw new IllegalStateException("the " + dependency + " breaker changed under five attempts in a row to "
-                + "write it; nothing was held or released");
+        throw new IllegalStateException("the " + dependency + " breaker changed under " + ATTEMPTS + " attempts in a "
+                + "row to hold it as its maintenance windows ask; nothing was written, the next run tries again");
+    }
+
+    /** Changes window {@code id} to {@code next} (empty: removes it) with the holds it moves, in one atomic write. */
+    private boolean change(String id, Optional<MaintenanceWindow> next, Instant now) {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            Optional<MaintenanceWindow> old = windows.find(id);
+            if (old.isEmpty() && next.isEmpty()) {
+                return false;
+            }
+            if (old.equals(next)) {
+                return true; // nothing to change; its breaker is settled by whoever wrote it, or the next sweep
+            }
+            Set<String> fenced = holdingDependency(old);
+            Set<String> touched = new LinkedHashSet<>(fenced);
+            touched.addAll(holdingDependency(next));
+            Map<String, BreakerState> read = new LinkedHashMap<>();
+            touched.forEach(d -> read.put(d, store.read(d))); // the breakers first, then the windows
+            List<MaintenanceWindow> after = new ArrayList<>(windows.list());
+            after.removeIf(w -> w.id().equals(id));
+            next.ifPresent(after::add);
+            String cause = "maintenance window " + id + " was "
+                    + (next.isEmpty() ? "removed" : old.isEmpty() ? "added" : "replaced");
+            List<BreakerWrite> writes = new ArrayList<>();
+            read.forEach((d, current) -> {
+                Optional<MaintenanceWindow> holder = holder(after, d, now);
+                BreakerState wanted = CircuitBreakerRules.withHold(current, now, holder.map(MaintenanceWindow::end));
+                if (!wanted.equals(current) || fenced.contains(d)) {
+                    BreakerState written = wanted.equals(current) ? current.rewritten() : wanted;
+                    writes.add(
+                            new BreakerWrite(d, current.token(), written, entry(current, written, holder, now, cause)));
+                }
+            });
+            if (windows.change(new WindowChange(id, old, next), writes)) {
+                return true;
+            }
+        }
+        throw new IllegalStateException("maintenance window " + id + " or its breaker changed under " + ATTEMPTS
+                + " attempts in a row; nothing was written: try again");
+    }
+
+    /** The shared breaker {@code w} holds, if it holds one. */
+    private Set<String> holdingDependency(Optional<MaintenanceWindow> w) {
+        return w.filter(MaintenanceWindow::holdsBreaker)
+                .map(MaintenanceWindow::dependency)
+                .filter(dependencies::contains)
+                .map(Set::of)
+                .orElse(Set.of());
+    }
+
+    /** The history entry of writing {@code next} over {@code current}: the hold and its window, or why it ends. */
+    private static BreakerTransition entry(
+            BreakerState current, BreakerState next, Optional<MaintenanceWindow> holder, Instant now, String cause) {
+        String reason;
+        if (next.token() == current.token() + 1 && next.equals(current.rewritten())) {
+            reason = cause + ": the breaker is unchanged";
+        } else if (next.held()) {
+            MaintenanceWindow w = holder.orElseThrow();
+            reason = "held open by maintenance window " + w.id() + " until its end, " + w.end();
+        } else {
+            reason = cause + ": its hold ends, the next call probes";
+        }
+        return BreakerTransition.of(current.status(), next, now, reason);
     }
 }

@@ -19,7 +19,6 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +55,7 @@ public final class LedgerOperator implements OperatorPort {
         this.clock = b.clock;
         this.archives = new ArchiveDecision(ledger, clock);
         this.queries = new LedgerQueries(ledger, clock);
-        this.holds = b.holds;
+        this.holds = b.breakers == null ? null : new BreakerHolds(b.breakers, windows, b.dependencies);
     }
 
     @Override
@@ -199,18 +198,15 @@ public final class LedgerOperator implements OperatorPort {
 
     @Override
     public MaintenanceWindow addWindow(MaintenanceWindow window) {
-        if (window.holdsBreaker()) {
-            if (holds == null) {
+        if (holds == null) {
+            if (window.holdsBreaker()) {
                 throw new IllegalArgumentException("no circuit breakers are shared here; window " + window.id()
                         + " cannot hold the one of " + window.dependency());
             }
-            holds.requireBreakerOf(window);
+            windows.add(window);
+            return window;
         }
-        windows.add(window);
-        Instant now = clock.instant();
-        if (window.holdsBreaker() && window.lastsAt(now)) {
-            holds.hold(window, now);
-        }
+        holds.put(window, clock.instant());
         return window;
     }
 
@@ -226,12 +222,7 @@ public final class LedgerOperator implements OperatorPort {
 
     @Override
     public boolean removeWindow(String id) {
-        Optional<MaintenanceWindow> window = windows.find(id);
-        boolean removed = windows.remove(id);
-        if (removed && window.isPresent() && holds != null) {
-            holds.release(window.get(), clock.instant());
-        }
-        return removed;
+        return holds == null ? windows.remove(id) : holds.remove(id, clock.instant());
     }
 
     @Override
@@ -283,13 +274,18 @@ public final class LedgerOperator implements OperatorPort {
         private DeadLetterSource queues;
         private PayloadStore payloads;
         private Clock clock = Clock.systemUTC();
-        private BreakerHolds holds;
+        private BreakerStore breakers;
+        private List<String> dependencies = List.of();
 
         private Builder() {}
 
-        /** Where the consumers' circuit breakers are shared, and whose to show; none by default. */
+        /**
+         * Where the consumers' circuit breakers are shared, and whose to show; none by default. The maintenance windows
+         * are kept with them (their holds are written together with the windows).
+         */
         public Builder breakers(BreakerStore store, List<String> dependencies) {
-            this.holds = new BreakerHolds(store, dependencies);
+            this.breakers = Objects.requireNonNull(store, "store");
+            this.dependencies = List.copyOf(dependencies);
             return this;
         }
 

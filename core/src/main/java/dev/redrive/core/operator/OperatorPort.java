@@ -83,7 +83,9 @@ public interface OperatorPort {
     /**
      * Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. One that holds its breaker
      * ({@link MaintenanceWindow#holdsBreaker()}) and lasts now is held at once; one that starts later is held by the
-     * sweeper's first run after its start.
+     * sweeper's first run after its start. A hold is always the one the windows that exist ask for (until the latest end
+     * of those that hold the breaker and last), so a replacement that ends sooner holds it to its own end. The window
+     * and the breaker's hold are written together, or neither.
      *
      * @throws IllegalArgumentException when it holds a breaker that is not shared here: nothing is stored
      */
@@ -94,14 +96,15 @@ public interface OperatorPort {
     Optional<MaintenanceWindow> window(String id);
 
     /**
-     * Removes a window. If it was holding its dependency's breaker open ({@link #holdBreakerOpen}), the hold ends now:
-     * the breaker stays OPEN but its next call is the probe.
+     * Removes a window. If it was holding its dependency's breaker open ({@link #holdBreakerOpen}), the breaker is held
+     * as the other windows still ask; when none does, the hold ends now: the breaker stays OPEN but its next call is the
+     * probe. The window's removal and the breaker's write are one write: if it fails, the window is still there.
      */
     boolean removeWindow(String id);
 
     /**
-     * Holds the circuit breaker of window {@code id}'s dependency OPEN until the window's end, across every sandbox of
-     * every consumer: no call reaches the dependency during planned maintenance, messages are deferred (not burnt
+     * Holds the circuit breaker of window {@code id}'s dependency OPEN until the window's end (the window is stored as
+     * holding it from now on), across every sandbox of every consumer: no call reaches the dependency during planned maintenance, messages are deferred (not burnt
      * through their receives), replays are held, and after the window a probe decides. The window must have started
      * and not ended.
      *

@@ -54,6 +54,11 @@ public record MaintenanceWindow(
         reason = reason == null ? "" : reason;
     }
 
+    /** This window, holding its dependency's breaker or not. */
+    public MaintenanceWindow withHoldsBreaker(boolean holds) {
+        return new MaintenanceWindow(id, dependency, start, end, approvedBy, reason, holds);
+    }
+
     public boolean covers(String failedDependency, Instant at) {
         return dependency.equals(failedDependency) && lastsAt(at);
     }

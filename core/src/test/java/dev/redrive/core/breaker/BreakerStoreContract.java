@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -60,6 +61,22 @@ public abstract class BreakerStoreContract {
                 .isTrue();
         assertThat(store().read(dependency)).isEqualTo(closed);
         assertThat(closed.status()).isEqualTo(Status.CLOSED);
+    }
+
+    @Test
+    void aHoldByMaintenanceWindowsRoundTripsAndIsGoneWithIt() {
+        String dependency = dependency();
+        BreakerState held =
+                CircuitBreakerRules.withHold(BreakerState.closed(), T0, Optional.of(T0.plus(Duration.ofHours(2))));
+        assertThat(held.held()).isTrue();
+        store().transition(dependency, 0, held, entry(Status.CLOSED, held));
+        assertThat(store().read(dependency)).isEqualTo(held);
+
+        BreakerState released = CircuitBreakerRules.withHold(held, T0.plusSeconds(60), Optional.empty());
+        assertThat(store().transition(dependency, 1, released, entry(Status.OPEN, released)))
+                .isTrue();
+        assertThat(store().read(dependency)).isEqualTo(released);
+        assertThat(store().read(dependency).held()).isFalse();
     }
 
     @Test

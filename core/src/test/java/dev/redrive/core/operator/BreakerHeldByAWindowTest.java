@@ -29,7 +29,7 @@ class BreakerHeldByAWindowTest {
     static final CircuitBreakerRules RULES = new CircuitBreakerRules(BreakerPolicy.DEFAULT);
 
     final SweeperFixture f = new SweeperFixture();
-    final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
+    final InMemoryBreakerStore breakers = f.breakers;
     final OperatorPort operator = f.operator().breakers(breakers, List.of(MAIL)).build();
     final Instant end = T0.plus(Duration.ofHours(2));
 
@@ -43,7 +43,7 @@ class BreakerHeldByAWindowTest {
 
         BreakerState held = operator.holdBreakerOpen("chg-1");
 
-        assertThat(held).isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null));
+        assertThat(held).isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null, true));
         assertThat(breakers.read(MAIL)).isEqualTo(held);
         assertThat(RULES.admit(held, end.minusMillis(1)))
                 .as("refused to the last millisecond of the window")
@@ -135,7 +135,7 @@ class BreakerHeldByAWindowTest {
         assertThat(held.token()).isEqualTo(1);
     }
 
-    final BreakerHolds sweeperHolds = new BreakerHolds(breakers, List.of(MAIL));
+    final BreakerHolds sweeperHolds = new BreakerHolds(breakers, f.windows, List.of(MAIL));
 
     MaintenanceWindow holdingWindow(String id, Instant start, Instant end) {
         return operator.addWindow(new MaintenanceWindow(id, MAIL, start, end, "cab", "vendor notice", true));
@@ -148,16 +148,16 @@ class BreakerHeldByAWindowTest {
 
         assertThat(breakers.read(MAIL)).as("added before its start").isEqualTo(BreakerState.closed());
         assertThat(operator.window("chg-7").orElseThrow().holdsBreaker()).isTrue();
-        assertThat(sweeperHolds.holdDue(operator.windows(), start.minusMillis(1)))
-                .isEmpty();
+        assertThat(sweeperHolds.holdDue(start.minusMillis(1))).isEmpty();
         assertThat(breakers.read(MAIL)).isEqualTo(BreakerState.closed());
 
         Instant firstSweep = start.plusSeconds(90);
-        assertThat(sweeperHolds.holdDue(operator.windows(), firstSweep)).containsExactly("chg-7");
+        assertThat(sweeperHolds.holdDue(firstSweep)).containsExactly("chg-7");
 
         BreakerState held = breakers.read(MAIL);
         assertThat(held)
-                .isEqualTo(new BreakerState(Status.OPEN, 1, firstSweep, Duration.between(firstSweep, end), end, null));
+                .isEqualTo(new BreakerState(
+                        Status.OPEN, 1, firstSweep, Duration.between(firstSweep, end), end, null, true));
         assertThat(breakers.history(MAIL))
                 .singleElement()
                 .isEqualTo(new BreakerTransition(
@@ -166,11 +166,11 @@ class BreakerHeldByAWindowTest {
                         Status.CLOSED,
                         Status.OPEN,
                         "held open by maintenance window chg-7 until its end, " + end));
-        assertThat(sweeperHolds.holdDue(operator.windows(), firstSweep.plus(Duration.ofMinutes(5))))
+        assertThat(sweeperHolds.holdDue(firstSweep.plus(Duration.ofMinutes(5))))
                 .as("held already: the next sweeps write nothing")
                 .isEmpty();
         assertThat(breakers.read(MAIL)).isEqualTo(held);
-        assertThat(sweeperHolds.holdDue(operator.windows(), end)).as("over").isEmpty();
+        assertThat(sweeperHolds.holdDue(end)).as("over").isEmpty();
         assertThat(RULES.admit(breakers.read(MAIL), end)).isInstanceOf(Admission.Probe.class);
     }
 
@@ -178,8 +178,9 @@ class BreakerHeldByAWindowTest {
     void aWindowAddedWhileItLastsWithItsHoldIsHeldAtOnce() {
         holdingWindow("chg-8", T0.minusSeconds(60), end);
 
-        assertThat(breakers.read(MAIL)).isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null));
-        assertThat(sweeperHolds.holdDue(operator.windows(), T0.plusSeconds(1))).isEmpty();
+        assertThat(breakers.read(MAIL))
+                .isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null, true));
+        assertThat(sweeperHolds.holdDue(T0.plusSeconds(1))).isEmpty();
     }
 
     @Test
@@ -198,10 +199,17 @@ class BreakerHeldByAWindowTest {
         holdingWindow("chg-10", start, end);
         operator.removeWindow("chg-10");
 
-        assertThat(sweeperHolds.holdDue(operator.windows(), start.plusSeconds(1)))
-                .isEmpty();
-        assertThat(breakers.read(MAIL)).isEqualTo(BreakerState.closed());
-        assertThat(breakers.history(MAIL)).isEmpty();
+        assertThat(sweeperHolds.holdDue(start.plusSeconds(1))).isEmpty();
+        assertThat(breakers.read(MAIL).status()).isEqualTo(Status.CLOSED);
+        assertThat(breakers.history(MAIL))
+                .as("its removal fences out a sweep that read it (the next token), and nothing else")
+                .singleElement()
+                .isEqualTo(new BreakerTransition(
+                        1,
+                        T0,
+                        Status.CLOSED,
+                        Status.CLOSED,
+                        "maintenance window chg-10 was removed: the breaker is unchanged"));
     }
 
     @Test
@@ -211,8 +219,7 @@ class BreakerHeldByAWindowTest {
         holdingWindow("chg-12", T0.minusSeconds(30), later);
 
         assertThat(breakers.read(MAIL).openUntil()).isEqualTo(later);
-        assertThat(sweeperHolds.holdDue(operator.windows(), T0.plusSeconds(300)))
-                .isEmpty();
+        assertThat(sweeperHolds.holdDue(T0.plusSeconds(300))).isEmpty();
         assertThat(breakers.read(MAIL).openUntil()).isEqualTo(later);
     }
 }

@@ -7,7 +7,7 @@ import dev.redrive.core.replay.MaintenanceWindows;
 
 class InMemoryWindowHoldsTest extends WindowHoldsContract {
     private final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
-    private final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
+    private final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows(breakers);
 
     @Override
     protected MaintenanceWindows windows() {

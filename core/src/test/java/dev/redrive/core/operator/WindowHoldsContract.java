@@ -8,8 +8,10 @@ import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerState.Status;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.breaker.BreakerWrite;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
+import dev.redrive.core.replay.WindowChange;
 import dev.redrive.core.sweeper.SweeperFixture;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,19 +41,19 @@ public abstract class WindowHoldsContract {
         return name + "-" + dependency;
     }
 
-    OperatorPort operator(BreakerStore breakers) {
+    OperatorPort operator(MaintenanceWindows windows, BreakerStore breakers) {
         return f.operator()
-                .windows(windows())
+                .windows(windows)
                 .breakers(breakers, List.of(dependency))
                 .build();
     }
 
     OperatorPort operator() {
-        return operator(breakers());
+        return operator(windows(), breakers());
     }
 
     BreakerHolds sweeper(MaintenanceWindows windows) {
-        return new BreakerHolds(breakers(), List.of(dependency));
+        return new BreakerHolds(breakers(), windows, List.of(dependency));
     }
 
     MaintenanceWindow holding(String name, Instant start, Instant end) {
@@ -101,7 +103,7 @@ public abstract class WindowHoldsContract {
     }
 
     /** The windows as stored, running {@code afterList} once, right after the next list is read. */
-    static final class InterleavingWindows implements MaintenanceWindows {
+    static class InterleavingWindows implements MaintenanceWindows {
         final MaintenanceWindows stored;
         Runnable afterList;
 
@@ -134,6 +136,11 @@ public abstract class WindowHoldsContract {
         public Optional<MaintenanceWindow> find(String id) {
             return stored.find(id);
         }
+
+        @Override
+        public boolean change(WindowChange change, List<BreakerWrite> breakers) {
+            return stored.change(change, breakers);
+        }
     }
 
     @Test
@@ -145,7 +152,7 @@ public abstract class WindowHoldsContract {
         InterleavingWindows sweepersView = new InterleavingWindows(windows());
         sweepersView.afterList = () -> operator.removeWindow(id("chg-7"));
 
-        sweeper(sweepersView).holdDue(sweepersView.list(), f.clock.instant());
+        sweeper(sweepersView).holdDue(f.clock.instant());
 
         assertThat(operator.window(id("chg-7"))).isEmpty();
         assertThat(heldPast(breaker(), f.clock.instant()))
@@ -153,39 +160,58 @@ public abstract class WindowHoldsContract {
                 .isFalse();
     }
 
-    /** The breakers as stored, whose next transition fails (the control table throttles it, say). */
-    static final class FlakyBreakers implements BreakerStore {
-        final BreakerStore stored;
+    /**
+     * The control table whose next write of a breaker fails (throttled, say), whether the breaker is written alone or
+     * with a window's change: nothing of that write is stored.
+     */
+    final class FlakyControlTable {
         boolean failNext;
 
-        FlakyBreakers(BreakerStore stored) {
-            this.stored = stored;
-        }
-
-        @Override
-        public BreakerState read(String dependency) {
-            return stored.read(dependency);
-        }
-
-        @Override
-        public boolean transition(String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
+        void failIfAsked() {
             if (failNext) {
                 failNext = false;
                 throw new IllegalStateException("ProvisionedThroughputExceeded on the control table");
             }
-            return stored.transition(dependency, expectedToken, next, entry);
         }
 
-        @Override
-        public List<BreakerTransition> history(String dependency) {
-            return stored.history(dependency);
+        final BreakerStore breakers = new BreakerStore() {
+            @Override
+            public BreakerState read(String dependency) {
+                return breakers().read(dependency);
+            }
+
+            @Override
+            public boolean transition(
+                    String dependency, long expectedToken, BreakerState next, BreakerTransition entry) {
+                failIfAsked();
+                return breakers().transition(dependency, expectedToken, next, entry);
+            }
+
+            @Override
+            public List<BreakerTransition> history(String dependency) {
+                return breakers().history(dependency);
+            }
+        };
+
+        final MaintenanceWindows windows = new InterleavingWindows(windows()) {
+            @Override
+            public boolean change(WindowChange change, List<BreakerWrite> writes) {
+                if (!writes.isEmpty()) {
+                    failIfAsked();
+                }
+                return super.change(change, writes);
+            }
+        };
+
+        OperatorPort operator() {
+            return WindowHoldsContract.this.operator(windows, breakers);
         }
     }
 
     @Test
     void aRemoveWhoseBreakerWriteFailsLeavesTheWindowToRemoveAgain() {
-        FlakyBreakers flaky = new FlakyBreakers(breakers());
-        OperatorPort operator = operator(flaky);
+        FlakyControlTable flaky = new FlakyControlTable();
+        OperatorPort operator = flaky.operator();
         operator.addWindow(holding("chg-1", T0.minusSeconds(60), end));
         f.clock.advance(Duration.ofMinutes(5));
         flaky.failNext = true;
@@ -201,8 +227,8 @@ public abstract class WindowHoldsContract {
 
     @Test
     void anAddWhoseBreakerWriteFailsStoresNoWindow() {
-        FlakyBreakers flaky = new FlakyBreakers(breakers());
-        OperatorPort operator = operator(flaky);
+        FlakyControlTable flaky = new FlakyControlTable();
+        OperatorPort operator = flaky.operator();
         flaky.failNext = true;
 
         assertThatThrownBy(() -> operator.addWindow(holding("chg-1", T0.minusSeconds(60), end)))

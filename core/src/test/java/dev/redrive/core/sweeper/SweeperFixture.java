@@ -1,5 +1,6 @@
 package dev.redrive.core.sweeper;
 
+import dev.redrive.core.breaker.InMemoryBreakerStore;
 import dev.redrive.core.claim.InMemoryClaimStore;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
@@ -40,7 +41,10 @@ public class SweeperFixture {
 
     public final InMemoryClaimStore claims = new InMemoryClaimStore();
     public final InMemoryDeadLetterSource dlq = new InMemoryDeadLetterSource();
-    public final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
+    /** The consumers' breakers, kept with the windows (their holds are written together). */
+    public final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
+
+    public final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows(breakers);
     public final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
     /** Where claim checks' payloads are: a body that is not a claim check passes through untouched. */
     public final InMemoryClaimChecks claimChecks = new InMemoryClaimChecks();

@@ -6,7 +6,6 @@ import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineState;
-import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
@@ -27,9 +26,9 @@ import org.jboss.logging.Logger;
 /**
  * Lambda handler {@code dlq-sweeper}, invoked by the EventBridge schedule (at least once, like everything else: the
  * lease makes a duplicate invocation do nothing). Sweeps every configured dead-letter queue in turn; a queue that
- * fails does not stop the others, and the invocation then fails. Before the queues, it holds the circuit breaker of
- * every maintenance window that holds its breaker and has started ({@link BreakerHolds#holdDue}): such a window added
- * ahead of its start is held from the first run after it.
+ * fails does not stop the others, and the invocation then fails. Before the queues, it holds every circuit breaker
+ * as the maintenance windows that exist then ask ({@link BreakerHolds#holdDue}): a window added ahead of its start is
+ * held from the first run after it, and a hold no window asks for any more ends.
  *
  * <p>A failed invocation is not retried. Scheduler invokes Lambda asynchronously, so the schedule's retry policy only
  * covers getting the event to Lambda; after that, Lambda's async retries would apply, and the stack turns them off
@@ -54,7 +53,6 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
     private final ReplayStats stats;
     private final RedriveConfig config;
     private final BreakerHolds holds;
-    private final MaintenanceWindows windows;
     private final Clock clock;
     private final SweeperMetrics metrics = new SweeperMetrics(EmfOutput.stdout());
 
@@ -66,7 +64,6 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
             ReplayStats stats,
             RedriveConfig config,
             BreakerHolds holds,
-            MaintenanceWindows windows,
             Clock clock) {
         this.routes = routes.all();
         this.sweeper = sweeper;
@@ -75,7 +72,6 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         this.stats = stats;
         this.config = config;
         this.holds = holds;
-        this.windows = windows;
         this.clock = clock;
     }
 
@@ -90,7 +86,7 @@ public class SweeperHandler implements RequestHandler<Map<String, Object>, Map<S
         List<String> failed = new ArrayList<>();
         List<String> held = List.of();
         try {
-            held = holds.holdDue(windows.list(), clock.instant());
+            held = holds.holdDue(clock.instant());
             if (!held.isEmpty()) {
                 LOG.infof("held the circuit breakers of maintenance windows %s until their ends", held);
             }

@@ -6,6 +6,7 @@ import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
 import dev.redrive.checkout.CheckoutDeployment;
+import dev.redrive.core.breaker.BreakerWrite;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.Actor;
@@ -15,6 +16,7 @@ import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.core.replay.WindowChange;
 import dev.redrive.localrun.LocalSystem;
 import java.time.Clock;
 import java.util.List;
@@ -104,6 +106,12 @@ public final class Operator {
             @Override
             public Optional<MaintenanceWindow> find(String id) {
                 return port.window(id);
+            }
+
+            @Override
+            public boolean change(WindowChange change, List<BreakerWrite> breakers) {
+                throw new UnsupportedOperationException("a person changes windows with add and remove: the operator "
+                        + "port writes their breakers' holds with them");
             }
         };
     }
