@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.backoff.Mulberry32;
+import dev.redrive.core.breaker.Admission;
 import dev.redrive.core.breaker.BreakerListener;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
@@ -358,6 +359,76 @@ class EffectBreakerTest {
         clock.advance(Duration.ofSeconds(6)); // b's cache of the half-open state has expired
         assertThat(process(b, "o-7", 2)).isInstanceOf(MessageOutcome.Applied.class);
         assertThat(calls).as("3 failures, the probe, o-7 once closed").hasValue(5);
+    }
+
+    /**
+     * Issue 36, item 5: a replay that took the probe lease for its message (the sweeper's, with no consumer traffic)
+     * carries the lease's token; the consumer that receives it is that probe: it calls, and its answer closes the
+     * breaker, instead of being refused by its own lease until the lease lapses.
+     */
+    @Test
+    void aReplayCarryingTheProbeLeasesTokenIsTheProbe() {
+        MessageProcessor p = sandbox();
+        openIt(p);
+        clock.advance(Duration.ofMinutes(10));
+        BreakerState open = shared.read(MAIL);
+        Admission.Probe taken = (Admission.Probe) new CircuitBreakerRules(POLICY).admit(open, clock.instant());
+        shared.transition(
+                MAIL,
+                taken.expectedToken(),
+                taken.halfOpen(),
+                BreakerTransition.of(Status.OPEN, taken.halfOpen(), clock.instant(), "a replay probes"));
+        mailDown = false;
+        IncomingMessage replay = new IncomingMessage(
+                "m-replay",
+                "rh-replay",
+                "o-8",
+                Map.of(
+                        "redrive-replay",
+                        "q-1:1",
+                        "redrive-probe",
+                        MAIL + ":" + taken.halfOpen().token()),
+                1,
+                "arn:aws:sqs:us-east-1:1:orders",
+                null);
+
+        MessageOutcome outcome = p.process(consumer, replay, () -> Duration.ofSeconds(30));
+
+        assertThat(outcome).as("the replay is the probe").isInstanceOf(MessageOutcome.Applied.class);
+        assertThat(shared.read(MAIL).status()).isEqualTo(Status.CLOSED);
+        assertThat(events).containsSubsequence("probe ok", "HALF_OPEN->CLOSED");
+
+        IncomingMessage stale = new IncomingMessage(
+                "m-2",
+                "rh-2",
+                "o-9",
+                Map.of("redrive-probe", MAIL + ":" + taken.halfOpen().token()),
+                1,
+                "q",
+                null);
+        assertThat(p.process(consumer, stale, () -> Duration.ofSeconds(30)))
+                .as("a token that is no longer the breaker's probes nothing: the breaker is closed, it calls")
+                .isInstanceOf(MessageOutcome.Applied.class);
+    }
+
+    /** A message carrying a token that is not the live probe's (a copy, an old replay) is refused like any other. */
+    @Test
+    void aMessageCarryingAnotherTokenIsRefusedWhileTheProbeHoldsItsLease() {
+        MessageProcessor p = sandbox();
+        openIt(p);
+        clock.advance(Duration.ofMinutes(10));
+        BreakerState open = shared.read(MAIL);
+        Admission.Probe taken = (Admission.Probe) new CircuitBreakerRules(POLICY).admit(open, clock.instant());
+        shared.transition(
+                MAIL,
+                taken.expectedToken(),
+                taken.halfOpen(),
+                BreakerTransition.of(Status.OPEN, taken.halfOpen(), clock.instant(), "a replay probes"));
+        IncomingMessage other = new IncomingMessage(
+                "m-3", "rh-3", "o-8", Map.of("redrive-probe", MAIL + ":" + open.token()), 1, "q", null);
+
+        assertThat(p.process(consumer, other, () -> Duration.ofSeconds(30)))
+                .isInstanceOf(MessageOutcome.RefusedByBreaker.class);
     }
 
     @Test

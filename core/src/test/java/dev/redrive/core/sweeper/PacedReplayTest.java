@@ -186,6 +186,64 @@ class PacedReplayTest {
         assertThat(closed.replayOutcomes()).containsEntry("Sent", 12);
     }
 
+    /**
+     * Issue 36, item 5: with no consumer traffic (the outage's messages all dead-lettered), nothing probes a breaker
+     * whose open period ended long ago but a replay. The replay run takes the probe lease through the breaker's own
+     * rules (OPEN past its period, HALF_OPEN with the next token), sends one replay that carries the lease's token (the
+     * consumer receiving it is the probe), and holds the rest until the lease ends; a second run meanwhile probes
+     * nothing more.
+     */
+    @Test
+    void aBreakerLongPastItsOpenPeriodIsProbedByOneReplayAndTheRestWaitForItsAnswer() {
+        List<String> ids = quarantined(5, LANE);
+        windowEnded();
+        CircuitBreakerRules rules = new CircuitBreakerRules(BreakerPolicy.DEFAULT);
+        BreakerState open = rules.open(BreakerState.closed(), T0.minus(Duration.ofHours(1)));
+        breakers.transition(LANE, 0, open, BreakerTransition.of(Status.CLOSED, open, T0, "the payments are down"));
+
+        SweepReport report = sweep(paced(tenPerSecond));
+
+        BreakerState probing = breakers.read(LANE);
+        assertThat(probing.status())
+                .as("the open period ended at %s; the replays were %s", open.openUntil(), report.heldByLane())
+                .isEqualTo(Status.HALF_OPEN);
+        assertThat(probing.token()).isEqualTo(open.token() + 1);
+        assertThat(probing.probeLeaseUntil()).isEqualTo(f.clock.instant().plus(BreakerPolicy.DEFAULT.probeLease()));
+        assertThat(f.sender.sent())
+                .singleElement()
+                .satisfies(s ->
+                        assertThat(s.stringAttributes()).containsEntry("redrive-probe", LANE + ":" + probing.token()));
+        assertThat(report.replayOutcomes()).containsEntry("Sent", 1).containsEntry("Held", 4);
+
+        Map<String, ReplayOutcome> again = paced(tenPerSecond).replayAll(ids, PERSON, "bulk", Optional.empty());
+        assertThat(again.values())
+                .filteredOn(o -> o instanceof ReplayOutcome.Held)
+                .hasSize(4)
+                .allSatisfy(o -> assertThat(((ReplayOutcome.Held) o).until()).isEqualTo(probing.probeLeaseUntil()));
+        assertThat(f.sender.sent())
+                .as("no second probe while the first holds its lease")
+                .hasSize(1);
+    }
+
+    /** The same when a probe's lease lapsed without an answer (its consumer died): one replay probes again. */
+    @Test
+    void aProbeLeaseThatLapsedIsTakenOverByOneReplay() {
+        quarantined(3, LANE);
+        windowEnded();
+        CircuitBreakerRules rules = new CircuitBreakerRules(BreakerPolicy.DEFAULT);
+        BreakerState open = rules.open(BreakerState.closed(), T0.minus(Duration.ofHours(1)));
+        breakers.transition(LANE, 0, open, BreakerTransition.of(Status.CLOSED, open, T0, "the payments are down"));
+        BreakerState lapsed = halfOpen(rules, open);
+        breakers.transition(LANE, 1, lapsed, BreakerTransition.of(Status.OPEN, lapsed, T0, "a consumer probes"));
+
+        SweepReport report = sweep(paced(tenPerSecond));
+
+        assertThat(breakers.read(LANE).token())
+                .as("the lease lapsed at %s; the replays were %s", lapsed.probeLeaseUntil(), report.heldByLane())
+                .isEqualTo(lapsed.token() + 1);
+        assertThat(report.replayOutcomes()).containsEntry("Sent", 1).containsEntry("Held", 2);
+    }
+
     private static BreakerState halfOpen(CircuitBreakerRules rules, BreakerState open) {
         return ((Admission.Probe) rules.admit(open, open.openUntil())).halfOpen();
     }
