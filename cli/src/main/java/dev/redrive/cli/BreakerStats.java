@@ -54,6 +54,11 @@ record BreakerStats(Map<String, BreakerState> breakers, Map<String, List<Breaker
     }
 
     private String nextProbe(BreakerState b) {
+        return nextProbe(b, now);
+    }
+
+    /** When {@code b} lets its next probe through, as of {@code now}, in words. */
+    static String nextProbe(BreakerState b, Instant now) {
         return switch (b.status()) {
             case CLOSED -> "-";
             case OPEN ->

@@ -42,6 +42,7 @@ import software.amazon.awssdk.core.exception.SdkException;
             ReplayCommand.class,
             ArchiveCommand.class,
             WindowCommand.class,
+            BreakerCommand.class,
             StatsCommand.class,
             BackoffCommand.class,
             CommandLine.HelpCommand.class
@@ -61,6 +62,7 @@ import software.amazon.awssdk.core.exception.SdkException;
             "  redrive replay --filter queue=order-placed-email,class=TRANSIENT --dry-run",
             "  redrive window add --dependency email-provider --start now --end now+2h \\",
             "      --reason CHG-1234",
+            "  redrive breaker list",
             "  redrive stats",
             "  redrive backoff --queue order-placed-email --function-timeout 30s"
         },
@@ -185,7 +187,7 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("redrive: name a command (list, show, replay, archive, window, stats, backoff); "
+        err.println("redrive: name a command (list, show, replay, archive, window, breaker, stats, backoff); "
                 + "see 'redrive --help'");
         return ExitCodes.USAGE;
     }

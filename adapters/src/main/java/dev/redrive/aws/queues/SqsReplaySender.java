@@ -1,6 +1,7 @@
 package dev.redrive.aws.queues;
 
 import dev.redrive.aws.payload.ClaimCheckPointer;
+import dev.redrive.core.breaker.ProbeTicket;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Printable;
 import dev.redrive.core.replay.ReplayMarker;
@@ -108,7 +109,8 @@ public final class SqsReplaySender implements ReplaySender {
      * (by a ledger from before attributes kept their types) goes as the Number the Extended Client Library sends, so a
      * consumer on that library reads the replay as one. A message that already has SQS's ten attributes has no room
      * for the replay marker: it goes without it, exactly the original (should it dead-letter again, it is quarantined
-     * as a new dead letter rather than reopening its record).
+     * as a new dead letter rather than reopening its record); a probe's ticket goes first (its consumer is then refused
+     * until the replay's probe lease lapses, and probes after it).
      */
     static Map<String, MessageAttributeValue> values(Map<String, MessageAttribute> attributes) {
         Map<String, MessageAttributeValue> values = new HashMap<>();
@@ -125,6 +127,12 @@ public final class SqsReplaySender implements ReplaySender {
                                     ? new MessageAttribute(ClaimCheckPointer.SIZE_DATA_TYPE, v.stringValue(), null)
                                     : v));
         });
+        if (values.size() > SqsAttributes.MAX_PER_MESSAGE && values.remove(ProbeTicket.ATTRIBUTE) != null) {
+            LOG.infof(
+                    "replay %s goes without its probe ticket: the original has SQS's %d attributes already (the "
+                            + "consumer probes once the replay's lease lapses)",
+                    Printable.escape(text(attributes, ReplayMarker.ATTRIBUTE, "")), SqsAttributes.MAX_PER_MESSAGE);
+        }
         if (values.size() > SqsAttributes.MAX_PER_MESSAGE && values.remove(ReplayMarker.ATTRIBUTE) != null) {
             LOG.infof(
                     "replay %s goes without its marker: the original has SQS's %d attributes already",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
 import dev.redrive.aws.payload.ClaimCheckPointer;
 import dev.redrive.aws.payload.S3ClaimChecks;
+import dev.redrive.core.breaker.ProbeTicket;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.consumer.QueueGateway.DeadLetter;
@@ -292,6 +293,40 @@ class DeadLetterFidelityOnSqsTest {
         for (Message m : replays) {
             assertThat(SqsAttributes.fromSqs(m.messageAttributes())).isEqualTo(Attributes.ten());
         }
+    }
+
+    /**
+     * A probe's replay carries its breaker's probe ticket as well as its marker (issue 36, item 5); with no room for
+     * both, the ticket goes first (its consumer then probes once the replay's lease lapses), and with no room for
+     * either, the replay is the original.
+     */
+    @Test
+    void aProbesReplayWithNoRoomForItsTicketGoesWithoutItThenWithoutItsMarker() {
+        Map<String, MessageAttribute> nine = new LinkedHashMap<>(Attributes.ten());
+        nine.remove(nine.keySet().iterator().next());
+        Map<String, MessageAttribute> probe = new LinkedHashMap<>(nine);
+        probe.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-1:1"));
+        probe.put(ProbeTicket.ATTRIBUTE, MessageAttribute.ofString("email-provider:7"));
+        Map<String, MessageAttribute> tenAndProbe = new LinkedHashMap<>(Attributes.ten());
+        tenAndProbe.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-2:1"));
+        tenAndProbe.put(ProbeTicket.ATTRIBUTE, MessageAttribute.ofString("email-provider:7"));
+        SqsReplaySender sender = new SqsReplaySender(aws.sqs(), directory);
+
+        assertThat(sender.send(source, "{\"n\":1}", probe)).isNotNull();
+        assertThat(sender.send(source, "{\"n\":2}", tenAndProbe)).isNotNull();
+
+        Map<String, Map<String, MessageAttribute>> byBody = new LinkedHashMap<>();
+        aws.sqs()
+                .receiveMessage(b -> b.queueUrl(pair.url())
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(1)
+                        .messageAttributeNames("All"))
+                .messages()
+                .forEach(m -> byBody.put(m.body(), SqsAttributes.fromSqs(m.messageAttributes())));
+        Map<String, MessageAttribute> withMarker = new LinkedHashMap<>(nine);
+        withMarker.put(ReplayMarker.ATTRIBUTE, MessageAttribute.ofString("q-1:1"));
+        assertThat(byBody.get("{\"n\":1}")).isEqualTo(withMarker);
+        assertThat(byBody.get("{\"n\":2}")).isEqualTo(Attributes.ten());
     }
 
     static MessageAttribute typed(MessageAttributeValue v) {

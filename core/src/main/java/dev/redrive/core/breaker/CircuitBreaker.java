@@ -4,6 +4,7 @@ import dev.redrive.core.breaker.BreakerState.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One sandbox's handle on a dependency's shared breaker. It reads the shared state at most once per {@code cacheFor},
@@ -68,11 +69,27 @@ public final class CircuitBreaker {
     }
 
     /** Whether the next call to the dependency may go, as a call or as the one probe. */
-    public synchronized Permit admit(Instant now) {
+    public Permit admit(Instant now) {
+        return admit(now, Optional.empty());
+    }
+
+    /**
+     * Whether the next call to the dependency may go, for a message that may carry the ticket of a probe lease a replay
+     * took for it: under that live lease, it is the probe. A ticket newer than this sandbox's cached breaker reads the
+     * breaker again; one of another dependency is ignored.
+     */
+    public synchronized Permit admit(Instant now, Optional<ProbeTicket> ticket) {
+        Optional<ProbeTicket> mine = ticket.filter(t -> t.dependency().equals(dependency));
         BreakerState state = current(now);
-        Admission admission = rules.admit(state, now);
+        if (mine.isPresent() && state.token() < mine.get().token()) {
+            state = refresh(now);
+        }
+        Admission admission = rules.admit(state, now, mine);
         if (admission instanceof Admission.Call) {
             return Permit.CALL;
+        }
+        if (admission instanceof Admission.Probing probing) {
+            return new Permit(Permit.Kind.PROBE, 0, probing.halfOpen(), null);
         }
         if (admission instanceof Admission.Probe probe) {
             Boolean won = write(

@@ -50,6 +50,43 @@ public final class CircuitBreakerRules {
         };
     }
 
+    /**
+     * {@link #admit(BreakerState, Instant)} for a caller that may carry the ticket of a probe lease taken for it (a
+     * replay's message): when the breaker is HALF_OPEN under that ticket's token and its lease is live, the caller is
+     * that probe ({@link Admission.Probing}); otherwise the ticket changes nothing.
+     */
+    public Admission admit(BreakerState state, Instant now, Optional<ProbeTicket> ticket) {
+        if (ticket.isPresent()
+                && state.status() == Status.HALF_OPEN
+                && state.token() == ticket.get().token()
+                && now.isBefore(state.probeLeaseUntil())) {
+            return new Admission.Probing(state);
+        }
+        return admit(state, now);
+    }
+
+    /**
+     * A probe asked for by a person: an OPEN breaker's open period ends now, so the next call (a consumer's or a
+     * replay's) probes; a HALF_OPEN one whose probe has not answered is OPEN until now, so the next call probes again.
+     *
+     * @throws IllegalStateException when it is CLOSED (nothing to probe) or held by maintenance windows (their hold
+     *                               ends first)
+     */
+    public static BreakerState probeNow(BreakerState current, Instant now) {
+        if (current.status() == Status.CLOSED) {
+            throw new IllegalStateException("the breaker is CLOSED: calls go through, there is nothing to probe");
+        }
+        if (current.held() && current.openUntil().isAfter(now)) {
+            throw new IllegalStateException("the breaker is held OPEN by maintenance windows until "
+                    + current.openUntil() + "; their hold ends first");
+        }
+        if (current.status() == Status.OPEN && !current.openUntil().isAfter(now)) {
+            return current; // its open period is over: the next call probes already
+        }
+        return new BreakerState(
+                Status.OPEN, current.token() + 1, current.openedAt(), current.openPeriod(), now, null, false);
+    }
+
     /** A closed breaker opens for the policy's period. */
     public BreakerState open(BreakerState closed, Instant now) {
         require(closed, Status.CLOSED, "open");

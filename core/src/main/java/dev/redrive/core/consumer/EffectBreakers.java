@@ -3,6 +3,7 @@ package dev.redrive.core.consumer;
 import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.CircuitBreaker;
+import dev.redrive.core.breaker.ProbeTicket;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
 import java.time.Duration;
@@ -54,10 +55,16 @@ public final class EffectBreakers {
         this.maxReceiveCount = maxReceiveCount;
     }
 
-    /** The permit of {@code consumer}'s next call, or null when no breaker guards it (it calls). */
-    CircuitBreaker.Permit admit(String consumer, Instant now) {
+    /**
+     * The permit of {@code consumer}'s call for {@code message}, or null when no breaker guards it (it calls). A replay
+     * that took its breaker's probe lease carries the lease's ticket ({@link ProbeTicket#ATTRIBUTE}): under that live
+     * lease, its message is the probe.
+     */
+    CircuitBreaker.Permit admit(String consumer, Instant now, IncomingMessage message) {
         CircuitBreaker breaker = byConsumer.get(consumer);
-        return breaker == null ? null : breaker.admit(now);
+        return breaker == null
+                ? null
+                : breaker.admit(now, ProbeTicket.decode(message.attributes().get(ProbeTicket.ATTRIBUTE)));
     }
 
     /** The dependency whose breaker guards {@code consumer}. */

@@ -298,7 +298,7 @@ public final class MessageProcessor {
                     consumer, acquired.claim(), message, new EffectDeadlinePassed("the effect", deadline, null));
         }
         // The breaker is asked after the claim (a duplicate is acknowledged, not deferred) and before any call.
-        CircuitBreaker.Permit permit = breakers.admit(consumer.name(), now());
+        CircuitBreaker.Permit permit = breakers.admit(consumer.name(), now(), message);
         if (permit != null && !permit.calls()) {
             return failures.refusedByBreaker(acquired.claim(), message, permit);
         }

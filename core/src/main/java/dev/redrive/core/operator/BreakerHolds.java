@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Maintenance windows holding their dependencies' circuit breakers OPEN: the one place a hold is written. A hold is
@@ -93,7 +94,11 @@ public final class BreakerHolds {
         if (w.holdsBreaker()) {
             requireBreakerOf(w);
         }
-        change(w.id(), Optional.of(w), now);
+        change(
+                w.id(),
+                old -> Optional.of(w),
+                now,
+                old -> "maintenance window " + w.id() + " was " + (old.isEmpty() ? "added" : "replaced"));
     }
 
     /**
@@ -103,7 +108,79 @@ public final class BreakerHolds {
      * @return false when there was no such window
      */
     public boolean remove(String id, Instant now) {
-        return change(id, Optional.empty(), now);
+        return change(id, old -> Optional.empty(), now, old -> "maintenance window " + id + " was removed");
+    }
+
+    /**
+     * Ends the hold of {@code dependency}'s breaker now, at {@code person}'s request: each window that holds it and lasts
+     * stops holding it (it still approves replays), and the breaker is written as the windows then ask: with none
+     * holding it, OPEN until now, so the next call probes. A window that starts later still holds it from its start.
+     *
+     * @return the ids of the windows that stopped holding it
+     * @throws IllegalArgumentException when no breaker of {@code dependency} is shared here
+     */
+    public List<String> release(String dependency, Instant now, String person) {
+        requireShared(dependency);
+        List<String> stopped = new ArrayList<>();
+        for (MaintenanceWindow w : windows.list()) {
+            if (w.holdsBreaker() && w.dependency().equals(dependency) && w.lastsAt(now)) {
+                boolean changed = change(
+                        w.id(),
+                        old -> old.map(stored -> stored.withHoldsBreaker(false)),
+                        now,
+                        old -> "maintenance window " + w.id() + " stopped holding it (released by " + person + ")");
+                if (changed) {
+                    stopped.add(w.id());
+                }
+            }
+        }
+        settle(dependency, now, "released by " + person);
+        return stopped;
+    }
+
+    /**
+     * A probe of {@code dependency}'s breaker, asked for by {@code person} ({@link CircuitBreakerRules#probeNow}): its
+     * open period ends now, so the next call, a consumer's or a replay's, probes.
+     *
+     * @return the breaker as it is now (unchanged when a probe was due already)
+     * @throws IllegalArgumentException when no breaker of it is shared here, it is CLOSED, or maintenance windows hold it
+     *                                  (naming them)
+     */
+    public BreakerState probe(String dependency, Instant now, String person) {
+        requireShared(dependency);
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            BreakerState current = store.read(dependency);
+            if (current.held() && current.openUntil().isAfter(now)) {
+                List<String> holding = windows.list().stream()
+                        .filter(w -> w.holdsBreaker() && w.dependency().equals(dependency) && w.lastsAt(now))
+                        .map(MaintenanceWindow::id)
+                        .toList();
+                throw new IllegalArgumentException("the " + dependency + " breaker is held OPEN until "
+                        + current.openUntil() + " by maintenance windows " + holding + ": their hold ends first");
+            }
+            if (current.status() == BreakerState.Status.CLOSED) {
+                throw new IllegalArgumentException(
+                        "the " + dependency + " breaker is CLOSED: calls go through, there is nothing to probe");
+            }
+            BreakerState next = CircuitBreakerRules.probeNow(current, now);
+            if (next.equals(current)) {
+                return current;
+            }
+            String reason = "a probe was asked for by " + person + ": the next call probes";
+            if (store.transition(
+                    dependency, current.token(), next, BreakerTransition.of(current.status(), next, now, reason))) {
+                return next;
+            }
+        }
+        throw new IllegalStateException("the " + dependency + " breaker changed under " + ATTEMPTS + " attempts in a "
+                + "row; nothing was written: try again");
+    }
+
+    private void requireShared(String dependency) {
+        if (!dependencies.contains(dependency)) {
+            throw new IllegalArgumentException("no circuit breaker of " + dependency + " is shared here (the breakers "
+                    + "are " + dependencies + ")");
+        }
     }
 
     /**
@@ -176,10 +253,20 @@ public final class BreakerHolds {
                 + "row to hold it as its maintenance windows ask; nothing was written, the next run tries again");
     }
 
-    /** Changes window {@code id} to {@code next} (empty: removes it) with the holds it moves, in one atomic write. */
-    private boolean change(String id, Optional<MaintenanceWindow> next, Instant now) {
+    /**
+     * Changes window {@code id} from the stored one to {@code nextOf} it (empty: removes it) with the holds it moves, in
+     * one atomic write; {@code causeOf} it says why, for the breakers' history.
+     *
+     * @return false when there was no window to remove or change
+     */
+    private boolean change(
+            String id,
+            Function<Optional<MaintenanceWindow>, Optional<MaintenanceWindow>> nextOf,
+            Instant now,
+            Function<Optional<MaintenanceWindow>, String> causeOf) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Optional<MaintenanceWindow> old = windows.find(id);
+            Optional<MaintenanceWindow> next = nextOf.apply(old);
             if (old.isEmpty() && next.isEmpty()) {
                 return false;
             }
@@ -194,8 +281,7 @@ public final class BreakerHolds {
             List<MaintenanceWindow> after = new ArrayList<>(windows.list());
             after.removeIf(w -> w.id().equals(id));
             next.ifPresent(after::add);
-            String cause = "maintenance window " + id + " was "
-                    + (next.isEmpty() ? "removed" : old.isEmpty() ? "added" : "replaced");
+            String cause = causeOf.apply(old);
             List<BreakerWrite> writes = new ArrayList<>();
             read.forEach((d, current) -> {
                 Optional<MaintenanceWindow> holder = holder(after, d, now);

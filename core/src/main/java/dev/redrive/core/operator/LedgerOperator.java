@@ -236,6 +236,25 @@ public final class LedgerOperator implements OperatorPort {
         return holds.hold(w, clock.instant());
     }
 
+    @Override
+    public List<String> releaseBreaker(String dependency, Actor person) {
+        requirePerson(person);
+        return requireHolds(dependency).release(dependency, clock.instant(), person.name());
+    }
+
+    @Override
+    public BreakerState probeBreaker(String dependency, Actor person) {
+        requirePerson(person);
+        return requireHolds(dependency).probe(dependency, clock.instant(), person.name());
+    }
+
+    private BreakerHolds requireHolds(String dependency) {
+        if (holds == null) {
+            throw new IllegalArgumentException("no circuit breakers are shared here, none of " + dependency);
+        }
+        return holds;
+    }
+
     /** The state an archive decision found (it reads the record itself); empty when there was none, or it changed. */
     private static Optional<QuarantineState> stateBefore(ArchiveDecision.Outcome outcome) {
         if (outcome instanceof ArchiveDecision.Archived a) {

@@ -81,6 +81,26 @@ public interface OperatorPort {
     Map<String, List<BreakerTransition>> breakerHistories();
 
     /**
+     * Ends the hold of {@code dependency}'s circuit breaker now: every maintenance window that holds it and lasts stops
+     * holding it (it still approves replays), and the breaker is held as the windows then ask (with none, OPEN until
+     * now: the next call probes). A window that starts later still holds it from its start.
+     *
+     * @return the ids of the windows that stopped holding it
+     * @throws IllegalArgumentException when no breaker of {@code dependency} is shared here
+     */
+    List<String> releaseBreaker(String dependency, Actor person);
+
+    /**
+     * Asks for a probe of {@code dependency}'s circuit breaker now: its open period (or a probe's unanswered lease) ends,
+     * so the next call, a consumer's or a replay's, is the probe. Written in the breaker's history with the person.
+     *
+     * @return the breaker as it is now (unchanged when a probe was due already)
+     * @throws IllegalArgumentException when no breaker of it is shared here, it is CLOSED, or maintenance windows hold
+     *     it (their hold ends first: {@link #releaseBreaker})
+     */
+    BreakerState probeBreaker(String dependency, Actor person);
+
+    /**
      * Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. One that holds its breaker
      * ({@link MaintenanceWindow#holdsBreaker()}) and lasts now is held at once; one that starts later is held by the
      * sweeper's first run after its start. A hold is always the one the windows that exist ask for (until the latest end

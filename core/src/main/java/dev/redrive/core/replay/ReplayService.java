@@ -1,6 +1,8 @@
 package dev.redrive.core.replay;
 
+import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerStore;
+import dev.redrive.core.breaker.ProbeTicket;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.MessageAttribute;
@@ -31,8 +33,10 @@ import java.util.Optional;
  * and saved in batched writes, each record on its own version and fence.
  *
  * <p>With a {@linkplain Builder#pacing pace store}, replays are paced per lane ({@link ReplayPace}): a lane whose
- * breaker is open, or that is booked up to its horizon, holds its dead letters untouched ({@link ReplayOutcome.Held});
- * every other replay is sent with the delay that makes it visible at its slot. The sweeper and a person's CLI book in
+ * breaker refuses calls, or that is booked up to its horizon, holds its dead letters untouched
+ * ({@link ReplayOutcome.Held}); a lane whose breaker is due for a probe sends one replay as the probe (it takes the
+ * probe lease and carries its {@link ProbeTicket}) and holds the rest; every other replay is sent with the delay that
+ * makes it visible at its slot. The sweeper and a person's CLI book in
  * the same store, so together they stay within the rate.
  */
 public final class ReplayService {
@@ -51,7 +55,7 @@ public final class ReplayService {
         this.sender = require(b.sender, "a replay sender");
         this.clock = b.clock;
         this.pacer = Optional.ofNullable(b.paceStore)
-                .map(store -> new ReplayPacer(store, b.pace, Optional.ofNullable(b.breakers)));
+                .map(store -> new ReplayPacer(store, b.pace, Optional.ofNullable(b.breakers), b.breakerPolicy));
         this.checks = new ReplayChecks(
                 ledger,
                 require(b.schemas, "a schema gate"),
@@ -178,16 +182,39 @@ public final class ReplayService {
             }
         }
         Map<String, Instant> slots = new HashMap<>();
+        Map<String, ProbeTicket> probes = new HashMap<>();
         paced.ifPresent(round -> readyByQueue.values().stream()
                 .flatMap(List::stream)
-                .forEach(r -> slots.put(r.record().id(), round.slotFor(r.record()))));
-        readyByQueue.forEach((queue, ready) -> send(queue, ready, slots, actor, fence, outcomes));
+                .forEach(r -> {
+                    slots.put(r.record().id(), round.slotFor(r.record()));
+                    round.probeOf(r.record())
+                            .ifPresent(t -> probes.put(r.record().id(), t));
+                }));
+        readyByQueue.forEach((queue, ready) -> send(queue, ready, new Sending(slots, probes), actor, fence, outcomes));
+    }
+
+    /** When each ready replay becomes visible, and which one is its breaker's probe (with the lease's ticket). */
+    private record Sending(Map<String, Instant> slots, Map<String, ProbeTicket> probes) {
+
+        /** What {@code r} is sent with: its attributes, its own marker and, for a probe, the lease's ticket. */
+        Map<String, MessageAttribute> attributes(ReplayChecks.Ready r) {
+            Map<String, MessageAttribute> attributes = new HashMap<>(r.record().attributes());
+            attributes.put(
+                    ReplayMarker.ATTRIBUTE,
+                    MessageAttribute.ofString(new ReplayMarker(r.record().id(), r.replayCount()).encode()));
+            attributes.remove(ProbeTicket.ATTRIBUTE); // an earlier replay's: never this one's lease
+            ProbeTicket ticket = probes.get(r.record().id());
+            if (ticket != null) {
+                attributes.put(ProbeTicket.ATTRIBUTE, MessageAttribute.ofString(ticket.encode()));
+            }
+            return attributes;
+        }
     }
 
     private void send(
             String queue,
             List<ReplayChecks.Ready> ready,
-            Map<String, Instant> slots,
+            Sending sending,
             Actor actor,
             Optional<LeaseToken> fence,
             Map<String, ReplayOutcome> outcomes) {
@@ -195,20 +222,16 @@ public final class ReplayService {
             List<ReplayChecks.Ready> chunk = ready.subList(from, Math.min(ready.size(), from + 10));
             List<ReplaySender.Outgoing> messages = new ArrayList<>();
             List<Duration> delays = new ArrayList<>();
-            Instant sending = clock.instant();
+            Instant sentAt = clock.instant();
             boolean delayable = sender.takesDelays(queue);
+            Map<String, Instant> slots = sending.slots();
             for (ReplayChecks.Ready r : chunk) {
-                Map<String, MessageAttribute> attributes =
-                        new HashMap<>(r.record().attributes());
-                attributes.put(
-                        ReplayMarker.ATTRIBUTE,
-                        MessageAttribute.ofString(new ReplayMarker(r.record().id(), r.replayCount()).encode()));
                 Instant slot = slots.get(r.record().id());
-                Duration delay = slot == null || !delayable || !slot.isAfter(sending)
+                Duration delay = slot == null || !delayable || !slot.isAfter(sentAt)
                         ? Duration.ZERO
-                        : Duration.between(sending, slot);
+                        : Duration.between(sentAt, slot);
                 delays.add(delay);
-                messages.add(new ReplaySender.Outgoing(r.body(), attributes, delay));
+                messages.add(new ReplaySender.Outgoing(r.body(), sending.attributes(r), delay));
             }
             List<String> ids = sender.sendAll(queue, messages);
             List<QuarantineRecord> replayed = new ArrayList<>();
@@ -231,6 +254,10 @@ public final class ReplayService {
                                 actor,
                                 "sent to " + queue + " as " + messageId
                                         + (r.upcast().isEmpty() ? "" : " after " + r.upcast())
+                                        + (sending.probes()
+                                                        .containsKey(r.record().id())
+                                                ? ", the probe of the " + ReplayPace.laneOf(r.record()) + " breaker"
+                                                : "")
                                         + (delays.get(i).isZero()
                                                 ? ""
                                                 : ", visible at "
@@ -289,6 +316,7 @@ public final class ReplayService {
         private ReplayPaceStore paceStore;
         private ReplayPace pace = ReplayPace.DEFAULT;
         private BreakerStore breakers;
+        private BreakerPolicy breakerPolicy = BreakerPolicy.DEFAULT;
 
         private Builder() {}
 
@@ -308,11 +336,19 @@ public final class ReplayService {
         }
 
         /**
-         * The dependencies' circuit breakers: while a dependency's breaker is not CLOSED, the paced replays of its lane
-         * are held (a breaker that cannot be read lets them through, as the consumers' breakers do).
+         * The dependencies' circuit breakers: while a dependency's breaker refuses calls (OPEN in its period, held, or
+         * a probe holding its lease), the paced replays of its lane are held; once it is due for a probe, one replay
+         * takes the probe lease (of {@link BreakerPolicy#DEFAULT}'s length) and is the probe. A breaker that cannot be
+         * read lets them through, as the consumers' breakers do.
          */
         public Builder breakers(BreakerStore breakers) {
+            return breakers(breakers, BreakerPolicy.DEFAULT);
+        }
+
+        /** {@link #breakers(BreakerStore)}, a replay's probe lease lasting {@code policy}'s. */
+        public Builder breakers(BreakerStore breakers, BreakerPolicy policy) {
             this.breakers = Objects.requireNonNull(breakers, "breakers");
+            this.breakerPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

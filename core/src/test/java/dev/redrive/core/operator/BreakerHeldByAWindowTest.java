@@ -3,6 +3,7 @@ package dev.redrive.core.operator;
 import static dev.redrive.core.sweeper.SweeperFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.redrive.core.breaker.Admission;
 import dev.redrive.core.breaker.BreakerPolicy;
@@ -11,6 +12,7 @@ import dev.redrive.core.breaker.BreakerState.Status;
 import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.breaker.InMemoryBreakerStore;
+import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.sweeper.SweeperFixture;
 import java.time.Duration;
@@ -221,5 +223,59 @@ class BreakerHeldByAWindowTest {
         assertThat(breakers.read(MAIL).openUntil()).isEqualTo(later);
         assertThat(sweeperHolds.holdDue(T0.plusSeconds(300))).isEmpty();
         assertThat(breakers.read(MAIL).openUntil()).isEqualTo(later);
+    }
+
+    @Test
+    void aPersonEndsAHoldTheWindowsKeepTheirApprovalAndTheNextCallProbes() {
+        holdingWindow("chg-11", T0.minusSeconds(60), end);
+        holdingWindow("chg-12", T0.minusSeconds(30), end.plus(Duration.ofHours(1)));
+        holdingWindow("chg-13", T0.plus(Duration.ofMinutes(30)), end);
+        f.clock.advance(Duration.ofMinutes(5));
+
+        List<String> stopped = operator.releaseBreaker(MAIL, Actor.person("bo"));
+
+        assertThat(stopped).containsExactlyInAnyOrder("chg-11", "chg-12");
+        BreakerState released = breakers.read(MAIL);
+        assertThat(released.held()).isFalse();
+        assertThat(released.openUntil()).isEqualTo(f.clock.instant());
+        assertThat(RULES.admit(released, f.clock.instant())).isInstanceOf(Admission.Probe.class);
+        assertThat(operator.windows())
+                .extracting(MaintenanceWindow::id, MaintenanceWindow::holdsBreaker)
+                .containsExactly(tuple("chg-11", false), tuple("chg-12", false), tuple("chg-13", true));
+        assertThat(breakers.history(MAIL).get(0).reason())
+                .isEqualTo("maintenance window chg-12 stopped holding it (released by bo): its hold ends, the next "
+                        + "call probes");
+        assertThat(sweeperHolds.holdDue(f.clock.instant()))
+                .as("nothing asks for a hold now")
+                .isEmpty();
+        assertThat(sweeperHolds.holdDue(T0.plus(Duration.ofMinutes(31))))
+                .as("the window that starts later still holds it from its start")
+                .containsExactly("chg-13");
+    }
+
+    @Test
+    void aPersonAsksForAProbeOfAnOpenBreakerNotOfAHeldOrClosedOne() {
+        assertThatThrownBy(() -> operator.probeBreaker(MAIL, Actor.person("bo")))
+                .hasMessage("the email-provider breaker is CLOSED: calls go through, there is nothing to probe");
+        BreakerState open = RULES.open(BreakerState.closed(), T0);
+        breakers.transition(MAIL, 0, open, BreakerTransition.of(Status.CLOSED, open, T0, "mail down"));
+        f.clock.advance(Duration.ofSeconds(10));
+
+        BreakerState due = operator.probeBreaker(MAIL, Actor.person("bo"));
+
+        assertThat(due.openUntil()).isEqualTo(f.clock.instant());
+        assertThat(RULES.admit(due, f.clock.instant())).isInstanceOf(Admission.Probe.class);
+        assertThat(operator.probeBreaker(MAIL, Actor.person("bo")))
+                .as("due already: unchanged")
+                .isEqualTo(due);
+        assertThat(breakers.history(MAIL).get(0).reason())
+                .isEqualTo("a probe was asked for by bo: the next call probes");
+
+        holdingWindow("chg-14", T0, end);
+        assertThatThrownBy(() -> operator.probeBreaker(MAIL, Actor.person("bo")))
+                .hasMessage("the email-provider breaker is held OPEN until " + end
+                        + " by maintenance windows [chg-14]: their hold ends first");
+        assertThatThrownBy(() -> operator.releaseBreaker("payments", Actor.person("bo")))
+                .hasMessage("no circuit breaker of payments is shared here (the breakers are [email-provider])");
     }
 }

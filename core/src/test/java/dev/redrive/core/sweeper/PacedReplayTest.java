@@ -5,18 +5,27 @@ import static dev.redrive.core.sweeper.SweeperFixture.T0;
 import static dev.redrive.core.sweeper.SweeperFixture.attached;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.core.backoff.FullJitterBackoff;
+import dev.redrive.core.backoff.Mulberry32;
 import dev.redrive.core.breaker.Admission;
+import dev.redrive.core.breaker.BreakerListener;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerState.Status;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.breaker.CircuitBreaker;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.breaker.InMemoryBreakerStore;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.claim.MessageOrigin;
 import dev.redrive.core.claim.PayloadFingerprint;
+import dev.redrive.core.consumer.EffectBreakers;
+import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.MessageOutcome;
+import dev.redrive.core.consumer.MessageProcessor;
+import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -215,14 +224,47 @@ class PacedReplayTest {
                         assertThat(s.stringAttributes()).containsEntry("redrive-probe", LANE + ":" + probing.token()));
         assertThat(report.replayOutcomes()).containsEntry("Sent", 1).containsEntry("Held", 4);
 
-        Map<String, ReplayOutcome> again = paced(tenPerSecond).replayAll(ids, PERSON, "bulk", Optional.empty());
+        List<String> waiting = ids.stream()
+                .filter(id -> f.ledger.find(id).orElseThrow().state() == QuarantineState.QUARANTINED)
+                .toList();
+        assertThat(waiting).hasSize(4);
+        Map<String, ReplayOutcome> again = paced(tenPerSecond).replayAll(waiting, PERSON, "bulk", Optional.empty());
         assertThat(again.values())
-                .filteredOn(o -> o instanceof ReplayOutcome.Held)
                 .hasSize(4)
-                .allSatisfy(o -> assertThat(((ReplayOutcome.Held) o).until()).isEqualTo(probing.probeLeaseUntil()));
+                .allSatisfy(o -> assertThat(o)
+                        .isInstanceOfSatisfying(
+                                ReplayOutcome.Held.class,
+                                h -> assertThat(h.until()).isEqualTo(probing.probeLeaseUntil())));
         assertThat(f.sender.sent())
                 .as("no second probe while the first holds its lease")
                 .hasSize(1);
+
+        // the consumer receives the probe's replay: it is the probe, and its answer closes the breaker
+        RecordingReplaySender.Sent probe = f.sender.sent().get(0);
+        CircuitBreaker sandbox = new CircuitBreaker(
+                LANE,
+                breakers,
+                new CircuitBreakerRules(BreakerPolicy.DEFAULT),
+                Duration.ofSeconds(5),
+                BreakerListener.NONE);
+        MessageProcessor consumer = new MessageProcessor(
+                f.claims,
+                new LeasePolicy(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofDays(35)),
+                new FullJitterBackoff(Duration.ofSeconds(2), 2.0, Duration.ofMinutes(5)),
+                new Mulberry32(1),
+                f.clock,
+                ProcessingListener.NONE,
+                new EffectBreakers(Map.of("scripted", sandbox), 5));
+        MessageOutcome applied = consumer.process(
+                f.consumer,
+                new IncomingMessage("m-probe", "rh", probe.body(), probe.stringAttributes(), 1, probe.queue(), null),
+                () -> Duration.ofSeconds(30));
+
+        assertThat(applied).isInstanceOf(MessageOutcome.Applied.class);
+        assertThat(breakers.read(LANE).status()).isEqualTo(Status.CLOSED);
+        assertThat(sweep(paced(tenPerSecond)).replayOutcomes())
+                .as("the breaker closed: the rest go")
+                .containsEntry("Sent", 4);
     }
 
     /** The same when a probe's lease lapsed without an answer (its consumer died): one replay probes again. */
