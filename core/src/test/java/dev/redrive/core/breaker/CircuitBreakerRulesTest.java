@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.redrive.core.breaker.BreakerState.Status;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -151,5 +152,79 @@ class CircuitBreakerRulesTest {
 
     private BreakerState probe(BreakerState open, Instant now) {
         return ((Admission.Probe) rules.admit(open, now)).halfOpen();
+    }
+
+    @Test
+    void aHoldFollowsTheWindowsThatAskForItAndLeavesALongerOpeningOfItsOwn() {
+        Instant end = T0.plus(Duration.ofHours(2));
+        BreakerState held = CircuitBreakerRules.withHold(BreakerState.closed(), T0, Optional.of(end));
+        assertThat(held).isEqualTo(new BreakerState(Status.OPEN, 1, T0, Duration.ofHours(2), end, null, true));
+        assertThat(CircuitBreakerRules.withHold(held, T0.plusSeconds(5), Optional.of(end)))
+                .as("held so already")
+                .isSameAs(held);
+
+        Instant shorter = T0.plus(Duration.ofMinutes(30));
+        BreakerState shortened = CircuitBreakerRules.withHold(held, T0.plusSeconds(60), Optional.of(shorter));
+        assertThat(shortened.openUntil()).isEqualTo(shorter);
+        assertThat(shortened.openedAt()).as("when it first opened, kept").isEqualTo(T0);
+        assertThat(shortened.token()).isEqualTo(2);
+
+        BreakerState released = CircuitBreakerRules.withHold(shortened, T0.plusSeconds(90), Optional.empty());
+        assertThat(released)
+                .isEqualTo(
+                        new BreakerState(Status.OPEN, 3, T0, shortened.openPeriod(), T0.plusSeconds(90), null, false));
+        assertThat(rules.admit(released, T0.plusSeconds(90))).isInstanceOf(Admission.Probe.class);
+        assertThat(CircuitBreakerRules.withHold(released, T0.plusSeconds(91), Optional.empty()))
+                .as("no hold to end")
+                .isSameAs(released);
+
+        BreakerState ownLonger =
+                new BreakerState(Status.OPEN, 7, T0, Duration.ofHours(3), T0.plus(Duration.ofHours(3)), null);
+        assertThat(CircuitBreakerRules.withHold(ownLonger, T0, Optional.of(end)))
+                .isSameAs(ownLonger);
+        assertThat(CircuitBreakerRules.withHold(ownLonger, T0, Optional.empty()))
+                .as("not a hold: its own opening is not ended by windows")
+                .isSameAs(ownLonger);
+        assertThatThrownBy(() -> CircuitBreakerRules.withHold(BreakerState.closed(), T0, Optional.of(T0)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void onlyTheLiveProbeLeasesTicketIsTheProbe() {
+        BreakerState open = rules.open(BreakerState.closed(), T0);
+        BreakerState halfOpen = ((Admission.Probe) rules.admit(open, open.openUntil())).halfOpen();
+        Instant during = open.openUntil().plusSeconds(1);
+
+        assertThat(rules.admit(halfOpen, during, Optional.of(new ProbeTicket("mail", halfOpen.token()))))
+                .isEqualTo(new Admission.Probing(halfOpen));
+        assertThat(rules.admit(halfOpen, during, Optional.of(new ProbeTicket("mail", open.token()))))
+                .isInstanceOf(Admission.Refuse.class);
+        assertThat(rules.admit(halfOpen, halfOpen.probeLeaseUntil(), Optional.of(new ProbeTicket("mail", 2))))
+                .as("its lease lapsed: a probe as any other")
+                .isInstanceOf(Admission.Probe.class);
+        assertThat(ProbeTicket.decode("email-provider:12")).contains(new ProbeTicket("email-provider", 12));
+        assertThat(ProbeTicket.decode("email-provider:x")).isEmpty();
+        assertThat(ProbeTicket.decode(":3")).isEmpty();
+        assertThat(ProbeTicket.decode(null)).isEmpty();
+    }
+
+    @Test
+    void aProbeAskedForEndsTheOpenPeriodNowButNotAHoldOrAClosedBreaker() {
+        BreakerState open = rules.open(BreakerState.closed(), T0);
+        BreakerState due = CircuitBreakerRules.probeNow(open, T0.plusSeconds(5));
+        assertThat(due.openUntil()).isEqualTo(T0.plusSeconds(5));
+        assertThat(due.token()).isEqualTo(open.token() + 1);
+        assertThat(CircuitBreakerRules.probeNow(due, T0.plusSeconds(6)))
+                .as("due already")
+                .isSameAs(due);
+        BreakerState halfOpen = ((Admission.Probe) rules.admit(due, T0.plusSeconds(6))).halfOpen();
+        assertThat(rules.admit(CircuitBreakerRules.probeNow(halfOpen, T0.plusSeconds(7)), T0.plusSeconds(7)))
+                .as("a probe that has not answered: the next call probes again")
+                .isInstanceOf(Admission.Probe.class);
+        assertThatThrownBy(() -> CircuitBreakerRules.probeNow(BreakerState.closed(), T0))
+                .hasMessageContaining("CLOSED");
+        BreakerState held = CircuitBreakerRules.withHold(open, T0, Optional.of(T0.plusSeconds(600)));
+        assertThatThrownBy(() -> CircuitBreakerRules.probeNow(held, T0.plusSeconds(1)))
+                .hasMessageContaining("held OPEN by maintenance windows");
     }
 }
