@@ -79,6 +79,9 @@ class NativeClassPathIT {
                     .add(s.substitution());
             if (outcome instanceof Outcome.Fails f) {
                 failures.add(s + ": " + f.why());
+            } else if (outcome instanceof Outcome.Applied a && a.target().getClassLoader() == nativeClassPath) {
+                // members of the JDK's classes are left out: this JVM's JDK is not the one native-image runs on
+                failures.addAll(SubstitutionTargets.missingMembers(s, a.target(), nativeClassPath));
             }
         }
         byOutcome.forEach((k, v) -> System.out.println("substitutions " + k + ": " + v.size()));
@@ -89,6 +92,12 @@ class NativeClassPathIT {
                 .contains(
                         "io.quarkus.runtime.graal.Target_javax_net_ssl_SSLContext",
                         "io.quarkiverse.amazon.common.runtime.CrtSubstitutions$Target_AwsV4aHttpSigner");
+        assertThat(substitutions)
+                .as("ours, for the SDK's checksum provider without aws-crt, applies")
+                .filteredOn(s -> s.substitution().equals(ChecksumProviderSubstitution.class.getName()))
+                .singleElement()
+                .extracting(s -> SubstitutionTargets.resolve(s, nativeClassPath))
+                .isInstanceOf(Outcome.Applied.class);
         assertThat(failures)
                 .as("native-image stops at the first of these (AnnotationSubstitutionProcessor.findTargetClass); "
                         + "choose library versions that fit together, or see \"Native\" in the README")

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -17,6 +18,8 @@ import java.util.zip.ZipFile;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
@@ -49,6 +52,8 @@ final class SubstitutionTargets {
      * @param innerClass        the {@code innerClass} path
      * @param onlyWith          the {@code onlyWith} predicate classes
      * @param platforms         whether the class is also annotated {@code @Platforms}
+     * @param members           its members that stand for members of the target ({@code @Alias}, {@code @Substitute},
+     *                          {@code @Delete}, {@code @AnnotateOriginal}, {@code @KeepOriginal})
      */
     record Substitution(
             String jar,
@@ -58,13 +63,37 @@ final class SubstitutionTargets {
             Optional<String> classNameProvider,
             List<String> innerClass,
             List<String> onlyWith,
-            boolean platforms) {
+            boolean platforms,
+            List<Member> members) {
 
         @Override
         public String toString() {
             return substitution + " (" + jar + ")";
         }
     }
+
+    /**
+     * A member of a substitution that names a member of the target: a field, or a method or constructor
+     * ({@code <init>}) with its parameter count ({@code -1} for a field).
+     *
+     * @param name       the target member's name ({@code @TargetElement(name)} or the member's own)
+     * @param parameters the number of parameters, {@code -1} for a field
+     * @param onlyWith   the {@code @TargetElement(onlyWith)} predicates
+     */
+    record Member(String name, int parameters, List<String> onlyWith) {
+        @Override
+        public String toString() {
+            return parameters < 0 ? "field " + name : "method " + name + " with " + parameters + " parameter(s)";
+        }
+    }
+
+    private static final Set<String> MEMBER_ANNOTATIONS = Set.of(
+            "Lcom/oracle/svm/core/annotate/Alias;",
+            "Lcom/oracle/svm/core/annotate/Substitute;",
+            "Lcom/oracle/svm/core/annotate/Delete;",
+            "Lcom/oracle/svm/core/annotate/AnnotateOriginal;",
+            "Lcom/oracle/svm/core/annotate/KeepOriginal;");
+    private static final String TARGET_ELEMENT = "Lcom/oracle/svm/core/annotate/TargetElement;";
 
     /** What native-image does with a substitution. */
     sealed interface Outcome {
@@ -124,7 +153,8 @@ final class SubstitutionTargets {
                 Optional.ofNullable(reader.classNameProvider),
                 List.copyOf(reader.innerClass),
                 List.copyOf(reader.onlyWith),
-                reader.platforms));
+                reader.platforms,
+                List.copyOf(reader.members)));
     }
 
     /** Resolves {@code s} against the classes {@code loader} sees, as native-image would. */
@@ -231,6 +261,7 @@ final class SubstitutionTargets {
         String classNameProvider;
         final List<String> innerClass = new ArrayList<>();
         final List<String> onlyWith = new ArrayList<>();
+        final List<Member> members = new ArrayList<>();
 
         TargetClassReader() {
             super(Opcodes.ASM9);
@@ -240,6 +271,39 @@ final class SubstitutionTargets {
         public void visit(
                 int version, int access, String name, String signature, String superName, String[] interfaces) {
             this.name = name.replace('/', '.');
+        }
+
+        @Override
+        public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+            MemberReader member = new MemberReader(name, -1);
+            return new FieldVisitor(Opcodes.ASM9) {
+                @Override
+                public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
+                    return member.annotation(annotation);
+                }
+
+                @Override
+                public void visitEnd() {
+                    member.end(members);
+                }
+            };
+        }
+
+        @Override
+        public MethodVisitor visitMethod(
+                int access, String name, String descriptor, String signature, String[] exceptions) {
+            MemberReader member = new MemberReader(name, Type.getArgumentTypes(descriptor).length);
+            return new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
+                    return member.annotation(annotation);
+                }
+
+                @Override
+                public void visitEnd() {
+                    member.end(members);
+                }
+            };
         }
 
         @Override
@@ -276,6 +340,132 @@ final class SubstitutionTargets {
                     };
                 }
             };
+        }
+    }
+
+    /** The substitution annotations of one member. */
+    private static final class MemberReader {
+        private final String ownName;
+        private final int parameters;
+        private boolean substitutes;
+        private String targetName;
+        private final List<String> onlyWith = new ArrayList<>();
+
+        MemberReader(String ownName, int parameters) {
+            this.ownName = ownName;
+            this.parameters = parameters;
+        }
+
+        AnnotationVisitor annotation(String descriptor) {
+            if (MEMBER_ANNOTATIONS.contains(descriptor)) {
+                substitutes = true;
+            }
+            if (!TARGET_ELEMENT.equals(descriptor)) {
+                return null;
+            }
+            return new AnnotationVisitor(Opcodes.ASM9) {
+                @Override
+                public void visit(String element, Object v) {
+                    if ("name".equals(element)) {
+                        targetName = (String) v;
+                    }
+                }
+
+                @Override
+                public AnnotationVisitor visitArray(String element) {
+                    return new AnnotationVisitor(Opcodes.ASM9) {
+                        @Override
+                        public void visit(String unused, Object v) {
+                            if ("onlyWith".equals(element)) {
+                                onlyWith.add(((Type) v).getClassName());
+                            }
+                        }
+                    };
+                }
+            };
+        }
+
+        void end(List<Member> members) {
+            if (substitutes) {
+                String name = targetName == null || targetName.isEmpty() ? ownName : targetName;
+                members.add(new Member(name, parameters, List.copyOf(onlyWith)));
+            }
+        }
+    }
+
+    /**
+     * The members of {@code s} that its applied {@code target} lacks, as native-image would report them ("could not
+     * find target"): each active member is looked up by name, and a method by its number of parameters (parameter
+     * types are not compared: they may be substitution types); methods among the target's own, fields among its own
+     * and inherited ones. Read from the target's class file, so a member whose
+     * signature names a class that is absent does not hide the others.
+     */
+    static List<String> missingMembers(Substitution s, Class<?> target, ClassLoader loader) {
+        List<String> declared = declaredMembers(target);
+        // an instance field is looked up among the inherited ones too (ResolvedJavaType.getInstanceFields(true))
+        for (Class<?> c = target.getSuperclass(); c != null; c = c.getSuperclass()) {
+            declaredMembers(c).stream().filter(m -> m.endsWith("/-1")).forEach(declared::add);
+        }
+        List<String> missing = new ArrayList<>();
+        for (Member m : s.members()) {
+            if (!active(m, loader)) {
+                continue;
+            }
+            String key = m.name() + "/" + m.parameters();
+            if (!declared.contains(key)) {
+                missing.add(s + ": its " + m + " is not in " + target.getName());
+            }
+        }
+        return missing;
+    }
+
+    private static boolean active(Member m, ClassLoader loader) {
+        for (String predicate : m.onlyWith()) {
+            try {
+                Object condition = instantiate(predicate, loader);
+                if (condition instanceof BooleanSupplier supplier && !supplier.getAsBoolean()) {
+                    return false;
+                }
+            } catch (ReflectiveOperationException | LinkageError e) {
+                return false; // native-image's own predicates (the JDK version, the platform): not decidable here
+            }
+        }
+        return true;
+    }
+
+    /** {@code name/parameters} of every field ({@code -1}) and method of {@code type}'s class file. */
+    private static List<String> declaredMembers(Class<?> type) {
+        String resource = "/" + type.getName().replace('.', '/') + ".class";
+        try (InputStream in = type.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no class file " + resource + " for " + type);
+            }
+            List<String> members = new ArrayList<>();
+            new ClassReader(in.readAllBytes())
+                    .accept(
+                            new ClassVisitor(Opcodes.ASM9) {
+                                @Override
+                                public FieldVisitor visitField(
+                                        int access, String name, String descriptor, String signature, Object value) {
+                                    members.add(name + "/-1");
+                                    return null;
+                                }
+
+                                @Override
+                                public MethodVisitor visitMethod(
+                                        int access,
+                                        String name,
+                                        String descriptor,
+                                        String signature,
+                                        String[] exceptions) {
+                                    members.add(name + "/" + Type.getArgumentTypes(descriptor).length);
+                                    return null;
+                                }
+                            },
+                            ClassReader.SKIP_CODE);
+            return members;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + resource, e);
         }
     }
 }
