@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  * @param firstEventMillis the first event, from its delivery to its answer
  * @param totalMillis      process start to the answer to the first event
  * @param cpuMillis        the process's CPU time (user + system) up to that answer
+ * @param peakRssKb        the process's peak resident set ({@code VmHWM}) at that answer, in KiB
  * @param restored         whether the sandbox ran a SnapStart init (its checkpoint hooks ran before its first poll)
  * @param problem          why the start did not count (it failed, or its event was not handled); empty if it counted
  */
@@ -30,6 +31,7 @@ record ColdStart(
         long firstEventMillis,
         long totalMillis,
         long cpuMillis,
+        long peakRssKb,
         boolean restored,
         Optional<String> problem) {
 
@@ -61,11 +63,13 @@ record ColdStart(
                         payload -> api.invoke(payload, timeout).get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS));
                 long answered = System.nanoTime();
                 long cpu = cpuMillis(process.pid());
+                long rss = peakRssKb(process.pid());
                 return new ColdStart(
                         millis(ready - t0),
                         millis(answered - ready),
                         millis(answered - t0),
                         cpu,
+                        rss,
                         api.restoreAsked(),
                         problem.map(p -> p + "; see " + log));
             } finally {
@@ -76,7 +80,7 @@ record ColdStart(
     }
 
     private static ColdStart failed(String problem) {
-        return new ColdStart(-1, -1, -1, -1, false, Optional.of(problem));
+        return new ColdStart(-1, -1, -1, -1, -1, false, Optional.of(problem));
     }
 
     private static long millis(long nanos) {
@@ -91,6 +95,21 @@ record ColdStart(
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
             return ticks * 1000 / TICKS_PER_SECOND;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The peak resident set of a live process, {@code VmHWM} of {@code /proc/<pid>/status}, in KiB; -1 if unread. */
+    static long peakRssKb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(
+                            line.substring("VmHWM:".length()).trim().split("\\s+")[0]);
+                }
+            }
+            return -1;
         } catch (IOException | RuntimeException e) {
             return -1;
         }

@@ -36,9 +36,12 @@ record StartOption(
 
     /**
      * Every option, in the order the table shows them. {@code archive}, when trained, is the artifact's AppCDS;
-     * {@code noPreload}, when built, is the artifact built with {@code quarkus.snapstart.enabled=false}.
+     * {@code noPreload}, when built, is the artifact built with {@code quarkus.snapstart.enabled=false};
+     * {@code nativeBinary}, when given, is a native build of the functions ({@code provided.al2023}'s
+     * {@code bootstrap}).
      */
-    static List<StartOption> all(Optional<Path> archive, Optional<FunctionArtifact> noPreload) {
+    static List<StartOption> all(
+            Optional<Path> archive, Optional<FunctionArtifact> noPreload, Optional<FunctionArtifact> nativeBinary) {
         List<StartOption> options = new ArrayList<>();
         options.add(new StartOption(
                 "no-cds",
@@ -72,6 +75,13 @@ record StartOption(
                 r -> r,
                 Map.of(INITIALIZATION_TYPE, "snap-start"),
                 Optional.empty()));
+        nativeBinary.ifPresent(artifact -> options.add(new StartOption(
+                "native",
+                "the native executable (provided.al2023's bootstrap) of " + artifact.executable()
+                        + ": no JVM, the same environment and Runtime API",
+                r -> r,
+                Map.of(),
+                Optional.of(artifact))));
         return options;
     }
 

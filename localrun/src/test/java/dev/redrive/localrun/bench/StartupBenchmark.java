@@ -29,7 +29,9 @@ import java.util.Optional;
  * from round to round. Prints p50 and p90 per function and option, the init and the first event apart, the CPU time of
  * a start, and each option's ratio to the baseline (the JDK's default class-data archive, as Lambda's {@code java21}).
  *
- * <p>Arguments: {@code [starts] [--functions a,b] [--options x,y] [--template FILE] [--functions-dir DIR]}.
+ * <p>Arguments: {@code [starts] [--functions a,b] [--options x,y] [--template FILE] [--functions-dir DIR]
+ * [--native FILE]}: {@code --native} adds the option {@code native}, a native build of the functions given as its
+ * executable or as the {@code function.zip} that holds it as {@code bootstrap} (no GraalVM is needed to run it).
  */
 public final class StartupBenchmark {
 
@@ -65,7 +67,8 @@ public final class StartupBenchmark {
             Map<String, SandboxSpec> specs = new LinkedHashMap<>();
             functions.forEach(h -> specs.put(h, system.sandboxSpec(h)));
             Optional<Path> archive = trainArchive(system, runDir, out);
-            List<StartOption> chosen = StartOption.all(archive, lazyArtifact(a.functionsDir)).stream()
+            Optional<FunctionArtifact> nativeBinary = a.nativeBinary.map(p -> NativeBinary.executable(p, runDir));
+            List<StartOption> chosen = StartOption.all(archive, lazyArtifact(a.functionsDir), nativeBinary).stream()
                     .filter(o -> a.options.isEmpty() || a.options.contains(o.name()))
                     .toList();
             out.println("options:");
@@ -146,13 +149,19 @@ public final class StartupBenchmark {
 
     /** The command line. */
     private record Arguments(
-            int starts, List<String> functions, List<String> options, Path template, Path functionsDir) {
+            int starts,
+            List<String> functions,
+            List<String> options,
+            Path template,
+            Path functionsDir,
+            Optional<Path> nativeBinary) {
         static Arguments parse(String[] args) {
             int starts = 10;
             List<String> functions = List.of();
             List<String> options = List.of();
             Path template = Path.of("localrun/target/cdk.out/Redrive.template.json");
             Path functionsDir = Path.of("functions/target");
+            Optional<Path> nativeBinary = Optional.empty();
             List<String> rest = new ArrayList<>(Arrays.asList(args));
             for (int i = 0; i < rest.size(); i++) {
                 String arg = rest.get(i);
@@ -161,10 +170,11 @@ public final class StartupBenchmark {
                     case "--options" -> options = List.of(rest.get(++i).split(","));
                     case "--template" -> template = Path.of(rest.get(++i));
                     case "--functions-dir" -> functionsDir = Path.of(rest.get(++i));
+                    case "--native" -> nativeBinary = Optional.of(Path.of(rest.get(++i)));
                     default -> starts = Integer.parseInt(arg);
                 }
             }
-            return new Arguments(starts, functions, options, template, functionsDir);
+            return new Arguments(starts, functions, options, template, functionsDir, nativeBinary);
         }
     }
 }

@@ -32,21 +32,32 @@ final class StartupTable {
         return s.counted()
                 ? String.format(
                         Locale.ROOT,
-                        "%,d ms (init %,d, first event %,d, CPU %,d ms)%s",
+                        "%,d ms (init %,d, first event %,d, CPU %,d ms, peak RSS %,d MB)%s",
                         s.totalMillis(),
                         s.initMillis(),
                         s.firstEventMillis(),
                         s.cpuMillis(),
+                        s.peakRssKb() / 1024,
                         s.restored() ? ", checkpoint hooks ran" : "")
                 : "not counted: " + s.problem().orElseThrow();
     }
 
     void print(PrintStream out) {
         out.println("process start to first handled event, per function and option (ms; p50 and p90 of the counted "
-                + "starts, nearest rank; init = start to first poll; CPU = the sandbox's user + system time)");
+                + "starts, nearest rank; init = start to first poll; CPU = the sandbox's user + system time; RSS = its "
+                + "peak resident set at the answer, MB)");
         out.printf(
-                "%-24s %-15s %7s %9s %9s %9s %12s %9s %9s%n",
-                "function", "option", "starts", "p50", "p90", "p50 init", "p50 1st evt", "p50 CPU", "p50 ratio");
+                "%-24s %-15s %7s %9s %9s %9s %12s %9s %8s %9s%n",
+                "function",
+                "option",
+                "starts",
+                "p50",
+                "p90",
+                "p50 init",
+                "p50 1st evt",
+                "p50 CPU",
+                "p50 RSS",
+                "p50 ratio");
         Map<String, List<Double>> totals = new LinkedHashMap<>();
         Map<String, List<Double>> firstEvents = new LinkedHashMap<>();
         for (String f : functions) {
@@ -58,7 +69,7 @@ final class StartupTable {
                 add(firstEvents, o.name(), ratio(ok, baseline, ColdStart::firstEventMillis));
                 out.printf(
                         Locale.ROOT,
-                        "%-24s %-15s %3d/%-3d %,9d %,9d %,9d %,12d %,9d %9s%n",
+                        "%-24s %-15s %3d/%-3d %,9d %,9d %,9d %,12d %,9d %,8d %9s%n",
                         f,
                         o.name(),
                         ok.size(),
@@ -68,6 +79,7 @@ final class StartupTable {
                         p(ok, ColdStart::initMillis, 0.5),
                         p(ok, ColdStart::firstEventMillis, 0.5),
                         p(ok, ColdStart::cpuMillis, 0.5),
+                        p(ok, ColdStart::peakRssKb, 0.5) / 1024,
                         Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio));
             }
         }
