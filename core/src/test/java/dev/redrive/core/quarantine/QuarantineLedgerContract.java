@@ -391,6 +391,72 @@ public abstract class QuarantineLedgerContract {
                 .contains(2L);
     }
 
+    /**
+     * A person's write (archive, replay: no fence of its own) must not drop the fence a sweeper left on the record: a
+     * token the record had refused before stays refused after it, whether the person's save went alone, in a batch, or
+     * left a tombstone.
+     */
+    @Test
+    void aPersonsSaveKeepsTheFenceSoATokenTheRecordRefusedStaysRefused() {
+        String leaseName = "sweeper#" + queue;
+        Lease old = leases.acquire(leaseName, "old", Duration.ofMillis(300), clock.instant())
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        Lease next = leases.acquire(leaseName, "next", Duration.ofMinutes(5), clock.instant())
+                .orElseThrow();
+        LeaseToken lagging =
+                new LeaseToken(leaseName, old.token(), clock.instant().plus(Duration.ofMinutes(1)));
+        QuarantineRecord alone = record(id(), clock.instant());
+        QuarantineRecord batched = record(id(), clock.instant());
+        QuarantineRecord archived = record(id(), clock.instant());
+        assertThat(ledger.insertAllIfAbsent(List.of(alone, batched, archived), Optional.of(next.fence())))
+                .hasSize(3);
+        Actor ada = Actor.person("ada");
+        ledger.save(
+                        ledger.find(alone.id()).orElseThrow().moveTo(QuarantineState.UNDER_REVIEW, ada, "look", now()),
+                        Optional.empty())
+                .orElseThrow();
+        assertThat(ledger.saveAll(
+                        List.of(ledger.find(batched.id())
+                                .orElseThrow()
+                                .moveTo(QuarantineState.UNDER_REVIEW, ada, "look", now())),
+                        Optional.empty()))
+                .hasSize(1);
+        QuarantineRecord gone = ledger.save(
+                        ledger.find(archived.id()).orElseThrow().moveTo(QuarantineState.ARCHIVED, ada, "junk", now()),
+                        Optional.empty())
+                .orElseThrow();
+        ledger.save(gone.tombstone("archive/3.jsonl.gz"), Optional.empty()).orElseThrow();
+
+        for (QuarantineRecord r : List.of(alone, batched, archived)) {
+            QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+            // A sweeper's write that needs no transition (a tombstone allows none): it counts a replay returned.
+            QuarantineRecord late = stored.withReplayCount(stored.replayCount() + 1);
+            assertThat(ledger.save(late, Optional.of(lagging)))
+                    .as(
+                            "a save under token %d after a person's save of a record written under %d",
+                            old.token(), next.token())
+                    .isEmpty();
+            assertThat(ledger.saveAll(List.of(late), Optional.of(lagging)))
+                    .as(
+                            "a batched save under token %d after a person's save of a record written under %d",
+                            old.token(), next.token())
+                    .isEmpty();
+            assertThat(ledger.find(r.id()).orElseThrow()).isEqualTo(stored);
+        }
+        QuarantineRecord stored = ledger.find(alone.id()).orElseThrow();
+        assertThat(ledger.save(
+                        stored.moveTo(QuarantineState.SCHEMA_CHECK, Actor.AUTOMATION, "on time", now()),
+                        Optional.of(next.fence())))
+                .as("the token the record was written under still writes it")
+                .map(QuarantineRecord::version)
+                .contains(stored.version() + 1);
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
     @Test
     void aFencedWriteWithAnEqualOrHigherTokenIsAccepted() {
         String leaseName = "sweeper#" + queue;
