@@ -14,11 +14,13 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
- * The quarantine ledger's conditional writes: each record's put carries the version it was read at and, under a
- * fence, the fencing token, in its own condition ({@code (<version or absence>) AND (attribute_not_exists(fence) OR
- * fence <= :token)}); batches go ten to a TransactWriteItems. A record whose condition fails cancels its transaction;
+ * The quarantine ledger's conditional writes: each record's write (a Put for an insert, an Update for a save) carries
+ * the version it was read at and, under a fence, the fencing token, in its own condition ({@code (<version or absence>)
+ * AND (attribute_not_exists(fence) OR fence <= :token)}); a write without a fence keeps the item's {@code fence}.
+ * Batches go ten to a TransactWriteItems. A record whose condition fails cancels its transaction;
  * the cancellation reasons name it and the others are written again without it (after {@value #BATCH_ROUNDS} rounds,
  * or when the reasons cannot be matched, one by one).
  */
@@ -29,6 +31,9 @@ final class FencedWrites {
     /** How often a batch is tried again after a cancellation before its records are written one by one. */
     private static final int BATCH_ROUNDS = 3;
 
+    /** The item's highest fencing token: written by fenced writes only, kept by every other. */
+    static final String FENCE = "fence";
+
     private final DynamoDbClient dynamoDb;
     private final String table;
 
@@ -37,59 +42,141 @@ final class FencedWrites {
         this.table = table;
     }
 
-    /** One conditional put of a record as it will be stored. */
-    record Write(QuarantineRecord stored, Put put) {}
+    /**
+     * One conditional write of a record as it will be stored: a Put for an insert (there is no item yet), an Update for
+     * a save (so the item's {@code fence} outlives a write that carries none).
+     */
+    record Write(QuarantineRecord stored, TransactWriteItem item) {}
 
     Write insert(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return write(record.withVersion(1), "attribute_not_exists(pk)", Map.of(), Map.of(), fence);
-    }
-
-    Write update(QuarantineRecord record, Optional<LeaseToken> fence) {
-        return write(
-                record.withVersion(record.version() + 1),
-                "#version = :expected",
-                Map.of("#version", "version"),
-                Map.of(":expected", QuarantineItems.n(record.version())),
-                fence);
-    }
-
-    private Write write(
-            QuarantineRecord record,
-            String condition,
-            Map<String, String> names,
-            Map<String, AttributeValue> values,
-            Optional<LeaseToken> fence) {
-        Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(record));
-        Map<String, String> allNames = new HashMap<>(names);
-        Map<String, AttributeValue> allValues = new HashMap<>(values);
-        String fullCondition = condition;
-        if (fence.isPresent()) {
-            long token = fence.get().token();
-            item.put("fence", QuarantineItems.n(token));
-            allNames.put("#fence", "fence");
-            allValues.put(":fence", QuarantineItems.n(token));
-            fullCondition = "(" + condition + ") AND (attribute_not_exists(#fence) OR #fence <= :fence)";
-        }
+        QuarantineRecord stored = record.withVersion(1);
+        Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(stored));
+        Condition c = new Condition("attribute_not_exists(pk)", Map.of(), Map.of()).fenced(fence);
+        fence.ifPresent(f -> item.put(FENCE, QuarantineItems.n(f.token())));
         return new Write(
-                record,
-                Put.builder()
-                        .tableName(table)
-                        .item(item)
-                        .conditionExpression(fullCondition)
-                        .expressionAttributeNames(allNames.isEmpty() ? null : allNames)
-                        .expressionAttributeValues(allValues.isEmpty() ? null : allValues)
+                stored,
+                TransactWriteItem.builder()
+                        .put(Put.builder()
+                                .tableName(table)
+                                .item(item)
+                                .conditionExpression(c.expression())
+                                .expressionAttributeNames(c.namesOrNull())
+                                .expressionAttributeValues(c.valuesOrNull())
+                                .build())
                         .build());
+    }
+
+    /**
+     * A save: every attribute of the record set, every other attribute a record can have removed (a tombstone drops
+     * its body and moves {@code state} to {@code storedState}), and {@code fence} set to the token when there is one and
+     * otherwise left as it is: a person's save must not clear the fence a sweeper left, or a token the record refused
+     * would be accepted again. An Update, not a Put: a Put replaces the whole item and cannot keep an attribute it does
+     * not know.
+     */
+    Write update(QuarantineRecord record, Optional<LeaseToken> fence) {
+        QuarantineRecord stored = record.withVersion(record.version() + 1);
+        Condition c = new Condition(
+                        "#version = :expected",
+                        Map.of("#version", "version"),
+                        Map.of(":expected", QuarantineItems.n(record.version())))
+                .fenced(fence);
+        Map<String, String> names = new HashMap<>(c.names());
+        Map<String, AttributeValue> values = new HashMap<>(c.values());
+        Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(stored));
+        QuarantineItems.key(stored.id()).keySet().forEach(item::remove);
+        String expression = assignments(item, fence.isPresent(), names, values);
+        return new Write(
+                stored,
+                TransactWriteItem.builder()
+                        .update(Update.builder()
+                                .tableName(table)
+                                .key(QuarantineItems.key(stored.id()))
+                                .updateExpression(expression)
+                                .conditionExpression(c.expression())
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build())
+                        .build());
+    }
+
+    /**
+     * The update expression that makes the item {@code item}: SET of its attributes (and of {@code fence} to the
+     * condition's {@code :fence} when fenced), REMOVE of every other attribute a record can have; adds the names and
+     * values it uses.
+     */
+    private static String assignments(
+            Map<String, AttributeValue> item,
+            boolean fenced,
+            Map<String, String> names,
+            Map<String, AttributeValue> values) {
+        Map<String, AttributeValue> left = new HashMap<>(item);
+        List<String> set = new ArrayList<>();
+        List<String> remove = new ArrayList<>();
+        int i = 0;
+        for (String attribute : QuarantineItems.ATTRIBUTES) {
+            String name = "#a" + i;
+            names.put(name, attribute);
+            AttributeValue value = left.remove(attribute);
+            if (value != null) {
+                values.put(":a" + i, value);
+                set.add(name + " = :a" + i);
+            } else {
+                remove.add(name);
+            }
+            i++;
+        }
+        if (fenced) {
+            set.add("#fence = :fence"); // the condition's name and value
+        }
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("QuarantineItems.toItem wrote " + left.keySet() + ", which "
+                    + "QuarantineItems.ATTRIBUTES does not list: a save would leave them stale; add them there");
+        }
+        return "SET " + String.join(", ", set) + (remove.isEmpty() ? "" : " REMOVE " + String.join(", ", remove));
+    }
+
+    /** A write's condition with its names and values; under a fence, also refused below the record's fence. */
+    private record Condition(String expression, Map<String, String> names, Map<String, AttributeValue> values) {
+
+        Condition fenced(Optional<LeaseToken> fence) {
+            if (fence.isEmpty()) {
+                return this;
+            }
+            Map<String, String> n = new HashMap<>(names);
+            Map<String, AttributeValue> v = new HashMap<>(values);
+            n.put("#fence", FENCE);
+            v.put(":fence", QuarantineItems.n(fence.get().token()));
+            return new Condition("(" + expression + ") AND (attribute_not_exists(#fence) OR #fence <= :fence)", n, v);
+        }
+
+        Map<String, String> namesOrNull() {
+            return names.isEmpty() ? null : names;
+        }
+
+        Map<String, AttributeValue> valuesOrNull() {
+            return values.isEmpty() ? null : values;
+        }
     }
 
     boolean put(Write w) {
         try {
-            dynamoDb.putItem(b -> b.tableName(table)
-                    .item(w.put().item())
-                    .conditionExpression(w.put().conditionExpression())
-                    .expressionAttributeNames(
-                            w.put().hasExpressionAttributeNames() ? w.put().expressionAttributeNames() : null)
-                    .expressionAttributeValues(
-                            w.put().hasExpressionAttributeValues() ? w.put().expressionAttributeValues() : null));
+            if (w.item().put() != null) {
+                Put p = w.item().put();
+                dynamoDb.putItem(b -> b.tableName(table)
+                        .item(p.item())
+                        .conditionExpression(p.conditionExpression())
+                        .expressionAttributeNames(p.hasExpressionAttributeNames() ? p.expressionAttributeNames() : null)
+                        .expressionAttributeValues(
+                                p.hasExpressionAttributeValues() ? p.expressionAttributeValues() : null));
+            } else {
+                Update u = w.item().update();
+                dynamoDb.updateItem(b -> b.tableName(table)
+                        .key(u.key())
+                        .updateExpression(u.updateExpression())
+                        .conditionExpression(u.conditionExpression())
+                        .expressionAttributeNames(u.expressionAttributeNames())
+                        .expressionAttributeValues(u.expressionAttributeValues()));
+            }
             return true;
         } catch (ConditionalCheckFailedException e) {
             return false;
@@ -120,7 +207,7 @@ final class FencedWrites {
     private List<Write> transact(List<Write> batch, List<Write> accepted) {
         List<TransactWriteItem> items = new ArrayList<>();
         for (Write w : batch) {
-            items.add(TransactWriteItem.builder().put(w.put()).build());
+            items.add(w.item());
         }
         try {
             dynamoDb.transactWriteItems(b -> b.transactItems(items));

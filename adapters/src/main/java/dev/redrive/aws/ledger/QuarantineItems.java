@@ -31,6 +31,35 @@ public final class QuarantineItems {
     public static final String BY_STATE = "byState";
     public static final String BY_QUEUE = "byQueue";
 
+    /**
+     * Every attribute {@link #toItem} may write besides the key: a save sets those the record has and removes the
+     * others (the fencing token, {@code fence}, is not a record's: the ledger's writes keep it).
+     */
+    public static final List<String> ATTRIBUTES = List.of(
+            "state",
+            "storedState",
+            "consumer",
+            "sourceQueue",
+            "deadLetterQueue",
+            "idempotencyKey",
+            "failureClass",
+            "errorType",
+            "reason",
+            "dependency",
+            "firstFailedAt",
+            "lastFailedAt",
+            "arrivedAt",
+            "receiveCount",
+            "sourceMessageId",
+            "body",
+            "bodyRef",
+            "attributes",
+            "replayCount",
+            "note",
+            "archiveRef",
+            "audit",
+            "version");
+
     private QuarantineItems() {}
 
     public static Map<String, AttributeValue> key(String id) {

@@ -14,7 +14,7 @@ import java.util.Optional;
 /**
  * The in-memory fake of the ledger, under one lock, with DynamoDB's rules: versioned, and fenced as the port says: a
  * write under a lapsed token is refused, and so is one with a lower token than the record's highest (kept beside each
- * record as the adapter keeps it on the item; a write without a fence clears it, as the adapter's does).
+ * record as the adapter keeps it on the item; a write without a fence, a person's, keeps it, as the adapter's does).
  */
 public final class InMemoryQuarantineLedger implements QuarantineLedger {
 
@@ -122,12 +122,9 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
                 .orElse(true);
     }
 
+    /** A fenced write raises the record's fence to its token (it held, so it is at least the fence); others keep it. */
     private void fenced(String id, Optional<LeaseToken> fence) {
-        if (fence.isPresent()) {
-            fences.put(id, fence.get().token());
-        } else {
-            fences.remove(id);
-        }
+        fence.ifPresent(f -> fences.put(id, f.token()));
     }
 
     /** Test support: the count of records by state. */
