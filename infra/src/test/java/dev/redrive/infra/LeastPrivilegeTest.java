@@ -152,6 +152,9 @@ class LeastPrivilegeTest {
         }
         assertThat(allows(policy, "dynamodb:PutItem", t.table("QuarantineTable")))
                 .isTrue();
+        assertThat(allows(policy, "dynamodb:UpdateItem", t.table("QuarantineTable")))
+                .as("a ledger save is an UpdateItem, which keeps the record's fence")
+                .isTrue();
         assertThat(allows(policy, "dynamodb:Query", t.table("QuarantineTable"))).isTrue();
         assertThat(allows(policy, "dynamodb:UpdateItem", t.table("ControlTable")))
                 .isTrue();
