@@ -2,7 +2,6 @@ package dev.redrive.localrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.redrive.infra.RedriveApp;
 import dev.redrive.localrun.chaos.Chaos;
 import dev.redrive.localrun.chaos.ChaosOptions;
 import dev.redrive.localrun.chaos.FaultKind;
@@ -22,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.App;
-import software.amazon.awscdk.AppProps;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
@@ -175,22 +172,8 @@ class FixedSeedChaosRunTest {
         return new LinkedHashMap<>((Map<String, Object>) report.toMap().get("checker"));
     }
 
-    /**
-     * The chaos scenario's stack, synthesized as bin/redrive-local synthesizes it: the chaos
-     * stack's context ({@link LocalStackContext}) and the packaged functions.
-     */
+    /** The chaos scenario's stack, synthesized as bin/redrive-local synthesizes it. */
     static Path synthesizeChaosStack(Path outdir) throws IOException {
-        Map<String, Object> context = new LinkedHashMap<>(LocalStackContext.of(
-                LocalRunFixture.ROOT.resolve("localrun/local-stack.properties"), true, System.getenv()));
-        Path functions = LocalRunFixture.ROOT.resolve("functions/target/function.zip");
-        assertThat(functions)
-                .as("the packaged functions: build them first (./mvnw -pl functions package)")
-                .exists();
-        context.put("functionsAsset", functions.toString());
-        App app = new App(
-                AppProps.builder().outdir(outdir.toString()).context(context).build());
-        RedriveApp.create(app);
-        app.synth();
-        return outdir.resolve("Redrive.template.json");
+        return LocalRunFixture.synthesizeLocalStack(outdir, true);
     }
 }

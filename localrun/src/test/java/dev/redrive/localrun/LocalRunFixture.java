@@ -2,6 +2,7 @@ package dev.redrive.localrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.infra.RedriveApp;
 import dev.redrive.localstack.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,7 +10,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
 
 /**
  * What every test that starts the whole local system shares: where the built modules are, and the start itself, on
@@ -40,6 +45,26 @@ final class LocalRunFixture {
                     .isTrue();
         }
         return functions;
+    }
+
+    /**
+     * The local run's stack, synthesized as bin/redrive-local synthesizes it: the context of {@code
+     * localrun/local-stack.properties} ({@link LocalStackContext}; the chaos stack's when {@code chaos}) and the
+     * packaged functions.
+     */
+    static Path synthesizeLocalStack(Path outdir, boolean chaos) throws IOException {
+        Map<String, Object> context = new LinkedHashMap<>(
+                LocalStackContext.of(ROOT.resolve("localrun/local-stack.properties"), chaos, System.getenv()));
+        Path functions = ROOT.resolve("functions/target/function.zip");
+        assertThat(functions)
+                .as("the packaged functions: build them first (./mvnw -pl functions package)")
+                .exists();
+        context.put("functionsAsset", functions.toString());
+        App app = new App(
+                AppProps.builder().outdir(outdir.toString()).context(context).build());
+        RedriveApp.create(app);
+        app.synth();
+        return outdir.resolve("Redrive.template.json");
     }
 
     /** Starts the system on the shared local AWS, reset first, its progress lines going nowhere. */

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
@@ -217,6 +218,10 @@ final class IncidentScenario implements Scenario {
                                 .equals(new HashSet<>(archived.stream()
                                         .map(QuarantineRecord::idempotencyKey)
                                         .toList())));
+        report.check(
+                "by key: the M orders the outbox sweep republished are the ones marked already applied, and every "
+                        + "other order of the outage was replayed",
+                splitByKey(email, hit, unmarked));
         report.check("the email DLQ is empty", s.observer.depth(s.emailDlq) == 0);
         Reconciliation.reconcile(
                 system,
@@ -227,6 +232,33 @@ final class IncidentScenario implements Scenario {
         Reconciliation.reconcileCheckouts(system, s.checkout, report);
         s.closingFigures();
         report.put("last sweep invocation", last.getOrDefault("sweep", ""));
+    }
+
+    /**
+     * Whether the ledger's split is the design's order by order, not only in its counts: the records marked already
+     * applied are exactly the {@code unmarked} orders' (the outbox sweep's republish applied them before the sweep), and
+     * the records replayed are exactly the other orders of the outage ({@code hit} holds both).
+     */
+    static boolean splitByKey(List<QuarantineRecord> email, List<Order> hit, List<Order> unmarked) {
+        Set<String> late = emailKeys(unmarked);
+        Set<String> others = emailKeys(hit);
+        others.removeAll(late);
+        Set<String> alreadyApplied = new HashSet<>();
+        Set<String> sent = new HashSet<>();
+        for (QuarantineRecord r : email) {
+            if (r.note().contains("already applied")) {
+                alreadyApplied.add(r.idempotencyKey());
+            } else if (r.state() == QuarantineState.REPLAYED && r.note().startsWith("sent")) {
+                sent.add(r.idempotencyKey());
+            }
+        }
+        return alreadyApplied.equals(late) && sent.equals(others);
+    }
+
+    private static Set<String> emailKeys(List<Order> orders) {
+        Set<String> keys = new HashSet<>();
+        orders.forEach(o -> keys.add(LocalSystem.EMAIL + "#" + o.eventId()));
+        return keys;
     }
 
     /** How long {@code n} replays take to become visible at {@code perSecond}: their pace's share of a wait. */
