@@ -126,6 +126,98 @@ class StrictReadingTest {
         assertThat(refused(huge).errorType()).isEqualTo("TooLarge");
     }
 
+    /** An order whose customer email is {@code email} (JSON string contents, escapes allowed). */
+    static String withEmail(String email) {
+        return order("\"evt-1\"", "100").replace("jane.doe@example.com", email);
+    }
+
+    /**
+     * A lone UTF-16 surrogate is no Unicode text: refused as SCHEMA, the reason naming the field, neither the value nor
+     * the surrogate (raw, or as an escape) in it. Raw (the body's own char) and escaped ({@code \ud800}) alike, high or
+     * low, at the start, in the middle or at the end, and a pair in the wrong order.
+     */
+    @Test
+    void aLoneSurrogateInTheEmailIsRefusedAsSchemaNamingTheFieldNeverEchoingIt() {
+        for (String email : new String[] {
+            "jane.doe\\ud800@example.com",
+            "jane.doe\\uDC00@example.com",
+            "jane.doe@example.com\\ud83d",
+            "\\ude00jane.doe@example.com",
+            "jane.doe\\ude00\\ud83d@example.com",
+            "jane.doe\\udbff@example.com"
+        }) {
+            for (String body : new String[] {withEmail(email), unescapeSurrogates(withEmail(email))}) {
+                SchemaViolation v = refused(body);
+                assertThat(v.errorType()).as(email).isEqualTo("LoneSurrogate");
+                assertThat(v.getMessage())
+                        .as(email)
+                        .contains("$.customer.email")
+                        .doesNotContain("example.com")
+                        .doesNotContainIgnoringCase("\\ud")
+                        .doesNotContainIgnoringCase("d800");
+                assertThat(v.getMessage().chars().anyMatch(c -> Character.isSurrogate((char) c)))
+                        .as(email)
+                        .isFalse();
+            }
+        }
+    }
+
+    /** Every string of the body is held to it: each field the schema knows, by name; an unknown one, never named. */
+    @Test
+    void aLoneSurrogateInAnyStringOrKeyIsRefusedTheSameWay() {
+        String one = order("\"evt-1\"", "100");
+        Map<String, String> byField = new java.util.LinkedHashMap<>();
+        byField.put("$.eventType", one.replace("\"OrderPlaced\"", "\"Order\\ud800Placed\""));
+        byField.put("$.eventId", order("\"evt\\ud800-1\"", "100"));
+        byField.put("$.orderId", one.replace("\"o-1\"", "\"o-\\udc001\""));
+        byField.put("$.customer.email", withEmail("jane.doe\\ud800@example.com"));
+        byField.put("$.customer.name", one.replace("\"customer\":{", "\"customer\":{\"name\":\"Jane \\ud800Doe\","));
+        byField.put("$.total.currency", one.replace("\"EUR\"", "\"EU\\ud800\""));
+        byField.put("$.placedAt", one.replace("\"2026-11-29T10:15:30Z\"", "\"2026-11-29T10:15:30Z\\ud800\""));
+        for (Map.Entry<String, String> e : byField.entrySet()) {
+            for (String body : new String[] {e.getValue(), unescapeSurrogates(e.getValue())}) {
+                SchemaViolation v = refused(body);
+                assertThat(v.errorType()).as(e.getKey()).isEqualTo("LoneSurrogate");
+                assertThat(v.getMessage()).as(e.getKey()).contains(e.getKey() + " ");
+                assertThat(v.getMessage().chars().anyMatch(c -> Character.isSurrogate((char) c)))
+                        .as(e.getKey())
+                        .isFalse();
+            }
+        }
+        SchemaViolation unknownValue =
+                refused(one.replace("\"orderId\"", "\"janeNote\":{\"x\":[\"ok\",\"jane\\ud800\"]},\"orderId\""));
+        assertThat(unknownValue.errorType()).isEqualTo("LoneSurrogate");
+        assertThat(unknownValue.getMessage())
+                .contains("$")
+                .doesNotContain("janeNote")
+                .doesNotContain("jane\\");
+        SchemaViolation unknownKey = refused(one.replace("\"total\":{", "\"total\":{\"jane\\ud800\":1,"));
+        assertThat(unknownKey.errorType()).isEqualTo("LoneSurrogate");
+        assertThat(unknownKey.getMessage()).contains("$.total").doesNotContain("jane");
+        assertThat(reader.eventId(order("\"evt\\ud800-1\"", "100"))).isEmpty();
+    }
+
+    @Test
+    void aSurrogatePairIsTextAndIsRead() {
+        String name = "J\\u00f6rg \\ud83d\\ude00";
+        String body = order("\"evt-1\"", "100").replace("\"customer\":{", "\"customer\":{\"name\":\"" + name + "\",");
+        assertThat(reader.read(message(body)).event().eventId()).isEqualTo("evt-1");
+        assertThat(reader.read(message(unescapeSurrogates(body))).event().eventId())
+                .isEqualTo("evt-1");
+        assertThat(reader.read(message(withEmail("jane.doe+\\ud83d\\ude00@example.com")))
+                        .event()
+                        .customerEmail())
+                .isEqualTo("jane.doe+\ud83d\ude00@example.com");
+    }
+
+    /** {@code body} with every {@code \\uD800}-{@code \\uDFFF} escape replaced by the raw char it stands for. */
+    static String unescapeSurrogates(String body) {
+        return java.util.regex.Pattern.compile("\\\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
+                .matcher(body)
+                .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+                        String.valueOf((char) Integer.parseInt(m.group(1), 16))));
+    }
+
     static IncomingMessage message(String body) {
         return new IncomingMessage("m-1", "rh", body, Map.of(), 1, "q", null);
     }
