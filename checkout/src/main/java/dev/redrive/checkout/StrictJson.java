@@ -26,7 +26,8 @@ import java.util.Set;
  *   <li>nesting deeper than {@value #MAX_DEPTH} ({@code TooDeep}), a number longer than {@value #MAX_NUMBER_CHARS}
  *       characters ({@code ExceedsLimits});</li>
  *   <li>anything that is not JSON ({@code NotJson}, with the line and column) or not an object
- *       ({@code NotAJsonObject}).</li>
+ *       ({@code NotAJsonObject});</li>
+ *   <li>a lone UTF-16 surrogate in any key or string, raw or escaped ({@code LoneSurrogate}: not Unicode text).</li>
  * </ul>
  * A key is named in a reason only when it is one of {@code knownKeys} (the schema's own property names): an unknown
  * key is payload and may hold anything.
@@ -93,7 +94,58 @@ public final class StrictJson {
         if (node == null || !node.isObject()) {
             throw new SchemaViolation("NotAJsonObject", "the message body is JSON but not an object");
         }
+        text(node, "$", true);
         return (ObjectNode) node;
+    }
+
+    /**
+     * Refuses a lone UTF-16 surrogate in any key or string under {@code node} ({@code LoneSurrogate}), whether the body
+     * held it raw or as a {@code \\uD800} escape (the parser turns both into the same char): such a string is not
+     * Unicode text (RFC 8259 section 8.2; I-JSON, RFC 7493 section 2.1, refuses it), so an address holding one is no
+     * address and a key holding one is no key. The reason names the field when the schema knows every key on its path
+     * ({@code exact}), else the deepest known place above it; never the value, nor the surrogate.
+     */
+    private void text(JsonNode node, String path, boolean exact) {
+        if (node.isTextual()) {
+            int at = loneSurrogate(node.textValue());
+            if (at >= 0) {
+                throw new SchemaViolation(
+                        "LoneSurrogate",
+                        (exact ? path : "a string under " + path + ", in a field the schema does not know,")
+                                + " holds a lone UTF-16 surrogate at index " + at + TEXT_RULE);
+            }
+        } else if (node.isObject()) {
+            for (var it = node.fields(); it.hasNext(); ) {
+                var field = it.next();
+                String name = field.getKey();
+                if (loneSurrogate(name) >= 0) {
+                    throw new SchemaViolation(
+                            "LoneSurrogate", "a key under " + path + " holds a lone UTF-16 surrogate" + TEXT_RULE);
+                }
+                boolean known = exact && knownKeys.contains(name);
+                text(field.getValue(), known ? path + "." + name : path, known);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                text(node.get(i), exact ? path + "[" + i + "]" : path, exact);
+            }
+        }
+    }
+
+    private static final String TEXT_RULE =
+            "; a string must be Unicode text, where every surrogate is half of a high-low pair (RFC 8259, 8.2)";
+
+    /** The index of the first surrogate in {@code s} that is not half of a pair, or -1. */
+    static int loneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++; // a pair
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static void trailing(JsonParser parser) {
