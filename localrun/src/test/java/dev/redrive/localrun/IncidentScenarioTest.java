@@ -19,17 +19,19 @@ import org.junit.jupiter.api.Test;
  * sweep republishes are applied by that late retry of the producer and marked already applied at the sweep (nothing
  * sent), the K legacy dead letters are archived, and the N-M-K others are replayed, order by order.
  *
- * <p>The schedules fire {@value #SCHEDULE_SPEED} times faster than their rate (the CLI's default is 6): the sweeper's
- * schedule then fires every couple of seconds, so a scheduled sweep running while the M orders are still on their way
- * (the race that made the split exact only by timing) is all but certain to show.
+ * <p>The schedules fire 30 times faster than their rate (the CLI's default is 6): the sweeper's schedule then fires
+ * every couple of seconds, so a scheduled sweep is running whenever the M orders are on their way. Other sizes and
+ * speeds, for measuring: {@code -Dredrive.incident.orders=T}, {@code .dead=N}, {@code .applied=M}, {@code .legacy=K},
+ * {@code .schedule-speed=S}.
  */
 class IncidentScenarioTest {
 
-    static final int ORDERS = 6;
-    static final int DEAD = 13;
-    static final int APPLIED = 5;
-    static final int LEGACY = 1;
-    static final double SCHEDULE_SPEED = 30;
+    static final int ORDERS = Integer.getInteger("redrive.incident.orders", 6);
+    static final int DEAD = Integer.getInteger("redrive.incident.dead", 13);
+    static final int APPLIED = Integer.getInteger("redrive.incident.applied", 5);
+    static final int LEGACY = Integer.getInteger("redrive.incident.legacy", 1);
+    static final double SCHEDULE_SPEED =
+            Double.parseDouble(System.getProperty("redrive.incident.schedule-speed", "30"));
 
     @Test
     void theSweepReplaysNMinusMMinusKMarksTheMAlreadyAppliedAndArchivesTheK() throws Exception {
