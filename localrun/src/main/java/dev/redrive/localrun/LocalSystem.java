@@ -499,8 +499,11 @@ public final class LocalSystem implements AutoCloseable {
         return pools.get(handler).invoke("{\"source\":\"redrive.local-run\"}");
     }
 
-    /** Holds {@code handler}'s schedule (its firings are skipped) or releases it. */
-    public void holdSchedule(String handler, boolean hold) {
+    /**
+     * Holds {@code handler}'s schedule (its firings are skipped) or releases it; a hold returns once the scheduled
+     * invocation running at the time, if any, has ended.
+     */
+    public void holdSchedule(String handler, boolean hold) throws InterruptedException {
         scheduler.hold(handler, hold);
     }
 
