@@ -77,6 +77,11 @@ final class IncidentScenario implements Scenario {
         long refusalsBefore = system.mailProviderRefusals(); // every call the downed provider gets counts
         system.emailProviderOutage(true);
         system.holdSchedule(LocalSystem.OUTBOX_SWEEPER, true);
+        // The sweeper's schedule is held from here until the M orders are applied (see recover): with it running, an
+        // approved replay may probe the mail provider's breaker once its open period is over (issue 36, item 5), and a
+        // probe that carried one of the M orders would turn an "already applied" into a "replayed" by timing alone. The
+        // split is decided by the one sweep after the recovery.
+        system.holdSchedule(LocalSystem.SWEEPER, true);
         List<Order> hit = new ArrayList<>(s.placeOrders(n - k - m, "outage"));
         long placedSoFar = t + n - k - m;
         s.await("the relay to publish every order placed so far", () -> system.relayed() >= placedSoFar);
@@ -220,9 +225,9 @@ final class IncidentScenario implements Scenario {
         // No sweep may check the outage's dead letters before the M orders' own claims are completed: a sweep that did
         // would find some of them not applied yet (a sandbox whose breaker reading is a second stale refuses a
         // republished order and defers it for tens of seconds) and replay them, so the split would hold only by timing.
-        // The sweeper's schedule is held, with no sweep half-way through, from before the provider returns until each
-        // of the M is applied, by key; other completions (the sweeper's replays, say) do not count.
-        progress.step("the sweeper's schedule is held until the " + m + " orders the producer retries are applied");
+        // The sweeper's schedule stays held (since the outage began), with no sweep half-way through, until each of the
+        // M is applied, by key; other completions (the sweeper's replays, say) do not count.
+        progress.step("the sweeper's schedule stays held until the " + m + " orders the producer retries are applied");
         system.holdSchedule(LocalSystem.SWEEPER, true);
         system.emailProviderOutage(false);
         MaintenanceWindow opened = operator.windows().find(WINDOW).orElseThrow();
