@@ -57,16 +57,16 @@ class CiSummaryTest {
         assertThat(lines.subList(header + 1, header + 11))
                 .extracting(l -> l.strip().replaceAll(" +", " "))
                 .containsExactly(
-                        "5.0 s 2 dev.example.Test5000",
-                        "5.0 s 1 dev.example.Test4999",
-                        "5.0 s 7 dev.example.Test4998",
-                        "5.0 s 6 dev.example.Test4997",
-                        "5.0 s 5 dev.example.Test4996",
-                        "5.0 s 4 dev.example.Test4995",
-                        "5.0 s 3 dev.example.Test4994",
-                        "5.0 s 2 dev.example.Test4993",
-                        "5.0 s 1 dev.example.Test4992",
-                        "5.0 s 7 dev.example.Test4991");
+                        "5.0 s 3 dev.example.Test5000",
+                        "5.0 s 2 dev.example.Test4999",
+                        "5.0 s 1 dev.example.Test4998",
+                        "5.0 s 7 dev.example.Test4997",
+                        "5.0 s 6 dev.example.Test4996",
+                        "5.0 s 5 dev.example.Test4995",
+                        "5.0 s 4 dev.example.Test4994",
+                        "5.0 s 3 dev.example.Test4993",
+                        "5.0 s 2 dev.example.Test4992",
+                        "5.0 s 1 dev.example.Test4991");
         assertThat(lines.get(header + 11)).isEqualTo("redrive: 5000 test classes ran");
     }
 
