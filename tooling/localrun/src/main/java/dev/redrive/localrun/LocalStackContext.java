@@ -1,0 +1,90 @@
+package dev.redrive.localrun;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The CDK context of the stack the local run synthesizes, read from {@code tooling/localrun/local-stack.properties}: the one
+ * place that says how that file becomes a context, for {@code bin/redrive-local} (through {@link #main}) and for the
+ * tests that synthesize the same stack.
+ *
+ * <p>The rule: every key without the {@value #CHAOS_PREFIX} prefix is the demo stack's; the chaos scenario's stack is
+ * the same with each {@code chaos.<key>} replacing {@code <key>}, and {@value #CHAOS_TIMEOUT_VARIABLE}, when set,
+ * replacing its {@code consumerTimeout}. Other scenarios ignore both. The file is read as a Java properties file
+ * (escapes, continuation lines; a key given twice keeps its last value).
+ */
+public final class LocalStackContext {
+
+    /** The prefix of the keys that only the chaos scenario's stack uses. */
+    public static final String CHAOS_PREFIX = "chaos.";
+
+    /** The environment variable that overrides the chaos stack's consumer timeout (an ISO-8601 duration). */
+    public static final String CHAOS_TIMEOUT_VARIABLE = "REDRIVE_CHAOS_CONSUMER_TIMEOUT";
+
+    private LocalStackContext() {}
+
+    /**
+     * The context for a scenario's stack.
+     *
+     * @param file        the properties file ({@code tooling/localrun/local-stack.properties})
+     * @param chaos       whether the stack is the chaos scenario's
+     * @param environment the process environment ({@link System#getenv()}), for {@value #CHAOS_TIMEOUT_VARIABLE}
+     * @return the context, keys in order
+     */
+    public static Map<String, String> of(Path file, boolean chaos, Map<String, String> environment) {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the local stack's context " + file, e);
+        }
+        Map<String, String> context = new TreeMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            if (!key.startsWith(CHAOS_PREFIX)) {
+                context.put(key, properties.getProperty(key));
+            }
+        }
+        if (chaos) {
+            for (String key : properties.stringPropertyNames()) {
+                if (key.startsWith(CHAOS_PREFIX) && key.length() > CHAOS_PREFIX.length()) {
+                    context.put(key.substring(CHAOS_PREFIX.length()), properties.getProperty(key));
+                }
+            }
+            String timeout = environment.get(CHAOS_TIMEOUT_VARIABLE);
+            if (timeout != null && !timeout.isBlank()) {
+                context.put("consumerTimeout", timeout.strip());
+            }
+        }
+        return context;
+    }
+
+    /**
+     * Prints the context as {@code key=value} lines, for {@code bin/redrive-local}.
+     *
+     * @param args the properties file, then {@code chaos} for the chaos scenario's stack or {@code demo} for the others
+     */
+    public static void main(String[] args) {
+        if (args.length != 2 || !(args[1].equals("chaos") || args[1].equals("demo"))) {
+            System.err.println("usage: LocalStackContext <local-stack.properties> chaos|demo");
+            System.exit(2);
+        }
+        print(of(Path.of(args[0]), args[1].equals("chaos"), System.getenv()), System.out);
+    }
+
+    static void print(Map<String, String> context, PrintStream out) {
+        context.forEach((key, value) -> {
+            if (value.contains("\n") || value.contains("\r")) {
+                throw new IllegalArgumentException("the local stack's context key " + key + " has a line break");
+            }
+            out.println(key + "=" + value);
+        });
+    }
+}

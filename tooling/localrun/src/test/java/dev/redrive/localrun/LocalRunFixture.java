@@ -1,0 +1,81 @@
+package dev.redrive.localrun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.redrive.infra.RedriveApp;
+import dev.redrive.localstack.LocalAws;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+
+/**
+ * What every test that starts the whole local system shares: where the built modules are, and the start itself, on
+ * this test JVM's one local AWS with its state reset.
+ */
+final class LocalRunFixture {
+
+    /** The repository's root (the tests run in {@code localrun/}). */
+    static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
+
+    private LocalRunFixture() {}
+
+    /** The demo stack's template, as the infra module synthesizes it. */
+    static Path demoTemplate() {
+        Path template = ROOT.resolve("examples/checkout/infra/target/cdk.out/Redrive.template.json");
+        assertThat(template)
+                .as("the template: build infra first (./mvnw -pl examples/checkout/infra package)")
+                .exists();
+        return template;
+    }
+
+    /** The functions module's target folder, holding the packaged artifact. */
+    static Path packagedFunctions() throws IOException {
+        Path functions = ROOT.resolve("examples/checkout/functions/target");
+        try (Stream<Path> files = Files.list(functions)) {
+            assertThat(files.anyMatch(p -> p.getFileName().toString().endsWith("-runner.jar")))
+                    .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
+                    .isTrue();
+        }
+        return functions;
+    }
+
+    /**
+     * The local run's stack, synthesized as bin/redrive-local synthesizes it: the context of {@code
+     * tooling/localrun/local-stack.properties} ({@link LocalStackContext}; the chaos stack's when {@code chaos}) and the
+     * packaged functions.
+     */
+    static Path synthesizeLocalStack(Path outdir, boolean chaos) throws IOException {
+        Map<String, Object> context = new LinkedHashMap<>(
+                LocalStackContext.of(ROOT.resolve("tooling/localrun/local-stack.properties"), chaos, System.getenv()));
+        Path functions = ROOT.resolve("examples/checkout/functions/target/function.zip");
+        assertThat(functions)
+                .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
+                .exists();
+        context.put("functionsAsset", functions.toString());
+        App app = new App(
+                AppProps.builder().outdir(outdir.toString()).context(context).build());
+        RedriveApp.create(app);
+        app.synth();
+        return outdir.resolve("Redrive.template.json");
+    }
+
+    /** Starts the system on the shared local AWS, reset first, its progress lines going nowhere. */
+    static LocalSystem start(RunOptions options) throws Exception {
+        return start(options, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    }
+
+    /** Starts the system on the shared local AWS, reset first, its progress lines going to {@code progress}. */
+    static LocalSystem start(RunOptions options, PrintStream progress) throws Exception {
+        LocalAws aws = LocalAws.shared();
+        aws.reset();
+        return LocalSystem.start(options, new Progress(progress), aws, false);
+    }
+}
