@@ -53,7 +53,8 @@ class EffectPastItsLeaseTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path work = Files.createDirectories(LocalRunFixture.ROOT.resolve("tooling/localrun/target/effect-past-its-lease-test"));
+        Path work = Files.createDirectories(
+                LocalRunFixture.ROOT.resolve("tooling/localrun/target/effect-past-its-lease-test"));
         long seed = 12;
         RunOptions options = new RunOptions(
                         "chaos",

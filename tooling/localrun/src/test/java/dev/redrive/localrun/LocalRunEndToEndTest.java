@@ -77,7 +77,8 @@ class LocalRunEndToEndTest {
                 LocalRunFixture.packagedFunctions(),
                 2,
                 60,
-                // relative, as bin/redrive-local's tooling/localrun/target/run is: every path a sandbox is given must be made
+                // relative, as bin/redrive-local's tooling/localrun/target/run is: every path a sandbox is given must
+                // be made
                 // absolute, since each sandbox runs in a folder of its own
                 Path.of("target", "test-run"));
         system = LocalRunFixture.start(options);

@@ -61,7 +61,10 @@ public final class ScalingBenchmark {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Path runDir = BenchmarkRun.folder("scaling-");
         RunOptions options = BenchmarkRun.options(
-                Path.of("tooling/localrun/target/cdk.out/Redrive.template.json"), Path.of("examples/checkout/functions/target"), runDir, true);
+                Path.of("tooling/localrun/target/cdk.out/Redrive.template.json"),
+                Path.of("examples/checkout/functions/target"),
+                runDir,
+                true);
         out.println("load average at start: " + BenchmarkRun.loadAverage());
         LocalAws aws = LocalAws.start(EndpointOverrides.fromEnvironment());
         try (LocalSystem system = LocalSystem.provisioned(options, new Progress(System.err), aws, true)) {

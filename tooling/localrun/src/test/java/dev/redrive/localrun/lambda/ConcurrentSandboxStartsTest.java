@@ -121,8 +121,9 @@ class ConcurrentSandboxStartsTest {
                 .hasValueSatisfying(p -> assertThat(p).contains("the class path entry " + missing + " does not exist"));
         assertThat(new FunctionArtifact("jvm", artifact.executable(), "examples/checkout/functions/target/runner.jar")
                         .startProblem(handler))
-                .hasValueSatisfying(p ->
-                        assertThat(p).contains("examples/checkout/functions/target/runner.jar does not exist (or is not " + "absolute)"));
+                .hasValueSatisfying(p -> assertThat(p)
+                        .contains("examples/checkout/functions/target/runner.jar does not exist (or is not "
+                                + "absolute)"));
     }
 
     /** A function of this module's test classes (such as {@link EchoFunction}) under the runtime interface client. */

@@ -54,7 +54,8 @@ class NativeClassPathIT {
     static void read() {
         String dir = System.getProperty("native-metadata.sources");
         assertThat(dir)
-                .as("system property native-metadata.sources (failsafe sets it; run ./mvnw verify -pl examples/checkout/functions -am)")
+                .as(
+                        "system property native-metadata.sources (failsafe sets it; run ./mvnw verify -pl examples/checkout/functions -am)")
                 .isNotBlank();
         input = new NativeImageInput(Path.of(dir));
         URL[] urls = input.classpath().stream().map(NativeClassPathIT::url).toArray(URL[]::new);

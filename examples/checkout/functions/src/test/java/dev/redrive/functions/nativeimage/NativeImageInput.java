@@ -50,8 +50,10 @@ final class NativeImageInput {
         try (Stream<Path> files = Files.list(sourceJarDirectory)) {
             this.runnerJar = files.filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
                     .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no *-runner.jar in " + sourceJarDirectory
-                            + ": run the native-metadata execution (./mvnw package -pl examples/checkout/functions -am)"));
+                    .orElseThrow(
+                            () -> new IllegalStateException(
+                                    "no *-runner.jar in " + sourceJarDirectory
+                                            + ": run the native-metadata execution (./mvnw package -pl examples/checkout/functions -am)"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

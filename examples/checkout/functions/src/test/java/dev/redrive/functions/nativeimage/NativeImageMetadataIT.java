@@ -40,7 +40,8 @@ class NativeImageMetadataIT {
     static void read() {
         String dir = System.getProperty("native-metadata.sources");
         assertThat(dir)
-                .as("system property native-metadata.sources (failsafe sets it; run ./mvnw verify -pl examples/checkout/functions -am)")
+                .as(
+                        "system property native-metadata.sources (failsafe sets it; run ./mvnw verify -pl examples/checkout/functions -am)")
                 .isNotBlank();
         input = new NativeImageInput(Path.of(dir));
     }

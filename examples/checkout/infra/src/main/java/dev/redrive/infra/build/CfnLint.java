@@ -28,8 +28,8 @@ public final class CfnLint {
         }
         Path template = Path.of(args[0]);
         if (!Files.isRegularFile(template)) {
-            throw new IllegalStateException(
-                    "no template at " + template + ": synthesize it first (./mvnw -pl examples/checkout/infra " + "package)");
+            throw new IllegalStateException("no template at " + template
+                    + ": synthesize it first (./mvnw -pl examples/checkout/infra " + "package)");
         }
         List<String> command = new ArrayList<>(findCfnLint()
                 .orElseThrow(() -> new IllegalStateException(

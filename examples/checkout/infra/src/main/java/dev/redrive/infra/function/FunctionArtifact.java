@@ -42,7 +42,8 @@ public final class FunctionArtifact {
         Path file = Path.of(given.get());
         if (!Files.exists(file)) {
             throw new IllegalArgumentException("functionsAsset " + given.get() + " does not exist (looked at "
-                    + file.toAbsolutePath().normalize() + "): build it with ./mvnw -B -ntp package -pl examples/checkout/functions -am "
+                    + file.toAbsolutePath().normalize()
+                    + "): build it with ./mvnw -B -ntp package -pl examples/checkout/functions -am "
                     + "from the repository root (it writes examples/checkout/functions/target/function.zip) or fix -c functionsAsset; "
                     + "leave functionsAsset unset to synthesize with the placeholder");
         }
@@ -65,16 +66,20 @@ public final class FunctionArtifact {
             return;
         }
         if (!contents.bootstrap()) {
-            throw new IllegalArgumentException("functionsAsset " + name
-                    + (contents.javaCode() ? " is a JVM artifact (Java code, no bootstrap)" : " has no bootstrap")
-                    + " but -c runtime=native: deploy it with -c runtime=jvm, or build the native bootstrap "
-                    + "(./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative, see examples/checkout/infra/README.md)");
+            throw new IllegalArgumentException(
+                    "functionsAsset " + name
+                            + (contents.javaCode()
+                                    ? " is a JVM artifact (Java code, no bootstrap)"
+                                    : " has no bootstrap")
+                            + " but -c runtime=native: deploy it with -c runtime=jvm, or build the native bootstrap "
+                            + "(./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative, see examples/checkout/infra/README.md)");
         }
         ArtifactContents.NativeExecutable executable = contents.executable()
                 .orElseThrow(
-                        () -> new IllegalArgumentException("functionsAsset " + name + " has a bootstrap script but "
-                                + "no native executable (neither bootstrap nor runner is an ELF file): Lambda would start "
-                                + "nothing; build it with ./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative"));
+                        () -> new IllegalArgumentException(
+                                "functionsAsset " + name + " has a bootstrap script but "
+                                        + "no native executable (neither bootstrap nor runner is an ELF file): Lambda would start "
+                                        + "nothing; build it with ./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative"));
         if (!executable.machine().equals(architecture)) {
             throw new IllegalArgumentException("functionsAsset " + name + ": its " + executable.entry() + " is an "
                     + executable.machine() + " executable but -c architecture=" + architecture + ": every cold start "
