@@ -46,6 +46,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -297,15 +298,25 @@ class SharedBreakerOnLocalAwsTest {
             }
             BatchReport report = batches.process(mailer, batch, Duration.ofSeconds(10), () -> Duration.ofSeconds(20));
             Set<String> failed = new HashSet<>(report.failedMessageIds());
+            List<DeleteMessageBatchRequestEntry> deletes = new ArrayList<>();
             for (BatchReport.Entry e : report.entries()) {
                 if (e.outcome() instanceof MessageOutcome.Applied) {
                     receivesWhenApplied.put(e.message().body(), e.message().receiveCount());
                 }
                 if (!failed.contains(e.message().messageId())) {
-                    aws.sqs()
-                            .deleteMessage(b -> b.queueUrl(queue.url())
-                                    .receiptHandle(e.message().receiptHandle()));
+                    deletes.add(DeleteMessageBatchRequestEntry.builder()
+                            .id(Integer.toString(deletes.size()))
+                            .receiptHandle(e.message().receiptHandle())
+                            .build());
                 }
+            }
+            // As Lambda's event-source mapping deletes: in batches, where a receipt handle gone stale (the batch took
+            // longer than the 5 s visibility timeout on a loaded machine and another sandbox received the message
+            // again) is one entry's failure, not the poller's end; the message comes back and is a duplicate. The CI
+            // run of c79ac53 died here when a single DeleteMessage threw ReceiptHandleIsInvalid. On AWS a stale
+            // handle's delete "succeeds, but the message might not be deleted" (SQS API reference, DeleteMessage).
+            if (!deletes.isEmpty()) {
+                aws.sqs().deleteMessageBatch(b -> b.queueUrl(queue.url()).entries(deletes));
             }
         }
     }
