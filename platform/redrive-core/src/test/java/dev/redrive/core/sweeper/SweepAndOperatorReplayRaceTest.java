@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +76,13 @@ class SweepAndOperatorReplayRaceTest {
                 .hasSize(1);
     }
 
+    /**
+     * How long the consumer and the sweeper rest between looks: they once spun without rest, and on a machine at load
+     * 38 (two cores) two spinning threads starved the operator they race past its 30 s bound (the clean-clone CI run of
+     * f925c72). A sweep still runs every few tens of microseconds of the operator's replay.
+     */
+    private static final long LOOK_AGAIN_NANOS = 20_000;
+
     @Test
     void aSweeperAnOperatorAndAFailingConsumerInManyRoundsNeverLeaveAnUnappliedReplayMarkedReplayed() throws Exception {
         int rounds = 150;
@@ -105,7 +113,7 @@ class SweepAndOperatorReplayRaceTest {
                 Future<?> consumer = pool.submit(() -> {
                     start.await();
                     while (!operator.isDone() && f.sender.sent().isEmpty()) {
-                        Thread.onSpinWait();
+                        LockSupport.parkNanos(LOOK_AGAIN_NANOS);
                     }
                     if (!f.sender.sent().isEmpty()) { // it fails fast and is dead-lettered
                         f.dlq.add(ROUTE.deadLetterQueue(), returned("r|x", sentMarker(f)));
@@ -117,6 +125,7 @@ class SweepAndOperatorReplayRaceTest {
                     start.await();
                     while (!(operator.isDone() && consumer.isDone())) {
                         f.sweep();
+                        LockSupport.parkNanos(LOOK_AGAIN_NANOS);
                     }
                     return null;
                 });
