@@ -13,7 +13,7 @@ import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.PlacedOrder;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.names.RedriveNames.Metrics;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;

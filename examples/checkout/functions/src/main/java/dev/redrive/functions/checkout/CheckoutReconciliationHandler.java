@@ -6,7 +6,7 @@ import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;

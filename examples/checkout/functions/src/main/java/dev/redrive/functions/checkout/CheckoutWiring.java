@@ -2,24 +2,21 @@ package dev.redrive.functions.checkout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.clients.EffectClients;
-import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.checkout.CheckoutDeployment;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.checkout.S3EmailOutbox;
-import dev.redrive.core.breaker.BreakerPolicy;
-import dev.redrive.core.breaker.CircuitBreaker;
-import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.core.consumer.EffectBreakers;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.metrics.ConsumerMetrics;
+import dev.redrive.lambda.ConsumerMetrics;
+import dev.redrive.lambda.ConsumerRuntime;
+import dev.redrive.lambda.RedriveSettings;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.util.HashMap;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -44,9 +41,9 @@ public class CheckoutWiring {
     @Identifier(ConfirmationEmailConsumer.DEPENDENCY)
     S3Client mailProviderClient(
             S3Client s3,
-            RedriveConfig config,
+            RedriveSettings settings,
             @ConfigProperty(name = "quarkus.s3.path-style-access", defaultValue = "false") boolean pathStyle) {
-        return EffectClients.s3Like(s3, pathStyle, effectClientSettings(config.effects()));
+        return EffectClients.s3Like(s3, pathStyle, settings.effects());
     }
 
     @Produces
@@ -60,39 +57,16 @@ public class CheckoutWiring {
 
     /**
      * The circuit breaker in front of the mail provider: one per sandbox, its state shared with every other sandbox
-     * through the control table ({@link DynamoDbBreakerStore}), guarding the confirmation email's effect.
+     * through the control table, guarding the confirmation email's effect ({@link ConsumerRuntime#effectBreakers}).
      */
     @Produces
     @Singleton
-    EffectBreakers effectBreakers(DynamoDbClient dynamoDb, RedriveConfig config, ConsumerMetrics metrics) {
-        RedriveConfig.Breaker mail = config.breakers().emailProvider();
-        Map<String, CircuitBreaker> guarded = new HashMap<>();
-        if (mail.enabled()) {
-            guarded.put(
-                    ConfirmationEmailConsumer.NAME,
-                    new CircuitBreaker(
-                            ConfirmationEmailConsumer.DEPENDENCY,
-                            new DynamoDbBreakerStore(dynamoDb, config.breakers().table()),
-                            new CircuitBreakerRules(policy(mail)),
-                            mail.cacheTtl(),
-                            metrics.breakers()));
-        }
-        return new EffectBreakers(guarded, config.batch().maxReceiveCount());
-    }
-
-    static BreakerPolicy policy(RedriveConfig.Breaker breaker) {
-        return new BreakerPolicy(
-                breaker.consecutiveFailures(),
-                breaker.failureRate(),
-                breaker.window(),
-                breaker.openPeriod(),
-                breaker.maxOpenPeriod(),
-                breaker.probeLease());
-    }
-
-    static EffectClients.Settings effectClientSettings(RedriveConfig.Effects effects) {
-        return new EffectClients.Settings(
-                effects.connectTimeout(), effects.attemptTimeout(), effects.callTimeout(), effects.retryDelay());
+    EffectBreakers effectBreakers(DynamoDbClient dynamoDb, RedriveSettings settings, ConsumerMetrics metrics) {
+        return ConsumerRuntime.effectBreakers(
+                Map.of(ConfirmationEmailConsumer.NAME, ConfirmationEmailConsumer.DEPENDENCY),
+                dynamoDb,
+                settings,
+                metrics.breakers());
     }
 
     @Produces

@@ -4,7 +4,7 @@ import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
-import dev.redrive.functions.metrics.ConsumerMetrics;
+import dev.redrive.lambda.ConsumerMetrics;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 

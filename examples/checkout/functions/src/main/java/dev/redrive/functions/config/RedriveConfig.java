@@ -1,6 +1,7 @@
 package dev.redrive.functions.config;
 
 import dev.redrive.core.payload.ClaimCheckCleanup;
+import dev.redrive.lambda.RedriveSettings.Defaults;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -11,6 +12,11 @@ import java.util.Optional;
  * Redrive's configuration. Every property can be set as an environment variable (upper case, dots and dashes as
  * underscores: {@code redrive.claims.table} is {@code REDRIVE_CLAIMS_TABLE}); the IaC sets the same names on each
  * function.
+ *
+ * <p>The settings of the consumer glue (claims, backoff, batch, dead letters, claim checks, effects, aws, breakers, the
+ * sweeper's retention) are {@code redrive-lambda}'s {@link dev.redrive.lambda.RedriveSettings}: their defaults are its
+ * {@link Defaults} and {@link RedriveConfigSettings} maps this onto its records, which validate them, so a plain-Java
+ * function reading its environment and this Quarkus one read each variable the same way.
  */
 @ConfigMapping(prefix = "redrive")
 public interface RedriveConfig {
@@ -78,7 +84,7 @@ public interface RedriveConfig {
          * {@code AFTER_APPLY} (once its effect is applied and its claim completed; only for a queue whose every claim
          * check is read by this one consumer). See {@code ClaimCheckCleanup}.
          */
-        @WithDefault("LIFECYCLE")
+        @WithDefault(Defaults.CLAIM_CHECKS_CLEANUP)
         ClaimCheckCleanup cleanup();
     }
 
@@ -100,7 +106,7 @@ public interface RedriveConfig {
 
     interface Claims {
         /** The DynamoDB table holding idempotency claims (partition key {@code pk}, TTL attribute {@code expiresAt}). */
-        @WithDefault("redrive-claims")
+        @WithDefault(Defaults.CLAIMS_TABLE)
         String table();
 
         /**
@@ -108,23 +114,23 @@ public interface RedriveConfig {
          * come back: {@link #sourceRetention()} + {@link #deadLetterRetention()} + the sweeper's retention + one day;
          * the function refuses to start otherwise ({@code ClaimTtlCheck}). The IaC derives it from the same settings.
          */
-        @WithDefault("P35D")
+        @WithDefault(Defaults.CLAIMS_RECORD_TTL)
         Duration recordTtl();
 
         /** The longest source-queue retention the TTL must cover (the IaC sets it from the queues). */
-        @WithDefault("P4D")
+        @WithDefault(Defaults.CLAIMS_SOURCE_RETENTION)
         Duration sourceRetention();
 
         /** The longest dead-letter-queue retention the TTL must cover (the IaC sets it from the queues). */
-        @WithDefault("P14D")
+        @WithDefault(Defaults.CLAIMS_DEAD_LETTER_RETENTION)
         Duration deadLetterRetention();
 
         /** Added to the invocation's remaining time to size a lease, for clock skew between workers. */
-        @WithDefault("2s")
+        @WithDefault(Defaults.CLAIMS_CLOCK_SKEW_MARGIN)
         Duration clockSkewMargin();
 
         /** The shortest lease ever granted, even when the invocation has almost no time left. */
-        @WithDefault("10s")
+        @WithDefault(Defaults.CLAIMS_MINIMUM_LEASE)
         Duration minimumLease();
 
         /**
@@ -132,21 +138,21 @@ public interface RedriveConfig {
          * downstream: an effect's deadline is the lease end minus both (the invocation's deadline minus this), and every
          * call of the effect times out by then.
          */
-        @WithDefault("1s")
+        @WithDefault(Defaults.CLAIMS_EFFECT_MARGIN)
         Duration effectMargin();
     }
 
     interface Backoff {
         /** The cap of the first retry's delay: {@code min(max-delay, base * multiplier^(attempt-1))}. */
-        @WithDefault("2s")
+        @WithDefault(Defaults.BACKOFF_BASE)
         Duration base();
 
         /** How much the cap grows per attempt (at least 1). */
-        @WithDefault("2.0")
+        @WithDefault(Defaults.BACKOFF_MULTIPLIER)
         double multiplier();
 
         /** The largest delay ever used (at most 12h, the SQS visibility limit). */
-        @WithDefault("15m")
+        @WithDefault(Defaults.BACKOFF_MAX_DELAY)
         Duration maxDelay();
 
         /**
@@ -158,14 +164,14 @@ public interface RedriveConfig {
 
     interface Batch {
         /** How many records of a standard-queue batch (or FIFO message groups) are processed at once. */
-        @WithDefault("10")
+        @WithDefault(Defaults.BATCH_CONCURRENCY)
         int concurrency();
 
         /**
          * Time kept back from the invocation's deadline for the queue calls and the response; records not finished
          * before it are reported as failed and their claims left to expire.
          */
-        @WithDefault("3s")
+        @WithDefault(Defaults.BATCH_DEADLINE_MARGIN)
         Duration deadlineMargin();
 
         /**
@@ -173,7 +179,7 @@ public interface RedriveConfig {
          * dependency's open breaker refuses keeps its last receive for after the breaker closes: see
          * {@code EffectBreakers}.
          */
-        @WithDefault("10")
+        @WithDefault(Defaults.BATCH_MAX_RECEIVE_COUNT)
         int maxReceiveCount();
     }
 
@@ -194,25 +200,25 @@ public interface RedriveConfig {
          * Attempts in all of one call (1 to 5), in the SDK's standard retry strategy, so a throttled or failing call
          * gives up within seconds, inside the invocation; the event source's redelivery is the retry that matters.
          */
-        @WithDefault("3")
+        @WithDefault(Defaults.AWS_MAX_ATTEMPTS)
         int maxAttempts();
     }
 
     interface Effects {
         /** How long a connection to the dependency may take to open. */
-        @WithDefault("2s")
+        @WithDefault(Defaults.EFFECTS_CONNECT_TIMEOUT)
         Duration connectTimeout();
 
         /** The longest one attempt may take (also the socket's read timeout). */
-        @WithDefault("10s")
+        @WithDefault(Defaults.EFFECTS_ATTEMPT_TIMEOUT)
         Duration attemptTimeout();
 
         /** The longest a call may take with its one retry; at least {@link #attemptTimeout()}. */
-        @WithDefault("20s")
+        @WithDefault(Defaults.EFFECTS_CALL_TIMEOUT)
         Duration callTimeout();
 
         /** The pause before the one retry of a connection blip; at most 1 s. */
-        @WithDefault("50ms")
+        @WithDefault(Defaults.EFFECTS_RETRY_DELAY)
         Duration retryDelay();
     }
 
@@ -322,7 +328,7 @@ public interface RedriveConfig {
         Optional<String> archiveKmsKeyId();
 
         /** How long a dead letter stays in the active ledger before it is archived. */
-        @WithDefault("P7D")
+        @WithDefault(Defaults.SWEEPER_RETENTION)
         Duration retention();
 
         /**
@@ -365,7 +371,7 @@ public interface RedriveConfig {
          * The table the breakers' shared state lives in: the control table (one item per dependency, {@code pk =
          * breaker#<dependency>}), written only on transitions.
          */
-        @WithDefault("redrive-control")
+        @WithDefault(Defaults.BREAKERS_TABLE)
         String table();
 
         /** The mail provider's breaker ({@code email-provider}, in front of the confirmation email). */
@@ -375,35 +381,35 @@ public interface RedriveConfig {
     /** One dependency's circuit breaker. The defaults are {@code BreakerPolicy.DEFAULT}'s. */
     interface Breaker {
         /** Whether the breaker guards the dependency's calls at all; off, every message calls it. */
-        @WithDefault("true")
+        @WithDefault(Defaults.BREAKER_ENABLED)
         boolean enabled();
 
         /** TRANSIENT failures of the dependency in a row, in one sandbox, that open the breaker. */
-        @WithDefault("5")
+        @WithDefault(Defaults.BREAKER_CONSECUTIVE_FAILURES)
         int consecutiveFailures();
 
         /** The share of TRANSIENT failures over a full window of calls that opens it (strictly over; 1.0: off). */
-        @WithDefault("0.5")
+        @WithDefault(Defaults.BREAKER_FAILURE_RATE)
         double failureRate();
 
         /** How many recent calls of one sandbox the failure rate is measured over. */
-        @WithDefault("20")
+        @WithDefault(Defaults.BREAKER_WINDOW)
         int window();
 
         /** How long it stays open after it opens; messages refused meanwhile are deferred by the rest of it. */
-        @WithDefault("30s")
+        @WithDefault(Defaults.BREAKER_OPEN_PERIOD)
         Duration openPeriod();
 
         /** The cap of the open period, which doubles on every failed probe. */
-        @WithDefault("10m")
+        @WithDefault(Defaults.BREAKER_MAX_OPEN_PERIOD)
         Duration maxOpenPeriod();
 
         /** How long the one probe holds the half-open breaker before another sandbox may probe instead. */
-        @WithDefault("30s")
+        @WithDefault(Defaults.BREAKER_PROBE_LEASE)
         Duration probeLease();
 
         /** How long a sandbox trusts its last read of the shared state (the healthy path reads once per period). */
-        @WithDefault("5s")
+        @WithDefault(Defaults.BREAKER_CACHE_TTL)
         Duration cacheTtl();
     }
 }

@@ -1,7 +1,7 @@
 package dev.redrive.functions.outbox;
 
 import dev.redrive.core.names.RedriveNames.Metrics;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import software.amazon.cloudwatchlogs.emf.logger.MetricsLogger;
 import software.amazon.cloudwatchlogs.emf.model.DimensionSet;
 import software.amazon.cloudwatchlogs.emf.model.Unit;

@@ -5,7 +5,7 @@ import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.OutboxRelay;
 import dev.redrive.checkout.placing.SqsOutboxPublisher;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

@@ -12,7 +12,7 @@ import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;

@@ -5,7 +5,7 @@ import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.SweepReport;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.checkout.placing.InMemoryCheckoutStore;
 import dev.redrive.checkout.placing.InMemoryPaymentProvider;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -19,6 +19,8 @@ import dev.redrive.core.sweeper.SweepReport;
 import dev.redrive.functions.checkout.CheckoutProbe;
 import dev.redrive.functions.outbox.OutboxMetrics;
 import dev.redrive.functions.sweeper.SweeperMetrics;
+import dev.redrive.lambda.ConsumerMetrics;
+import dev.redrive.lambda.EmfOutput;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

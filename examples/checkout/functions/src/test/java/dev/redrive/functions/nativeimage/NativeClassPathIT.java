@@ -2,8 +2,8 @@ package dev.redrive.functions.nativeimage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.functions.lambda.EmfReflection;
 import dev.redrive.functions.lambda.NativeReflection;
-import dev.redrive.functions.metrics.EmfOutput;
 import dev.redrive.functions.nativeimage.NativeConfigurationNames.Named;
 import dev.redrive.functions.nativeimage.SubstitutionTargets.Outcome;
 import dev.redrive.functions.nativeimage.SubstitutionTargets.Substitution;
@@ -124,7 +124,7 @@ class NativeClassPathIT {
     @Test
     void everyClassOurRegistrationsNameIsOnTheNativeClassPathAndRegistered() {
         List<String> problems = new ArrayList<>();
-        for (Class<?> registering : List.of(NativeReflection.class, EmfOutput.class)) {
+        for (Class<?> registering : List.of(NativeReflection.class, EmfReflection.class)) {
             RegisterForReflection r = registering.getAnnotation(RegisterForReflection.class);
             Stream.concat(Arrays.stream(r.targets()).map(Class::getName), Arrays.stream(r.classNames()))
                     .forEach(name -> {

@@ -9,7 +9,7 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.SweepReport;
 import dev.redrive.core.sweeper.SweepReports;
-import dev.redrive.functions.metrics.EmfOutput;
+import dev.redrive.lambda.EmfOutput;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.redrive.functions.testing;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.functions.lambda.IdempotentSqsHandler;
-import dev.redrive.functions.metrics.ConsumerMetrics;
+import dev.redrive.lambda.ConsumerMetrics;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;

@@ -1,7 +1,7 @@
-package dev.redrive.functions.metrics;
+package dev.redrive.lambda;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import software.amazon.cloudwatchlogs.emf.environment.Environment;
@@ -12,13 +12,18 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
  * Where Embedded Metric Format documents go: one JSON line each, synchronously, to stdout in Lambda (CloudWatch Logs
  * turns them into metrics). No agent, no background thread, no socket; tests pass their own line consumer.
  *
- * <p>For a native image, the EMF model Jackson serializes is registered for reflection here, with the serializers and
- * filters its annotations name ({@code @JsonSerialize(using)}, {@code @JsonDeserialize(using)},
- * {@code @JsonInclude(valueFilter)}), which Jackson instantiates by reflection on the first flush
- * (NativeImageMetadataIT finds them from the annotations and fails if one is missing).
+ * <p>For a native image, the EMF model Jackson serializes must be registered for reflection, with the serializers and
+ * filters its annotations name: {@link #REFLECTED_CLASSES}, which a native build registers (a Quarkus function with
+ * {@code @RegisterForReflection(classNames = ...)}, a plain one in its {@code reflect-config.json}).
  */
-@RegisterForReflection(
-        classNames = {
+public final class EmfOutput implements Environment, ISink {
+
+    /**
+     * The EMF classes Jackson instantiates by reflection on the first flush: the model, and the serializers and filters
+     * its annotations name ({@code @JsonSerialize(using)}, {@code @JsonDeserialize(using)},
+     * {@code @JsonInclude(valueFilter)}).
+     */
+    public static final List<String> REFLECTED_CLASSES = List.of(
             "software.amazon.cloudwatchlogs.emf.model.RootNode",
             "software.amazon.cloudwatchlogs.emf.model.Metadata",
             "software.amazon.cloudwatchlogs.emf.model.MetricDirective",
@@ -31,12 +36,11 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
             "software.amazon.cloudwatchlogs.emf.serializers.UnitSerializer",
             "software.amazon.cloudwatchlogs.emf.serializers.UnitDeserializer",
             "software.amazon.cloudwatchlogs.emf.serializers.StorageResolutionSerializer",
-            "software.amazon.cloudwatchlogs.emf.serializers.StorageResolutionFilter"
-        })
-public final class EmfOutput implements Environment, ISink {
+            "software.amazon.cloudwatchlogs.emf.serializers.StorageResolutionFilter");
 
     private final Consumer<String> lines;
 
+    /** Writes each document as one line to {@code lines}. */
     public EmfOutput(Consumer<String> lines) {
         this.lines = lines;
     }

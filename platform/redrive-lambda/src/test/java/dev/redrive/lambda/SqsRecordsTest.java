@@ -1,4 +1,4 @@
-package dev.redrive.functions.lambda;
+package dev.redrive.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.redrive.functions.metrics;
+package dev.redrive.lambda;
 
 import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.MessageOutcome;

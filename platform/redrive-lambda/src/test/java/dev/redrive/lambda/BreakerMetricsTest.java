@@ -1,4 +1,4 @@
-package dev.redrive.functions.metrics;
+package dev.redrive.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.redrive.functions.lambda;
+package dev.redrive.lambda;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.core.consumer.IncomingMessage;
@@ -9,12 +9,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Turns Lambda's SQS event into the core's messages, tolerating whatever a record lacks. */
-final class SqsRecords {
+/**
+ * Turns Lambda's SQS event into the core's messages, tolerating whatever a record lacks: a record without a message id
+ * is left out and counted ({@link #unidentified}), a missing receive count is 1, only a FIFO queue's message group is
+ * an order to keep, and every attribute is kept with its type (a dead letter carries them unchanged).
+ */
+public final class SqsRecords {
 
     private SqsRecords() {}
 
-    static List<IncomingMessage> messages(SQSEvent event) {
+    /** The records that carry a message id, as the core's messages, in the event's order. */
+    public static List<IncomingMessage> messages(SQSEvent event) {
         List<IncomingMessage> messages = new ArrayList<>();
         if (event == null || event.getRecords() == null) {
             return messages;
@@ -42,7 +47,7 @@ final class SqsRecords {
      * processed must not be acknowledged either: the handler then reports the whole batch failed (an empty
      * {@code itemIdentifier}), and the records that were processed come back as duplicates.
      */
-    static int unidentified(SQSEvent event) {
+    public static int unidentified(SQSEvent event) {
         if (event == null || event.getRecords() == null) {
             return 0;
         }
@@ -86,7 +91,8 @@ final class SqsRecords {
         return attributes;
     }
 
-    static int receiveCount(String value) {
+    /** The {@code ApproximateReceiveCount} attribute: at least 1, and 1 when absent or not a number. */
+    public static int receiveCount(String value) {
         try {
             return value == null ? 1 : Math.max(1, Integer.parseInt(value.strip()));
         } catch (NumberFormatException e) {

@@ -1,4 +1,4 @@
-package dev.redrive.functions.lambda;
+package dev.redrive.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,21 +15,21 @@ class InvocationTimeTest {
     @Test
     void aDeadlineThatHasPassedLeavesNoTimeNotAMinute() {
         // A sandbox thawed after its invocation's deadline: Lambda's context then counts below zero.
-        assertThat(IdempotentSqsHandler.remaining(context(-5_000))).isEqualTo(Duration.ZERO);
+        assertThat(SqsConsumerHandler.remaining(context(-5_000))).isEqualTo(Duration.ZERO);
     }
 
     @Test
     void noDeadlineAtAllFallsBackToTheDefault() {
         // No Lambda-Runtime-Deadline-Ms: the context computes (int) (0 - now), which wraps around to any value.
         int wrapped = (int) (0 - System.currentTimeMillis());
-        assertThat(IdempotentSqsHandler.remaining(context(wrapped))).isEqualTo(Duration.ofSeconds(60));
-        assertThat(IdempotentSqsHandler.remaining(context(Integer.MAX_VALUE))).isEqualTo(Duration.ofSeconds(60));
-        assertThat(IdempotentSqsHandler.remaining(null)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(SqsConsumerHandler.remaining(context(wrapped))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(SqsConsumerHandler.remaining(context(Integer.MAX_VALUE))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(SqsConsumerHandler.remaining(null)).isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
     void aRealDeadlineIsTakenAsItIs() {
-        assertThat(IdempotentSqsHandler.remaining(context(29_500))).isEqualTo(Duration.ofMillis(29_500));
+        assertThat(SqsConsumerHandler.remaining(context(29_500))).isEqualTo(Duration.ofMillis(29_500));
     }
 
     private static Context context(int remainingMillis) {

@@ -1,10 +1,8 @@
-package dev.redrive.functions.lambda;
+package dev.redrive.lambda;
 
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.failure.Printable;
-import dev.redrive.functions.metrics.ConsumerMetrics;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import org.jboss.logging.Logger;
 
@@ -12,13 +10,13 @@ import org.jboss.logging.Logger;
  * What happens while records are processed: effect latency goes to the metrics; what needs a person's attention goes
  * to the log (keys and classes only, never payloads). Called concurrently by the records of a batch.
  */
-@ApplicationScoped
-public class ConsumerEvents implements ProcessingListener {
+public final class ConsumerEvents implements ProcessingListener {
 
     private static final Logger LOG = Logger.getLogger("dev.redrive.consumer");
 
     private final ConsumerMetrics metrics;
 
+    /** Reports effect latency to {@code metrics}. */
     public ConsumerEvents(ConsumerMetrics metrics) {
         this.metrics = metrics;
     }
