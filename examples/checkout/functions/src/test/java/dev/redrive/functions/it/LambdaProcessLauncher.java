@@ -82,7 +82,12 @@ abstract class LambdaProcessLauncher implements ArtifactLauncher<ArtifactLaunche
         output.start();
         try {
             boolean up = started.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (!up || !process.isAlive()) {
+            if (!process.isAlive()) {
+                close();
+                throw new IllegalStateException(description() + " exited with code " + process.exitValue()
+                        + " before it started (see its output above)");
+            }
+            if (!up) {
                 close();
                 throw new IllegalStateException(
                         description() + " did not start within " + START_TIMEOUT_SECONDS + " s (see its output above)");
