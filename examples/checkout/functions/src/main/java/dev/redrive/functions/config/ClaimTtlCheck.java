@@ -1,6 +1,5 @@
 package dev.redrive.functions.config;
 
-import dev.redrive.core.claim.ClaimRetention;
 import dev.redrive.lambda.RedriveSettings;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,13 +15,5 @@ public class ClaimTtlCheck {
 
     void check(@Observes StartupEvent start, RedriveSettings settings) {
         dev.redrive.lambda.ClaimTtlCheck.check(settings.claims());
-    }
-
-    /** The settings claims must cover. */
-    public static ClaimRetention retention(RedriveConfig config) {
-        return new ClaimRetention(
-                config.claims().sourceRetention(),
-                config.claims().deadLetterRetention(),
-                config.sweeper().retention());
     }
 }

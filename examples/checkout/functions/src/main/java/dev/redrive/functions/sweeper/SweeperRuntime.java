@@ -16,8 +16,8 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.core.sweeper.SweeperSettings;
-import dev.redrive.functions.config.ClaimTtlCheck;
 import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.lambda.RedriveSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -109,9 +109,11 @@ public class SweeperRuntime {
 
     @Produces
     @Singleton
-    ReplayService replayService(RedriveConfig config, AwsRedrive aws, CheckoutDeployment checkout) {
-        Duration claimHorizon = ClaimTtlCheck.retention(config)
-                .claimHorizonAfterArrival(config.claims().recordTtl());
+    ReplayService replayService(
+            RedriveConfig config, RedriveSettings settings, AwsRedrive aws, CheckoutDeployment checkout) {
+        Duration claimHorizon = settings.claims()
+                .retention()
+                .claimHorizonAfterArrival(settings.claims().recordTtl());
         RedriveConfig.Replays r = config.replays();
         return aws.replays(checkout.consumers(), checkout.schemaGate())
                 .claimLookup(checkout.consumers(), aws.claims(), claimHorizon)
