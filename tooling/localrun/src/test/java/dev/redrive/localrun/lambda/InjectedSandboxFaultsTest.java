@@ -169,18 +169,121 @@ class InjectedSandboxFaultsTest {
                 .isFalse();
     }
 
+    /** Starts a helper process of its own before it polls (as a function may start a sidecar or a shell command). */
+    private static final String WITH_A_CHILD = "sleep 600 &\necho $! > \"$CHILD_PID_FILE\"\n" + SLOW_ANSWER;
+
+    @Test
+    void closingASandboxEndsEveryProcessItStartedNotOnlyItsFirst() throws Exception {
+        FunctionInstance sandbox = sandbox(WITH_A_CHILD);
+        sandbox.start(Duration.ofSeconds(20));
+        long child = childPid();
+        assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).contains(true);
+
+        sandbox.close();
+
+        assertThat(gone(child))
+                .as("the sandbox's child process %d is gone with it", child)
+                .isTrue();
+    }
+
+    @Test
+    void anInjectedKillEndsEveryProcessOfTheSandbox() throws Exception {
+        try (FunctionInstance sandbox = sandbox(WITH_A_CHILD)) {
+            sandbox.start(Duration.ofSeconds(20));
+            long child = childPid();
+
+            sandbox.kill();
+
+            assertThat(gone(child))
+                    .as("the killed sandbox's child process %d", child)
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void aFrozenSandboxIsFrozenWholeAndThawedWhole() throws Exception {
+        try (FunctionInstance sandbox = sandbox(WITH_A_CHILD)) {
+            sandbox.start(Duration.ofSeconds(20));
+            long child = childPid();
+            FunctionInstance.Freeze freeze =
+                    sandbox.freezeAfterInvocation(Instant.now().plusSeconds(600));
+            sandbox.invoke("{\"n\":1}", Duration.ofSeconds(30), Duration.ofSeconds(20));
+            assertThat(freeze.applied()).isCompletedWithValue(true);
+
+            assertThat(processState(child))
+                    .as("the child of a frozen sandbox is stopped too")
+                    .isEqualTo('T');
+
+            sandbox.thaw();
+
+            assertThat(stateWithin(child, c -> c != 'T'))
+                    .as("and runs again at the thaw")
+                    .isNotEqualTo('T');
+        }
+    }
+
+    private long childPid() throws Exception {
+        Path file = dir.resolve("child.pid");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(file)) {
+                String s = Files.readString(file).trim();
+                if (!s.isEmpty()) {
+                    return Long.parseLong(s);
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the sandbox never wrote " + file);
+    }
+
+    /** The process's state once it meets {@code wanted}, or its last state after 5 s. */
+    private static char stateWithin(long pid, java.util.function.IntPredicate wanted) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        char state = processState(pid);
+        while (!wanted.test(state) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            state = processState(pid);
+        }
+        return state;
+    }
+
+    /** Whether {@code pid} has ended (a zombie awaiting its reaper counts as ended). */
+    private static boolean gone(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            Path stat = Path.of("/proc", Long.toString(pid), "stat");
+            if (!Files.exists(stat)) {
+                return true;
+            }
+            try {
+                if (processState(pid) == 'Z') {
+                    return true;
+                }
+            } catch (IOException e) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return false;
+    }
+
     private final java.util.List<SandboxExit> exits = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private FunctionInstance sandbox() throws IOException {
+        return sandbox(SLOW_ANSWER);
+    }
+
+    private FunctionInstance sandbox(String script) throws IOException {
         Path bootstrap = dir.resolve("bootstrap");
-        Files.writeString(bootstrap, "#!/usr/bin/env bash\n" + SLOW_ANSWER);
+        Files.writeString(bootstrap, "#!/usr/bin/env bash\n" + script);
         Files.setPosixFilePermissions(bootstrap, PosixFilePermissions.fromString("rwx------"));
         SandboxSpec spec = new SandboxSpec(
                 "fn",
                 "arn:aws:lambda:us-east-1:000000000000:function:fn",
                 new FunctionArtifact("native", bootstrap, ""),
                 128,
-                Map.of());
+                Map.of("CHILD_PID_FILE", dir.resolve("child.pid").toString()));
         return new FunctionInstance(
                 spec, 1, ManagedJavaRuntime.unpackInto(dir.resolve("run")), dir.resolve("fn.log"), exits::add);
     }
