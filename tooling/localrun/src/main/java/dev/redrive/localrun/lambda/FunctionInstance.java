@@ -251,12 +251,7 @@ public final class FunctionInstance implements AutoCloseable {
             if (p != null && p.isAlive()) {
                 injectedKill.set(true);
                 injectedKills.incrementAndGet();
-                p.destroyForcibly();
-                try {
-                    p.waitFor(5, TimeUnit.SECONDS); // gone before anyone asks whether it runs
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                SandboxProcesses.kill(p); // gone, children included, before anyone asks whether it runs
             }
         }
     }
@@ -381,7 +376,7 @@ public final class FunctionInstance implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         stopping.set(true); // an injected crash, not a sandbox dying by itself
-        process.destroyForcibly();
+        SandboxProcesses.kill(process);
         close();
         return new InvocationResult.FunctionError(
                 "Runtime.ExitError",
@@ -416,18 +411,11 @@ public final class FunctionInstance implements AutoCloseable {
         stopping.set(true);
         boolean frozen = freeze.frozen();
         freeze.ended();
-        if (process != null && frozen) {
-            process.destroyForcibly(); // a frozen process would not see SIGTERM
-        }
         if (process != null) {
-            process.destroy();
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
+            if (frozen) {
+                SandboxProcesses.kill(process); // a frozen sandbox would not see SIGTERM
+            } else {
+                SandboxProcesses.terminate(process, Duration.ofSeconds(5));
             }
             process = null;
         }

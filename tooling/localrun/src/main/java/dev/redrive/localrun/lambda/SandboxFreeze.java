@@ -1,10 +1,8 @@
 package dev.redrive.localrun.lambda;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Freezing a sandbox's process (SIGSTOP) and thawing it (SIGCONT), as Lambda freezes an execution environment between
+ * Freezing a sandbox's processes (SIGSTOP to its whole tree, {@link SandboxProcesses}) and thawing it (SIGCONT), as Lambda freezes an execution environment between
  * invocations and as a long GC pause stops a JVM: while frozen, none of its threads runs, its sockets stay open, and
  * whatever was sent to it waits in them.
  *
@@ -37,6 +35,8 @@ final class SandboxFreeze {
     private CompletableFuture<Boolean> applied = CompletableFuture.completedFuture(false);
     private CompletableFuture<Void> released = CompletableFuture.completedFuture(null);
     private Process frozen;
+    /** The frozen sandbox's processes, its bootstrap first. */
+    private List<ProcessHandle> frozenTree = List.of();
 
     /**
      * Asks for a freeze from the end of the current invocation until {@code until}. Returns a future that completes
@@ -71,13 +71,14 @@ final class SandboxFreeze {
         }
         Instant until = requestedUntil;
         requestedUntil = null;
-        if (process == null || !process.isAlive() || !signal(process, "STOP")) {
+        List<ProcessHandle> tree = process == null ? List.of() : SandboxProcesses.stop(process.toHandle());
+        if (tree.isEmpty()) {
             applied.complete(false);
             released.complete(null);
             return false;
         }
-        awaitStopped(process, Duration.ofSeconds(2));
         frozen = process;
+        frozenTree = tree;
         applied.complete(true);
         long delay = Math.max(0, Duration.between(Instant.now(), until).toMillis());
         THAWS.schedule(this::thaw, delay, TimeUnit.MILLISECONDS);
@@ -87,8 +88,9 @@ final class SandboxFreeze {
     /** Thaws the process now if it is frozen (SIGCONT). */
     synchronized void thaw() {
         if (frozen != null) {
-            signal(frozen, "CONT");
+            SandboxProcesses.resume(frozenTree);
             frozen = null;
+            frozenTree = List.of();
             notifyAll();
         }
         applied.complete(false);
@@ -99,6 +101,7 @@ final class SandboxFreeze {
     synchronized void ended() {
         requestedUntil = null;
         frozen = null;
+        frozenTree = List.of();
         notifyAll();
         applied.complete(false);
         released.complete(null);
@@ -123,44 +126,5 @@ final class SandboxFreeze {
     /** Completes when the sandbox runs again after the current or requested freeze (or is gone). */
     synchronized CompletableFuture<Void> released() {
         return released;
-    }
-
-    /**
-     * Waits until the kernel shows {@code process} stopped ({@code T} in {@code /proc/<pid>/stat}): {@code kill -STOP}
-     * returns once the signal is sent, and the target stops a moment later. Where there is no {@code /proc}, returns.
-     */
-    static void awaitStopped(Process process, Duration atMost) {
-        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
-        long deadline = System.nanoTime() + atMost.toNanos();
-        try {
-            while (System.nanoTime() < deadline && process.isAlive()) {
-                String s = Files.readString(stat);
-                char state = s.charAt(s.lastIndexOf(')') + 2);
-                if (state == 'T' || state == 't') {
-                    return;
-                }
-                Thread.sleep(1);
-            }
-        } catch (IOException | RuntimeException e) {
-            // no /proc, or the process is gone: nothing to wait for
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Sends SIGSTOP, SIGCONT (or any named signal) to {@code process}; false when it could not be sent. */
-    static boolean signal(Process process, String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }
