@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.ParsedMessage;
 import dev.redrive.core.failure.SchemaViolation;
+import dev.redrive.schema.StrictJson;
+import dev.redrive.schema.internal.JsonTypes;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
