@@ -165,6 +165,18 @@ public final class RoutesDocument {
         return "no route declares the consumer '" + consumer + "' (declared: " + String.join(", ", consumers()) + ")";
     }
 
+    /**
+     * Every schema the routes declare, by event type and version (the first route's, when two declare one type): what
+     * operator tools redact a payload by ({@code x-sensitive}).
+     */
+    public SchemaRegistry schemas() {
+        Map<String, Map<Integer, JsonNode>> all = new TreeMap<>();
+        for (DeclaredRoute r : routes) {
+            r.contract().ifPresent(c -> c.schemas().forEach((type, versions) -> all.putIfAbsent(type, versions)));
+        }
+        return SchemaRegistry.of(all);
+    }
+
     /** This document as JSON ({@code {"version": 1, "routes": [...]}}), as it is parsed. */
     public String toJson() {
         ObjectNode doc = JSON.createObjectNode();
