@@ -1,0 +1,61 @@
+package dev.redrive.infra.consumer;
+
+import dev.redrive.core.names.RedriveNames.Dependencies;
+import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.schema.ContractFiles;
+import dev.redrive.schema.DeclaredRoute;
+import dev.redrive.schema.EventContract;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The routes of the checkout's consumers, from the same declaration the consumers read (the example's
+ * {@code contracts/}, {@code schemas/} and {@code upcasters/} files of its domain module, read from
+ * {@code examples/checkout/domain/src/main/resources} at synth): each consumer's queues by name, its
+ * {@code OrderPlaced} contract, and the email's breaker. The same pointers go into each consumer's environment.
+ */
+public final class CheckoutRoutes {
+
+    /** The event type every checkout consumer reads. */
+    public static final String EVENT_TYPE = "OrderPlaced";
+
+    /** Where the declaration is, from the infra module (the CDK app's and the tests' working directory). */
+    public static final Path DECLARATION = Path.of("../domain/src/main/resources");
+
+    /** The consumer environment's names of the contract's pointers. */
+    public static final String KEY_POINTER = "REDRIVE_CONTRACT_KEY_POINTER";
+
+    public static final String TYPE_POINTER = "REDRIVE_CONTRACT_EVENT_TYPE_POINTER";
+    public static final String VERSION_POINTER = "REDRIVE_CONTRACT_VERSION_POINTER";
+
+    private CheckoutRoutes() {}
+
+    /** The route of {@code consumer}. */
+    public static DeclaredRoute route(IdempotentConsumer consumer) {
+        EventContract contract = contract(consumer.name());
+        Optional<String> breaker = Handlers.CONFIRMATION_EMAIL.equals(consumer.name())
+                ? Optional.of(Dependencies.EMAIL_PROVIDER)
+                : Optional.empty();
+        if (contract.key().pointer() != null) {
+            consumer.function().addEnvironment(KEY_POINTER, contract.key().pointer());
+        }
+        contract.typePointer().ifPresent(p -> consumer.function().addEnvironment(TYPE_POINTER, p));
+        contract.versionPointer().ifPresent(p -> consumer.function().addEnvironment(VERSION_POINTER, p));
+        return new DeclaredRoute(
+                consumer.name(),
+                consumer.sourceQueueName(),
+                consumer.deadLetterQueueName(),
+                Optional.of(contract),
+                breaker);
+    }
+
+    /** The {@code OrderPlaced} contract of {@code consumer}, as declared. */
+    public static EventContract contract(String consumer) {
+        if (!Files.isDirectory(DECLARATION.resolve("contracts"))) {
+            throw new IllegalStateException("the checkout's event contract is not at "
+                    + DECLARATION.toAbsolutePath().normalize() + "/contracts: synthesize from examples/checkout/infra");
+        }
+        return ContractFiles.read(consumer, EVENT_TYPE, ContractFiles.directory(DECLARATION));
+    }
+}
