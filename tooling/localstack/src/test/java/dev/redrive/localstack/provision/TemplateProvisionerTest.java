@@ -168,7 +168,9 @@ class TemplateProvisionerTest {
     void createsTheBucketsVersionedAndPrivate(LocalAws aws) {
         ProvisionedResources resources = provision(aws);
 
-        assertThat(resources.buckets()).hasSize(3);
+        assertThat(resources.buckets())
+                .as("archive, claim checks, email outbox, routes document")
+                .hasSize(4);
         LocalBucket claimChecks = resources.buckets().entrySet().stream()
                 .filter(e -> e.getKey().startsWith("ClaimCheckBucket"))
                 .map(Map.Entry::getValue)

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awscdk.RemovalPolicy;
-import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.s3.BlockPublicAccess;
@@ -122,15 +121,13 @@ public final class DlqSweeper extends Construct {
      */
     private Bucket routesBucket(SweeperProps props) {
         return Bucket.Builder.create(this, "RoutesBucket")
-                .bucketName(props.prefix() + "-routes-" + Stack.of(this).getAccount() + "-"
-                        + Stack.of(this).getRegion())
                 .versioned(true)
                 .encryption(BucketEncryption.KMS)
                 .encryptionKey(props.key())
                 .bucketKeyEnabled(true)
                 .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
                 .enforceSsl(true)
-                .removalPolicy(RemovalPolicy.RETAIN)
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
     }
 
