@@ -182,7 +182,7 @@ class StorageTest {
         }
         assertThat(outliving)
                 .as("tables, buckets, the key and log groups are kept")
-                .hasSize(5 + 3 + 1 + 7);
+                .hasSize(5 + 4 + 1 + 7);
     }
 
     @Test
