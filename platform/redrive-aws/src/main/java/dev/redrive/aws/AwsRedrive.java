@@ -14,7 +14,7 @@ import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
-import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.names.RedriveNames.Dependencies;
 import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.operator.LedgerOperator;
@@ -153,7 +153,7 @@ public record AwsRedrive(
      * #REPLAY_CHECK_PARALLELISM} records at a time, paced per lane at {@link ReplayPace#DEFAULT} (a caller with its
      * own settings sets {@link ReplayService.Builder#pace}) and held while a lane's breaker is open.
      */
-    public ReplayService.Builder replays(Map<String, ? extends IdempotentConsumer<?>> consumers, SchemaGate schemas) {
+    public ReplayService.Builder replays(Map<String, ? extends KeyReader> consumers, SchemaGate schemas) {
         return ReplayService.builder()
                 .ledger(ledger())
                 .parallelism(REPLAY_CHECK_PARALLELISM)
@@ -198,7 +198,7 @@ public record AwsRedrive(
     }
 
     /** The sweeper on these resources, reading keys with {@code consumers} and replaying through {@code replays}. */
-    public Sweeper.Builder sweeper(Map<String, ? extends IdempotentConsumer<?>> consumers, ReplayService replays) {
+    public Sweeper.Builder sweeper(Map<String, ? extends KeyReader> consumers, ReplayService replays) {
         return Sweeper.builder()
                 .deadLetters(deadLetters())
                 .ledger(ledger())

@@ -1,21 +1,24 @@
 package dev.redrive.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.queues.QueueAddress;
 import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.checkout.CheckoutDeployment;
-import dev.redrive.checkout.EventSchemas;
+import dev.redrive.aws.queues.SweeperRoutes;
+import dev.redrive.aws.routes.S3RoutesStore;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.Route;
+import dev.redrive.schema.ContractReader;
+import dev.redrive.schema.RoutesDocument;
+import dev.redrive.schema.SchemaRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The backend on AWS: the operator port over the same adapters the sweeper function uses ({@link AwsRedrive}), with
- * the checkout's consumers and schema gate ({@link CheckoutDeployment}); built on first use so that {@code redrive
- * backoff} never needs AWS at all.
+ * the key readers and schema gate of the routes document the sweeper reads ({@link RoutesDocument}: no consumer code);
+ * built on first use so that {@code redrive backoff} never needs AWS at all.
  */
 final class AwsBackend implements Backend {
 
@@ -25,8 +28,7 @@ final class AwsBackend implements Backend {
     private final CliContext context;
     private final Settings settings;
     private final AwsClients aws;
-    private final ObjectMapper json = new ObjectMapper();
-    private final CheckoutDeployment checkout;
+    private RoutesDocument document;
     private QueueDirectory queues;
     private List<Route> routes;
     private OperatorPort operator;
@@ -35,7 +37,6 @@ final class AwsBackend implements Backend {
         this.context = context;
         this.settings = settings;
         this.aws = new AwsClients(context);
-        this.checkout = CheckoutDeployment.forReplayChecks(json, settings.revenueTable());
     }
 
     @Override
@@ -49,15 +50,23 @@ final class AwsBackend implements Backend {
     }
 
     @Override
-    public EventSchemas schemas() {
-        return checkout.schemas();
+    public SchemaRegistry schemas() {
+        return routesDocument().schemas();
+    }
+
+    @Override
+    public synchronized RoutesDocument routesDocument() {
+        if (document == null) {
+            document = Routes.load(settings.routes(), (bucket, key) -> new S3RoutesStore(aws.s3()).read(bucket, key));
+        }
+        return document;
     }
 
     /** Queue URLs by name; the configured routes' URLs are registered so they are never looked up. */
     @Override
     public synchronized QueueDirectory directory() {
         if (routes == null) {
-            routes = Routes.parse(settings.routes(), json, queues());
+            routes = SweeperRoutes.of(routesDocument(), queues());
         }
         return queues;
     }
@@ -104,7 +113,9 @@ final class AwsBackend implements Backend {
                             settings.claimChecks()),
                     NO_RECEIVES,
                     context.clock());
-            ReplayService replays = redrive.replays(checkout.consumers(), checkout.schemaGate())
+            RoutesDocument declared = routesDocument();
+            Map<String, ContractReader> readers = declared.readers();
+            ReplayService replays = redrive.replays(declared.keyReaders(readers), declared.schemaGate(readers))
                     .sender(context.senderWrapper().apply(redrive.sender()))
                     .pace(settings.replayPace())
                     .build();

@@ -1,9 +1,10 @@
 package dev.redrive.cli;
 
 import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.checkout.EventSchemas;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.sweeper.Route;
+import dev.redrive.schema.RoutesDocument;
+import dev.redrive.schema.SchemaRegistry;
 import java.util.List;
 
 /**
@@ -15,14 +16,17 @@ interface Backend extends AutoCloseable {
 
     OperatorPort operator();
 
-    /** The routes of {@code REDRIVE_SWEEPER_ROUTES} (or {@code --routes}). */
+    /** The queues of the routes document ({@code REDRIVE_ROUTES} or {@code --routes}). */
     List<Route> routes();
+
+    /** The routes document: the consumers declared, with their contracts. */
+    RoutesDocument routesDocument();
 
     /** The configured route of source queue {@code name}, else one found from the queue's redrive policy. */
     Route routeOf(String name);
 
-    /** The event schemas, for redaction. */
-    EventSchemas schemas();
+    /** The event schemas the routes declare, for redaction. */
+    SchemaRegistry schemas();
 
     Settings settings();
 

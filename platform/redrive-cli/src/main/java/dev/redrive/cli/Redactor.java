@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.networknt.schema.JsonSchema;
-import dev.redrive.checkout.EventSchemas;
+import dev.redrive.schema.SchemaRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,9 +26,9 @@ final class Redactor {
     static final String MASK = "[redacted]";
     private static final int MAX_VERSION = 64;
 
-    private final EventSchemas schemas;
+    private final SchemaRegistry schemas;
 
-    Redactor(EventSchemas schemas) {
+    Redactor(SchemaRegistry schemas) {
         this.schemas = schemas;
     }
 
@@ -117,7 +117,7 @@ final class Redactor {
             for (Map.Entry<String, JsonNode> p : properties.properties()) {
                 List<String> path = new ArrayList<>(at);
                 path.add(p.getKey());
-                if (p.getValue().path(EventSchemas.SENSITIVE).asBoolean(false)) {
+                if (p.getValue().path(SchemaRegistry.SENSITIVE).asBoolean(false)) {
                     out.add(path);
                 } else {
                     sensitivePaths(p.getValue(), path, out);
@@ -128,7 +128,7 @@ final class Redactor {
         if (items != null && items.isObject()) {
             List<String> path = new ArrayList<>(at);
             path.add("[]");
-            if (items.path(EventSchemas.SENSITIVE).asBoolean(false)) {
+            if (items.path(SchemaRegistry.SENSITIVE).asBoolean(false)) {
                 out.add(path);
             } else {
                 sensitivePaths(items, path, out);

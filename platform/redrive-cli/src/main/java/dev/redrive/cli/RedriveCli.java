@@ -122,7 +122,8 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
             scope = ScopeType.INHERIT,
             paramLabel = "JSON",
             order = 105,
-            description = "The routes as JSON, like the sweeper's. Default: $REDRIVE_SWEEPER_ROUTES.")
+            description = "The routes document, as the sweeper is given it: s3://bucket/key, a file or the JSON. "
+                    + "Default: $REDRIVE_ROUTES (else the old $REDRIVE_SWEEPER_ROUTES).")
     String routes;
 
     private final CliContext context;

@@ -2,6 +2,8 @@ package dev.redrive.cli;
 
 import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.schema.RoutesDocument;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -124,6 +126,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         Actor actor = dryRun ? null : root.actor();
         backend.routes(); // the routes are read before anything is replayed: a bad value stops the run first
+        refuseUndeclared(backend, targets);
         return new BulkReplay(
                         backend.operator(),
                         root.context(),
@@ -131,6 +134,22 @@ final class ReplayCommand implements Callable<Integer> {
                         new BulkReplay.Output(out, spec.commandLine().getErr(), json, quiet))
                 .run(targets, actor, reason, dryRun)
                 .exitCode();
+    }
+
+    /**
+     * A dead letter of a consumer no route declares cannot be checked: the run stops before anything changes, naming
+     * the declared consumers (a replay is never checked against a guess).
+     */
+    private static void refuseUndeclared(Backend backend, List<String> targets) {
+        RoutesDocument routes = backend.routesDocument();
+        for (String id : targets) {
+            String consumer =
+                    backend.operator().show(id).map(QuarantineRecord::consumer).orElse(null);
+            if (consumer != null && routes.route(consumer).isEmpty()) {
+                throw CliException.config("dead letter " + id + ": " + routes.undeclared(consumer) + "; give the "
+                        + "routes document that declares it (" + Settings.ROUTES + " or --routes)");
+            }
+        }
     }
 
     private String describeFilter() {

@@ -1,23 +1,22 @@
 package dev.redrive.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.aws.queues.SweeperRoutes;
-import dev.redrive.core.sweeper.Route;
-import java.util.List;
+import dev.redrive.schema.RoutesDocument;
+import dev.redrive.schema.RoutesStore;
+import java.io.UncheckedIOException;
 
 /**
- * Reads the routes the sweeper is configured with ({@code REDRIVE_SWEEPER_ROUTES}, the same JSON the functions read,
- * parsed by the same code), turning a bad value into a one-line configuration error.
+ * Reads the routes document the sweeper is configured with ({@code REDRIVE_ROUTES} or {@code --routes}: an {@code
+ * s3://} object, a file or the JSON, read by the same code as the sweeper's), turning a bad value into a one-line
+ * configuration error.
  */
 final class Routes {
 
     private Routes() {}
 
-    static List<Route> parse(String json, ObjectMapper mapper, QueueDirectory directory) {
+    static RoutesDocument load(String spec, RoutesStore store) {
         try {
-            return SweeperRoutes.parse(json, mapper, directory);
-        } catch (IllegalArgumentException e) {
+            return RoutesDocument.load(spec, store);
+        } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             throw CliException.config(e.getMessage() + " (" + Settings.ROUTES + " or --routes)");
         }
     }

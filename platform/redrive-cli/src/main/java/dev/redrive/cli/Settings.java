@@ -19,7 +19,11 @@ public final class Settings {
     public static final String CONTROL_TABLE = "REDRIVE_SWEEPER_CONTROL_TABLE";
     public static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
     public static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
-    public static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
+    /** Where the routes document is: {@code s3://bucket/key}, a file path, or the JSON. */
+    public static final String ROUTES = "REDRIVE_ROUTES";
+    /** The old queues-only routes (read when {@value #ROUTES} is not set, for one minor version; replays refused). */
+    public static final String LEGACY_ROUTES = "REDRIVE_SWEEPER_ROUTES";
+
     public static final String CLAIM_CHECKS_BUCKET = ClaimCheckSettings.BUCKET_VARIABLE;
     public static final String CLAIM_CHECKS_READABLE_BUCKETS = "REDRIVE_CLAIM_CHECKS_READABLE_BUCKETS";
     public static final String CLAIM_CHECKS_KMS_KEY_ID = "REDRIVE_CLAIM_CHECKS_KMS_KEY_ID";
@@ -69,9 +73,12 @@ public final class Settings {
                 context.var(CLAIM_CHECKS_KMS_KEY_ID));
     }
 
-    /** The routes JSON ({@code [{"consumer", "sourceQueue(Url)", "deadLetterQueue(Url)"}]}). */
+    /**
+     * Where the routes document is, as the sweeper is told ({@code --routes}, else {@value #ROUTES}): {@code
+     * s3://bucket/key}, a file path or the JSON; else the old {@value #LEGACY_ROUTES} array; else no routes.
+     */
     public String routes() {
-        return pick(flags.routes, ROUTES, "[]");
+        return pick(flags.routes, ROUTES, context.var(LEGACY_ROUTES).orElse("[]"));
     }
 
     public String revenueTable() {

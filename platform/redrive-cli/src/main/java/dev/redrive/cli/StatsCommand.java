@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                     + "DLQ counts as a failure), from the sweeper's replay statistics; then each circuit breaker "
                     + "the consumers share (control table): state, how long it has been open, its period, the next "
                     + "probe, its transitions.",
-            "Routes come from REDRIVE_SWEEPER_ROUTES (or --routes); --queue looks at one queue, finding its "
+            "Routes come from REDRIVE_ROUTES (or --routes); --queue looks at one queue, finding its "
                     + "dead-letter queue from its redrive policy when it is not a configured route."
         },
         footerHeading = "%nExamples:%n",

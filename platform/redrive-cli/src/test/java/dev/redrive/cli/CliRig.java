@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import dev.redrive.aws.archive.S3PayloadStore;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
+import dev.redrive.checkout.CheckoutContracts;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.OrderPlacedReader;
 import dev.redrive.core.claim.ClaimOutcome;
@@ -23,6 +25,7 @@ import dev.redrive.core.replay.ReplaySender;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalResources;
 import dev.redrive.localstack.LocalResources.QueuePair;
+import dev.redrive.schema.RoutesDocument;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -78,10 +81,13 @@ final class CliRig {
         // else replays at 1,000 a second, so its sends become visible within a second. PacedBulkReplayTest sets its
         // own.
         env.put(ReplayPaceVariables.RATE_PER_SECOND, "1000");
-        env.put(
-                Settings.ROUTES,
-                "[{\"consumer\":\"" + CONSUMER + "\",\"sourceQueueUrl\":\"" + queue.url()
-                        + "\",\"deadLetterQueueUrl\":\"" + queue.dlqUrl() + "\"}]");
+        env.put(Settings.ROUTES, routes().toJson());
+    }
+
+    /** The checkout's declared route on the rig's queues, as the IaC writes it for the sweeper and the CLI. */
+    RoutesDocument routes() {
+        return new RoutesDocument(List.of(
+                CheckoutContracts.route(CONSUMER, queue.url(), queue.dlqUrl(), ConfirmationEmailConsumer.DEPENDENCY)));
     }
 
     Run run(String... args) {

@@ -1,8 +1,8 @@
 package dev.redrive.cli;
 
 import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.checkout.CheckoutDeployment;
-import dev.redrive.checkout.EventSchemas;
+import dev.redrive.checkout.CheckoutContracts;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.claim.ClaimOutcome;
 import dev.redrive.core.claim.ClaimRequest;
 import dev.redrive.core.claim.IdempotencyKey;
@@ -24,6 +24,9 @@ import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.InMemoryDeadLetterSource;
 import dev.redrive.core.sweeper.InMemoryReplayStats;
 import dev.redrive.core.sweeper.Route;
+import dev.redrive.schema.ContractReader;
+import dev.redrive.schema.RoutesDocument;
+import dev.redrive.schema.SchemaRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -54,13 +57,17 @@ final class InMemoryCli {
     final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
     final InMemoryReplayStats stats = new InMemoryReplayStats();
     final RecordingReplaySender sender = new RecordingReplaySender();
-    final CheckoutDeployment checkout = CheckoutDeployment.forReplayChecks(Json.MAPPER, "redrive-revenue");
+    /** The checkout's declared route: the CLI checks replays by it, with no consumer code. */
+    final RoutesDocument routes = new RoutesDocument(List.of(CheckoutContracts.route(
+            ROUTE.consumer(), ROUTE.sourceQueue(), ROUTE.deadLetterQueue(), ConfirmationEmailConsumer.DEPENDENCY)));
+
+    final Map<String, ContractReader> readers = routes.readers();
     final OperatorPort operator = LedgerOperator.builder()
             .ledger(ledger)
             .replays(ReplayService.builder()
                     .ledger(ledger)
-                    .schemas(checkout.schemaGate())
-                    .claimLookup(checkout.consumers(), claims)
+                    .schemas(routes.schemaGate(readers))
+                    .claimLookup(routes.keyReaders(readers), claims)
                     .sender(sender)
                     .payloads(payloads)
                     .clock(clock)
@@ -104,7 +111,8 @@ final class InMemoryCli {
 
     /** A completed claim for {@code body}, as the email consumer leaves it once applied. */
     void applied(String body) {
-        ParsedMessage<?> parsed = checkout.email().parse(new IncomingMessage("m", null, body, Map.of(), 1, "", null));
+        ParsedMessage<?> parsed =
+                readers.get(ROUTE.consumer()).parse(new IncomingMessage("m", null, body, Map.of(), 1, "", null));
         IdempotencyKey key = new IdempotencyKey(DeadLetters.CONSUMER, parsed.producerKey());
         ClaimOutcome outcome = claims.claim(
                 new ClaimRequest(
@@ -144,8 +152,13 @@ final class InMemoryCli {
         }
 
         @Override
-        public EventSchemas schemas() {
-            return checkout.schemas();
+        public SchemaRegistry schemas() {
+            return routes.schemas();
+        }
+
+        @Override
+        public RoutesDocument routesDocument() {
+            return routes;
         }
 
         @Override

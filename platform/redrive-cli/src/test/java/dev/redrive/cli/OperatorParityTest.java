@@ -2,7 +2,6 @@ package dev.redrive.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.queues.QueueDirectory;
@@ -56,7 +55,7 @@ class OperatorParityTest {
     /** The local run's operator over the rig's tables, bucket and routes. */
     private static Operator localRunOperator(LocalAws aws, CliRig rig) {
         QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
-        SweeperRoutes.parse(rig.env.get(Settings.ROUTES), new ObjectMapper(), directory);
+        SweeperRoutes.of(rig.routes(), directory);
         AwsRedrive redrive = new AwsRedrive(
                 aws.dynamoDb(),
                 aws.sqs(),
@@ -66,6 +65,6 @@ class OperatorParityTest {
                         "redrive-claims", "redrive-quarantine", "redrive-control", "redrive-archive", Optional.empty()),
                 30,
                 rig.clock);
-        return new Operator(redrive, "redrive-revenue", Actor.person("ada"));
+        return new Operator(redrive, rig.routes(), Actor.person("ada"));
     }
 }

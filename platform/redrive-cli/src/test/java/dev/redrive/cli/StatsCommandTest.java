@@ -137,7 +137,7 @@ class StatsCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(3);
         assertThat(run.err())
-                .isEqualTo("redrive stats: no routes configured: set REDRIVE_SWEEPER_ROUTES (or "
+                .isEqualTo("redrive stats: no routes configured: set REDRIVE_ROUTES (or "
                         + "--routes), or pass --queue NAME\n");
     }
 }

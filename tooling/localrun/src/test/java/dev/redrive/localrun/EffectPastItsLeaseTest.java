@@ -208,8 +208,12 @@ class EffectPastItsLeaseTest {
             }
         }
         assertThat(patched).as("the email consumer's function in the template").isEqualTo(1);
-        Path out = work.resolve("Redrive.template.json");
+        // Beside the original: the cloud assembly's assets (the routes document's asset.<hash>/) are read from the
+        // template's folder.
+        Path out = template.resolveSibling(
+                "Redrive.email-timeout-" + seconds + "s-" + work.getFileName() + ".template.json");
         json.writeValue(out.toFile(), root);
+        out.toFile().deleteOnExit();
         return out;
     }
 

@@ -6,10 +6,9 @@ import dev.redrive.core.replay.SchemaGate;
 import java.util.Map;
 
 /**
- * The checkout example as everything around its consumers sees it, described once: the consumers by name (their
- * parsers read producer keys for the sweeper's and the replays' claim lookups), the reader they share, and the schema
- * gate with every registered upcaster. The functions build it with the real email outbox; the CLI and the local run's
- * operator with {@link #forReplayChecks}, whose email consumer reads keys and never sends.
+ * The checkout example's consumers as its functions deploy them, described once: the consumers by name, the reader
+ * they share (the declared contract of {@link CheckoutContracts}), and the schema gate. The sweeper, the CLI and the
+ * local run's operator do not use it: they check replays by the routes document, built from the same declaration.
  */
 public final class CheckoutDeployment {
 
@@ -31,17 +30,6 @@ public final class CheckoutDeployment {
     public static CheckoutDeployment of(
             ObjectMapper json, EventSchemas schemas, EmailOutbox outbox, String revenueTable) {
         return new CheckoutDeployment(json, schemas, outbox, revenueTable);
-    }
-
-    /** The consumers for reading and checking only (replays, the operator's tools): no email is ever sent. */
-    public static CheckoutDeployment forReplayChecks(ObjectMapper json, String revenueTable) {
-        return new CheckoutDeployment(
-                json,
-                new EventSchemas(),
-                mail -> {
-                    throw new IllegalStateException("reading idempotency keys only; this deployment never sends email");
-                },
-                revenueTable);
     }
 
     /** Every consumer, by its name. */

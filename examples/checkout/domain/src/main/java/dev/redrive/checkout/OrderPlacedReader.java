@@ -6,21 +6,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.ParsedMessage;
 import dev.redrive.core.failure.SchemaViolation;
+import dev.redrive.schema.ContractReader;
+import dev.redrive.schema.StrictJson;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Reads {@code OrderPlaced} messages in the current schema version, strictly ({@link StrictJson}: one object, no
- * duplicate key, bounded depth and size). Anything else is a {@link SchemaViolation} with a reason that names the
- * field and the rule, never what the payload held: not JSON, another event type, a missing, mistyped or unknown
- * version, an older version (which the sweeper can upcast on replay), an event id that is no key, an amount the
- * domain cannot hold exactly, a schema violation.
+ * Reads {@code OrderPlaced} messages in the current schema version through the generic {@link ContractReader} of the
+ * checkout's declared contract ({@link CheckoutContracts}): the same strict reading, key, version and schema checks as
+ * the sweeper's and the CLI's, and the same canonical payload (the canonical JSON of the current-version document),
+ * so their claim keys and fingerprints agree. An older version is refused ({@code OutdatedVersion}: the sweeper
+ * upcasts it on replay, with its audit trail). What stays here is OrderPlaced's own: the event id's rule and the
+ * amount's bounds, with their specific reasons, and the mapping of the document to {@link OrderPlaced}.
  *
  * <p>The event id's rule and the amount's bounds are the schema's own ({@code pattern}, {@code maxLength},
  * {@code minimum}, {@code maximum} of v{@value OrderPlaced#CURRENT_VERSION}), read from it once, so the schema says
@@ -30,70 +31,56 @@ public final class OrderPlacedReader {
 
     private static final String AMOUNT = "$.total.amountMinor";
 
-    private final EventSchemas schemas;
-    private final StrictJson strict;
+    private final ContractReader contract;
     private final Pattern eventIdPattern;
     private final int eventIdMaxLength;
     private final BigInteger amountMinimum;
     private final BigInteger amountMaximum;
 
-    /** {@code json} is not used for reading: every body is read by the one {@link StrictJson} reading. */
+    /** {@code json} and {@code schemas} are not used for reading: the declared contract is the one reading. */
     public OrderPlacedReader(ObjectMapper json, EventSchemas schemas) {
-        this.schemas = schemas;
-        Set<String> known = new TreeSet<>(schemas.propertyNames(OrderPlaced.EVENT_TYPE, OrderPlaced.CURRENT_VERSION));
-        known.addAll(schemas.propertyNames(OrderPlaced.EVENT_TYPE, 1));
-        this.strict = new StrictJson(known);
-        this.eventIdPattern =
-                Pattern.compile(currentRule("/properties/eventId/pattern").asText());
-        this.eventIdMaxLength = currentRule("/properties/eventId/maxLength").intValue();
-        this.amountMinimum =
-                currentRule("/properties/total/properties/amountMinor/minimum").bigIntegerValue();
-        this.amountMaximum =
-                currentRule("/properties/total/properties/amountMinor/maximum").bigIntegerValue();
+        this(CheckoutContracts.orderPlaced("order-placed-reader"));
     }
 
-    private JsonNode currentRule(String pointer) {
-        return schemas.rule(OrderPlaced.EVENT_TYPE, OrderPlaced.CURRENT_VERSION, pointer)
-                .orElseThrow(() -> new IllegalStateException(
-                        "the OrderPlaced v" + OrderPlaced.CURRENT_VERSION + " schema has no " + pointer));
+    private OrderPlacedReader(dev.redrive.schema.EventContract declared) {
+        JsonNode current = declared.schemas().get(OrderPlaced.EVENT_TYPE).get(OrderPlaced.CURRENT_VERSION);
+        this.eventIdPattern =
+                Pattern.compile(rule(current, "/properties/eventId/pattern").asText());
+        this.eventIdMaxLength = rule(current, "/properties/eventId/maxLength").intValue();
+        this.amountMinimum = rule(current, "/properties/total/properties/amountMinor/minimum")
+                .bigIntegerValue();
+        this.amountMaximum = rule(current, "/properties/total/properties/amountMinor/maximum")
+                .bigIntegerValue();
+        this.contract = new ContractReader(declared, List.of(), List.of(this::orderRules)).readingCurrentOnly();
+    }
+
+    private static JsonNode rule(JsonNode schema, String pointer) {
+        JsonNode rule = schema.at(pointer);
+        if (rule.isMissingNode()) {
+            throw new IllegalStateException(
+                    "the OrderPlaced v" + OrderPlaced.CURRENT_VERSION + " schema has no " + pointer);
+        }
+        return rule;
     }
 
     /** How a reason for a schema validation failure starts (the problems follow). */
     static String schemaFailure(int version) {
-        return "OrderPlaced v" + version + " fails its schema: ";
+        return ContractReader.schemaFailure(OrderPlaced.EVENT_TYPE, version);
     }
 
     /** The strict reading this reader uses, for the other readers of the same bodies (the replay's schema gate). */
     public StrictJson strictJson() {
-        return strict;
+        return contract.strictJson();
+    }
+
+    /** The generic reader of the declared contract, with OrderPlaced's own rules. */
+    ContractReader contractReader() {
+        return contract;
     }
 
     public ParsedMessage<OrderPlaced> read(IncomingMessage message) {
-        ObjectNode node = strict.readObject(message.body());
-        JsonNode typeNode = node.get("eventType");
-        if (typeNode == null || typeNode.isNull()) {
-            throw new SchemaViolation("UnexpectedEventType", "the message has no $.eventType");
-        }
-        if (!OrderPlaced.EVENT_TYPE.equals(typeNode.asText(null)) || !typeNode.isTextual()) {
-            // The value is not echoed: it may be anything, personal data included.
-            throw new SchemaViolation(
-                    "UnexpectedEventType",
-                    "$.eventType is not " + OrderPlaced.EVENT_TYPE + ", the type this consumer reads");
-        }
-        int version = version(node);
-        if (version != OrderPlaced.CURRENT_VERSION) {
-            boolean known = schemas.schema(OrderPlaced.EVENT_TYPE, version).isPresent();
-            throw new SchemaViolation(
-                    known ? "OutdatedVersion" : "UnknownVersion",
-                    "OrderPlaced v" + version + (known ? " is an older version" : " is not a known version")
-                            + "; this consumer reads v" + OrderPlaced.CURRENT_VERSION);
-        }
-        checkEventId(node.get("eventId"));
-        checkAmount(node.path("total").get("amountMinor"));
-        List<String> problems = schemas.problems(OrderPlaced.EVENT_TYPE, version, node);
-        if (!problems.isEmpty()) {
-            throw new SchemaViolation("SchemaValidation", schemaFailure(version) + String.join("; ", problems));
-        }
+        ParsedMessage<JsonNode> read = contract.parse(message);
+        JsonNode node = read.event();
         Instant placedAt;
         try {
             placedAt = Instant.parse(node.get("placedAt").asText());
@@ -107,7 +94,7 @@ public final class OrderPlacedReader {
                 node.get("total").get("amountMinor").bigIntegerValue().longValueExact(),
                 node.get("total").get("currency").asText(),
                 placedAt);
-        return new ParsedMessage<>(event, event.eventId(), event.canonical());
+        return new ParsedMessage<>(event, read.producerKey(), read.canonicalPayload());
     }
 
     /**
@@ -116,28 +103,13 @@ public final class OrderPlacedReader {
      * version no longer reads. Empty when the body has no such key.
      */
     public Optional<String> eventId(String body) {
-        try {
-            JsonNode id = strict.readObject(body).get("eventId");
-            checkEventId(id);
-            return id == null || !id.isTextual() ? Optional.empty() : Optional.of(id.asText());
-        } catch (SchemaViolation e) {
-            return Optional.empty();
-        }
+        return contract.producerKey(new IncomingMessage("key-read", "", body, java.util.Map.of(), 1, "", null));
     }
 
-    private static int version(JsonNode node) {
-        JsonNode v = node.get("version");
-        if (v == null) {
-            throw new SchemaViolation("MissingVersion", "OrderPlaced without $.version");
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-            throw new SchemaViolation(
-                    "InvalidVersion",
-                    "$.version is " + JsonTypes.describe(v) + "; it must be an integer (the schema version)");
-        }
-        return v.intValue();
+    private void orderRules(String type, int version, ObjectNode node) {
+        checkEventId(node.get("eventId"));
+        checkAmount(node.path("total").get("amountMinor"));
     }
-
     /** A key must be safe as a DynamoDB key, an S3 metadata header and a log field: the schema's pattern. */
     private void checkEventId(JsonNode id) {
         if (id == null || !id.isTextual()) {

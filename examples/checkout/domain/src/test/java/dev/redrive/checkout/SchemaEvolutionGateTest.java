@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.schema.Upcaster;
 import dev.redrive.core.schema.UpcasterChain;
+import dev.redrive.schema.SchemaEvolution;
+import dev.redrive.schema.SchemaEvolutionGate;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

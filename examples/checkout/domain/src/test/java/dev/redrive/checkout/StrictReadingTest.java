@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.failure.SchemaViolation;
+import dev.redrive.schema.StrictJson;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package dev.redrive.infra;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.infra.checkout.CheckoutProducer;
 import dev.redrive.infra.consumer.CheckoutConsumers;
+import dev.redrive.infra.consumer.CheckoutRoutes;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
@@ -120,7 +121,8 @@ public final class RedriveStack extends Stack {
                         checkout.all(),
                         settings.quarantineRetention(),
                         settings.sweepRate(),
-                        settings.replayPace()));
+                        settings.replayPace(),
+                        CheckoutRoutes::route));
         claimTtl(settings);
         this.producer = settings.checkoutProducer()
                 ? Optional.of(new CheckoutProducer(

@@ -81,31 +81,37 @@ class StorageTest {
     @Test
     void bucketsUseTheCustomerKeyBlockPublicAccessAndSurviveTheStack() {
         String key = t.resources("AWS::KMS::Key").keySet().iterator().next();
-        assertThat(t.resources("AWS::S3::Bucket")).hasSize(3).allSatisfy((id, bucket) -> {
-            assertThat(bucket.get("DeletionPolicy")).isEqualTo("RetainExceptOnCreate");
-            Map<String, Object> props = map(bucket, "Properties");
-            assertThat(props.get("PublicAccessBlockConfiguration"))
-                    .isEqualTo(Map.of(
-                            "BlockPublicAcls",
-                            true,
-                            "BlockPublicPolicy",
-                            true,
-                            "IgnorePublicAcls",
-                            true,
-                            "RestrictPublicBuckets",
-                            true));
-            Map<String, Object> rule = TemplateView.cast(
-                    ((List<?>) map(props, "BucketEncryption").get("ServerSideEncryptionConfiguration")).get(0));
-            assertThat(rule.get("BucketKeyEnabled")).isEqualTo(true);
-            assertThat(rule.get("ServerSideEncryptionByDefault"))
-                    .isEqualTo(Map.of(
-                            "SSEAlgorithm", "aws:kms", "KMSMasterKeyID", Map.of("Fn::GetAtt", List.of(key, "Arn"))));
-        });
+        assertThat(t.resources("AWS::S3::Bucket"))
+                .as("archive, claim checks, email outbox, routes document")
+                .hasSize(4)
+                .allSatisfy((id, bucket) -> {
+                    assertThat(bucket.get("DeletionPolicy")).isEqualTo("RetainExceptOnCreate");
+                    Map<String, Object> props = map(bucket, "Properties");
+                    assertThat(props.get("PublicAccessBlockConfiguration"))
+                            .isEqualTo(Map.of(
+                                    "BlockPublicAcls",
+                                    true,
+                                    "BlockPublicPolicy",
+                                    true,
+                                    "IgnorePublicAcls",
+                                    true,
+                                    "RestrictPublicBuckets",
+                                    true));
+                    Map<String, Object> rule = TemplateView.cast(
+                            ((List<?>) map(props, "BucketEncryption").get("ServerSideEncryptionConfiguration")).get(0));
+                    assertThat(rule.get("BucketKeyEnabled")).isEqualTo(true);
+                    assertThat(rule.get("ServerSideEncryptionByDefault"))
+                            .isEqualTo(Map.of(
+                                    "SSEAlgorithm",
+                                    "aws:kms",
+                                    "KMSMasterKeyID",
+                                    Map.of("Fn::GetAtt", List.of(key, "Arn"))));
+                });
     }
 
     @Test
     void everyBucketPolicyDeniesRequestsWithoutTls() {
-        assertThat(t.resources("AWS::S3::BucketPolicy")).hasSize(3);
+        assertThat(t.resources("AWS::S3::BucketPolicy")).hasSize(4);
         t.template()
                 .allResourcesProperties(
                         "AWS::S3::BucketPolicy",
@@ -152,7 +158,7 @@ class StorageTest {
         kept.putAll(t.resources("AWS::S3::Bucket"));
         kept.putAll(t.resources("AWS::KMS::Key"));
 
-        assertThat(kept).hasSize(5 + 3 + 1).allSatisfy((id, resource) -> {
+        assertThat(kept).hasSize(5 + 4 + 1).allSatisfy((id, resource) -> {
             assertThat(resource.get("DeletionPolicy")).as(id).isEqualTo("RetainExceptOnCreate");
             assertThat(resource.get("UpdateReplacePolicy")).as(id).isEqualTo("Retain");
         });
@@ -176,7 +182,7 @@ class StorageTest {
         }
         assertThat(outliving)
                 .as("tables, buckets, the key and log groups are kept")
-                .hasSize(5 + 3 + 1 + 7);
+                .hasSize(5 + 4 + 1 + 7);
     }
 
     @Test

@@ -54,17 +54,41 @@ class SweeperTest {
     }
 
     @Test
-    void routesNameEveryConsumerWithItsSourceAndDeadLetterQueueUrlAndNothingElse() {
-        String routes = String.valueOf(t.environment(t.function("dlq-sweeper")).get("REDRIVE_SWEEPER_ROUTES"));
+    void theRoutesDocumentIsWrittenToAVersionedKmsEncryptedBucketTheSweeperMayReadAndIsToldOf() {
+        String bucket = t.resources("AWS::S3::Bucket").keySet().stream()
+                .filter(id -> id.startsWith("SweeperRoutesBucket"))
+                .findFirst()
+                .orElseThrow();
+        Map<String, Object> props = map(t.resources("AWS::S3::Bucket").get(bucket), "Properties");
+        assertThat(map(props, "VersioningConfiguration")).containsEntry("Status", "Enabled");
+        assertThat(String.valueOf(props.get("BucketEncryption")))
+                .contains("aws:kms")
+                .contains("KMSMasterKeyID");
+        assertThat(map(props, "PublicAccessBlockConfiguration"))
+                .containsEntry("BlockPublicAcls", true)
+                .containsEntry("RestrictPublicBuckets", true);
 
+        var deployments = t.resources("Custom::CDKBucketDeployment");
+        assertThat(deployments).hasSize(1);
+        Map<String, Object> deployment = map(deployments.values().iterator().next(), "Properties");
+        assertThat(deployment.get("DestinationBucketName")).isEqualTo(Map.of("Ref", bucket));
+
+        String sweeper = t.function("dlq-sweeper");
+        assertThat(String.valueOf(t.environment(sweeper).get("REDRIVE_ROUTES")))
+                .startsWith("{Fn::Join=[, [s3://, {Ref=" + bucket + "}, /routes.json]]}");
+        assertThat(t.environment(sweeper)).doesNotContainKey("REDRIVE_SWEEPER_ROUTES");
+        assertThat(t.statementsOf(sweeper)).anyMatch(s -> s.allows("s3:GetObject") && s.on(bucket));
+        assertThat(t.statementsOf(sweeper)).anyMatch(s -> s.allows("kms:Decrypt"));
+    }
+
+    @Test
+    void theConsumersAreToldTheirContractsPointersAndTheDocumentDeclaresBothConsumers() {
         for (String consumer : List.of("confirmation-email", "revenue-analytics")) {
-            String source = t.queue("redrive-" + consumer);
-            String dlq = t.queue("redrive-" + consumer + "-dlq");
-            assertThat(routes)
-                    .contains("{\"consumer\":\"" + consumer + "\",\"sourceQueueUrl\":\", {Ref=" + source
-                            + "}, \",\"deadLetterQueueUrl\":\", {Ref=" + dlq + "}, \"}");
+            assertThat(t.environment(t.function(consumer)))
+                    .containsEntry("REDRIVE_CONTRACT_KEY_POINTER", "/eventId")
+                    .containsEntry("REDRIVE_CONTRACT_EVENT_TYPE_POINTER", "/eventType")
+                    .containsEntry("REDRIVE_CONTRACT_VERSION_POINTER", "/version");
         }
-        assertThat(routes).startsWith("{Fn::Join=[, [[{").doesNotContain("Arn");
     }
 
     @Test

@@ -67,7 +67,7 @@ final class TemplateView {
     /** The logical id of the function whose QUARKUS_LAMBDA_HANDLER is {@code handler}. */
     String function(String handler) {
         return resources("AWS::Lambda::Function").entrySet().stream()
-                .filter(e -> handler.equals(environment(e.getKey()).get("QUARKUS_LAMBDA_HANDLER")))
+                .filter(e -> handler.equals(handlerOf(e.getKey())))
                 .map(Map.Entry::getKey)
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no function with handler " + handler));
@@ -98,9 +98,22 @@ final class TemplateView {
         return statements;
     }
 
-    /** Logical ids of every Lambda function. */
+    /**
+     * Logical ids of the project's Lambda functions (those with a {@code QUARKUS_LAMBDA_HANDLER}); CDK's own handler of
+     * the routes document's {@code BucketDeployment} is not one of them.
+     */
     List<String> functionIds() {
-        return new ArrayList<>(resources("AWS::Lambda::Function").keySet());
+        return resources("AWS::Lambda::Function").keySet().stream()
+                .filter(id -> handlerOf(id) != null)
+                .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+    }
+
+    /** The function's QUARKUS_LAMBDA_HANDLER, or null (a function without it, or without an environment). */
+    private Object handlerOf(String functionId) {
+        Object env = properties(functionId).get("Environment");
+        return env instanceof Map<?, ?> e && e.get("Variables") instanceof Map<?, ?> v
+                ? v.get("QUARKUS_LAMBDA_HANDLER")
+                : null;
     }
 
     @SuppressWarnings("unchecked")

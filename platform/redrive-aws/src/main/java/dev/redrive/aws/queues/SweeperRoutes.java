@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.sweeper.Route;
+import dev.redrive.schema.DeclaredRoute;
+import dev.redrive.schema.RoutesDocument;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +18,26 @@ import java.util.List;
 public final class SweeperRoutes {
 
     private SweeperRoutes() {}
+
+    /**
+     * The queues of every route of {@code routes} (the routes document, {@code REDRIVE_ROUTES}), their URLs registered
+     * in {@code directory} so they are never looked up.
+     */
+    public static List<Route> of(RoutesDocument routes, QueueDirectory directory) {
+        List<Route> parsed = new ArrayList<>();
+        for (DeclaredRoute r : routes.routes()) {
+            Route route = new Route(
+                    r.consumer(), QueueAddress.nameOf(r.sourceQueue()), QueueAddress.nameOf(r.deadLetterQueue()));
+            if (r.sourceQueue().contains("://")) {
+                directory.register(route.sourceQueue(), r.sourceQueue());
+            }
+            if (r.deadLetterQueue().contains("://")) {
+                directory.register(route.deadLetterQueue(), r.deadLetterQueue());
+            }
+            parsed.add(route);
+        }
+        return List.copyOf(parsed);
+    }
 
     public static List<Route> parse(String json, ObjectMapper mapper, QueueDirectory directory) {
         JsonNode routes;

@@ -12,7 +12,8 @@ import java.util.Optional;
  *
  * @param <E> the event type
  */
-public sealed interface IdempotentConsumer<E> permits ExternalEffectConsumer, TransactionalEffectConsumer {
+public sealed interface IdempotentConsumer<E> extends KeyReader
+        permits ExternalEffectConsumer, TransactionalEffectConsumer {
 
     /** A stable name; part of every claim key, so never rename a consumer in production. */
     String name();
@@ -21,6 +22,7 @@ public sealed interface IdempotentConsumer<E> permits ExternalEffectConsumer, Tr
      * Reads a message. Throw {@link SchemaViolation} when it cannot be read (not JSON, missing key, wrong type,
      * unknown version): the message is dead-lettered at once with that reason and burns no retries.
      */
+    @Override
     ParsedMessage<E> parse(IncomingMessage message);
 
     /**
@@ -28,6 +30,7 @@ public sealed interface IdempotentConsumer<E> permits ExternalEffectConsumer, Tr
      * scheme outlives payload versions, and the sweeper needs it to find the claims earlier versions made. The
      * default reads it through {@link #parse}.
      */
+    @Override
     default Optional<String> producerKey(IncomingMessage message) {
         try {
             return Optional.of(parse(message).producerKey());

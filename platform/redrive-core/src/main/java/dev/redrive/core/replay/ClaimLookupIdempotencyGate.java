@@ -6,8 +6,8 @@ import dev.redrive.core.claim.ClaimStatus;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.PayloadFingerprint;
-import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.consumer.ParsedMessage;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,8 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The idempotency gate built from the consumers themselves: the consumer's own parser finds the key, the claim store
- * the consumer claims in says whether it was applied. No second implementation that could drift from the first.
+ * The idempotency gate built from the consumers' key readers: the consumer's own parser (an
+ * {@link dev.redrive.core.consumer.IdempotentConsumer} is a {@link KeyReader}) or a reader built from the consumer's
+ * declared event contract finds the key, the claim store the consumer claims in says whether it was applied. The claim
+ * key is {@code <consumer>#<producer key>} with the consumer's name as the map's key, and the fingerprint is of the
+ * reader's canonical payload: the one rule the consumer claims by, so nothing can drift from it.
  *
  * <p>No claim means "not applied" only while a claim, had one been written, would still count: claims expire (their
  * TTL), and a replay later than the {@linkplain ClaimRetention#claimHorizonAfterArrival claim horizon} after the dead
@@ -31,12 +34,12 @@ public final class ClaimLookupIdempotencyGate implements IdempotencyGate {
      */
     public static final Duration DEFAULT_CLAIM_HORIZON = Duration.ofDays(7);
 
-    private final Map<String, ? extends IdempotentConsumer<?>> consumers;
+    private final Map<String, ? extends KeyReader> consumers;
     private final ClaimStore claims;
     private final Duration claimHorizon;
 
     /** A gate with the {@link #DEFAULT_CLAIM_HORIZON}. */
-    public ClaimLookupIdempotencyGate(Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims) {
+    public ClaimLookupIdempotencyGate(Map<String, ? extends KeyReader> consumers, ClaimStore claims) {
         this(consumers, claims, DEFAULT_CLAIM_HORIZON);
     }
 
@@ -45,7 +48,7 @@ public final class ClaimLookupIdempotencyGate implements IdempotencyGate {
      *                     ({@link ClaimRetention#claimHorizonAfterArrival})
      */
     public ClaimLookupIdempotencyGate(
-            Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims, Duration claimHorizon) {
+            Map<String, ? extends KeyReader> consumers, ClaimStore claims, Duration claimHorizon) {
         this.consumers = Map.copyOf(consumers);
         this.claims = claims;
         this.claimHorizon = claimHorizon;
@@ -53,7 +56,13 @@ public final class ClaimLookupIdempotencyGate implements IdempotencyGate {
 
     @Override
     public Verdict check(String consumerName, String body, Instant deadLetteredAt, Instant now) {
-        Verdict verdict = check(consumerName, body, now);
+        return check(consumerName, body, Map.of(), deadLetteredAt, now);
+    }
+
+    @Override
+    public Verdict check(
+            String consumerName, String body, Map<String, String> attributes, Instant deadLetteredAt, Instant now) {
+        Verdict verdict = lookup(consumerName, body, attributes, now);
         if (verdict instanceof NotApplied notApplied
                 && deadLetteredAt != null
                 && !now.isBefore(deadLetteredAt.plus(claimHorizon))
@@ -68,17 +77,22 @@ public final class ClaimLookupIdempotencyGate implements IdempotencyGate {
 
     @Override
     public Verdict check(String consumerName, String body, Instant now) {
-        IdempotentConsumer<?> consumer = consumers.get(consumerName);
+        return lookup(consumerName, body, Map.of(), now);
+    }
+
+    private Verdict lookup(String consumerName, String body, Map<String, String> attributes, Instant now) {
+        KeyReader consumer = consumers.get(consumerName);
         if (consumer == null) {
-            return new Unsafe("no consumer named '" + consumerName + "' is deployed with the sweeper");
+            return new Unsafe("no consumer named '" + consumerName + "' is deployed with the sweeper (known: "
+                    + String.join(", ", new java.util.TreeSet<>(consumers.keySet())) + ")");
         }
         ParsedMessage<?> parsed;
         try {
-            parsed = consumer.parse(new IncomingMessage("replay-check", null, body, Map.of(), 1, "", null));
+            parsed = consumer.parse(new IncomingMessage("replay-check", null, body, attributes, 1, "", null));
         } catch (RuntimeException e) {
             return new Unsafe("the consumer cannot read the payload: " + e.getMessage());
         }
-        IdempotencyKey key = new IdempotencyKey(consumer.name(), parsed.producerKey());
+        IdempotencyKey key = new IdempotencyKey(consumerName, parsed.producerKey());
         Optional<ClaimRecord> claim = claims.find(key, now);
         if (claim.isEmpty()) {
             return new NotApplied(key.value());

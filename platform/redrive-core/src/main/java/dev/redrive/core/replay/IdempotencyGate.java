@@ -1,6 +1,7 @@
 package dev.redrive.core.replay;
 
 import java.time.Instant;
+import java.util.Map;
 
 /** The idempotency check of a replay: the same claim lookup the consumer makes, before anything is sent. */
 public interface IdempotencyGate {
@@ -13,6 +14,15 @@ public interface IdempotencyGate {
      */
     default Verdict check(String consumer, String body, Instant deadLetteredAt, Instant now) {
         return check(consumer, body, now);
+    }
+
+    /**
+     * The same check with the dead letter's string message attributes, for a consumer whose key is a message attribute
+     * rather than a field of the body. The default ignores them.
+     */
+    default Verdict check(
+            String consumer, String body, Map<String, String> attributes, Instant deadLetteredAt, Instant now) {
+        return check(consumer, body, deadLetteredAt, now);
     }
 
     /** What the lookup found. */

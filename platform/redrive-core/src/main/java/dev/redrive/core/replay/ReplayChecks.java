@@ -179,7 +179,8 @@ final class ReplayChecks {
                     moved.moveTo(QuarantineState.ARCHIVED, actor, "unsafe to replay: " + missing, clock.instant()),
                     saved -> new Settled(new ReplayOutcome.Refused(r.id(), missing, false)));
         }
-        IdempotencyGate.Verdict verdict = idempotency.check(moved.consumer(), body, r.arrivedAt(), clock.instant());
+        IdempotencyGate.Verdict verdict =
+                idempotency.check(moved.consumer(), body, r.stringAttributes(), r.arrivedAt(), clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
             return new Decision(
                     r,
@@ -261,7 +262,8 @@ final class ReplayChecks {
                 body = u.body();
             }
         }
-        IdempotencyGate.Verdict verdict = idempotency.check(r.consumer(), body, r.arrivedAt(), clock.instant());
+        IdempotencyGate.Verdict verdict =
+                idempotency.check(r.consumer(), body, r.stringAttributes(), r.arrivedAt(), clock.instant());
         if (verdict instanceof IdempotencyGate.AlreadyApplied applied) {
             return new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), true);
         }

@@ -4,7 +4,7 @@ import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.ProbeTicket;
 import dev.redrive.core.claim.ClaimStore;
-import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.lease.LeaseToken;
 import dev.redrive.core.payload.ClaimChecks;
@@ -381,7 +381,7 @@ public final class ReplayService {
         }
 
         /** The idempotency check the consumers make themselves: their parsers, their claim store. */
-        public Builder claimLookup(Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims) {
+        public Builder claimLookup(Map<String, ? extends KeyReader> consumers, ClaimStore claims) {
             return idempotency(new ClaimLookupIdempotencyGate(consumers, claims));
         }
 
@@ -390,7 +390,7 @@ public final class ReplayService {
          * may have expired: see {@link ClaimLookupIdempotencyGate}).
          */
         public Builder claimLookup(
-                Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims, Duration claimHorizon) {
+                Map<String, ? extends KeyReader> consumers, ClaimStore claims, Duration claimHorizon) {
             return idempotency(new ClaimLookupIdempotencyGate(consumers, claims, claimHorizon));
         }
 

@@ -3,8 +3,8 @@ package dev.redrive.core.sweeper;
 import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.claim.IdempotencyKey;
-import dev.redrive.core.consumer.IdempotentConsumer;
 import dev.redrive.core.consumer.IncomingMessage;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
@@ -40,7 +40,7 @@ final class ArrivalSweep {
     private final QuarantineLedger ledger;
     private final LeaseStore leases;
     private final ClaimStore claims;
-    private final Map<String, ? extends IdempotentConsumer<?>> consumers;
+    private final Map<String, ? extends KeyReader> consumers;
     private final PayloadStore payloads;
     private final ClaimChecks claimChecks;
     private final ReplayStats stats;
@@ -54,7 +54,7 @@ final class ArrivalSweep {
             QuarantineLedger ledger,
             LeaseStore leases,
             ClaimStore claims,
-            Map<String, ? extends IdempotentConsumer<?>> consumers,
+            Map<String, ? extends KeyReader> consumers,
             PayloadStore payloads,
             ClaimChecks claimChecks,
             ReplayStats stats,
@@ -304,7 +304,7 @@ final class ArrivalSweep {
     }
 
     private String keyOf(String consumerName, ArrivedDeadLetter letter) {
-        IdempotentConsumer<?> consumer = consumers.get(consumerName);
+        KeyReader consumer = consumers.get(consumerName);
         if (consumer == null) {
             return null;
         }
@@ -323,7 +323,7 @@ final class ArrivalSweep {
                         "",
                         null,
                         letter.attributes()))
-                .map(producerKey -> new IdempotencyKey(consumer.name(), producerKey).value())
+                .map(producerKey -> new IdempotencyKey(consumerName, producerKey).value())
                 .orElse(null); // no key: the evidence says so
     }
 }

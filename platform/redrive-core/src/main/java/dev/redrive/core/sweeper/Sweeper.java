@@ -1,7 +1,7 @@
 package dev.redrive.core.sweeper;
 
 import dev.redrive.core.claim.ClaimStore;
-import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.lease.Lease;
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.lease.LeaseToken;
@@ -126,7 +126,7 @@ public final class Sweeper {
         private QuarantineLedger ledger;
         private LeaseStore leases;
         private ClaimStore claims;
-        private Map<String, ? extends IdempotentConsumer<?>> consumers;
+        private Map<String, ? extends KeyReader> consumers;
         private PayloadStore payloads;
         private MaintenanceWindows windows;
         private ReplayService replays;
@@ -155,7 +155,7 @@ public final class Sweeper {
         }
 
         /** The consumers deployed with the sweeper, by name, and the claim store they claim in. */
-        public Builder consumers(Map<String, ? extends IdempotentConsumer<?>> consumers, ClaimStore claims) {
+        public Builder consumers(Map<String, ? extends KeyReader> consumers, ClaimStore claims) {
             this.consumers = consumers;
             this.claims = claims;
             return this;

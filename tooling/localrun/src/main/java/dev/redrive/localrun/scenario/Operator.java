@@ -1,11 +1,10 @@
 package dev.redrive.localrun.scenario;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
-import dev.redrive.checkout.CheckoutDeployment;
+import dev.redrive.aws.routes.S3RoutesStore;
 import dev.redrive.core.breaker.BreakerWrite;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.operator.QuarantineQuery;
@@ -18,6 +17,8 @@ import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.WindowChange;
 import dev.redrive.localrun.LocalSystem;
+import dev.redrive.schema.ContractReader;
+import dev.redrive.schema.RoutesDocument;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ import java.util.Optional;
 /**
  * A person at the terminal, scripted: maintains maintenance windows, replays or archives what waits for a decision,
  * through core's operator port — wired like the CLI's and the sweeper's ({@link AwsRedrive}, {@link
- * CheckoutDeployment}, core's builders), so with the same schema and idempotency checks, and counted in the same
+ * RoutesDocument} the sweeper reads, core's builders), so with the same schema and idempotency checks, and counted in the same
  * replay statistics.
  */
 public final class Operator {
@@ -39,25 +40,34 @@ public final class Operator {
 
     /** The operator of the local system: its tables, bucket and routes, as the sweeper function is configured. */
     public Operator(LocalSystem system, Observer observer, Actor actor) {
-        this(onAws(system, observer), observer.revenueTable(), actor, system.replayPace());
+        this(onAws(system, observer), routesOf(system), actor, system.replayPace());
+    }
+
+    /** The operator on {@code redrive}'s resources, checking replays by {@code routes}, at {@link ReplayPace#DEFAULT}. */
+    public Operator(AwsRedrive redrive, RoutesDocument routes, Actor actor) {
+        this(redrive, routes, actor, ReplayPace.DEFAULT);
     }
 
     /**
-     * The operator on {@code redrive}'s resources, with the checkout's consumers read from {@code revenueTable},
-     * replaying at {@link ReplayPace#DEFAULT}.
+     * The operator on {@code redrive}'s resources, replaying at {@code pace} (the sweeper's, as the CLI does), with the
+     * key readers and schema gate of {@code routes}: no consumer code, as the sweeper and the CLI.
      */
-    public Operator(AwsRedrive redrive, String revenueTable, Actor actor) {
-        this(redrive, revenueTable, actor, ReplayPace.DEFAULT);
-    }
-
-    /** The operator on {@code redrive}'s resources, replaying at {@code pace} (the sweeper's, as the CLI does). */
-    public Operator(AwsRedrive redrive, String revenueTable, Actor actor, ReplayPace pace) {
+    public Operator(AwsRedrive redrive, RoutesDocument routes, Actor actor, ReplayPace pace) {
         this.actor = actor;
-        CheckoutDeployment checkout = CheckoutDeployment.forReplayChecks(new ObjectMapper(), revenueTable);
-        this.port = redrive.operator(redrive.replays(checkout.consumers(), checkout.schemaGate())
+        Map<String, ContractReader> readers = routes.readers();
+        this.port = redrive.operator(redrive.replays(routes.keyReaders(readers), routes.schemaGate(readers))
                         .pace(pace)
                         .build())
                 .build();
+    }
+
+    /** The routes document the local sweeper function reads ({@code REDRIVE_ROUTES}, else the old variable). */
+    static RoutesDocument routesOf(LocalSystem system) {
+        Map<String, String> sweeper = system.environmentOf(LocalSystem.SWEEPER);
+        String spec = sweeper.get(RoutesDocument.VARIABLE);
+        return spec != null && !spec.isBlank()
+                ? RoutesDocument.load(spec, new S3RoutesStore(system.aws().s3()))
+                : RoutesDocument.parseLegacy(sweeper.getOrDefault("REDRIVE_SWEEPER_ROUTES", "[]"));
     }
 
     /** The local system's resources, the routes' URLs registered from the sweeper's own configuration. */
@@ -65,7 +75,7 @@ public final class Operator {
         var aws = system.aws();
         QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
         Map<String, String> sweeper = system.environmentOf(LocalSystem.SWEEPER);
-        SweeperRoutes.parse(sweeper.get("REDRIVE_SWEEPER_ROUTES"), new ObjectMapper(), directory);
+        SweeperRoutes.of(routesOf(system), directory);
         return new AwsRedrive(
                 aws.dynamoDb(),
                 aws.sqs(),

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Creates on a {@link LocalAws} the queues, tables and buckets of a synthesized CloudFormation template, and reads
@@ -20,6 +21,8 @@ import java.util.Map;
  *   <li>Read: {@code AWS::Lambda::Function}, {@code AWS::Lambda::EventSourceMapping} (SQS and DynamoDB streams),
  *       {@code AWS::Lambda::Url},
  *       {@code AWS::Scheduler::Schedule}, with every intrinsic resolved to local names, URLs and ARNs.</li>
+ *   <li>Done: {@code Custom::CDKBucketDeployment}: the files of its assets, from the cloud assembly beside the
+ *       template, are put into the destination bucket (its handler function, CDK's, is not read as a function).</li>
  *   <li>Skipped: everything else (IAM, KMS, alarms, dashboards, log groups, policies). A {@code Ref} or ARN of a
  *       skipped resource resolves to a stable made-up value (a KMS key gets a fake key id and ARN).</li>
  *   <li>Names: the template's explicit names, else {@code <stack>-<logicalId>} in lower case.</li>
@@ -45,11 +48,20 @@ public final class TemplateProvisioner {
         String stack = file.endsWith(".template.json")
                 ? file.substring(0, file.length() - ".template.json".length())
                 : file.replaceFirst("\\.json$", "");
-        return provision(CloudFormationTemplate.read(templateFile), stack);
+        return provision(
+                CloudFormationTemplate.read(templateFile), stack, Optional.ofNullable(templateFile.getParent()));
     }
 
-    /** Provisions {@code template} as the stack {@code stackName}. */
+    /** Provisions {@code template} as the stack {@code stackName} (a bucket deployment needs the cloud assembly). */
     public ProvisionedResources provision(CloudFormationTemplate template, String stackName) {
+        return provision(template, stackName, Optional.empty());
+    }
+
+    /**
+     * Provisions {@code template} as the stack {@code stackName}, copying the files of its bucket deployments from the
+     * cloud assembly {@code assembly} (the template's folder, {@code cdk.out}).
+     */
+    public ProvisionedResources provision(CloudFormationTemplate template, String stackName, Optional<Path> assembly) {
         ResourceRegistry registry = new ResourceRegistry(template, stackName, LocalAws.REGION, LocalAws.ACCOUNT_ID);
         IntrinsicResolver resolver = new IntrinsicResolver(registry, pseudoParameters(stackName), template.mappings());
         registry.resolver(resolver);
@@ -79,9 +91,16 @@ public final class TemplateProvisioner {
             }
         }
 
-        ComputeReader compute = new ComputeReader(resolver, registry);
         List<Resource> all = new ArrayList<>(template.resources().values());
+        BucketDeployments deployments = new BucketDeployments(aws.s3(), resolver, assembly);
+        for (Resource resource : order) {
+            if (resource.type().equals(BucketDeployments.TYPE)) {
+                deployments.deploy(resource);
+            }
+        }
+        ComputeReader compute = new ComputeReader(resolver, registry);
         Map<String, LocalFunction> functions = compute.functions(all);
+        functions.keySet().removeAll(BucketDeployments.handlerFunctions(all));
         List<LocalEventSourceMapping> mappings = new ArrayList<>();
         List<LocalStreamMapping> streamMappings = new ArrayList<>();
         List<LocalFunctionUrl> urls = new ArrayList<>();

@@ -168,7 +168,9 @@ class TemplateProvisionerTest {
     void createsTheBucketsVersionedAndPrivate(LocalAws aws) {
         ProvisionedResources resources = provision(aws);
 
-        assertThat(resources.buckets()).hasSize(3);
+        assertThat(resources.buckets())
+                .as("archive, claim checks, email outbox, routes document")
+                .hasSize(4);
         LocalBucket claimChecks = resources.buckets().entrySet().stream()
                 .filter(e -> e.getKey().startsWith("ClaimCheckBucket"))
                 .map(Map.Entry::getValue)
@@ -243,15 +245,26 @@ class TemplateProvisionerTest {
         assertThat(sweeper.timeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(sweeper.environment().get("REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID"))
                 .matches("arn:aws:kms:us-east-1:000000000000:key/[0-9a-f-]{36}");
-        JsonNode routes = JSON.readTree(sweeper.environment().get("REDRIVE_SWEEPER_ROUTES"));
+        // The routes document is where the stack's BucketDeployment put it: the provisioner copied the asset.
+        String location = sweeper.environment().get("REDRIVE_ROUTES");
+        assertThat(location).matches("s3://[a-z0-9.-]+/routes\\.json");
+        String bucket = location.substring("s3://".length(), location.indexOf('/', "s3://".length()));
+        assertThat(resources.buckets().values()).extracting(LocalBucket::name).contains(bucket);
+        JsonNode document = JSON.readTree(aws.s3()
+                .getObjectAsBytes(b -> b.bucket(bucket).key("routes.json"))
+                .asUtf8String());
+        assertThat(document.path("version").asInt()).isEqualTo(1);
+        JsonNode routes = document.path("routes");
         assertThat(routes).hasSize(2);
         for (JsonNode route : routes) {
             String consumer = route.path("consumer").asText();
-            LocalQueue source = resources.queueNamed("redrive-" + consumer).orElseThrow();
-            LocalQueue dlq =
-                    resources.queueNamed("redrive-" + consumer + "-dlq").orElseThrow();
-            assertThat(route.path("sourceQueueUrl").asText()).isEqualTo(source.url());
-            assertThat(route.path("deadLetterQueueUrl").asText()).isEqualTo(dlq.url());
+            assertThat(resources.queueNamed(route.path("sourceQueue").asText())).isPresent();
+            assertThat(route.path("sourceQueue").asText()).isEqualTo("redrive-" + consumer);
+            assertThat(route.path("deadLetterQueue").asText()).isEqualTo("redrive-" + consumer + "-dlq");
+            assertThat(route.path("key").path("pointer").asText()).isEqualTo("/eventId");
+            assertThat(route.path("schemas").path("OrderPlaced").fieldNames())
+                    .toIterable()
+                    .containsExactly("1", "2");
         }
     }
 

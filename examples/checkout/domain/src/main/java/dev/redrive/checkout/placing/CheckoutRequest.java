@@ -2,8 +2,8 @@ package dev.redrive.checkout.placing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.redrive.checkout.StrictJson;
 import dev.redrive.core.failure.SchemaViolation;
+import dev.redrive.schema.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

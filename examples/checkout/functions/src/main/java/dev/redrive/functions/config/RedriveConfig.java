@@ -48,6 +48,13 @@ public interface RedriveConfig {
     /** The dead-letter sweeper (handler {@code dlq-sweeper}). */
     Sweeper sweeper();
 
+    /**
+     * Where the routes document is ({@code REDRIVE_ROUTES}): {@code s3://bucket/key} (the IaC's), a file path, or the
+     * JSON. The sweeper reads every consumer's queues and event contract from it at each cold start; without it, the
+     * old queues-only {@code redrive.sweeper.routes}, whose replays are refused.
+     */
+    Optional<String> routes();
+
     /** The circuit breakers of the effects' dependencies, shared by every sandbox (see {@code EffectBreakers}). */
     Breakers breakers();
 

@@ -1,16 +1,17 @@
 package dev.redrive.functions.sweeper;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
-import dev.redrive.checkout.CheckoutDeployment;
+import dev.redrive.aws.routes.S3RoutesStore;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.ReplayService;
+import dev.redrive.core.replay.SchemaGate;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
@@ -18,19 +19,25 @@ import dev.redrive.core.sweeper.Sweeper;
 import dev.redrive.core.sweeper.SweeperSettings;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.schema.ContractReader;
+import dev.redrive.schema.RoutesDocument;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Wires the sweeper's core to the AWS adapters, once per container, from the typed configuration: the adapters from
- * {@link AwsRedrive}, the consumers and schema gate from {@link CheckoutDeployment}, the services from core's builders
+ * {@link AwsRedrive}, the key readers and schema gate from the routes document ({@code REDRIVE_ROUTES}: an
+ * {@code s3://} object read at each cold start, a file or the JSON; else the old queues-only
+ * {@code REDRIVE_SWEEPER_ROUTES}, whose replays are refused), no consumer code, the services from core's builders
  * (the same graph the CLI and the local run build). The handler gets what it uses, each through its port: the routes,
  * the sweeper, the ledger (counts by state), the dead-letter source (depths) and the replay statistics.
  */
@@ -71,10 +78,29 @@ public class SweeperRuntime {
                 clock);
     }
 
+    /** The replay checks every declared route gets: its key reader (claim lookups) and the schema gate. */
+    public record DeclaredChecks(Map<String, KeyReader> keys, SchemaGate schemas) {}
+
     @Produces
     @Singleton
-    SweptRoutes sweptRoutes(RedriveConfig config, ObjectMapper json, QueueDirectory directory) {
-        return new SweptRoutes(SweeperRoutes.parse(config.sweeper().routes(), json, directory));
+    RoutesDocument routesDocument(RedriveConfig config, S3Client s3) {
+        Optional<String> spec = config.routes();
+        return spec.isPresent() && !spec.get().isBlank()
+                ? RoutesDocument.load(spec.get(), new S3RoutesStore(s3))
+                : RoutesDocument.parseLegacy(config.sweeper().routes());
+    }
+
+    @Produces
+    @Singleton
+    DeclaredChecks declaredChecks(RoutesDocument routes) {
+        Map<String, ContractReader> readers = routes.readers();
+        return new DeclaredChecks(routes.keyReaders(readers), routes.schemaGate(readers));
+    }
+
+    @Produces
+    @Singleton
+    SweptRoutes sweptRoutes(RoutesDocument routes, QueueDirectory directory) {
+        return new SweptRoutes(SweeperRoutes.of(routes, directory));
     }
 
     @Produces
@@ -109,23 +135,22 @@ public class SweeperRuntime {
 
     @Produces
     @Singleton
-    ReplayService replayService(
-            RedriveConfig config, RedriveSettings settings, AwsRedrive aws, CheckoutDeployment checkout) {
+    ReplayService replayService(RedriveConfig config, RedriveSettings settings, AwsRedrive aws, DeclaredChecks checks) {
         Duration claimHorizon = settings.claims()
                 .retention()
                 .claimHorizonAfterArrival(settings.claims().recordTtl());
         RedriveConfig.Replays r = config.replays();
-        return aws.replays(checkout.consumers(), checkout.schemaGate())
-                .claimLookup(checkout.consumers(), aws.claims(), claimHorizon)
+        return aws.replays(checks.keys(), checks.schemas())
+                .claimLookup(checks.keys(), aws.claims(), claimHorizon)
                 .pace(ReplayPace.of(r.ratePerSecond(), r.laneRates().orElse(""), r.horizon()))
                 .build();
     }
 
     @Produces
     @Singleton
-    Sweeper sweeper(RedriveConfig config, AwsRedrive aws, CheckoutDeployment checkout, ReplayService replays) {
+    Sweeper sweeper(RedriveConfig config, AwsRedrive aws, DeclaredChecks checks, ReplayService replays) {
         RedriveConfig.Sweeper c = config.sweeper();
-        return aws.sweeper(checkout.consumers(), replays)
+        return aws.sweeper(checks.keys(), replays)
                 .settings(new SweeperSettings(
                         c.retention(),
                         c.maxArrivalsPerRun(),

@@ -1,9 +1,13 @@
 package dev.redrive.functions.it;
 
+import dev.redrive.checkout.CheckoutContracts;
+import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalResources;
+import dev.redrive.schema.RoutesDocument;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,9 +45,13 @@ public final class ItResources implements QuarkusTestResourceLifecycleManager {
         config.put("redrive.breakers.table", CONTROL);
         config.put("redrive.sweeper.archive-bucket", ARCHIVE);
         config.put(
-                "redrive.sweeper.routes",
-                "[{\"consumer\":\"confirmation-email\",\"sourceQueueUrl\":\"" + orders.url()
-                        + "\",\"deadLetterQueueUrl\":\"" + orders.dlqUrl() + "\"}]");
+                "redrive.routes",
+                new RoutesDocument(List.of(CheckoutContracts.route(
+                                ConfirmationEmailConsumer.NAME,
+                                orders.url(),
+                                orders.dlqUrl(),
+                                ConfirmationEmailConsumer.DEPENDENCY)))
+                        .toJson());
         return config;
     }
 

@@ -1,13 +1,12 @@
 package dev.redrive.functions.testing;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.aws.AwsRedrive;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.aws.queues.QueueDirectory;
-import dev.redrive.checkout.CheckoutDeployment;
+import dev.redrive.checkout.CheckoutContracts;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
-import dev.redrive.core.consumer.IdempotentConsumer;
+import dev.redrive.core.consumer.KeyReader;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.replay.MaintenanceWindow;
@@ -19,6 +18,8 @@ import dev.redrive.core.sweeper.SweeperSettings;
 import dev.redrive.functions.checkout.OrderEvents;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalResources;
+import dev.redrive.schema.ContractReader;
+import dev.redrive.schema.RoutesDocument;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -92,8 +93,11 @@ public final class SweeperRig {
         QueueDirectory directory = new QueueDirectory(clients.sqs(), Optional.empty());
         directory.register(route.sourceQueue(), queue.url());
         directory.register(route.deadLetterQueue(), queue.dlqUrl());
-        CheckoutDeployment checkout = CheckoutDeployment.forReplayChecks(new ObjectMapper(), "rig-revenue-unused");
-        Map<String, IdempotentConsumer<?>> consumers = Map.of(checkout.email().name(), checkout.email());
+        // The checks come from the declared route, as the deployed sweeper's do: no consumer code.
+        RoutesDocument routes = new RoutesDocument(List.of(CheckoutContracts.route(
+                route.consumer(), route.sourceQueue(), route.deadLetterQueue(), ConfirmationEmailConsumer.DEPENDENCY)));
+        Map<String, ContractReader> readers = routes.readers();
+        Map<String, KeyReader> consumers = routes.keyReaders(readers);
         AwsRedrive redrive = new AwsRedrive(
                 clients.dynamoDb(),
                 clients.sqs(),
@@ -103,7 +107,7 @@ public final class SweeperRig {
                 receiveVisibilitySeconds,
                 clock);
         QuarantineLedger wrapped = ledger.apply(redrive.ledger());
-        ReplayService replays = redrive.replays(consumers, checkout.schemaGate())
+        ReplayService replays = redrive.replays(consumers, routes.schemaGate(readers))
                 .ledger(wrapped)
                 .parallelism(replayParallelism)
                 .build();

@@ -8,13 +8,18 @@ import dev.redrive.infra.function.EnvironmentSize;
 import dev.redrive.infra.function.FunctionSpec;
 import dev.redrive.infra.function.IsoDurations;
 import dev.redrive.infra.function.ScheduledRun;
-import java.util.LinkedHashMap;
+import dev.redrive.schema.RoutesDocument;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.deployment.BucketDeployment;
+import software.amazon.awscdk.services.s3.deployment.Source;
 import software.amazon.awscdk.services.scheduler.Schedule;
 import software.amazon.awscdk.services.sqs.Queue;
 import software.constructs.Construct;
@@ -35,9 +40,15 @@ public final class DlqSweeper extends Construct {
     static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
     static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
     static final String RETENTION = "REDRIVE_SWEEPER_RETENTION";
-    static final String ROUTES = "REDRIVE_SWEEPER_ROUTES";
+    /** Where the routes document is: {@code s3://<routes bucket>/}{@value #ROUTES_KEY}. */
+    static final String ROUTES = RoutesDocument.VARIABLE;
+    /** The routes document's key in the routes bucket. */
+    public static final String ROUTES_KEY = "routes.json";
 
     private final Function function;
+    private final Bucket routesBucket;
+    private final BucketDeployment routesDeployment;
+    private final String routesDocument;
     private final Map<String, String> environment;
     private final int consumerCount;
     private final String scheduleDeadLetterQueueName;
@@ -46,6 +57,10 @@ public final class DlqSweeper extends Construct {
 
     public DlqSweeper(Construct scope, String id, SweeperProps props) {
         super(scope, id);
+        this.routesDocument = new RoutesDocument(
+                        props.consumers().stream().map(props.routes()).toList())
+                .toJson();
+        this.routesBucket = routesBucket(props);
         FunctionSpec spec = new FunctionSpec(
                 Handlers.DLQ_SWEEPER,
                 props.runtime(),
@@ -58,6 +73,12 @@ public final class DlqSweeper extends Construct {
         requireEnvironmentFits(Map.of());
         this.function = props.functions().create(this, "Function", spec);
         grant(props);
+        this.routesDeployment = BucketDeployment.Builder.create(this, "Routes")
+                .destinationBucket(routesBucket)
+                .sources(List.of(Source.data(ROUTES_KEY, routesDocument)))
+                .prune(false)
+                .retainOnDelete(true)
+                .build();
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
         ScheduledRun run = ScheduledRun.of(
                 this,
@@ -80,7 +101,7 @@ public final class DlqSweeper extends Construct {
         env.put(ARCHIVE_BUCKET, props.archive().getBucketName());
         env.put(ARCHIVE_KMS_KEY_ID, props.key().getKeyArn());
         env.put(RETENTION, IsoDurations.format(props.retention()));
-        env.put(ROUTES, Stack.of(this).toJsonString(routes(props.consumers())));
+        env.put(ROUTES, "s3://" + routesBucket.getBucketName() + "/" + ROUTES_KEY);
         env.put(
                 ReplayPaceVariables.RATE_PER_SECOND,
                 Double.toString(props.replayPace().perSecond()));
@@ -94,24 +115,25 @@ public final class DlqSweeper extends Construct {
     }
 
     /**
-     * One route per consumer: where its dead letters arrive and where a replay goes, as queue URLs (no look-up at
-     * start) and nothing the sweeper does not read, since the routes share Lambda's 4 KB of environment.
+     * The routes document's bucket: versioned (who changed a route, and when: every deploy writes a new version),
+     * encrypted with the stack's KMS key, never public, TLS only. It holds thousands of routes with their schemas, where
+     * Lambda's environment holds 4 KB (about 14 routes of queue URLs) and an SSM parameter 8 KB.
      */
-    private static List<Map<String, String>> routes(List<IdempotentConsumer> consumers) {
-        return consumers.stream()
-                .map(c -> {
-                    Map<String, String> route = new LinkedHashMap<>();
-                    route.put("consumer", c.name());
-                    route.put("sourceQueueUrl", c.sourceQueue().getQueueUrl());
-                    route.put("deadLetterQueueUrl", c.deadLetterQueue().getQueueUrl());
-                    return route;
-                })
-                .toList();
+    private Bucket routesBucket(SweeperProps props) {
+        return Bucket.Builder.create(this, "RoutesBucket")
+                .versioned(true)
+                .encryption(BucketEncryption.KMS)
+                .encryptionKey(props.key())
+                .bucketKeyEnabled(true)
+                .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+                .enforceSsl(true)
+                .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
+                .build();
     }
 
     /**
-     * The routes grow by about 250 bytes per consumer (two queue URLs): about 14 consumers with names as long as the
-     * examples' fit next to the other variables. More fail here, not at deploy. The stack calls it again with the
+     * The routes are in S3, so the environment no longer grows with the consumers; a prefix or other variables too
+     * long still fail here, not at deploy. The stack calls it again with the
      * variables it adds once every function exists ({@code added}: the claim TTL's), so the check sees them all.
      */
     public void requireEnvironmentFits(Map<String, String> added) {
@@ -121,11 +143,8 @@ public final class DlqSweeper extends Construct {
                 this,
                 Handlers.DLQ_SWEEPER,
                 all,
-                ROUTES + " holds the routes of " + consumerCount + " consumers and takes up to "
-                        + EnvironmentSize.upperBound(this, all.get(ROUTES)) + " bytes: use shorter consumer "
-                        + "names or a shorter -c prefix, or fewer consumers per stack; more consumers than that need "
-                        + "the routes moved out of the environment (an SSM parameter the sweeper reads at start), which "
-                        + "this stack does not do");
+                "the sweeper of " + consumerCount + " consumers (its routes are in S3, " + ROUTES + " only "
+                        + "points at them): shorten the -c prefix or the other variables");
     }
 
     private void grant(SweeperProps props) {
@@ -146,6 +165,22 @@ public final class DlqSweeper extends Construct {
                 .build());
         props.key().grantDecrypt(function);
         props.archive().grantReadWrite(function);
+        routesBucket.grantRead(function, ROUTES_KEY); // s3:GetObject on the document, kms:Decrypt by its key
+    }
+
+    /** The bucket of the routes document. */
+    public Bucket routesBucket() {
+        return routesBucket;
+    }
+
+    /** What writes the routes document at deploy. */
+    public BucketDeployment routesDeployment() {
+        return routesDeployment;
+    }
+
+    /** The routes document as written, JSON. */
+    public String routesDocument() {
+        return routesDocument;
     }
 
     /** The sweeper function. */

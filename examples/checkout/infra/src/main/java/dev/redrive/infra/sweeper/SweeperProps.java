@@ -5,9 +5,11 @@ import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.function.FunctionRuntime;
 import dev.redrive.infra.storage.Tables;
+import dev.redrive.schema.DeclaredRoute;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.s3.IBucket;
 
@@ -24,6 +26,8 @@ import software.amazon.awscdk.services.s3.IBucket;
  * @param retention          how long a dead letter stays in quarantine before it is archived
  * @param scheduleExpression an EventBridge Scheduler expression: {@code rate(5 minutes)}, {@code cron(...)}
  * @param replayPace         the pace of its replays per lane (written to its environment even at the default)
+ * @param routes             the route each consumer declares (its queues, its event contract), written to the routes
+ *                           document the sweeper reads from S3
  */
 public record SweeperProps(
         String prefix,
@@ -35,7 +39,8 @@ public record SweeperProps(
         List<IdempotentConsumer> consumers,
         Duration retention,
         String scheduleExpression,
-        ReplayPace replayPace) {
+        ReplayPace replayPace,
+        Function<IdempotentConsumer, DeclaredRoute> routes) {
 
     /** The sweeper's Lambda timeout: one sweep must finish well inside the 5-minute schedule. */
     public static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -44,6 +49,7 @@ public record SweeperProps(
     public SweeperProps {
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(replayPace, "replayPace");
+        Objects.requireNonNull(routes, "routes");
         consumers = List.copyOf(consumers);
         if (consumers.isEmpty()) {
             throw new IllegalArgumentException("a sweeper without consumers has no dead-letter queue to sweep");

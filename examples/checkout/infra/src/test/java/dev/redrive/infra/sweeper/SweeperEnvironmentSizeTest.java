@@ -1,9 +1,9 @@
 package dev.redrive.infra.sweeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.infra.consumer.CheckoutRoutes;
 import dev.redrive.infra.consumer.ConsumerPlatform;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.consumer.IdempotentConsumerProps;
@@ -12,6 +12,8 @@ import dev.redrive.infra.function.FunctionFactory;
 import dev.redrive.infra.function.FunctionRuntime;
 import dev.redrive.infra.storage.Buckets;
 import dev.redrive.infra.storage.Tables;
+import dev.redrive.schema.DeclaredRoute;
+import dev.redrive.schema.RoutesDocument;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +73,13 @@ class SweeperEnvironmentSizeTest {
                         consumers,
                         Duration.ofDays(7),
                         "rate(5 minutes)",
-                        ReplayPace.DEFAULT));
+                        ReplayPace.DEFAULT,
+                        c -> new DeclaredRoute(
+                                c.name(),
+                                c.sourceQueueName(),
+                                c.deadLetterQueueName(),
+                                Optional.of(CheckoutRoutes.contract(c.name())),
+                                Optional.empty())));
     }
 
     @Test
@@ -80,12 +88,10 @@ class SweeperEnvironmentSizeTest {
     }
 
     @Test
-    void tooManyConsumersFailTheSynthNamingTheRoutesAndTheLimit() {
-        assertThatThrownBy(() -> sweeperOf(20, "confirmation-email"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("dlq-sweeper")
-                .hasMessageContaining("Lambda's 4 KB limit")
-                .hasMessageContaining("REDRIVE_SWEEPER_ROUTES")
-                .hasMessageContaining("20 consumers");
+    void aHundredConsumersFitTooSinceTheRoutesAreInS3() {
+        DlqSweeper sweeper = sweeperOf(100, "confirmation-email");
+
+        assertThat(sweeper.function()).isNotNull();
+        assertThat(RoutesDocument.parse(sweeper.routesDocument()).routes()).hasSize(100);
     }
 }

@@ -1,11 +1,11 @@
-package dev.redrive.checkout;
+package dev.redrive.schema;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
-import dev.redrive.checkout.SchemaEvolution.BreakingChange;
 import dev.redrive.core.schema.UpcasterChain;
+import dev.redrive.schema.SchemaEvolution.BreakingChange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -85,7 +85,7 @@ public final class SchemaEvolutionGate {
 
     private List<String> upcasterProblems(String eventType, int older, int newer, Map<Integer, JsonNode> versions) {
         List<String> problems = new ArrayList<>();
-        JsonSchema target = EventSchemas.compile(versions.get(newer));
+        JsonSchema target = SchemaRegistry.compile(versions.get(newer));
         int n = 0;
         for (JsonNode example : versions.get(older).path("examples")) {
             int index = ++n;
@@ -107,7 +107,7 @@ public final class SchemaEvolutionGate {
                     + "one valid event of every version to verify upcasters");
         }
         List<String> problems = new ArrayList<>();
-        JsonSchema compiled = EventSchemas.compile(schema);
+        JsonSchema compiled = SchemaRegistry.compile(schema);
         int n = 0;
         for (JsonNode example : examples) {
             n++;

@@ -1,4 +1,4 @@
-package dev.redrive.checkout;
+package dev.redrive.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.redrive.checkout;
+package dev.redrive.schema;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
@@ -15,12 +15,12 @@ import java.io.IOException;
 import java.util.Set;
 
 /**
- * The one strict JSON reading of every checkout consumer, the sweeper's key lookup and the replay's schema gate: a
+ * The one strict JSON reading of every consumer's contract, the sweeper's key lookup and the replay's schema gate: a
  * message body is exactly one JSON object, or it is refused with a {@link SchemaViolation} whose reason names the
  * rule and the place, never a value. Refused:
  * <ul>
- *   <li>a payload over {@value #MAX_BODY_BYTES} bytes ({@code TooLarge}; an order is a few hundred bytes, but a
- *       producer may pad it, and a claim check carries up to this much);</li>
+ *   <li>a payload over {@value #MAX_BODY_BYTES} bytes ({@code TooLarge}; an event is usually a few hundred bytes,
+ *       but a producer may pad it, and a claim check carries up to this much);</li>
  *   <li>anything after the object ({@code TrailingTokens}: two concatenated events must not become the first);</li>
  *   <li>a key given twice in one object ({@code DuplicateKey}: "the last value wins" is not a reading);</li>
  *   <li>nesting deeper than {@value #MAX_DEPTH} ({@code TooDeep}), a number longer than {@value #MAX_NUMBER_CHARS}
@@ -68,7 +68,8 @@ public final class StrictJson {
         if (utf8Length(body) > MAX_BODY_BYTES) {
             throw new SchemaViolation(
                     "TooLarge",
-                    "the message payload is larger than " + MAX_BODY_BYTES + " bytes; an order is far smaller");
+                    "the message payload is larger than " + MAX_BODY_BYTES
+                            + " bytes, the most a message is read up to");
         }
         JsonNode node;
         try (JsonParser parser = mapper.createParser(body)) {
@@ -136,7 +137,7 @@ public final class StrictJson {
             "; a string must be Unicode text, where every surrogate is half of a high-low pair (RFC 8259, 8.2)";
 
     /** The index of the first surrogate in {@code s} that is not half of a pair, or -1. */
-    static int loneSurrogate(String s) {
+    public static int loneSurrogate(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {

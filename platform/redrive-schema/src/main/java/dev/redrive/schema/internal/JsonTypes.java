@@ -1,13 +1,13 @@
-package dev.redrive.checkout;
+package dev.redrive.schema.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** The JSON type of a value, for reasons that say what was found without saying the value. */
-final class JsonTypes {
+/** Internal: the JSON type of a value, for reasons that say what was found without saying the value. */
+public final class JsonTypes {
 
     private JsonTypes() {}
 
-    static String describe(JsonNode v) {
+    public static String describe(JsonNode v) {
         if (v == null || v.isMissingNode()) {
             return "missing";
         }
