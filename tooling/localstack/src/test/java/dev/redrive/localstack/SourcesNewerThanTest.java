@@ -54,6 +54,13 @@ class SourcesNewerThanTest {
     }
 
     @Test
+    void nothingBuiltYetIsOlderThanEverything() throws Exception {
+        Path missing = dir.resolve("not-built/redrive-cli.jar");
+
+        assertThat(run(ROOT, missing)).isEqualTo(missing.toString());
+    }
+
+    @Test
     void bothLaunchersAskIt() throws Exception {
         for (String launcher : new String[] {"bin/redrive", "bin/redrive-local"}) {
             assertThat(Files.readString(ROOT.resolve(launcher))).as(launcher).contains("bin/sources-newer-than");
