@@ -4,9 +4,10 @@ import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.core.consumer.ParsedMessage;
 
 /**
- * Reads a message into the event a consumer's effect takes, with its producer key and canonical payload: the seam a
- * declared contract plugs into ({@code redrive-schema}'s {@code ContractReader}, so the consumer, the sweeper and the
- * CLI read keys and fingerprints the same way). Until then: {@link JsonMessages#keyAt}, or your own.
+ * Reads a message into the event a consumer's effect takes, with its producer key and canonical payload. Use one
+ * that reads as the sweeper and the CLI read, so that a replayed dead letter has the consumer's key and fingerprint:
+ * {@link JsonMessages#keyAt} (a key at a JSON pointer, no schema) or a declared contract's reader ({@code
+ * contractReader::parse}, {@code redrive-schema}'s {@code ContractReader}).
  *
  * @param <E> the event type
  */

@@ -30,7 +30,7 @@ class JsonMessagesTest {
     @Test
     void whatCannotBeReadIsASchemaViolationThatNamesTheProblemNotTheContent() {
         assertViolation("not json", "NotJson");
-        assertViolation("{\"order\":{\"id\":\"o-1\"}} trailing", "NotJson");
+        assertViolation("{\"order\":{\"id\":\"o-1\"}} trailing", "TrailingTokens");
         assertViolation("{\"order\":{\"id\":42}}", "MissingKey");
         assertViolation("{\"order\":{}}", "MissingKey");
         assertViolation("{\"order\":{\"id\":\"has space\"}}", "InvalidKey");
