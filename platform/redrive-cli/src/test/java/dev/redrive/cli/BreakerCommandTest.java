@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
+import dev.redrive.checkout.CheckoutContracts;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerState.Status;
@@ -12,8 +13,10 @@ import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.CircuitBreakerRules;
 import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.LocalAwsTest;
+import dev.redrive.schema.RoutesDocument;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -110,6 +113,46 @@ class BreakerCommandTest {
         assertThat(due.openUntil()).isEqualTo(NOW);
         assertThat(due.token()).isEqualTo(open.token() + 1);
         assertThat(breakers.history(MAIL).get(0).reason()).contains("bo");
+    }
+
+    /**
+     * The breakers an operator sees are the ones the routes document declares, whatever the team calls them: the CLI
+     * knew only the example's mail provider (a constant in redrive-aws), so a second team's breaker could be neither
+     * held by a window nor listed.
+     */
+    @Test
+    void theBreakersAreTheOnesTheRoutesDeclare() throws Exception {
+        RoutesDocument two = new RoutesDocument(List.of(
+                rig.routes().routes().get(0),
+                CheckoutContracts.route("payment-capture", rig.queue.url(), rig.queue.dlqUrl(), "payments-api")));
+        rig.env.put(Settings.ROUTES, two.toJson());
+
+        CliRig.Run add = rig.run(
+                "window",
+                "add",
+                "--dependency",
+                "payments-api",
+                "--start",
+                "now-10m",
+                "--end",
+                "now+50m",
+                "--reason",
+                "CHG-9 payments API upgrade",
+                "--id",
+                "chg-9",
+                "--hold-breaker",
+                "--actor",
+                "ada");
+        CliRig.Run list = rig.run("breaker", "list", "--json");
+
+        assertThat(add.exitCode()).as(add.err()).isZero();
+        assertThat(list.exitCode()).as(list.err()).isZero();
+        assertThat(Json.MAPPER.readTree(list.out()))
+                .extracting(b -> b.get("dependency").asText())
+                .containsExactlyInAnyOrder(MAIL, "payments-api");
+        assertThat(breakers.read("payments-api").held())
+                .as("the window holds it")
+                .isTrue();
     }
 
     @Test
