@@ -15,7 +15,6 @@ import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
 import dev.redrive.core.consumer.KeyReader;
-import dev.redrive.core.names.RedriveNames.Dependencies;
 import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.operator.LedgerOperator;
 import dev.redrive.core.payload.ClaimChecks;
@@ -173,21 +172,21 @@ public record AwsRedrive(
         return new DynamoDbBreakerStore(dynamoDb, names.controlTable());
     }
 
-    /** The dependencies whose circuit breakers the checkout consumers share. */
-    public static final List<String> BREAKER_DEPENDENCIES = List.of(Dependencies.EMAIL_PROVIDER);
-
-    /** Maintenance windows' holds of the consumers' breakers (the sweeper writes the holds of windows that start). */
-    public BreakerHolds breakerHolds() {
-        return new BreakerHolds(breakers(), windows(), BREAKER_DEPENDENCIES);
+    /**
+     * Maintenance windows' holds of the consumers' shared breakers, those of {@code dependencies} (the routes
+     * document's declared breakers): the sweeper writes the holds of windows that start.
+     */
+    public BreakerHolds breakerHolds(List<String> dependencies) {
+        return new BreakerHolds(breakers(), windows(), dependencies);
     }
 
     /**
-     * The operator port on these resources, replaying through {@code replays}, showing the breakers of the
-     * dependencies the checkout consumers call.
+     * The operator port on these resources, replaying through {@code replays}, showing and holding the breakers of
+     * {@code breakerDependencies} (the routes document's declared breakers).
      */
-    public LedgerOperator.Builder operator(ReplayService replays) {
+    public LedgerOperator.Builder operator(ReplayService replays, List<String> breakerDependencies) {
         return LedgerOperator.builder()
-                .breakers(breakers(), BREAKER_DEPENDENCIES)
+                .breakers(breakers(), breakerDependencies)
                 .ledger(ledger())
                 .replays(replays)
                 .windows(windows())

@@ -109,6 +109,19 @@ public final class RoutesDocument {
         return Optional.ofNullable(byConsumer.get(consumer));
     }
 
+    /**
+     * The dependencies whose shared circuit breakers the routes declare, sorted, each once: the breakers the sweeper's
+     * windows hold and an operator lists, holds, releases and probes. Empty for the old queues-only document.
+     */
+    public List<String> breakers() {
+        return routes.stream()
+                .map(DeclaredRoute::breaker)
+                .flatMap(Optional::stream)
+                .distinct()
+                .sorted()
+                .toList();
+    }
+
     /** The declared consumers' names, sorted: what an error about an undeclared one names. */
     public List<String> consumers() {
         return List.copyOf(byConsumer.keySet());

@@ -30,6 +30,21 @@ class RoutesDocumentTest {
     }
 
     @Test
+    void theBreakersAreTheDeclaredOnesEachOnce() {
+        RoutesDocument doc = Fixtures.routes();
+        List<DeclaredRoute> more = new ArrayList<>(doc.routes());
+        DeclaredRoute email = doc.route("welcome-email").orElseThrow();
+        more.add(new DeclaredRoute(
+                "receipt-email", "orders", "orders-dlq", email.contract(), java.util.Optional.of("mail-provider")));
+        more.add(new DeclaredRoute(
+                "capture", "payments", "payments-dlq", email.contract(), java.util.Optional.of("card-processor")));
+
+        assertThat(doc.breakers()).containsExactly("mail-provider");
+        assertThat(new RoutesDocument(more).breakers()).containsExactly("card-processor", "mail-provider");
+        assertThat(RoutesDocument.parseLegacy("[]").breakers()).isEmpty();
+    }
+
+    @Test
     void itIsWrittenAsItIsParsed() {
         RoutesDocument doc = Fixtures.routes();
 

@@ -55,9 +55,11 @@ public final class Operator {
     public Operator(AwsRedrive redrive, RoutesDocument routes, Actor actor, ReplayPace pace) {
         this.actor = actor;
         Map<String, ContractReader> readers = routes.readers();
-        this.port = redrive.operator(redrive.replays(routes.keyReaders(readers), routes.schemaGate(readers))
-                        .pace(pace)
-                        .build())
+        this.port = redrive.operator(
+                        redrive.replays(routes.keyReaders(readers), routes.schemaGate(readers))
+                                .pace(pace)
+                                .build(),
+                        routes.breakers())
                 .build();
     }
 

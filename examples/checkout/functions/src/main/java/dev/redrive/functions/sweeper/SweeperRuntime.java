@@ -123,8 +123,8 @@ public class SweeperRuntime {
 
     @Produces
     @Singleton
-    BreakerHolds breakerHolds(AwsRedrive aws) {
-        return aws.breakerHolds();
+    BreakerHolds breakerHolds(AwsRedrive aws, RoutesDocument routes) {
+        return aws.breakerHolds(routes.breakers());
     }
 
     @Produces
