@@ -1,5 +1,6 @@
 package dev.redrive.localrun;
 
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.localrun.chaos.CallClassifier;
@@ -69,13 +70,13 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 public final class LocalSystem implements AutoCloseable {
 
-    public static final String EMAIL = Handlers.CONFIRMATION_EMAIL;
-    public static final String REVENUE = Handlers.REVENUE_ANALYTICS;
+    public static final String EMAIL = CheckoutNames.CONFIRMATION_EMAIL;
+    public static final String REVENUE = CheckoutNames.REVENUE_ANALYTICS;
     public static final String SWEEPER = Handlers.DLQ_SWEEPER;
-    public static final String CHECKOUT = Handlers.CHECKOUT;
-    public static final String RELAY = Handlers.OUTBOX_RELAY;
-    public static final String OUTBOX_SWEEPER = Handlers.OUTBOX_SWEEPER;
-    public static final String RECONCILIATION = Handlers.CHECKOUT_RECONCILIATION;
+    public static final String CHECKOUT = CheckoutNames.CHECKOUT;
+    public static final String RELAY = CheckoutNames.OUTBOX_RELAY;
+    public static final String OUTBOX_SWEEPER = CheckoutNames.OUTBOX_SWEEPER;
+    public static final String RECONCILIATION = CheckoutNames.CHECKOUT_RECONCILIATION;
 
     /**
      * The template's durations the local run compresses by its schedule speed (see the class comment), each with the

@@ -3,8 +3,6 @@ package dev.redrive.checkout;
 import dev.redrive.core.consumer.EffectContext;
 import dev.redrive.core.consumer.ExternalEffectConsumer;
 import dev.redrive.core.failure.PermanentFailure;
-import dev.redrive.core.names.RedriveNames.Dependencies;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -14,9 +12,9 @@ import java.util.regex.Pattern;
 public final class ConfirmationEmailConsumer extends OrderPlacedConsumer
         implements ExternalEffectConsumer<OrderPlaced> {
 
-    public static final String NAME = Handlers.CONFIRMATION_EMAIL;
+    public static final String NAME = CheckoutNames.CONFIRMATION_EMAIL;
     /** The dependency name failures of the mail provider are recorded under (matched by maintenance windows). */
-    public static final String DEPENDENCY = Dependencies.EMAIL_PROVIDER;
+    public static final String DEPENDENCY = CheckoutNames.EMAIL_PROVIDER;
 
     /**
      * An address the mail provider can take as one recipient: one {@code @} between a non-empty local part and domain,

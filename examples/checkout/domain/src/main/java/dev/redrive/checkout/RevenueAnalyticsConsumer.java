@@ -3,7 +3,6 @@ package dev.redrive.checkout;
 import dev.redrive.core.consumer.EffectContext;
 import dev.redrive.core.consumer.TransactionalEffectConsumer;
 import dev.redrive.core.failure.PermanentFailure;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 public final class RevenueAnalyticsConsumer extends OrderPlacedConsumer
         implements TransactionalEffectConsumer<OrderPlaced, TransactWriteItem> {
 
-    public static final String NAME = Handlers.REVENUE_ANALYTICS;
+    public static final String NAME = CheckoutNames.REVENUE_ANALYTICS;
     public static final String DEPENDENCY = "revenue-store";
     /** The currencies the revenue report is kept in; anything else is a business rule violation. */
     public static final Set<String> CURRENCIES = Set.of("EUR", "USD", "GBP");

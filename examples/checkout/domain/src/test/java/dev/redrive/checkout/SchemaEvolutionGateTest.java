@@ -27,7 +27,7 @@ class SchemaEvolutionGateTest {
 
     @Test
     void theCheckoutsEventSchemasOnlyEvolveCompatibly() {
-        Path schemas = Path.of(System.getProperty("redrive.schemas.dir", "src/main/resources/schemas"));
+        Path schemas = Path.of(System.getProperty("redrive.schemas.dir", "../contract/src/main/resources/schemas"));
 
         List<String> problems = new SchemaEvolutionGate(CheckoutSchemaGate.upcasters()).check(schemas);
 
@@ -95,7 +95,7 @@ class SchemaEvolutionGateTest {
     @Test
     void theOrderPlacedMoneyMigrationIsBreakingAndCoveredByItsUpcaster() {
         var json = new ObjectMapper();
-        Path dir = Path.of("src/main/resources/schemas/OrderPlaced");
+        Path dir = Path.of("../contract/src/main/resources/schemas/OrderPlaced");
 
         List<SchemaEvolution.BreakingChange> changes;
         try {
@@ -109,7 +109,7 @@ class SchemaEvolutionGateTest {
         assertThat(changes)
                 .extracting(SchemaEvolution.BreakingChange::field)
                 .contains("$.customerEmail", "$.totalCents", "$.currency", "$.customer", "$.total");
-        assertThat(gate().check(Path.of("src/main/resources/schemas")))
+        assertThat(gate().check(Path.of("../contract/src/main/resources/schemas")))
                 .as("without the upcaster the migration fails the gate")
                 .isNotEmpty();
     }

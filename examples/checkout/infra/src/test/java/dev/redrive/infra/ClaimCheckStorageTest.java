@@ -4,6 +4,7 @@ import static dev.redrive.infra.TemplateView.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.infra.consumer.ConsumerEnvironment;
@@ -35,7 +36,7 @@ class ClaimCheckStorageTest {
     @Test
     void payloadsExpireAfterTheClaimTtlRoundedUpToWholeDays() {
         String ttl = String.valueOf(
-                t.environment(t.function(Handlers.CONFIRMATION_EMAIL)).get(ConsumerEnvironment.CLAIMS_RECORD_TTL));
+                t.environment(t.function(CheckoutNames.CONFIRMATION_EMAIL)).get(ConsumerEnvironment.CLAIMS_RECORD_TTL));
         long seconds = Duration.parse(ttl).toSeconds();
         long days = (seconds + 86_399) / 86_400;
 
@@ -56,7 +57,8 @@ class ClaimCheckStorageTest {
     @Test
     void theConsumersAndTheSweeperAreToldTheBucketAndMayReadAndCheckInButNotDelete() {
         String bucket = claimCheckBucket();
-        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS, Handlers.DLQ_SWEEPER)) {
+        for (String handler :
+                List.of(CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS, Handlers.DLQ_SWEEPER)) {
             String function = t.function(handler);
             assertThat(String.valueOf(t.environment(function).get(ConsumerEnvironment.CLAIM_CHECKS_BUCKET)))
                     .as(handler)
@@ -79,7 +81,8 @@ class ClaimCheckStorageTest {
     @Test
     void everyFunctionThatReadsClaimChecksMayListTheBucketSoAGonePayloadIsA404() {
         String bucket = claimCheckBucket();
-        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS, Handlers.DLQ_SWEEPER)) {
+        for (String handler :
+                List.of(CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS, Handlers.DLQ_SWEEPER)) {
             List<TemplateView.Statement> listing = t.statementsOf(t.function(handler)).stream()
                     .filter(s -> s.on(bucket) && s.allows("s3:ListBucket"))
                     .toList();
@@ -113,7 +116,7 @@ class ClaimCheckStorageTest {
 
     @Test
     void byDefaultTheConsumersLeavePayloadsToTheLifecycleRule() {
-        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS)) {
+        for (String handler : List.of(CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS)) {
             assertThat(t.environment(t.function(handler)))
                     .containsEntry(ConsumerEnvironment.CLAIM_CHECKS_CLEANUP, ClaimCheckCleanup.LIFECYCLE.name());
         }
@@ -128,7 +131,7 @@ class ClaimCheckStorageTest {
                 .findFirst()
                 .orElseThrow();
 
-        for (String handler : List.of(Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS)) {
+        for (String handler : List.of(CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS)) {
             String function = afterApply.function(handler);
             assertThat(afterApply.environment(function))
                     .containsEntry(ConsumerEnvironment.CLAIM_CHECKS_CLEANUP, ClaimCheckCleanup.AFTER_APPLY.name());

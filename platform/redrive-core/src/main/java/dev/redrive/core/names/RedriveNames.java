@@ -4,8 +4,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The names the functions, the IaC, the local run and the CLI must agree on, in one place: the handlers a function is
- * told to run ({@code QUARKUS_LAMBDA_HANDLER}), and the CloudWatch metrics the functions emit as EMF and the alarms and
+ * The names the functions, the IaC, the local run and the CLI must agree on, in one place: the sweeper's handler
+ * ({@code QUARKUS_LAMBDA_HANDLER}), and the CloudWatch metrics the functions emit as EMF and the alarms and
  * the dashboard read. It lives in core because core is the one module every other one depends on that brings no
  * dependency along (the CDK app takes it for these constants only).
  */
@@ -13,29 +13,11 @@ public final class RedriveNames {
 
     private RedriveNames() {}
 
-    /** The {@code @Named} Lambda handlers of the one function artifact. */
+    /** The handlers of Redrive's own functions ({@code QUARKUS_LAMBDA_HANDLER}). */
     public static final class Handlers {
-
-        /** The checkout example's email consumer; also its consumer name, part of every claim key it makes. */
-        public static final String CONFIRMATION_EMAIL = "confirmation-email";
-
-        /** The checkout example's analytics consumer; also its consumer name. */
-        public static final String REVENUE_ANALYTICS = "revenue-analytics";
 
         /** The scheduled dead-letter sweeper. */
         public static final String DLQ_SWEEPER = "dlq-sweeper";
-
-        /** The checkout example's producer: {@code POST /orders} (a Function URL, API Gateway v2 events). */
-        public static final String CHECKOUT = "checkout";
-
-        /** The checkout's outbox relay, on the orders table's DynamoDB stream. */
-        public static final String OUTBOX_RELAY = "outbox-relay";
-
-        /** The checkout's scheduled outbox sweep: republishes what the relay missed. */
-        public static final String OUTBOX_SWEEPER = "outbox-sweeper";
-
-        /** The checkout's scheduled reconciliation: voids ghost transactions (authorized, never ordered). */
-        public static final String CHECKOUT_RECONCILIATION = "checkout-reconciliation";
 
         private Handlers() {}
     }
@@ -59,11 +41,8 @@ public final class RedriveNames {
         private ReplayPaceVariables() {}
     }
 
-    /** The dependencies the consumers' circuit breakers guard, and where their shared state lives. */
+    /** Where the shared state of the circuit breaker of a dependency (any name a team gives it) lives. */
     public static final class Dependencies {
-
-        /** The confirmation email's mail provider. */
-        public static final String EMAIL_PROVIDER = "email-provider";
 
         /** The control-table partition key of a dependency's breaker is this prefix and the dependency's name. */
         public static final String BREAKER_KEY_PREFIX = "breaker#";

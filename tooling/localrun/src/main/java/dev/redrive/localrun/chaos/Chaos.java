@@ -1,5 +1,6 @@
 package dev.redrive.localrun.chaos;
 
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy.Hook;
@@ -127,13 +128,13 @@ public final class Chaos implements AutoCloseable {
     public void attach(String handler, FunctionInstance sandbox, Collection<AwsTrafficProxy> proxies) {
         SandboxFaults hook = new SandboxFaults(
                 handler, part(handler), () -> sandbox, classifier, faults, journal, messages, scriptedHangs::remove);
-        boolean producer = Handlers.CHECKOUT.equals(handler)
-                || Handlers.OUTBOX_RELAY.equals(handler)
-                || Handlers.CHECKOUT_RECONCILIATION.equals(handler);
+        boolean producer = CheckoutNames.CHECKOUT.equals(handler)
+                || CheckoutNames.OUTBOX_RELAY.equals(handler)
+                || CheckoutNames.CHECKOUT_RECONCILIATION.equals(handler);
         for (AwsTrafficProxy p : proxies) {
             if (producer && "dynamodb".equals(p.service())) {
                 p.hook(Hook.inOrder(producerCrashes.hook(handler, () -> sandbox), hook));
-            } else if (Handlers.OUTBOX_RELAY.equals(handler) && "sqs".equals(p.service())) {
+            } else if (CheckoutNames.OUTBOX_RELAY.equals(handler) && "sqs".equals(p.service())) {
                 p.hook(Hook.inOrder(hook, redelivery.hook()));
             } else {
                 p.hook(hook);
@@ -148,7 +149,7 @@ public final class Chaos implements AutoCloseable {
      * margin it keeps back and the invisibility of the dead letters it receives are scaled down with it.
      */
     public Map<String, String> environmentOverrides(String handler) {
-        if (Handlers.CHECKOUT_RECONCILIATION.equals(handler)) {
+        if (CheckoutNames.CHECKOUT_RECONCILIATION.equals(handler)) {
             return Map.of(
                     "REDRIVE_CHECKOUT_RECONCILIATION_GRACE", RECONCILIATION_GRACE.toString(),
                     "REDRIVE_CHECKOUT_RECONCILIATION_LEASE", RECONCILIATION_LEASE.toString());
@@ -198,7 +199,7 @@ public final class Chaos implements AutoCloseable {
 
     static SandboxFaults.Part part(String handler) {
         return switch (handler) {
-            case Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS -> SandboxFaults.Part.CONSUMER;
+            case CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS -> SandboxFaults.Part.CONSUMER;
             case Handlers.DLQ_SWEEPER -> SandboxFaults.Part.SWEEPER;
             default -> SandboxFaults.Part.OTHER;
         };

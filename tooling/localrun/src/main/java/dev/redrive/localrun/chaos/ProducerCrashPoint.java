@@ -1,7 +1,7 @@
 package dev.redrive.localrun.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.checkout.CheckoutNames;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -15,24 +15,27 @@ public enum ProducerCrashPoint implements KillPoint {
      * The checkout's reservation transaction was applied; its sandbox dies before it reads the answer, so before it
      * asks the payment provider.
      */
-    CHECKOUT_RESERVED("checkout-reserved", Handlers.CHECKOUT, true, "after the reservation"),
+    CHECKOUT_RESERVED("checkout-reserved", CheckoutNames.CHECKOUT, true, "after the reservation"),
     /**
      * The payment was authorized; the sandbox dies as it sends the transaction that places the order, which never
      * arrives.
      */
     CHECKOUT_AUTHORIZED(
-            "checkout-authorized", Handlers.CHECKOUT, false, "after the authorization, before the transaction"),
+            "checkout-authorized", CheckoutNames.CHECKOUT, false, "after the authorization, before the transaction"),
     /** The order's transaction was applied; the sandbox dies before it reads the answer, so before it responds. */
-    CHECKOUT_PLACED("checkout-placed", Handlers.CHECKOUT, true, "after the transaction, before responding"),
+    CHECKOUT_PLACED("checkout-placed", CheckoutNames.CHECKOUT, true, "after the transaction, before responding"),
     /** The relay published its events; its sandbox dies as it sends their marks, which never arrive. */
-    RELAY_PUBLISHED("relay-published", Handlers.OUTBOX_RELAY, false, "after publishing, before marking"),
+    RELAY_PUBLISHED("relay-published", CheckoutNames.OUTBOX_RELAY, false, "after publishing, before marking"),
     /**
      * The reconciliation took an abandoned attempt into VOIDING and voided its authorization; its sandbox dies as it
      * sends the release of the attempt's stock (a transaction fenced by a ConditionCheck of the attempt), which never
      * arrives. A returning customer must not place the order on the void authorization; the next run ends it.
      */
     RECONCILIATION_VOIDED(
-            "reconciliation-voided", Handlers.CHECKOUT_RECONCILIATION, false, "after the void, before the release");
+            "reconciliation-voided",
+            CheckoutNames.CHECKOUT_RECONCILIATION,
+            false,
+            "after the void, before the release");
 
     private final String id;
     private final String function;

@@ -2,8 +2,8 @@ package dev.redrive.localrun.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.CheckoutService;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy.Call;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy.Hook;
 import dev.redrive.localrun.eventsource.AwsTrafficProxy.Reply;
@@ -124,7 +124,7 @@ public final class ProducerCrashes {
                 String op = call.operation();
                 JsonNode body = parse(call);
                 if (marksRefused
-                        && Handlers.OUTBOX_RELAY.equals(function)
+                        && CheckoutNames.OUTBOX_RELAY.equals(function)
                         && ProducerCrashPoint.isOutboxMark(op, body)) {
                     marksRefusedCount.incrementAndGet();
                     return AwsFaults.dynamoDbThrottle();

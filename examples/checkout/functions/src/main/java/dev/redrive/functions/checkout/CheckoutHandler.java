@@ -7,11 +7,11 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.CheckoutOutcome;
 import dev.redrive.checkout.placing.CheckoutRequest;
 import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.PlacedOrder;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.lambda.EmfOutput;
 import jakarta.inject.Inject;
@@ -44,7 +44,7 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * Never throws: a failure of its own is a 503 the client retries with its key, logged with its type only (the body
  * holds an email address and a payment token).
  */
-@Named(Handlers.CHECKOUT)
+@Named(CheckoutNames.CHECKOUT)
 @Singleton
 public class CheckoutHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
 

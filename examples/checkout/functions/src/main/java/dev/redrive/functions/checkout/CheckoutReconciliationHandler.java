@@ -2,8 +2,8 @@ package dev.redrive.functions.checkout;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.GhostReconciliation;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.lambda.EmfOutput;
@@ -25,7 +25,7 @@ import software.amazon.cloudwatchlogs.emf.model.Unit;
  * {@link GhostReconciliation}): checkouts authorized or reserved whose order was never written and whose client did not
  * come back within the grace. The next scheduled run is its retry.
  */
-@Named(Handlers.CHECKOUT_RECONCILIATION)
+@Named(CheckoutNames.CHECKOUT_RECONCILIATION)
 @Singleton
 public class CheckoutReconciliationHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
 

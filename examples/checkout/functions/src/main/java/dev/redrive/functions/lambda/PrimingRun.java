@@ -6,10 +6,10 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.CheckoutRequest;
 import dev.redrive.checkout.placing.OutboxStreamRecords;
 import dev.redrive.core.consumer.IdempotentConsumer;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.lambda.EmfOutput;
 import dev.redrive.lambda.SqsRecords;
 import java.util.List;
@@ -59,7 +59,7 @@ final class PrimingRun {
     /** Reads the event {@code handler}'s trigger delivers and writes the kind of answer it gives. */
     void readEvent(String handler) throws JsonProcessingException {
         switch (handler) {
-            case Handlers.CONFIRMATION_EMAIL, Handlers.REVENUE_ANALYTICS -> {
+            case CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS -> {
                 SQSEvent event = events.readValue(sqsEvent(), SQSEvent.class);
                 SqsRecords.messages(event);
                 events.writeValueAsString(SQSBatchResponse.builder()
@@ -68,7 +68,7 @@ final class PrimingRun {
                                 .build()))
                         .build());
             }
-            case Handlers.CHECKOUT -> {
+            case CheckoutNames.CHECKOUT -> {
                 APIGatewayV2HTTPEvent event = events.readValue(functionUrlEvent(), APIGatewayV2HTTPEvent.class);
                 CheckoutRequest.parse(event.getBody());
                 events.writeValueAsString(APIGatewayV2HTTPResponse.builder()
@@ -77,7 +77,7 @@ final class PrimingRun {
                         .withBody("{}")
                         .build());
             }
-            case Handlers.OUTBOX_RELAY -> {
+            case CheckoutNames.OUTBOX_RELAY -> {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> event = events.readValue(streamEvent(), Map.class);
                 OutboxStreamRecords.read(event);

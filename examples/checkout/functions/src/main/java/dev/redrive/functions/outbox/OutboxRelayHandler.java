@@ -2,10 +2,10 @@ package dev.redrive.functions.outbox;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.OutboxEvent;
 import dev.redrive.checkout.placing.OutboxRelay;
 import dev.redrive.checkout.placing.OutboxStreamRecords;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -24,7 +24,7 @@ import org.jboss.logging.Logger;
  * cannot be read) it stops and answers that record's sequence number as the batch's failure, so the stream retries from
  * it. The event is read as plain maps (see {@link OutboxStreamRecords}).
  */
-@Named(Handlers.OUTBOX_RELAY)
+@Named(CheckoutNames.OUTBOX_RELAY)
 @Singleton
 public class OutboxRelayHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
 

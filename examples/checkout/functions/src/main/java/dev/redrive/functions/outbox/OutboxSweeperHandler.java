@@ -2,10 +2,10 @@ package dev.redrive.functions.outbox;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.OutboxEvent;
 import dev.redrive.checkout.placing.OutboxRelay;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.functions.config.RedriveConfig;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Named;
@@ -23,7 +23,7 @@ import org.jboss.logging.Logger;
  * {@code redrive.checkout.outbox.republish-after} after their commit (the relay was down, or the stream's 24 h passed),
  * and reports the age of the oldest one left, which the outbox alarm reads. The next scheduled run is its retry.
  */
-@Named(Handlers.OUTBOX_SWEEPER)
+@Named(CheckoutNames.OUTBOX_SWEEPER)
 @Singleton
 public class OutboxSweeperHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
 

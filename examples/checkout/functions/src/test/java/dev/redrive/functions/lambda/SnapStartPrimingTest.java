@@ -3,6 +3,7 @@ package dev.redrive.functions.lambda;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.aws.claims.DynamoDbClaimStore;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.functions.config.RedriveConfig;
 import dev.redrive.localstack.LocalAws;
@@ -99,13 +100,13 @@ class SnapStartPrimingTest {
         PrimingRun run = new PrimingRun(AmazonLambdaMapperRecorder.objectMapper);
         List<String> failed = new ArrayList<>();
         for (String handler : List.of(
-                Handlers.CONFIRMATION_EMAIL,
-                Handlers.REVENUE_ANALYTICS,
+                CheckoutNames.CONFIRMATION_EMAIL,
+                CheckoutNames.REVENUE_ANALYTICS,
                 Handlers.DLQ_SWEEPER,
-                Handlers.CHECKOUT,
-                Handlers.OUTBOX_RELAY,
-                Handlers.OUTBOX_SWEEPER,
-                Handlers.CHECKOUT_RECONCILIATION)) {
+                CheckoutNames.CHECKOUT,
+                CheckoutNames.OUTBOX_RELAY,
+                CheckoutNames.OUTBOX_SWEEPER,
+                CheckoutNames.CHECKOUT_RECONCILIATION)) {
             run.step(handler, () -> run.readEvent(handler), failed);
         }
         assertThat(failed).isEmpty();

@@ -1,6 +1,6 @@
 package dev.redrive.infra.checkout;
 
-import dev.redrive.core.names.RedriveNames.Handlers;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.infra.OrderedMap;
 import dev.redrive.infra.consumer.IdempotentConsumer;
 import dev.redrive.infra.function.FunctionFactory;
@@ -119,7 +119,7 @@ public final class CheckoutProducer extends Construct {
                 this,
                 "Checkout",
                 new FunctionSpec(
-                        Handlers.CHECKOUT,
+                        CheckoutNames.CHECKOUT,
                         runtime,
                         Duration.ofSeconds(15),
                         runtime.defaultMemoryMb(),
@@ -146,7 +146,7 @@ public final class CheckoutProducer extends Construct {
                 this,
                 "Relay",
                 new FunctionSpec(
-                        Handlers.OUTBOX_RELAY,
+                        CheckoutNames.OUTBOX_RELAY,
                         runtime,
                         Duration.ofSeconds(30),
                         runtime.defaultMemoryMb(),
@@ -174,7 +174,7 @@ public final class CheckoutProducer extends Construct {
                 this,
                 "OutboxSweeper",
                 new FunctionSpec(
-                        Handlers.OUTBOX_SWEEPER,
+                        CheckoutNames.OUTBOX_SWEEPER,
                         runtime,
                         Duration.ofSeconds(60),
                         runtime.defaultMemoryMb(),
@@ -210,7 +210,7 @@ public final class CheckoutProducer extends Construct {
                 this,
                 "Reconciliation",
                 new FunctionSpec(
-                        Handlers.CHECKOUT_RECONCILIATION,
+                        CheckoutNames.CHECKOUT_RECONCILIATION,
                         runtime,
                         Duration.ofSeconds(120),
                         runtime.defaultMemoryMb(),

@@ -1,7 +1,7 @@
 package dev.redrive.infra.consumer;
 
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Dependencies;
-import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.infra.function.FunctionRuntime;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
         IdempotentConsumer email = consumer(
                 scope,
                 "ConfirmationEmail",
-                Handlers.CONFIRMATION_EMAIL,
+                CheckoutNames.CONFIRMATION_EMAIL,
                 platform,
                 runtime,
                 tuning,
@@ -51,11 +51,11 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                         // GetObject: a refused create-only write (412) is confirmed against the email already there
                         .actions(List.of("s3:PutObject", "s3:GetObject"))
                         .resources(List.of(emailOutbox.arnForObjects("*"))));
-        guardedByBreaker(email, Dependencies.EMAIL_PROVIDER, controlTable, breakers);
+        guardedByBreaker(email, CheckoutNames.EMAIL_PROVIDER, controlTable, breakers);
         IdempotentConsumer revenue = consumer(
                 scope,
                 "RevenueAnalytics",
-                Handlers.REVENUE_ANALYTICS,
+                CheckoutNames.REVENUE_ANALYTICS,
                 platform,
                 runtime,
                 tuning,
@@ -112,7 +112,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
 
     /** The dependencies whose circuit breakers the consumers share (each alarms when it stays open). */
     public List<String> breakerDependencies() {
-        return List.of(Dependencies.EMAIL_PROVIDER);
+        return List.of(CheckoutNames.EMAIL_PROVIDER);
     }
 
     /** Both consumers. */
