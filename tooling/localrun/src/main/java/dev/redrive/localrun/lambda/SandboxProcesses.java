@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A sandbox's processes: its bootstrap and everything the bootstrap started (a shell's commands, a sidecar). Lambda
@@ -14,12 +16,37 @@ import java.util.concurrent.TimeUnit;
  * bootstrap's pid: a child left running would go on writing into the sandbox's folder after it was closed, and would
  * run while the sandbox is frozen.
  *
- * <p>A tree is taken by stopping it from the top down (SIGSTOP): a stopped process cannot start another, so the
- * children listed after their parent stopped are all of them. Ending the tree is then SIGKILL to each stopped process.
+ * <p>Where there is {@code setsid(1)} (Linux), each sandbox leads a process group of its own, and ending it signals
+ * the group: that reaches every process the sandbox started, whenever it started it, even one handed to init because
+ * its parent exited first (a child started while the bootstrap handled its SIGTERM). Besides, and where there is no
+ * {@code setsid}, a tree is taken by stopping it from the top down (SIGSTOP): a stopped process cannot start another,
+ * so the children listed after their parent stopped are all of them; ending it is then SIGKILL to each.
  */
 final class SandboxProcesses {
 
+    /** {@code setsid(1)}, which starts a command as the leader of a new session and process group; none on macOS. */
+    private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
+            .filter(p -> Files.isExecutable(Path.of(p)))
+            .findFirst();
+
+    /** Whether sandboxes here lead process groups of their own (their group's id is their pid). */
+    static final boolean GROUPS = SETSID.isPresent();
+
     private SandboxProcesses() {}
+
+    /**
+     * {@code command} started as the leader of a process group of its own, where {@code setsid} is there ({@code
+     * setsid} execs the command in place: the pid is the command's).
+     */
+    static List<String> inItsOwnGroup(List<String> command) {
+        if (SETSID.isEmpty()) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>();
+        wrapped.add(SETSID.get());
+        wrapped.addAll(command);
+        return wrapped;
+    }
 
     /**
      * Stops {@code root} and every process under it (SIGSTOP), parents before their children. Returns the processes
@@ -63,6 +90,9 @@ final class SandboxProcesses {
      * five seconds for {@code root} to be gone.
      */
     static void kill(Process root) {
+        if (GROUPS) {
+            signalGroup("KILL", root.pid());
+        }
         List<ProcessHandle> tree = stop(root.toHandle());
         tree.forEach(ProcessHandle::destroyForcibly);
         root.destroyForcibly(); // when it could not be stopped (already ending), still make sure
@@ -88,10 +118,31 @@ final class SandboxProcesses {
             kill(root);
             Thread.currentThread().interrupt();
         }
+        if (GROUPS) {
+            signalGroup("KILL", root.pid()); // what it started, even after the list above, and handed to init
+        }
         for (ProcessHandle p : started) {
             if (p.isAlive()) {
                 stop(p).forEach(ProcessHandle::destroyForcibly);
             }
+        }
+    }
+
+    /**
+     * Sends the named signal to every process of the group {@code groupId} (a sandbox's pid). A group whose processes
+     * have all ended is no longer there, and nothing is sent.
+     */
+    static void signalGroup(String signal, long groupId) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, "--", "-" + groupId)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            kill.waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not run kill(1) to end the sandbox's processes", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -28,14 +28,15 @@ public record SandboxSpec(
     /**
      * One process of this function as Lambda's runtime starts it: the artifact's command ({@code extraJvmFlags} right
      * after the {@code java} executable), the function's environment plus what the runtime sets (the Runtime API at
-     * {@code runtimeApi}, name, version, memory, handler, {@code TMPDIR}), run in {@code dir}, output appended to
-     * {@code log}.
+     * {@code runtimeApi}, name, version, memory, handler, {@code TMPDIR}), run in {@code dir} as the leader of a
+     * process group of its own, output appended to {@code log}.
      */
     public ProcessBuilder process(
             ManagedJavaRuntime runtime, Path tmp, String runtimeApi, List<String> extraJvmFlags, Path dir, Path log) {
         List<String> command = new ArrayList<>(artifact.command(runtime, memoryMb, tmp, handler()));
         command.addAll(1, extraJvmFlags);
-        ProcessBuilder pb = new ProcessBuilder(command);
+        // A process group of its own, so that ending the sandbox ends everything it started (SandboxProcesses).
+        ProcessBuilder pb = new ProcessBuilder(SandboxProcesses.inItsOwnGroup(command));
         Map<String, String> env = pb.environment();
         env.putAll(environment);
         env.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);

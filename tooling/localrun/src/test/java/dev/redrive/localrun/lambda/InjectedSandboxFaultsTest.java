@@ -186,6 +186,29 @@ class InjectedSandboxFaultsTest {
                 .isTrue();
     }
 
+    /**
+     * A process started after the sandbox's tree was listed is ended too: here the bootstrap starts one as it handles
+     * the SIGTERM of a gentle close, then exits, so that process is handed to init before anyone lists it again. CI's
+     * SandboxLifecycleTest failed this way on d486bbd: a child its bootstrap started between invocations (mktemp)
+     * outlived the sandbox and wrote into its folder as JUnit deleted it.
+     */
+    @Test
+    void closingASandboxEndsAProcessItStartsWhileBeingClosed() throws Exception {
+        FunctionInstance sandbox = sandbox("""
+                trap 'sleep 600 & echo $! > "$CHILD_PID_FILE"; exit 0' TERM
+                ( %s ) &
+                while true; do sleep 1 & wait $!; done
+                """.formatted(SLOW_ANSWER));
+        sandbox.start(Duration.ofSeconds(20));
+
+        sandbox.close();
+
+        long child = childPid();
+        assertThat(gone(child))
+                .as("the child %d started as the sandbox was closed", child)
+                .isTrue();
+    }
+
     @Test
     void anInjectedKillEndsEveryProcessOfTheSandbox() throws Exception {
         try (FunctionInstance sandbox = sandbox(WITH_A_CHILD)) {
