@@ -2,10 +2,7 @@ package dev.redrive.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.ClientContext;
-import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -33,50 +30,6 @@ class InvocationTimeTest {
     }
 
     private static Context context(int remainingMillis) {
-        return new Context() {
-            public String getAwsRequestId() {
-                return "r";
-            }
-
-            public String getLogGroupName() {
-                return "";
-            }
-
-            public String getLogStreamName() {
-                return "";
-            }
-
-            public String getFunctionName() {
-                return "f";
-            }
-
-            public String getFunctionVersion() {
-                return "1";
-            }
-
-            public String getInvokedFunctionArn() {
-                return "";
-            }
-
-            public CognitoIdentity getIdentity() {
-                return null;
-            }
-
-            public ClientContext getClientContext() {
-                return null;
-            }
-
-            public int getRemainingTimeInMillis() {
-                return remainingMillis;
-            }
-
-            public int getMemoryLimitInMB() {
-                return 512;
-            }
-
-            public LambdaLogger getLogger() {
-                return null;
-            }
-        };
+        return LambdaContexts.remaining(() -> remainingMillis);
     }
 }

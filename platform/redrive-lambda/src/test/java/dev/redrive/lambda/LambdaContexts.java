@@ -13,6 +13,11 @@ final class LambdaContexts {
     /** An invocation whose deadline is {@code millis} from now, counting down as Lambda's context does. */
     static Context deadlineIn(long millis) {
         long deadline = System.currentTimeMillis() + millis;
+        return remaining(() -> (int) (deadline - System.currentTimeMillis()));
+    }
+
+    /** An invocation whose context answers {@code remainingMillis} for its remaining time, whatever Lambda would. */
+    static Context remaining(java.util.function.IntSupplier remainingMillis) {
         return new Context() {
             public String getAwsRequestId() {
                 return "req-1";
@@ -47,7 +52,7 @@ final class LambdaContexts {
             }
 
             public int getRemainingTimeInMillis() {
-                return (int) (deadline - System.currentTimeMillis());
+                return remainingMillis.getAsInt();
             }
 
             public int getMemoryLimitInMB() {
