@@ -1,11 +1,11 @@
 package dev.redrive.infra;
 
+import dev.redrive.cdk.consumer.BackoffSettings;
+import dev.redrive.cdk.consumer.BreakerSettings;
+import dev.redrive.cdk.consumer.ConsumerTuning;
+import dev.redrive.cdk.function.FunctionRuntime;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
-import dev.redrive.infra.consumer.BackoffSettings;
-import dev.redrive.infra.consumer.BreakerSettings;
-import dev.redrive.infra.consumer.ConsumerTuning;
-import dev.redrive.infra.function.FunctionRuntime;
 import dev.redrive.infra.monitoring.AlarmThresholds;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +46,7 @@ import software.constructs.Node;
  *                             bucket's lifecycle rule) or {@code AFTER_APPLY} (the consumers delete a payload once its
  *                             effect is applied, and are granted {@code s3:DeleteObject} for it)
  * @param allowShortRetries    {@code allowShortRetries=true}: a demo stack; fewer than 5 receives or a retry window
- *                             below the minimum ({@link dev.redrive.infra.consumer.RetryWindow}) only warn
+ *                             below the minimum ({@link dev.redrive.cdk.consumer.RetryWindow}) only warn
  * @param checkoutProducer     {@code checkoutProducer} (default {@code true}): the producer side of the checkout
  *                             example, {@code POST /orders} with its orders table, outbox relay, outbox sweep and
  *                             reconciliation ({@link dev.redrive.infra.checkout.CheckoutProducer}); {@code false}

@@ -1,23 +1,25 @@
 package dev.redrive.infra;
 
+import dev.redrive.cdk.consumer.ClaimTtl;
+import dev.redrive.cdk.consumer.ConsumerEnvironment;
+import dev.redrive.cdk.consumer.ConsumerPlatform;
+import dev.redrive.cdk.consumer.IdempotentConsumer;
+import dev.redrive.cdk.consumer.RetryWindow;
+import dev.redrive.cdk.function.FunctionArtifact;
+import dev.redrive.cdk.function.FunctionFactory;
+import dev.redrive.cdk.function.IsoDurations;
+import dev.redrive.cdk.storage.Buckets;
+import dev.redrive.cdk.storage.Tables;
+import dev.redrive.cdk.sweeper.DlqSweeper;
+import dev.redrive.cdk.sweeper.SweeperProps;
+import dev.redrive.cdk.sweeper.SweptConsumer;
 import dev.redrive.core.payload.ClaimCheckCleanup;
+import dev.redrive.infra.checkout.CheckoutConsumers;
 import dev.redrive.infra.checkout.CheckoutProducer;
-import dev.redrive.infra.consumer.CheckoutConsumers;
-import dev.redrive.infra.consumer.CheckoutRoutes;
-import dev.redrive.infra.consumer.ConsumerEnvironment;
-import dev.redrive.infra.consumer.ConsumerPlatform;
-import dev.redrive.infra.consumer.IdempotentConsumer;
-import dev.redrive.infra.consumer.RetryWindow;
-import dev.redrive.infra.function.FunctionArtifact;
-import dev.redrive.infra.function.FunctionFactory;
-import dev.redrive.infra.function.IsoDurations;
+import dev.redrive.infra.checkout.CheckoutRoutes;
 import dev.redrive.infra.monitoring.MonitoredQueue;
 import dev.redrive.infra.monitoring.Monitoring;
 import dev.redrive.infra.monitoring.MonitoringProps;
-import dev.redrive.infra.storage.Buckets;
-import dev.redrive.infra.storage.Tables;
-import dev.redrive.infra.sweeper.DlqSweeper;
-import dev.redrive.infra.sweeper.SweeperProps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +30,12 @@ import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.s3.Bucket;
 import software.constructs.Construct;
 
 /**
@@ -61,6 +65,8 @@ public final class RedriveStack extends Stack {
 
     private final Tables tables;
     private final Buckets buckets;
+    private final Table revenue;
+    private final Bucket emailOutbox;
     private final CheckoutConsumers checkout;
     private final DlqSweeper sweeper;
     private final Monitoring monitoring;
@@ -84,6 +90,10 @@ public final class RedriveStack extends Stack {
                 .build();
         this.tables = Tables.create(this, key);
         this.buckets = Buckets.create(this, key, settings.archiveExpiryDays());
+        // The example's own data, by the platform's rules: the revenue counters and the mail provider's stand-in.
+        Table revenue = Tables.table(this, "RevenueTable", key, false).build();
+        this.emailOutbox = Buckets.bucket(this, "EmailOutboxBucket", key).build();
+        this.revenue = revenue;
         this.artifact = FunctionArtifact.resolve(
                 settings.functionsAsset(),
                 settings.placeholderDirectory(),
@@ -104,8 +114,8 @@ public final class RedriveStack extends Stack {
                 platform,
                 settings.runtime(),
                 settings.consumers(),
-                buckets.emailOutbox(),
-                tables.revenue(),
+                emailOutbox,
+                revenue,
                 tables.control(),
                 settings.breakers());
         this.sweeper = new DlqSweeper(
@@ -118,11 +128,12 @@ public final class RedriveStack extends Stack {
                         key,
                         tables,
                         buckets.archive(),
-                        checkout.all(),
+                        checkout.all().stream()
+                                .map(c -> new SweptConsumer(c, CheckoutRoutes.route(c)))
+                                .toList(),
                         settings.quarantineRetention(),
                         settings.sweepRate(),
-                        settings.replayPace(),
-                        CheckoutRoutes::route));
+                        settings.replayPace()));
         claimTtl(settings);
         this.producer = settings.checkoutProducer()
                 ? Optional.of(new CheckoutProducer(
@@ -161,7 +172,9 @@ public final class RedriveStack extends Stack {
             return;
         }
         if (!settings.allowShortRetries()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
+            throw new IllegalArgumentException(String.join("; ", problems) + " (this stack's context: -c "
+                    + "maxReceiveCount, -c backoffBase, -c backoffMaxDelay, -c minimumRetryWindow; or pass "
+                    + "-c allowShortRetries=true for a demo stack)");
         }
         for (String problem : problems) {
             Annotations.of(this).addWarningV2("redrive:shortRetries", "allowShortRetries: " + problem);
@@ -266,7 +279,7 @@ public final class RedriveStack extends Stack {
                 .description("REDRIVE_CLAIMS_TABLE for the redrive CLI")
                 .build();
         CfnOutput.Builder.create(this, "RevenueTableName")
-                .value(tables.revenue().getTableName())
+                .value(revenue.getTableName())
                 .description(
                         "REDRIVE_CHECKOUT_REVENUE_TABLE for the redrive CLI (its replay checks of revenue-analytics)")
                 .build();

@@ -4,12 +4,12 @@ import static dev.redrive.infra.TemplateView.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.cdk.consumer.ConsumerEnvironment;
+import dev.redrive.cdk.consumer.IdempotentConsumer;
+import dev.redrive.cdk.storage.Buckets;
 import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.payload.ClaimCheckCleanup;
-import dev.redrive.infra.consumer.ConsumerEnvironment;
-import dev.redrive.infra.consumer.IdempotentConsumer;
-import dev.redrive.infra.storage.Buckets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,19 +1,23 @@
 package dev.redrive.infra.checkout;
 
+import dev.redrive.cdk.consumer.IdempotentConsumer;
+import dev.redrive.cdk.function.FunctionFactory;
+import dev.redrive.cdk.function.FunctionRuntime;
+import dev.redrive.cdk.function.FunctionSpec;
+import dev.redrive.cdk.function.ScheduledRun;
+import dev.redrive.cdk.storage.Tables;
 import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.infra.OrderedMap;
-import dev.redrive.infra.consumer.IdempotentConsumer;
-import dev.redrive.infra.function.FunctionFactory;
-import dev.redrive.infra.function.FunctionRuntime;
-import dev.redrive.infra.function.FunctionSpec;
-import dev.redrive.infra.function.ScheduledRun;
-import dev.redrive.infra.storage.Tables;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import software.amazon.awscdk.services.dynamodb.Attribute;
+import software.amazon.awscdk.services.dynamodb.AttributeType;
+import software.amazon.awscdk.services.dynamodb.GlobalSecondaryIndexProps;
+import software.amazon.awscdk.services.dynamodb.ProjectionType;
 import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
@@ -33,7 +37,7 @@ import software.constructs.Construct;
 /**
  * The producer side of the checkout example: {@code POST /orders} and its transactional outbox.
  * <ul>
- *   <li>the orders table ({@link Tables#orders}: attempts, stock, reservations, orders, outbox; its stream);</li>
+ *   <li>the orders table ({@link #ordersTable}: attempts, stock, reservations, orders, outbox; its stream);</li>
  *   <li>the checkout function (handler {@value Handlers#CHECKOUT}) behind a Function URL with IAM auth;</li>
  *   <li>the relay (handler {@value Handlers#OUTBOX_RELAY}) on the table's stream, filtered to outbox INSERTs: batches
  *       of 10, {@code ReportBatchItemFailures}, bisect on error, 5 retries, then the on-failure queue; it sends each
@@ -78,6 +82,40 @@ public final class CheckoutProducer extends Construct {
     /** What the schedules' runs are told. */
     static final Map<String, String> SCHEDULE_INPUT = Map.of("source", "redrive.schedule");
 
+    /** The orders table's sparse GSI of outbox items not yet published. */
+    public static final String UNPUBLISHED_INDEX = "byUnpublished";
+    /** The orders table's sparse GSI of unfinished checkout attempts. */
+    public static final String OPEN_ATTEMPT_INDEX = "byOpenAttempt";
+
+    /**
+     * The checkout's orders table, in {@code scope}, by the same rules as the others: {@code pk}+{@code sk}, its stream
+     * of new images (the outbox relay), GSIs {@value #UNPUBLISHED_INDEX} ({@code unpublished}, {@code createdAt}) and
+     * {@value #OPEN_ATTEMPT_INDEX} ({@code openAttempt}, {@code leaseUntil}).
+     */
+    static Table ordersTable(Construct scope, IKey key) {
+        Table orders = Tables.table(scope, "OrdersTable", key, true).stream(
+                        software.amazon.awscdk.services.dynamodb.StreamViewType.NEW_IMAGE)
+                .build();
+        orders.addGlobalSecondaryIndex(sparse(UNPUBLISHED_INDEX, "unpublished", "createdAt"));
+        orders.addGlobalSecondaryIndex(sparse(OPEN_ATTEMPT_INDEX, "openAttempt", "leaseUntil"));
+        return orders;
+    }
+
+    private static GlobalSecondaryIndexProps sparse(String name, String marker, String sortedBy) {
+        return GlobalSecondaryIndexProps.builder()
+                .indexName(name)
+                .partitionKey(Attribute.builder()
+                        .name(marker)
+                        .type(AttributeType.STRING)
+                        .build())
+                .sortKey(Attribute.builder()
+                        .name(sortedBy)
+                        .type(AttributeType.NUMBER)
+                        .build())
+                .projectionType(ProjectionType.ALL)
+                .build();
+    }
+
     private final Table orders;
     private final Function checkout;
     private final FunctionUrl url;
@@ -108,7 +146,7 @@ public final class CheckoutProducer extends Construct {
             String scheduleExpression) {
         super(scope, id);
         this.prefix = prefix;
-        this.orders = Tables.orders(this, key);
+        this.orders = ordersTable(this, key);
         String table = orders.getTableName();
         String queues =
                 subscribers.stream().map(c -> c.sourceQueue().getQueueUrl()).collect(Collectors.joining(","));
@@ -184,7 +222,7 @@ public final class CheckoutProducer extends Construct {
                 outboxSweeper,
                 "Unpublished",
                 List.of("dynamodb:Query", "dynamodb:UpdateItem"),
-                List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + Tables.UNPUBLISHED_INDEX));
+                List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + UNPUBLISHED_INDEX));
         subscribers.forEach(c -> c.sourceQueue().grantSendMessages(outboxSweeper));
         key.grantEncryptDecrypt(outboxSweeper);
         Construct outboxScope = new Construct(this, "OutboxSchedule");
@@ -220,7 +258,7 @@ public final class CheckoutProducer extends Construct {
                 reconciliation,
                 "AbandonedCheckouts",
                 List.of("dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"),
-                List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + Tables.OPEN_ATTEMPT_INDEX));
+                List.of(orders.getTableArn(), orders.getTableArn() + "/index/" + OPEN_ATTEMPT_INDEX));
         key.grantEncryptDecrypt(reconciliation);
         Construct reconciliationScope = new Construct(this, "ReconciliationSchedule");
         this.reconciliationSchedule = ScheduledRun.of(
