@@ -64,6 +64,15 @@ public final class Variables {
         }
     }
 
+    public long longInteger(String property, String defaultValue) {
+        String value = string(property, defaultValue);
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw invalid(name(property), value, "a whole number", e);
+        }
+    }
+
     public Optional<Integer> optionalInteger(String property) {
         return optional(property).map(value -> {
             try {

@@ -2,6 +2,7 @@ package dev.redrive.functions.config;
 
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.lambda.RedriveSettings.Defaults;
+import dev.redrive.sweeper.SweeperFunctionSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -97,7 +98,7 @@ public interface RedriveConfig {
 
     interface Replays {
         /** Replays per second reaching a lane that {@code lane-rates} does not name (above 0, at most 1000). */
-        @WithDefault("10")
+        @WithDefault(SweeperFunctionSettings.Defaults.REPLAYS_RATE_PER_SECOND)
         double ratePerSecond();
 
         /** Replays per second by lane, as {@code lane=perSecond} pairs separated by commas ({@code email-provider=5}). */
@@ -107,7 +108,7 @@ public interface RedriveConfig {
          * How far ahead a replay may be booked: it is sent at once and becomes visible in its source queue at its slot
          * (at most SQS's 15-minute delay); a lane booked that far ahead holds its further replays for the next run.
          */
-        @WithDefault("15m")
+        @WithDefault(SweeperFunctionSettings.Defaults.REPLAYS_HORIZON)
         Duration horizon();
     }
 
@@ -320,56 +321,56 @@ public interface RedriveConfig {
 
     interface Sweeper {
         /** The quarantine ledger table (pk/sk, GSIs {@code byState} and {@code byQueue}). */
-        @WithDefault("redrive-quarantine")
+        @WithDefault(SweeperFunctionSettings.Defaults.QUARANTINE_TABLE)
         String quarantineTable();
 
         /** The control table: sweeper leases, maintenance windows, replay statistics. */
-        @WithDefault("redrive-control")
+        @WithDefault(SweeperFunctionSettings.Defaults.CONTROL_TABLE)
         String controlTable();
 
         /** The archive bucket: expired dead letters, and payloads too large for a ledger item. */
-        @WithDefault("redrive-archive")
+        @WithDefault(SweeperFunctionSettings.Defaults.ARCHIVE_BUCKET)
         String archiveBucket();
 
         /** The KMS key archive objects are encrypted with; the bucket's default key when absent. */
         Optional<String> archiveKmsKeyId();
 
         /** How long a dead letter stays in the active ledger before it is archived. */
-        @WithDefault(Defaults.SWEEPER_RETENTION)
+        @WithDefault(SweeperFunctionSettings.Defaults.RETENTION)
         Duration retention();
 
         /**
          * The queues swept, as a JSON array with one object per consumer:
          * {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}} (the IaC fills it in).
          */
-        @WithDefault("[]")
+        @WithDefault(SweeperFunctionSettings.Defaults.LEGACY_ROUTES)
         String routes();
 
         /** The most dead letters quarantined per queue per run; the rest wait for the next run. */
-        @WithDefault("2000")
+        @WithDefault(SweeperFunctionSettings.Defaults.MAX_ARRIVALS_PER_RUN)
         int maxArrivalsPerRun();
 
         /** Payloads longer than this (characters) are kept in the archive bucket, not in the ledger item. */
-        @WithDefault("65536")
+        @WithDefault(SweeperFunctionSettings.Defaults.INLINE_BODY_LIMIT)
         int inlineBodyLimit();
 
         /** The most records archived per state per run. */
-        @WithDefault("1000")
+        @WithDefault(SweeperFunctionSettings.Defaults.ARCHIVE_BATCH)
         int archiveBatch();
 
         /**
          * The most payload characters one archive object holds; a run writes as many objects as that takes, so what it
          * holds in memory stays bounded (8 Mi characters by default, for a 256 MB function).
          */
-        @WithDefault("8388608")
+        @WithDefault(SweeperFunctionSettings.Defaults.ARCHIVE_OBJECT_CHARS)
         long archiveObjectChars();
 
         /** Time kept back from the invocation's deadline: no new batch starts after it. */
-        @WithDefault("30s")
+        @WithDefault(SweeperFunctionSettings.Defaults.DEADLINE_MARGIN)
         Duration deadlineMargin();
 
         /** How long a received dead letter stays invisible while it is quarantined. */
-        @WithDefault("120")
+        @WithDefault(SweeperFunctionSettings.Defaults.RECEIVE_VISIBILITY_SECONDS)
         int receiveVisibilitySeconds();
     }
 

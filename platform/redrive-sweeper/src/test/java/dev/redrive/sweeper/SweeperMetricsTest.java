@@ -1,4 +1,4 @@
-package dev.redrive.functions.sweeper;
+package dev.redrive.sweeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

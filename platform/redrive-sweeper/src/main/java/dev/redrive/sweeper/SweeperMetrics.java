@@ -1,4 +1,4 @@
-package dev.redrive.functions.sweeper;
+package dev.redrive.sweeper;
 
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.names.RedriveNames.Dimensions;
