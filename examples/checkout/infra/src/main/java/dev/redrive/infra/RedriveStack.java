@@ -1,19 +1,17 @@
 package dev.redrive.infra;
 
 import dev.redrive.cdk.consumer.ClaimTtl;
-import dev.redrive.cdk.consumer.ConsumerEnvironment;
+import dev.redrive.cdk.consumer.ClaimTtlWiring;
 import dev.redrive.cdk.consumer.ConsumerPlatform;
 import dev.redrive.cdk.consumer.IdempotentConsumer;
 import dev.redrive.cdk.consumer.RetryWindow;
 import dev.redrive.cdk.function.FunctionArtifact;
 import dev.redrive.cdk.function.FunctionFactory;
-import dev.redrive.cdk.function.IsoDurations;
 import dev.redrive.cdk.storage.Buckets;
 import dev.redrive.cdk.storage.Tables;
 import dev.redrive.cdk.sweeper.DlqSweeper;
 import dev.redrive.cdk.sweeper.SweeperProps;
 import dev.redrive.cdk.sweeper.SweptConsumer;
-import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.infra.checkout.CheckoutConsumers;
 import dev.redrive.infra.checkout.CheckoutProducer;
 import dev.redrive.infra.checkout.CheckoutRoutes;
@@ -22,19 +20,15 @@ import dev.redrive.infra.monitoring.Monitoring;
 import dev.redrive.infra.monitoring.MonitoringProps;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.services.dynamodb.Table;
-import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
-import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.constructs.Construct;
 
@@ -47,21 +41,6 @@ public final class RedriveStack extends Stack {
 
     /** The stack's construct id and CloudFormation name. */
     public static final String NAME = "Redrive";
-
-    /**
-     * What every function may do with claim-check payloads: read them, and check one in. No delete unless {@code -c
-     * claimCheckCleanup=AFTER_APPLY} (then the consumers only): payloads expire by the bucket's lifecycle rule.
-     */
-    public static final List<String> CLAIM_CHECK_ACTIONS = List.of("s3:GetObject", "s3:PutObject");
-
-    /**
-     * What every function that reads claim checks may do with the claim-check bucket itself: list it. Not to list
-     * anything, but so that S3 answers a GetObject of a payload that is gone with 404 NoSuchKey: to a role without
-     * {@code s3:ListBucket} it answers 403 AccessDenied (S3's GetObject documentation, "Permissions"), which cannot be
-     * told from a payload this role may not read. The functions can read every payload already; listing their keys
-     * shows nothing more.
-     */
-    public static final List<String> CLAIM_CHECK_BUCKET_ACTIONS = List.of("s3:ListBucket");
 
     private final Tables tables;
     private final Buckets buckets;
@@ -186,50 +165,12 @@ public final class RedriveStack extends Stack {
      * check it again at start).
      */
     private void claimTtl(RedriveSettings settings) {
-        ClaimTtl ttl = ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl());
-        Map<String, String> variables = new TreeMap<>();
-        variables.put(ConsumerEnvironment.CLAIMS_RECORD_TTL, IsoDurations.format(ttl.ttl()));
-        variables.put(ConsumerEnvironment.CLAIMS_SOURCE_RETENTION, IsoDurations.format(ttl.sourceRetention()));
-        variables.put(ConsumerEnvironment.CLAIMS_DEAD_LETTER_RETENTION, IsoDurations.format(ttl.deadLetterRetention()));
-        variables.put(ConsumerEnvironment.SWEEPER_RETENTION, IsoDurations.format(ttl.quarantineRetention()));
-        // Claim checks: the consumers read payloads through them (and check in a dead letter too large to go inline),
-        // the sweeper reads them for its checks and the archive (and checks in an upcast one). Kept as long as claims.
-        buckets.expireClaimChecks(ttl.ttl());
-        variables.put(
-                ConsumerEnvironment.CLAIM_CHECKS_BUCKET, buckets.claimChecks().getBucketName());
-        List<Function> functions = new ArrayList<>();
-        checkout.all().forEach(c -> functions.add(c.function()));
-        functions.add(sweeper.function());
-        for (Function f : functions) {
-            variables.forEach(f::addEnvironment);
-            f.addToRolePolicy(PolicyStatement.Builder.create()
-                    .sid("ClaimCheckPayloads")
-                    .actions(CLAIM_CHECK_ACTIONS)
-                    .resources(List.of(buckets.claimChecks().arnForObjects("*")))
-                    .build());
-            f.addToRolePolicy(PolicyStatement.Builder.create()
-                    .sid("ClaimCheckPayloadsGoneAre404")
-                    .actions(CLAIM_CHECK_BUCKET_ACTIONS)
-                    .resources(List.of(buckets.claimChecks().getBucketArn()))
-                    .build());
-        }
-        // the sweeper's environment is the one near Lambda's 4 KB: check it with these too
-        sweeper.requireEnvironmentFits(variables);
-        for (IdempotentConsumer c : checkout.all()) {
-            // Only the consumers ever delete a payload, and only when told to: after its effect is applied.
-            c.function()
-                    .addEnvironment(
-                            ConsumerEnvironment.CLAIM_CHECKS_CLEANUP,
-                            settings.claimCheckCleanup().name());
-            if (settings.claimCheckCleanup() == ClaimCheckCleanup.AFTER_APPLY) {
-                c.function()
-                        .addToRolePolicy(PolicyStatement.Builder.create()
-                                .sid("ClaimCheckPayloadsDeletedAfterApply")
-                                .actions(List.of("s3:DeleteObject"))
-                                .resources(List.of(buckets.claimChecks().arnForObjects("*")))
-                                .build());
-            }
-        }
+        ClaimTtlWiring.apply(
+                ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl()),
+                buckets,
+                checkout.all(),
+                sweeper,
+                settings.claimCheckCleanup());
     }
 
     private List<MonitoredQueue> monitoredQueues() {

@@ -1,10 +1,14 @@
 package dev.redrive.cdk.function;
 
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
@@ -20,23 +24,50 @@ public final class FunctionFactory {
     public static final String HANDLER_VARIABLE = "QUARKUS_LAMBDA_HANDLER";
 
     private final FunctionArtifact artifact;
+    private final Supplier<Code> code;
+    private final Optional<String> plainHandler;
     private final Architecture architecture;
 
+    /** Functions of the one Quarkus artifact, each picking its handler by {@value #HANDLER_VARIABLE}. */
     public FunctionFactory(FunctionArtifact artifact, Architecture architecture) {
-        this.artifact = artifact;
+        this.artifact = Objects.requireNonNull(artifact, "artifact");
+        this.code = artifact::code;
+        this.plainHandler = Optional.empty();
         this.architecture = architecture;
     }
 
-    /** The artifact the functions run. */
-    public FunctionArtifact artifact() {
-        return artifact;
+    private FunctionFactory(Code code, String handler, Architecture architecture) {
+        this.artifact = null;
+        this.code = () -> code;
+        this.plainHandler = Optional.of(handler);
+        this.architecture = architecture;
+    }
+
+    /**
+     * Functions of a plain Java artifact on the JVM runtime, whose Lambda handler is {@code handler}
+     * ({@code com.example.Handler::handleRequest}): no {@value #HANDLER_VARIABLE}. The sweeper's own code
+     * ({@code SweeperCode}) runs this way.
+     */
+    public static FunctionFactory plain(Code code, String handler, Architecture architecture) {
+        if (!handler.matches("[\\w.$]+::\\w+")) {
+            throw new IllegalArgumentException("handler '" + handler + "' is not a Java Lambda handler: use "
+                    + "<fully.qualified.Class>::<method>");
+        }
+        return new FunctionFactory(Objects.requireNonNull(code, "code"), handler, architecture);
+    }
+
+    /** The artifact the functions run; empty for a {@link #plain} factory. */
+    public Optional<FunctionArtifact> artifact() {
+        return Optional.ofNullable(artifact);
     }
 
     /** Every environment variable a function of {@code spec} gets: its own, its runtime's, and the handler. */
     public Map<String, String> environment(FunctionSpec spec) {
         Map<String, String> environment = new TreeMap<>(spec.environment());
         environment.putAll(spec.runtime().environment());
-        environment.put(HANDLER_VARIABLE, spec.handlerName());
+        if (plainHandler.isEmpty()) {
+            environment.put(HANDLER_VARIABLE, spec.handlerName());
+        }
         return environment;
     }
 
@@ -45,6 +76,10 @@ public final class FunctionFactory {
      * {@link IllegalArgumentException} when its environment could pass Lambda's 4 KB ({@link EnvironmentSize}).
      */
     public Function create(Construct scope, String id, FunctionSpec spec) {
+        if (plainHandler.isPresent() && spec.runtime() != FunctionRuntime.JVM) {
+            throw new IllegalArgumentException("the plain Java handler " + plainHandler.get() + " runs on the JVM "
+                    + "runtime, not " + spec.runtime());
+        }
         Map<String, String> environment = environment(spec);
         EnvironmentSize.requireWithinLimit(scope, spec.handlerName(), environment, "");
         LogGroup logs = LogGroup.Builder.create(scope, id + "Logs")
@@ -53,9 +88,9 @@ public final class FunctionFactory {
                 .build();
         return Function.Builder.create(scope, id)
                 .description(spec.description())
-                .code(artifact.code())
+                .code(code.get())
                 .runtime(spec.runtime().lambdaRuntime())
-                .handler(spec.runtime().handler())
+                .handler(plainHandler.orElse(spec.runtime().handler()))
                 .architecture(architecture)
                 .memorySize(spec.memoryMb())
                 .timeout(Duration.seconds(spec.timeout().toSeconds()))
