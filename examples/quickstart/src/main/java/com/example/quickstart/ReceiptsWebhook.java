@@ -2,9 +2,7 @@ package com.example.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.core.consumer.EffectContext;
-import dev.redrive.core.consumer.EffectDeadlinePassed;
-import dev.redrive.core.failure.PermanentFailure;
-import dev.redrive.core.failure.TransientFailure;
+import dev.redrive.core.failure.HttpStatuses;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,9 +15,10 @@ import java.util.Objects;
 /**
  * The receipts webhook, called by {@link Receipts}. The webhook gets the claim's key as {@code Idempotency-Key}, so a
  * retry after a lost answer is recognised downstream, and the call times out inside the effect's deadline. An answer
- * other than 2xx throws Redrive's own failure types: 408, 429 and 5xx are TRANSIENT (retried with backoff, counted by
- * the circuit breaker), any other is PERMANENT (dead-lettered at once, with the status as its reason). A timeout or a
- * connection failure is an {@link IOException}, which Redrive classifies TRANSIENT.
+ * other than 2xx throws Redrive's own failure types ({@code HttpStatuses}): 408, 429 and 5xx are TRANSIENT (retried
+ * with backoff, counted by the circuit breaker), any other is PERMANENT (dead-lettered at once, with the status as its
+ * reason). A timeout or a connection failure is an {@link IOException}, which Redrive classifies TRANSIENT; so is a
+ * deadline already passed ({@code EffectContext.callTimeout}).
  */
 final class ReceiptsWebhook {
     static final String DEPENDENCY = "receipts-webhook";
@@ -34,23 +33,14 @@ final class ReceiptsWebhook {
     }
 
     String post(JsonNode order, EffectContext ctx) throws IOException, InterruptedException {
-        Duration timeLeft = ctx.timeLeft();
-        if (timeLeft.isZero()) { // HttpRequest refuses a zero timeout; nothing is sent after the deadline
-            throw new EffectDeadlinePassed("the receipt", ctx.deadline(), DEPENDENCY);
-        }
         HttpRequest request = HttpRequest.newBuilder(url)
-                .timeout(timeLeft)
+                .timeout(ctx.callTimeout("the receipt", DEPENDENCY)) // the time left; none left is a TRANSIENT failure
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", ctx.key().value())
                 .POST(BodyPublishers.ofString(order.toString()))
                 .build();
         int status = HTTP.send(request, BodyHandlers.discarding()).statusCode();
-        if (status == 408 || status == 429 || status >= 500) {
-            throw new TransientFailure("the receipts webhook answered HTTP " + status, DEPENDENCY);
-        }
-        if (status < 200 || status > 299) {
-            throw new PermanentFailure("HTTP" + status, "the receipts webhook answered HTTP " + status);
-        }
+        HttpStatuses.check(status, "the receipts webhook", DEPENDENCY); // 408, 429, 5xx TRANSIENT; other non-2xx PERMANENT
         return "HTTP " + status;
     }
 }

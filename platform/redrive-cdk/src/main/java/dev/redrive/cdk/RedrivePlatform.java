@@ -13,6 +13,7 @@ import dev.redrive.cdk.sweeper.SweeperProps;
 import dev.redrive.cdk.sweeper.SweptConsumer;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.schema.ContractFiles;
 import dev.redrive.schema.DeclaredRoute;
 import dev.redrive.schema.EventContract;
 import java.time.Duration;
@@ -169,6 +170,23 @@ public final class RedrivePlatform extends Construct {
          */
         public Builder consumer(String name, IQueue queue, IFunction function, EventContract contract) {
             return consumer(name, queue, function, contract, Optional.empty(), UnaryOperator.identity());
+        }
+
+        /**
+         * Attaches the consumer {@code name} on {@code queue} and {@code function}, which reads events of
+         * {@code eventType} as the app's contract files declare them ({@code contracts/<eventType>.json},
+         * {@code schemas/<eventType>/v<n>.json}, {@code upcasters/...}: {@code ContractFiles}), read from the class path
+         * of the app (its {@code src/main/resources}).
+         */
+        public Builder consumer(String name, IQueue queue, IFunction function, String eventType) {
+            return consumer(
+                    name,
+                    queue,
+                    function,
+                    ContractFiles.read(
+                            name,
+                            eventType,
+                            ContractFiles.classpath(Thread.currentThread().getContextClassLoader())));
         }
 
         /**

@@ -29,8 +29,13 @@ public final class ContractFiles {
 
     /** The files under {@code anchor}'s class path root, read through its class loader. */
     public static Function<String, Optional<String>> classpath(Class<?> anchor) {
+        return classpath(anchor.getClassLoader());
+    }
+
+    /** The files at the root of {@code loader}'s class path. */
+    public static Function<String, Optional<String>> classpath(ClassLoader loader) {
         return path -> {
-            try (InputStream in = anchor.getResourceAsStream("/" + path)) {
+            try (InputStream in = loader.getResourceAsStream(path)) {
                 return in == null
                         ? Optional.empty()
                         : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));

@@ -40,6 +40,26 @@ public record EffectContext(
     }
 
     /**
+     * The timeout to give the next call downstream: the time left, never zero. Once the deadline has passed it throws
+     * {@link EffectDeadlinePassed} (TRANSIENT: nothing was applied, the next delivery claims again) instead of
+     * returning a zero that an HTTP client refuses as a timeout ({@code HttpRequest.Builder.timeout}), which would
+     * make a bug of an expired lease and dead-letter the message.
+     *
+     * @param what       the call, for the message ("the receipt")
+     * @param dependency the dependency it calls, whose circuit breaker counts it (null: none)
+     */
+    public Duration callTimeout(String what, String dependency) {
+        Duration left = timeLeft();
+        if (left.compareTo(MINIMUM_CALL_TIMEOUT) < 0) {
+            throw new EffectDeadlinePassed(what, deadline, dependency);
+        }
+        return left;
+    }
+
+    /** Less time than this left is no time for a call: {@link #callTimeout} throws instead. */
+    public static final Duration MINIMUM_CALL_TIMEOUT = Duration.ofMillis(1);
+
+    /**
      * Throws {@link EffectDeadlinePassed} once the deadline has passed. Call it right before each step that applies
      * anything downstream.
      *
