@@ -51,6 +51,9 @@ public final class EffectClients {
     private EffectClients() {}
 
     /**
+     * The timeouts and the retry pause of an effect's client ({@link #DEFAULT} unless configured): the connect and
+     * attempt timeouts bound each attempt, the call timeout bounds the call with its one retry.
+     *
      * @param connectTimeout how long a connection may take to open
      * @param attemptTimeout the longest one attempt may take (also the socket's read timeout), a backstop: the
      *                       effect's deadline is usually shorter

@@ -28,6 +28,10 @@ public record BreakerState(
         Instant probeLeaseUntil,
         boolean held) {
 
+    /**
+     * Where the breaker stands: CLOSED lets calls through, OPEN refuses them (their messages are deferred) until its
+     * open period ends, HALF_OPEN lets one probe through under a lease.
+     */
     public enum Status {
         CLOSED,
         OPEN,

@@ -19,6 +19,10 @@ public final class CircuitBreaker {
      * breaker opened ({@code openedAt}, null otherwise), the time of the failures it stands for.
      */
     public record Permit(Kind kind, int deferSeconds, BreakerState probeState, Instant openedAt) {
+        /**
+         * The verdict: CALL (the breaker lets calls through), PROBE (this call is the one probe of a half-open breaker,
+         * its result decides the breaker), REFUSED (fail fast and defer the message).
+         */
         public enum Kind {
             CALL,
             PROBE,

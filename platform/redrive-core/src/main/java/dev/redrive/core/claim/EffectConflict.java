@@ -9,6 +9,11 @@ import dev.redrive.core.failure.FailureClass;
  */
 public final class EffectConflict extends ClassifiedException {
 
+    /**
+     * Why the store refused the transaction, in which nothing was written: CONFLICT, a refusal that may pass (a
+     * concurrent transaction on the same items), so the message is retried; CONDITION_FAILED, the condition of one of
+     * the effect's own writes said no, which a retry would not change.
+     */
     public enum Kind {
         CONFLICT,
         CONDITION_FAILED
