@@ -42,6 +42,18 @@ public record FunctionArtifact(String kind, Path executable, String classpath) {
         return new FunctionArtifact("jvm", jar, jar + File.pathSeparator + runtimeInterfaceClientClasspath());
     }
 
+    /**
+     * A plain Java function's own code, {@code jar} (a self-contained jar, as a CDK asset holds it), run under AWS's
+     * runtime interface client with the function's {@code Handler}.
+     */
+    public static FunctionArtifact ofJar(Path jar) {
+        Path absolute = jar.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(absolute)) {
+            throw new IllegalStateException("no function code at " + absolute);
+        }
+        return new FunctionArtifact("jvm", absolute, absolute + File.pathSeparator + runtimeInterfaceClientClasspath());
+    }
+
     /** Whether this is a native executable (no JVM, no class-data archive). */
     public boolean isNative() {
         return "native".equals(kind);
