@@ -3,21 +3,13 @@ package dev.redrive.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.cdk.sweeper.SweeperCode;
-import dev.redrive.schema.EventContract;
-import dev.redrive.schema.KeySource;
 import dev.redrive.schema.RoutesDocument;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
@@ -71,20 +63,6 @@ class RedrivePlatformTest {
         }
     }
 
-    static EventContract contract(String consumer) {
-        ObjectNode schema = JsonNodeFactory.instance.objectNode();
-        schema.put("type", "object");
-        schema.putArray("required").add("orderId");
-        SortedMap<Integer, JsonNode> versions = new TreeMap<>(Map.of(1, schema));
-        return new EventContract(
-                consumer,
-                KeySource.pointer("/orderId"),
-                Optional.empty(),
-                Optional.empty(),
-                Map.of("OrderPlaced", versions),
-                Map.of());
-    }
-
     /** A jar with the entries that make it the sweeper's self-contained jar (and, unless thin, the SDK). */
     private Path jar(String name, boolean thin) throws IOException {
         Path jar = tmp.resolve(name);
@@ -106,7 +84,7 @@ class RedrivePlatformTest {
         Team team = Team.create(jar("team.jar", true));
 
         RedrivePlatform redrive = RedrivePlatform.Builder.create(team.stack(), "Redrive")
-                .consumer("receipts", team.queue(), team.function(), contract("receipts"))
+                .consumer("receipts", team.queue(), team.function(), TestContracts.orderPlaced("receipts"))
                 .sweeperCode(SweeperCode.fromJar(jar("sweeper.jar", false)))
                 .build();
 
@@ -185,7 +163,7 @@ class RedrivePlatformTest {
         Team team = Team.create(jar("team.jar", true));
 
         assertThatThrownBy(() -> RedrivePlatform.Builder.create(team.stack(), "Redrive")
-                        .consumer("receipts", team.queue(), team.function(), contract("invoices")))
+                        .consumer("receipts", team.queue(), team.function(), TestContracts.orderPlaced("invoices")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("the contract given for consumer receipts is the contract of invoices");
         assertThatThrownBy(() ->

@@ -3,17 +3,13 @@ package dev.redrive.cdk.consumer;
 import dev.redrive.cdk.function.IsoDurations;
 import dev.redrive.core.consumer.VisibilityRule;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Token;
-import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.IFunction;
-import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.sqs.CfnQueue;
 import software.amazon.awscdk.services.sqs.DeadLetterQueue;
 import software.amazon.awscdk.services.sqs.IQueue;
@@ -148,30 +144,14 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
     }
 
     private Map<String, String> variables() {
-        TreeMap<String, String> env = new TreeMap<>();
-        env.put(ConsumerEnvironment.CLAIMS_TABLE, props.claimsTable().getTableName());
-        env.put(ConsumerEnvironment.DEAD_LETTERS_QUEUE_URL, deadLetterQueue.getQueueUrl());
-        env.put(
-                ConsumerEnvironment.BACKOFF_BASE,
-                IsoDurations.format(props.backoff().base()));
-        env.put(ConsumerEnvironment.BACKOFF_MULTIPLIER, props.backoff().multiplierText());
-        env.put(
-                ConsumerEnvironment.BACKOFF_MAX_DELAY,
-                IsoDurations.format(props.backoff().maxDelay()));
-        env.put(ConsumerEnvironment.BATCH_CONCURRENCY, Integer.toString(props.batchConcurrency()));
-        env.put(ConsumerEnvironment.BATCH_MAX_RECEIVE_COUNT, Integer.toString(maxReceiveCount));
-        return Collections.unmodifiableSortedMap(env); // sorted: the warning names them in a stable order
+        return ConsumerWiring.variables(
+                props.claimsTable(), deadLetterQueue, props.backoff(), props.batchConcurrency(), maxReceiveCount);
     }
 
     private void attach() {
         IFunction function = props.function();
-        function.addEventSource(SqsEventSource.Builder.create(props.queue())
-                .reportBatchItemFailures(true)
-                .batchSize(props.batchSize())
-                .maxBatchingWindow(software.amazon.awscdk.Duration.seconds(
-                        props.maxBatchingWindow().toSeconds()))
-                .maxConcurrency(props.maxConcurrency())
-                .build());
+        function.addEventSource(ConsumerWiring.eventSource(
+                props.queue(), props.batchSize(), props.maxBatchingWindow(), props.maxConcurrency()));
         if (function.getRole() == null) {
             Annotations.of(this)
                     .addWarningV2(
@@ -184,11 +164,7 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
                                     + ", or import it with Function.fromFunctionAttributes(..., role)");
         } else {
             deadLetterQueue.grantSendMessages(function);
-            function.addToRolePolicy(PolicyStatement.Builder.create()
-                    .sid("IdempotencyClaims")
-                    .actions(IdempotentConsumer.CLAIMS_ACTIONS)
-                    .resources(List.of(props.claimsTable().getTableArn()))
-                    .build());
+            function.addToRolePolicy(ConsumerWiring.claimsStatement(props.claimsTable()));
             if (props.claimsTable().getEncryptionKey() != null) {
                 props.claimsTable().getEncryptionKey().grantEncryptDecrypt(function);
             }

@@ -1,7 +1,6 @@
 package dev.redrive.cdk.consumer;
 
 import dev.redrive.cdk.function.FunctionSpec;
-import dev.redrive.cdk.function.IsoDurations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +8,7 @@ import java.util.TreeMap;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Stack;
-import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.lambda.Function;
-import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.sqs.DeadLetterQueue;
 import software.amazon.awscdk.services.sqs.IQueue;
 import software.amazon.awscdk.services.sqs.Queue;
@@ -97,12 +94,8 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
                                 environment(platform),
                                 "Redrive idempotent consumer " + props.name() + " of " + sourceName));
         grant(platform);
-        function.addEventSource(SqsEventSource.Builder.create(sourceQueue)
-                .reportBatchItemFailures(true)
-                .batchSize(props.batchSize())
-                .maxBatchingWindow(seconds(props.maxBatchingWindow()))
-                .maxConcurrency(props.maxConcurrency())
-                .build());
+        function.addEventSource(ConsumerWiring.eventSource(
+                sourceQueue, props.batchSize(), props.maxBatchingWindow(), props.maxConcurrency()));
     }
 
     /**
@@ -121,28 +114,19 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
 
     private Map<String, String> environment(ConsumerPlatform platform) {
         Map<String, String> env = new TreeMap<>(props.environment());
-        env.put(ConsumerEnvironment.CLAIMS_TABLE, platform.claimsTable().getTableName());
-        env.put(ConsumerEnvironment.DEAD_LETTERS_QUEUE_URL, deadLetterQueue.getQueueUrl());
-        env.put(
-                ConsumerEnvironment.BACKOFF_BASE,
-                IsoDurations.format(props.backoff().base()));
-        env.put(ConsumerEnvironment.BACKOFF_MULTIPLIER, props.backoff().multiplierText());
-        env.put(
-                ConsumerEnvironment.BACKOFF_MAX_DELAY,
-                IsoDurations.format(props.backoff().maxDelay()));
-        env.put(ConsumerEnvironment.BATCH_CONCURRENCY, Integer.toString(props.batchConcurrency()));
-        env.put(ConsumerEnvironment.BATCH_MAX_RECEIVE_COUNT, Integer.toString(props.maxReceiveCount()));
+        env.putAll(ConsumerWiring.variables(
+                platform.claimsTable(),
+                deadLetterQueue,
+                props.backoff(),
+                props.batchConcurrency(),
+                props.maxReceiveCount()));
         return env;
     }
 
     private void grant(ConsumerPlatform platform) {
         // Consuming the source queue is granted by the event source mapping (addEventSource).
         deadLetterQueue.grantSendMessages(function);
-        function.addToRolePolicy(PolicyStatement.Builder.create()
-                .sid("IdempotencyClaims")
-                .actions(CLAIMS_ACTIONS)
-                .resources(List.of(platform.claimsTable().getTableArn()))
-                .build());
+        function.addToRolePolicy(ConsumerWiring.claimsStatement(platform.claimsTable()));
         platform.key().grantEncryptDecrypt(function);
     }
 

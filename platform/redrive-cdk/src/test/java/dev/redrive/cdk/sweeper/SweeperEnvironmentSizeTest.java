@@ -2,9 +2,7 @@ package dev.redrive.cdk.sweeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.cdk.TestContracts;
 import dev.redrive.cdk.consumer.ConsumerPlatform;
 import dev.redrive.cdk.consumer.IdempotentConsumer;
 import dev.redrive.cdk.consumer.IdempotentConsumerProps;
@@ -15,17 +13,12 @@ import dev.redrive.cdk.storage.Buckets;
 import dev.redrive.cdk.storage.Tables;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.schema.DeclaredRoute;
-import dev.redrive.schema.EventContract;
-import dev.redrive.schema.KeySource;
 import dev.redrive.schema.RoutesDocument;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
@@ -84,27 +77,12 @@ class SweeperEnvironmentSizeTest {
                                                 c.name(),
                                                 c.sourceQueueName(),
                                                 c.deadLetterQueueName(),
-                                                Optional.of(contract(c.name())),
+                                                Optional.of(TestContracts.orderPlaced(c.name())),
                                                 Optional.empty())))
                                 .toList(),
                         Duration.ofDays(7),
                         "rate(5 minutes)",
                         ReplayPace.DEFAULT));
-    }
-
-    /** A contract of one event type, one version, its key at {@code /eventId}. */
-    static EventContract contract(String consumer) {
-        ObjectNode schema = JsonNodeFactory.instance.objectNode();
-        schema.put("type", "object");
-        schema.putArray("required").add("eventId");
-        SortedMap<Integer, JsonNode> versions = new TreeMap<>(Map.of(1, schema));
-        return new EventContract(
-                consumer,
-                KeySource.pointer("/eventId"),
-                Optional.empty(),
-                Optional.empty(),
-                Map.of("OrderPlaced", versions),
-                Map.of());
     }
 
     @Test

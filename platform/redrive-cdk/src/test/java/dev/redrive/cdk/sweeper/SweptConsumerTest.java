@@ -3,6 +3,7 @@ package dev.redrive.cdk.sweeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.cdk.TestContracts;
 import dev.redrive.cdk.consumer.AttachedConsumer;
 import dev.redrive.cdk.consumer.AttachedConsumerProps;
 import dev.redrive.cdk.function.FunctionArtifact;
@@ -51,7 +52,7 @@ class SweptConsumerTest {
                 "receipts",
                 "receipts",
                 "receipts-dlq",
-                Optional.of(SweeperEnvironmentSizeTest.contract("receipts")),
+                Optional.of(TestContracts.orderPlaced("receipts")),
                 Optional.empty());
 
         DlqSweeper sweeper = new DlqSweeper(
