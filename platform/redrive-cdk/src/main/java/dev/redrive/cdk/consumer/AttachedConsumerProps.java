@@ -53,7 +53,7 @@ public record AttachedConsumerProps(
         BackoffSettings backoff,
         Duration minimumRetryWindow) {
 
-    static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
+    static final Pattern NAME = IdempotentConsumerProps.NAME; // one rule for a consumer's name
 
     /** Checks what can be checked without the queue and the function; {@link AttachedConsumer} checks the rest. */
     public AttachedConsumerProps {

@@ -49,7 +49,8 @@ public record IdempotentConsumerProps(
         BackoffSettings backoff,
         Map<String, String> environment) {
 
-    private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
+    /** A consumer name: 1 to 40 lower-case letters, digits and dashes (part of queue names and claim keys). */
+    static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
 
     /** Validates; see {@link Builder#build()}. */
     public IdempotentConsumerProps {
