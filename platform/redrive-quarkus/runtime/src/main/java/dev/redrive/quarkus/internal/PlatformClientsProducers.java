@@ -1,6 +1,7 @@
-package dev.redrive.functions.config;
+package dev.redrive.quarkus.internal;
 
 import dev.redrive.aws.clients.PlatformClients;
+import dev.redrive.quarkus.RedriveConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -13,13 +14,12 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 
 /**
- * The application's DynamoDB, SQS and S3 clients: the builders the Quarkus extensions configure (endpoint, region,
- * credentials, HTTP client), with the retry rule of Redrive's own calls ({@link PlatformClients}), which every
- * function's tables, queues and buckets are reached with. An effect's client is built apart, from these
- * ({@code EffectClients}).
+ * The application's DynamoDB, SQS and S3 clients: the builders the Quarkus Amazon extensions configure (endpoint,
+ * region, credentials, HTTP client), with the retry rule of Redrive's own calls ({@link PlatformClients}), which every
+ * function's tables, queues and buckets are reached with. An effect's client is built apart ({@code EffectClients}).
  */
 @ApplicationScoped
-public class PlatformClientsWiring {
+public class PlatformClientsProducers {
 
     @Produces
     @Singleton

@@ -1,4 +1,4 @@
-package dev.redrive.functions.lambda;
+package dev.redrive.quarkus.internal;
 
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.payload.ClaimCheckSettings;
@@ -10,56 +10,65 @@ import dev.redrive.core.claim.LeasePolicy;
 import dev.redrive.core.consumer.BatchProcessor;
 import dev.redrive.core.consumer.EffectBreakers;
 import dev.redrive.core.consumer.ProcessingListener;
-import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.config.RedriveConfigSettings;
 import dev.redrive.lambda.ConsumerEvents;
 import dev.redrive.lambda.ConsumerMetrics;
 import dev.redrive.lambda.ConsumerRuntime;
 import dev.redrive.lambda.EmfOutput;
 import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.quarkus.ConsumerGuard;
+import dev.redrive.quarkus.RedriveConfig;
+import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The CDI producers of the consumer machinery, once per container: each delegates to {@code redrive-lambda}'s
- * {@link ConsumerRuntime}, from the {@link RedriveSettings} the typed configuration maps onto, so this application and
- * a plain-Java function build the same things the same way.
+ * The CDI producers of the consumer machinery, once per sandbox: each delegates to {@code redrive-lambda}'s
+ * {@link ConsumerRuntime}, from the {@link RedriveSettings} the typed configuration maps onto, so a Quarkus function
+ * and a plain-Java one build the same things the same way. The clock, the random source, the metrics' output and the
+ * breakers are default beans: an application (or its tests) may produce its own.
  */
 @ApplicationScoped
-public class ConsumerRuntimeWiring {
+public class ConsumerProducers {
 
     @Produces
     @Singleton
     RedriveSettings settings(RedriveConfig config) {
-        return RedriveConfigSettings.of(config);
+        return ConfigSettings.of(config);
     }
 
     @Produces
     @Singleton
+    @DefaultBean
     ConsumerMetrics consumerMetrics() {
         return new ConsumerMetrics(EmfOutput.stdout());
     }
 
     @Produces
     @Singleton
+    @DefaultBean
     ProcessingListener processingListener(ConsumerMetrics metrics) {
         return new ConsumerEvents(metrics);
     }
 
     @Produces
     @Singleton
+    @DefaultBean
     Clock clock() {
         return Clock.systemUTC();
     }
 
     @Produces
     @Singleton
+    @DefaultBean
     RandomSource randomSource(RedriveSettings settings) {
         return ConsumerRuntime.randomSource(settings.backoff());
     }
@@ -106,6 +115,29 @@ public class ConsumerRuntimeWiring {
     @Singleton
     LeasePolicy leasePolicy(RedriveSettings settings) {
         return settings.claims().leasePolicy();
+    }
+
+    /**
+     * The circuit breakers the application's {@link ConsumerGuard}s declare: one per guarded consumer and sandbox, its
+     * state shared with every other sandbox through the breakers' table.
+     */
+    @Produces
+    @Singleton
+    @DefaultBean
+    EffectBreakers effectBreakers(
+            Instance<ConsumerGuard> guards,
+            DynamoDbClient dynamoDb,
+            RedriveSettings settings,
+            ConsumerMetrics metrics) {
+        Map<String, String> dependencyByConsumer = new TreeMap<>();
+        for (ConsumerGuard guard : guards) {
+            String earlier = dependencyByConsumer.putIfAbsent(guard.consumer(), guard.dependency());
+            if (earlier != null && !earlier.equals(guard.dependency())) {
+                throw new IllegalStateException("consumer " + guard.consumer() + " is guarded twice, by " + earlier
+                        + " and by " + guard.dependency() + ": an effect calls one guarded dependency");
+            }
+        }
+        return ConsumerRuntime.effectBreakers(dependencyByConsumer, dynamoDb, settings, metrics.breakers());
     }
 
     @Produces

@@ -1,4 +1,4 @@
-package dev.redrive.functions.nativeimage;
+package dev.redrive.quarkus.internal;
 
 import com.oracle.svm.core.annotate.Substitute;
 import com.oracle.svm.core.annotate.TargetClass;
@@ -14,9 +14,9 @@ import software.amazon.awssdk.checksums.spi.ChecksumAlgorithm;
  *
  * <p>This replaces quarkus-amazon-services 3.14.1's {@code CrtSubstitutions$Target_CrcChecksumProvider}, which targets
  * the class by its old name ({@code CrcChecksumProvider}, renamed {@code ChecksumProvider} by SDK 2.42) and stops the
- * native build with SDK 2.57.8; application.properties removes that class from the extension
- * ({@code quarkus.class-loading.removed-resources}). The extension's 3.15.1 and later carry the same fix; this goes
- * when the functions can use one of them (the registry here serves none of quarkus-amazon-sqs's). NativeClassPathIT
+ * native build with SDK 2.57.8; the extension's build step removes that class from
+ * quarkus-amazon-common ({@code RedriveProcessor}, a {@code RemovedResourceBuildItem}). The extension's 3.15.1 and later carry the same fix; this goes
+ * when Redrive can depend on one of them (the registry here serves none of quarkus-amazon-sqs's). The checkout example's NativeClassPathIT
  * checks that this substitution applies and that every member it replaces exists in the SDK.
  */
 @TargetClass(

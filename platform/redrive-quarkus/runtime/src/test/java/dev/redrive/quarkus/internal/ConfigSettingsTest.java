@@ -1,8 +1,10 @@
-package dev.redrive.functions.config;
+package dev.redrive.quarkus.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.quarkus.RedriveConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * One rule per setting: the Quarkus mapping and {@code redrive-lambda}'s environment reader give the same settings for
  * the same environment, defaults included.
  */
-class RedriveConfigSettingsTest {
+class ConfigSettingsTest {
 
     static final Map<String, String> ENVIRONMENT = Map.ofEntries(
             Map.entry("REDRIVE_CLAIMS_TABLE", "claims"),
@@ -44,15 +46,39 @@ class RedriveConfigSettingsTest {
         assertSame(ENVIRONMENT);
     }
 
-    private static void assertSame(Map<String, String> environment) {
-        RedriveConfig config = new SmallRyeConfigBuilder()
-                .withSources(new EnvConfigSource(environment, 300))
+    @Test
+    void breakersAreKeyedByDependencyWhetherNamedByVariableOrProperty() {
+        RedriveSettings settings = ConfigSettings.of(config(
+                Map.of("REDRIVE_BREAKERS_MAIL_PROVIDER_WINDOW", "7", "redrive.breakers.ledger-api.enabled", "false")));
+
+        assertThat(settings.breakers().byDependency()).containsOnlyKeys("mail-provider", "ledger-api");
+        assertThat(settings.breakers().of("mail-provider").policy().window()).isEqualTo(7);
+        assertThat(settings.breakers().of("ledger-api").enabled()).isFalse();
+        assertThat(settings.breakers().of("anything-else")).isEqualTo(RedriveSettings.Breaker.DEFAULT);
+    }
+
+    @Test
+    void oneDependencyConfiguredUnderTwoSpellingsIsRefusedNamingBoth() {
+        RedriveConfig config = config(Map.of(
+                "REDRIVE_BREAKERS_MAIL_PROVIDER_WINDOW", "7", "redrive.breakers.mail_provider.enabled", "false"));
+
+        assertThatThrownBy(() -> ConfigSettings.of(config))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("redrive.breakers.mail-provider.*")
+                .hasMessageContaining("REDRIVE_BREAKERS_MAIL_PROVIDER_*");
+    }
+
+    private static RedriveConfig config(Map<String, String> environment) {
+        return new SmallRyeConfigBuilder()
+                .withSources(new EnvConfigSource(environment, 300), new BreakerVariablesSource(environment))
                 .withConverter(Duration.class, 200, new DurationConverter()) // as Quarkus reads durations
                 .withMapping(RedriveConfig.class)
                 .build()
                 .getConfigMapping(RedriveConfig.class);
+    }
 
-        RedriveSettings quarkus = RedriveConfigSettings.of(config);
+    private static void assertSame(Map<String, String> environment) {
+        RedriveSettings quarkus = ConfigSettings.of(config(environment));
         RedriveSettings plain = RedriveSettings.fromEnvironment(environment);
 
         assertThat(quarkus.claims()).isEqualTo(plain.claims());

@@ -1,4 +1,4 @@
-package dev.redrive.functions.lambda;
+package dev.redrive.quarkus.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * <p>The functions' own clients are not used: a real call could write, and a connection opened before a snapshot is
  * not one after the restore. What is not primed here: the HTTP client's connection and TLS handshake.
  */
-final class CannedAwsCalls {
+public final class CannedAwsCalls {
 
     /** A region for the clients; the calls go nowhere, so any valid one does. */
     private static final Region REGION = Region.US_EAST_1;
@@ -34,7 +34,7 @@ final class CannedAwsCalls {
     private CannedAwsCalls() {}
 
     /** Makes each call; the first that throws ends the run. */
-    static void callEach() {
+    public static void callEach() {
         try (DynamoDbClient dynamoDb = DynamoDbClient.builder()
                         .httpClient(canned("{}"))
                         .region(REGION)

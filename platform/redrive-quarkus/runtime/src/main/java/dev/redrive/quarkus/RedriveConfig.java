@@ -1,23 +1,24 @@
-package dev.redrive.functions.config;
+package dev.redrive.quarkus;
 
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.lambda.RedriveSettings.Defaults;
-import dev.redrive.sweeper.SweeperFunctionSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithParentName;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Redrive's configuration. Every property can be set as an environment variable (upper case, dots and dashes as
- * underscores: {@code redrive.claims.table} is {@code REDRIVE_CLAIMS_TABLE}); the IaC sets the same names on each
- * function.
+ * Redrive's configuration of a Quarkus consumer function, under {@code redrive.}. Every property can be set as an
+ * environment variable (upper case, dots and dashes as underscores: {@code redrive.claims.table} is
+ * {@code REDRIVE_CLAIMS_TABLE}); Redrive's CDK constructs set the same names on each function.
  *
- * <p>The settings of the consumer glue (claims, backoff, batch, dead letters, claim checks, effects, aws, breakers, the
- * sweeper's retention) are {@code redrive-lambda}'s {@link dev.redrive.lambda.RedriveSettings}: their defaults are its
- * {@link Defaults} and {@link RedriveConfigSettings} maps this onto its records, which validate them, so a plain-Java
- * function reading its environment and this Quarkus one read each variable the same way.
+ * <p>These are {@code redrive-lambda}'s {@link dev.redrive.lambda.RedriveSettings}, as a typed mapping: their defaults
+ * are its {@link Defaults}, and the extension maps this onto its records, which validate them, so a plain-Java function
+ * reading its environment and a Quarkus one read each variable the same way. An application may map further
+ * properties of its own under {@code redrive.} in a mapping of its own.
  */
 @ConfigMapping(prefix = "redrive")
 public interface RedriveConfig {
@@ -34,9 +35,6 @@ public interface RedriveConfig {
     /** Where messages that no retry can fix are sent. */
     DeadLetters deadLetters();
 
-    /** The checkout example's consumers. */
-    Checkout checkout();
-
     /** The SDK clients effects call their dependencies with (one retry layer: see {@code EffectClients}). */
     Effects effects();
 
@@ -46,24 +44,11 @@ public interface RedriveConfig {
      */
     Aws aws();
 
-    /** The dead-letter sweeper (handler {@code dlq-sweeper}). */
+    /** What the claim TTL must cover of the dead-letter sweeper, which runs as a function of its own. */
     Sweeper sweeper();
-
-    /**
-     * Where the routes document is ({@code REDRIVE_ROUTES}): {@code s3://bucket/key} (the IaC's), a file path, or the
-     * JSON. The sweeper reads every consumer's queues and event contract from it at each cold start; without it, the
-     * old queues-only {@code redrive.sweeper.routes}, whose replays are refused.
-     */
-    Optional<String> routes();
 
     /** The circuit breakers of the effects' dependencies, shared by every sandbox (see {@code EffectBreakers}). */
     Breakers breakers();
-
-    /**
-     * The pace of replays, the sweeper's and a person's alike, per lane: the dependency a dead letter's failure names,
-     * or {@code consumer:<name>} (see {@code ReplayPace}). The CLI reads the same variables.
-     */
-    Replays replays();
 
     /**
      * Payloads larger than SQS's 1 MiB, carried by claim check: an S3 pointer in the body, marked by a message
@@ -72,6 +57,7 @@ public interface RedriveConfig {
      */
     ClaimChecks claimChecks();
 
+    /** Claim checks: where payloads larger than SQS allows are read from and checked in. */
     interface ClaimChecks {
         /**
          * The bucket claim-check payloads are read from, and where a dead letter or an upcast replay too large to be
@@ -96,22 +82,7 @@ public interface RedriveConfig {
         ClaimCheckCleanup cleanup();
     }
 
-    interface Replays {
-        /** Replays per second reaching a lane that {@code lane-rates} does not name (above 0, at most 1000). */
-        @WithDefault(SweeperFunctionSettings.Defaults.REPLAYS_RATE_PER_SECOND)
-        double ratePerSecond();
-
-        /** Replays per second by lane, as {@code lane=perSecond} pairs separated by commas ({@code email-provider=5}). */
-        Optional<String> laneRates();
-
-        /**
-         * How far ahead a replay may be booked: it is sent at once and becomes visible in its source queue at its slot
-         * (at most SQS's 15-minute delay); a lane booked that far ahead holds its further replays for the next run.
-         */
-        @WithDefault(SweeperFunctionSettings.Defaults.REPLAYS_HORIZON)
-        Duration horizon();
-    }
-
+    /** Idempotency claims: their table, how long they count, and the leases they are held by. */
     interface Claims {
         /** The DynamoDB table holding idempotency claims (partition key {@code pk}, TTL attribute {@code expiresAt}). */
         @WithDefault(Defaults.CLAIMS_TABLE)
@@ -150,6 +121,7 @@ public interface RedriveConfig {
         Duration effectMargin();
     }
 
+    /** The full-jitter backoff of a TRANSIENT failure's retry. */
     interface Backoff {
         /** The cap of the first retry's delay: {@code min(max-delay, base * multiplier^(attempt-1))}. */
         @WithDefault(Defaults.BACKOFF_BASE)
@@ -170,6 +142,7 @@ public interface RedriveConfig {
         Optional<Integer> seed();
     }
 
+    /** How a batch of SQS records is processed. */
     interface Batch {
         /** How many records of a standard-queue batch (or FIFO message groups) are processed at once. */
         @WithDefault(Defaults.BATCH_CONCURRENCY)
@@ -191,6 +164,7 @@ public interface RedriveConfig {
         int maxReceiveCount();
     }
 
+    /** Where messages that no retry can fix are sent. */
     interface DeadLetters {
         /**
          * The dead-letter queue URL of this function's source queue. When absent it is read once from the source
@@ -199,10 +173,7 @@ public interface RedriveConfig {
         Optional<String> queueUrl();
     }
 
-    /**
-     * The backstop timeouts of an effect's SDK client; each call is bounded by the effect's deadline as well, which is
-     * usually shorter. The client retries at most once, and only a connection blip, after {@link #retryDelay()}.
-     */
+    /** The retry of Redrive's own AWS calls (its tables, queues and buckets). */
     interface Aws {
         /**
          * Attempts in all of one call (1 to 5), in the SDK's standard retry strategy, so a throttled or failing call
@@ -212,6 +183,10 @@ public interface RedriveConfig {
         int maxAttempts();
     }
 
+    /**
+     * The backstop timeouts of an effect's SDK client; each call is bounded by the effect's deadline as well, which is
+     * usually shorter. The client retries at most once, and only a connection blip, after {@link #retryDelay()}.
+     */
     interface Effects {
         /** How long a connection to the dependency may take to open. */
         @WithDefault(Defaults.EFFECTS_CONNECT_TIMEOUT)
@@ -230,150 +205,17 @@ public interface RedriveConfig {
         Duration retryDelay();
     }
 
-    interface Checkout {
-        /**
-         * The orders table of the checkout (handler {@code checkout}): attempts by Idempotency-Key, stock,
-         * reservations, orders and their outbox ({@code pk}/{@code sk}; its stream carries the outbox to the relay).
-         */
-        @WithDefault("redrive-orders")
-        String ordersTable();
-
-        /** The payment provider the checkout authorizes with. */
-        Payments payments();
-
-        /** The outbox relay and its scheduled sweep (handlers {@code outbox-relay}, {@code outbox-sweeper}). */
-        Outbox outbox();
-
-        /** The scheduled voiding of ghost transactions (handler {@code checkout-reconciliation}). */
-        Reconciliation reconciliation();
-
-        /**
-         * How long past its deadline an invocation holds its checkout attempt: a retry with the same key waits this
-         * long after a crashed or frozen invocation's end before it takes over (the stale one is fenced after it).
-         */
-        @WithDefault("PT5S")
-        Duration leaseMargin();
-
-        /** The Retry-After of a 503 (provider unavailable) and of a 409 while another invocation runs the checkout. */
-        @WithDefault("PT2S")
-        Duration retryAfter();
-
-        /** The S3 bucket the confirmation-email consumer writes emails to (the mail provider's stand-in). */
-        @WithDefault("redrive-email-outbox")
-        String emailOutboxBucket();
-
-        /** The DynamoDB table holding daily revenue counters (partition key {@code pk}). */
-        @WithDefault("redrive-revenue")
-        String revenueTable();
-    }
-
-    interface Outbox {
-        /**
-         * The queues OrderPlaced is published to, one per consumer (names, ARNs or URLs; the template names them).
-         * Absent: the relay and its sweep refuse to start.
-         */
-        Optional<List<String>> subscriberQueues();
-
-        /** How long an outbox event may stay unpublished before the sweep republishes it. */
-        @WithDefault("PT5M")
-        Duration republishAfter();
-
-        /** The most events one sweep republishes. */
-        @WithDefault("500")
-        int sweepLimit();
-    }
-
-    interface Reconciliation {
-        /**
-         * How long after a checkout attempt's lease its client may still retry and finish it; past it, an attempt
-         * without an order has its authorization voided and its stock released.
-         */
-        @WithDefault("PT15M")
-        Duration grace();
-
-        /** The most abandoned checkouts one run voids. */
-        @WithDefault("100")
-        int limit();
-
-        /** How long the reconciliation holds each attempt it voids. */
-        @WithDefault("PT1M")
-        Duration lease();
-    }
-
-    interface Payments {
-        /**
-         * The provider's base URL ({@code <url>authorizations}, {@code <url>authorizations/void}), ending in a slash.
-         * Absent: the checkout answers 503 (no provider configured), and no other handler needs it.
-         */
-        Optional<String> url();
-
-        /** The longest a connection to the provider may take to open. */
-        @WithDefault("PT1S")
-        Duration connectTimeout();
-
-        /**
-         * The longest an authorization may take (it also ends before the invocation's deadline); past it the checkout
-         * answers 503 and the client's retry with its key finds out what the provider did.
-         */
-        @WithDefault("PT5S")
-        Duration timeout();
-    }
-
+    /** The dead-letter sweeper's retention, which the claim TTL covers. */
     interface Sweeper {
-        /** The quarantine ledger table (pk/sk, GSIs {@code byState} and {@code byQueue}). */
-        @WithDefault(SweeperFunctionSettings.Defaults.QUARANTINE_TABLE)
-        String quarantineTable();
-
-        /** The control table: sweeper leases, maintenance windows, replay statistics. */
-        @WithDefault(SweeperFunctionSettings.Defaults.CONTROL_TABLE)
-        String controlTable();
-
-        /** The archive bucket: expired dead letters, and payloads too large for a ledger item. */
-        @WithDefault(SweeperFunctionSettings.Defaults.ARCHIVE_BUCKET)
-        String archiveBucket();
-
-        /** The KMS key archive objects are encrypted with; the bucket's default key when absent. */
-        Optional<String> archiveKmsKeyId();
-
-        /** How long a dead letter stays in the active ledger before it is archived. */
-        @WithDefault(SweeperFunctionSettings.Defaults.RETENTION)
+        /**
+         * How long the dead-letter sweeper keeps a dead letter in its active ledger before it archives it: a replay can
+         * come that long after the dead-letter queue's retention, so the claim TTL covers it.
+         */
+        @WithDefault(Defaults.SWEEPER_RETENTION)
         Duration retention();
-
-        /**
-         * The queues swept, as a JSON array with one object per consumer:
-         * {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}} (the IaC fills it in).
-         */
-        @WithDefault(SweeperFunctionSettings.Defaults.LEGACY_ROUTES)
-        String routes();
-
-        /** The most dead letters quarantined per queue per run; the rest wait for the next run. */
-        @WithDefault(SweeperFunctionSettings.Defaults.MAX_ARRIVALS_PER_RUN)
-        int maxArrivalsPerRun();
-
-        /** Payloads longer than this (characters) are kept in the archive bucket, not in the ledger item. */
-        @WithDefault(SweeperFunctionSettings.Defaults.INLINE_BODY_LIMIT)
-        int inlineBodyLimit();
-
-        /** The most records archived per state per run. */
-        @WithDefault(SweeperFunctionSettings.Defaults.ARCHIVE_BATCH)
-        int archiveBatch();
-
-        /**
-         * The most payload characters one archive object holds; a run writes as many objects as that takes, so what it
-         * holds in memory stays bounded (8 Mi characters by default, for a 256 MB function).
-         */
-        @WithDefault(SweeperFunctionSettings.Defaults.ARCHIVE_OBJECT_CHARS)
-        long archiveObjectChars();
-
-        /** Time kept back from the invocation's deadline: no new batch starts after it. */
-        @WithDefault(SweeperFunctionSettings.Defaults.DEADLINE_MARGIN)
-        Duration deadlineMargin();
-
-        /** How long a received dead letter stays invisible while it is quarantined. */
-        @WithDefault(SweeperFunctionSettings.Defaults.RECEIVE_VISIBILITY_SECONDS)
-        int receiveVisibilitySeconds();
     }
 
+    /** The circuit breakers of the effects' dependencies. */
     interface Breakers {
         /**
          * The table the breakers' shared state lives in: the control table (one item per dependency, {@code pk =
@@ -382,8 +224,13 @@ public interface RedriveConfig {
         @WithDefault(Defaults.BREAKERS_TABLE)
         String table();
 
-        /** The mail provider's breaker ({@code email-provider}, in front of the confirmation email). */
-        Breaker emailProvider();
+        /**
+         * The breakers by dependency ({@code redrive.breakers.<dependency>.*}, the variables
+         * {@code REDRIVE_BREAKERS_<DEPENDENCY>_*}, the dependency in upper case with underscores for dashes). A
+         * dependency a {@link ConsumerGuard} names and no property configures has the defaults.
+         */
+        @WithParentName
+        Map<String, Breaker> dependencies();
     }
 
     /** One dependency's circuit breaker. The defaults are {@code BreakerPolicy.DEFAULT}'s. */
