@@ -1,18 +1,23 @@
-package dev.redrive.infra.monitoring;
+package dev.redrive.cdk.monitoring;
 
+import dev.redrive.cdk.monitoring.internal.RedriveDashboard;
 import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
-import dev.redrive.infra.OrderedMap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
@@ -26,25 +31,50 @@ import software.amazon.awscdk.services.sns.Topic;
 import software.constructs.Construct;
 
 /**
- * Alarms and the dashboard. Every alarm notifies {@link #alarmTopic()}. Per source queue: age of the oldest message
+ * Redrive's alarms and dashboard. Every alarm is named {@code <prefix>-...} (a queue's alarms {@code <queue
+ * name>-<alarm>}, with {@code <prefix>-} in front when the queue's name does not start with it), and every alarm notifies {@link #alarmTopic()}, an SNS topic encrypted with the given key
+ * that only this account's alarms named {@code <prefix>-*} may publish to. Per source queue: age of the oldest message
  * and depth. Per dead-letter queue: age, depth, and any arrival at all (DLQs are normally empty, the sweeper drains
- * them). On the sweeper schedule's DLQ, which nothing drains: arrivals in a period. On the sweeper's own metrics: the
- * oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors. Per circuit breaker:
- * open for longer than {@link AlarmThresholds#breakerOpen()}.
+ * them). Per failure record (a schedule's DLQ, which nothing drains): arrivals in a period. On the sweeper's own
+ * metrics: the oldest unresolved quarantine entry and the replay success rate; and on the sweeper's errors. Per circuit
+ * breaker: open for longer than {@link AlarmThresholds#breakerOpen()}. The dashboard ({@code <prefix>-redrive}) shows
+ * every alarm's state, the queues, dead letters, quarantine, replays, the consumers and the breakers with their
+ * history.
+ *
+ * <p>An app adds its own alarms with {@link #addAlarm(String, IMetric, CreateAlarmOptions)} (the same topic, and the
+ * dashboard's alarm row) and its own dashboard rows with {@link #addDashboardRow(IWidget...)}:
+ *
+ * <pre>{@code
+ * Monitoring monitoring = new Monitoring(this, "Monitoring", MonitoringProps.builder("shop", key, sweeper)
+ *         .consumers(List.of(receipts, revenue))
+ *         .breaker("mail-provider")
+ *         .build());
+ * monitoring.addAlarm("shop-orders-rejected", ordersRejected, CreateAlarmOptions.builder()
+ *         .threshold(1)
+ *         .evaluationPeriods(1)
+ *         .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
+ *         .alarmDescription("Orders are being rejected: see the shop's log")
+ *         .build());
+ * monitoring.addDashboardRow(GraphWidget.Builder.create().title("Orders").left(List.of(ordersPlaced)).build());
+ * }</pre>
  */
 public final class Monitoring extends Construct {
 
-    private static final String CLOUDWATCH = "cloudwatch.amazonaws.com";
     /** The period of a breaker's long-open alarm: the default cap of its open period. */
-    static final java.time.Duration BREAKER_ALARM_PERIOD = java.time.Duration.ofMinutes(10);
+    public static final java.time.Duration BREAKER_ALARM_PERIOD = java.time.Duration.ofMinutes(10);
+
+    private static final String CLOUDWATCH = "cloudwatch.amazonaws.com";
 
     private final Topic alarmTopic;
     private final List<Alarm> alarms = new ArrayList<>();
     private final AlarmThresholds thresholds;
     private final String prefix;
+    private final RedriveDashboard dashboard;
 
+    /** Makes the topic, the alarms of everything {@code props} names, and the dashboard. */
     public Monitoring(Construct scope, String id, MonitoringProps props) {
         super(scope, id);
+        Objects.requireNonNull(props, "props");
         this.thresholds = props.thresholds();
         this.prefix = props.prefix();
         IKey key = props.key();
@@ -75,8 +105,7 @@ public final class Monitoring extends Construct {
         }
         sweeperAlarms(props.sweeper());
         props.breakers().forEach(this::breakerAlarm);
-        props.producer().ifPresent(this::producerAlarms);
-        new RedriveDashboard(
+        this.dashboard = new RedriveDashboard(
                 this,
                 "Dashboard",
                 prefix,
@@ -84,7 +113,6 @@ public final class Monitoring extends Construct {
                 props.consumers(),
                 props.breakers(),
                 props.consumerLogGroups(),
-                props.producer(),
                 alarms,
                 thresholds.period());
     }
@@ -95,7 +123,7 @@ public final class Monitoring extends Construct {
      */
     private Map<String, Object> alarmSourceConditions() {
         Stack stack = Stack.of(this);
-        String alarms = stack.formatArn(ArnComponents.builder()
+        String alarmArns = stack.formatArn(ArnComponents.builder()
                 .service("cloudwatch")
                 .resource("alarm")
                 .resourceName(prefix + "-*")
@@ -103,14 +131,23 @@ public final class Monitoring extends Construct {
                 .build());
         return Map.of(
                 "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
-                "ArnLike", Map.of("aws:SourceArn", alarms));
+                "ArnLike", Map.of("aws:SourceArn", alarmArns));
+    }
+
+    /**
+     * The start of a queue's alarm names: its name, with the prefix in front when it does not start with it (the topic
+     * admits only alarms named {@code <prefix>-*}).
+     */
+    private String alarmName(MonitoredQueue q, String alarm) {
+        String base = q.name().startsWith(prefix + "-") ? q.name() : prefix + "-" + q.name();
+        return base + "-" + alarm;
     }
 
     private void queueAlarms(MonitoredQueue q) {
         if (q.kind() == MonitoredQueue.Kind.FAILURE_RECORD) {
             // Nothing drains it: alarm on what arrives in a period (clears by itself), never on what sits there.
             alarm(
-                    q.name() + "-arrival",
+                    alarmName(q, "arrival"),
                     q.queue()
                             .metricNumberOfMessagesSent(MetricOptions.builder()
                                     .statistic("Sum")
@@ -131,14 +168,14 @@ public final class Monitoring extends Construct {
                         .toSeconds());
         int depth = q.deadLetter() ? thresholds.deadLetterVisibleMessages() : thresholds.sourceVisibleMessages();
         alarm(
-                q.name() + "-oldest-message-age",
+                alarmName(q, "oldest-message-age"),
                 q.queue().metricApproximateAgeOfOldestMessage(maximum),
                 age.toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
                 thresholds.evaluationPeriods(),
                 "Oldest message of " + q.name() + " is older than " + age.toHumanString());
         alarm(
-                q.name() + "-depth",
+                alarmName(q, "depth"),
                 q.queue().metricApproximateNumberOfMessagesVisible(maximum),
                 depth,
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -146,7 +183,7 @@ public final class Monitoring extends Construct {
                 "At least " + depth + " messages wait in " + q.name());
         if (q.deadLetter()) {
             alarm(
-                    q.name() + "-arrival",
+                    alarmName(q, "arrival"),
                     q.queue().metricApproximateNumberOfMessagesVisible(maximum),
                     1,
                     ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -159,7 +196,7 @@ public final class Monitoring extends Construct {
     private void sweeperAlarms(IFunction sweeper) {
         alarm(
                 prefix + "-oldest-unresolved-quarantine",
-                custom(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum"),
+                custom(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, "Maximum", period()),
                 thresholds.oldestUnresolvedQuarantine().toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
                 1,
@@ -185,59 +222,6 @@ public final class Monitoring extends Construct {
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 1,
                 "The dead-letter sweeper failed: dead letters are not being quarantined");
-    }
-
-    /**
-     * The producer side: an outbox event unpublished for longer than {@link AlarmThresholds#oldestUnpublishedOutbox()}
-     * (the relay and its sweep both failed it); the relay falling behind its stream ({@code IteratorAge} over
-     * {@link AlarmThresholds#relayIteratorAge()}); the payment provider not answering checkouts; the reconciliation
-     * unable to end abandoned checkouts (their voids unconfirmed) for {@link AlarmThresholds#evaluationPeriods()}
-     * periods.
-     */
-    private void producerAlarms(MonitoringProps.Producer producer) {
-        alarm(
-                prefix + "-outbox-oldest-unpublished",
-                custom(Metrics.OLDEST_UNPUBLISHED_OUTBOX_AGE, "Maximum"),
-                thresholds.oldestUnpublishedOutbox().toSeconds(),
-                ComparisonOperator.GREATER_THAN_THRESHOLD,
-                1,
-                "An OrderPlaced event has waited in the outbox for more than "
-                        + thresholds.oldestUnpublishedOutbox().toMinutes() + " min: the relay and the outbox sweep "
-                        + "could not publish it. Its consumers have not seen the order yet; see the relay's log and "
-                        + "its failure queue");
-        alarm(
-                prefix + "-outbox-relay-iterator-age",
-                producer.relay()
-                        .metric(
-                                "IteratorAge",
-                                MetricOptions.builder()
-                                        .statistic("Maximum")
-                                        .period(period())
-                                        .build()),
-                thresholds.relayIteratorAge().toMillis(),
-                ComparisonOperator.GREATER_THAN_THRESHOLD,
-                1,
-                "The outbox relay is behind the orders table's stream by more than "
-                        + thresholds.relayIteratorAge().toMinutes() + " min: orders are reaching their consumers late");
-        alarm(
-                prefix + "-payment-provider-unavailable",
-                custom(Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum"),
-                thresholds.paymentProviderUnavailable(),
-                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                1,
-                "Checkouts are answered 503 because the payment provider does not answer: clients retry with their "
-                        + "keys; abandoned ones are voided by the reconciliation");
-        alarm(
-                prefix + "-checkout-attempts-not-ended",
-                custom(Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, "Sum"),
-                1,
-                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                thresholds.evaluationPeriods(),
-                "The checkout reconciliation could not end abandoned checkouts for "
-                        + thresholds.evaluationPeriods() + " periods in a row: the payment provider does not confirm "
-                        + "their voids, so their authorizations may stand and their stock stays held. No client can "
-                        + "place them (they answer 410); each run retries them first. See the reconciliation's log for "
-                        + "the provider's answer");
     }
 
     /**
@@ -273,27 +257,25 @@ public final class Monitoring extends Construct {
      */
     private IMetric replaySuccessRate() {
         Duration window = Duration.seconds(thresholds.replaySuccessWindow().toSeconds());
+        // In the order written: Map.of's order changes from one JVM to the next, and so would the template.
+        Map<String, IMetric> inputs = new LinkedHashMap<>();
+        inputs.put("sent", custom(Metrics.REPLAYED, "Sum", window));
+        inputs.put("returned", custom(Metrics.REPLAYS_RETURNED, "Sum", window));
         return MathExpression.Builder.create()
                 .expression("IF(sent > 0, (sent - returned) / sent, IF(returned > 0, 0, 1))")
-                .usingMetrics(OrderedMap.<String, IMetric>of(
-                        "sent", custom(Metrics.REPLAYED, "Sum", window),
-                        "returned", custom(Metrics.REPLAYS_RETURNED, "Sum", window)))
+                .usingMetrics(inputs)
                 .period(window)
                 .label("replay success rate")
                 .build();
     }
 
-    private Metric custom(String name, String statistic, Duration period) {
+    private static Metric custom(String name, String statistic, Duration period) {
         return Metric.Builder.create()
                 .namespace(Metrics.NAMESPACE)
                 .metricName(name)
                 .statistic(statistic)
                 .period(period)
                 .build();
-    }
-
-    private Metric custom(String name, String statistic) {
-        return custom(name, statistic, period());
     }
 
     private void alarm(
@@ -303,23 +285,68 @@ public final class Monitoring extends Construct {
             ComparisonOperator comparison,
             int evaluationPeriods,
             String description) {
+        addAlarm(
+                name,
+                metric,
+                CreateAlarmOptions.builder()
+                        .alarmDescription(description)
+                        .threshold(threshold)
+                        .comparisonOperator(comparison)
+                        .evaluationPeriods(evaluationPeriods)
+                        .build());
+    }
+
+    /**
+     * Adds an alarm of the app on {@code metric}, named {@code name} (its construct id and its CloudWatch name), made
+     * in this construct: it notifies {@link #alarmTopic()} when it fires and when it clears, and is listed in the
+     * dashboard's alarm row. {@code options} as {@code IMetric.createAlarm} takes them; by default
+     * {@code datapointsToAlarm} is {@code evaluationPeriods} and missing data is not breaching.
+     *
+     * @throws IllegalArgumentException when {@code name} does not start with {@code <prefix>-} (the topic admits only
+     *                                  alarms named so), or {@code options} name the alarm otherwise
+     */
+    public Alarm addAlarm(String name, IMetric metric, CreateAlarmOptions options) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(metric, "metric");
+        Objects.requireNonNull(options, "options");
         if (!name.startsWith(prefix + "-")) {
             throw new IllegalArgumentException(
                     "alarm " + name + " must start with " + prefix + "- : the alarm topic admits only alarms named so");
         }
+        if (options.getAlarmName() != null && !options.getAlarmName().equals(name)) {
+            throw new IllegalArgumentException("alarm " + name + " is named " + options.getAlarmName()
+                    + " by its options: leave alarmName out, the name given is its name");
+        }
         Alarm alarm = Alarm.Builder.create(this, name)
                 .alarmName(name)
-                .alarmDescription(description)
+                .alarmDescription(options.getAlarmDescription())
                 .metric(metric)
-                .threshold(threshold)
-                .comparisonOperator(comparison)
-                .evaluationPeriods(evaluationPeriods)
-                .datapointsToAlarm(evaluationPeriods)
-                .treatMissingData(TreatMissingData.NOT_BREACHING)
+                .threshold(options.getThreshold())
+                .comparisonOperator(options.getComparisonOperator())
+                .evaluationPeriods(options.getEvaluationPeriods())
+                .datapointsToAlarm(
+                        options.getDatapointsToAlarm() != null
+                                ? options.getDatapointsToAlarm()
+                                : options.getEvaluationPeriods())
+                .treatMissingData(
+                        options.getTreatMissingData() != null
+                                ? options.getTreatMissingData()
+                                : TreatMissingData.NOT_BREACHING)
+                .actionsEnabled(options.getActionsEnabled())
+                .evaluateLowSampleCountPercentile(options.getEvaluateLowSampleCountPercentile())
                 .build();
         alarm.addAlarmAction(new SnsAction(alarmTopic));
         alarm.addOkAction(new SnsAction(alarmTopic));
         alarms.add(alarm);
+        return alarm;
+    }
+
+    /**
+     * Adds a row of the app's widgets under the dashboard's rows, laid out left to right (CloudWatch's grid is 24
+     * wide).
+     */
+    public void addDashboardRow(IWidget... widgets) {
+        dashboard.dashboard().addWidgets(widgets);
     }
 
     private Duration period() {
@@ -331,8 +358,23 @@ public final class Monitoring extends Construct {
         return alarmTopic;
     }
 
-    /** Every alarm made here. */
+    /** Every alarm made here, the app's added ones included, in the order made. */
     public List<Alarm> alarms() {
         return List.copyOf(alarms);
+    }
+
+    /** The dashboard, {@code <prefix>-redrive}. */
+    public Dashboard dashboard() {
+        return dashboard.dashboard();
+    }
+
+    /** Where the alarms fire. */
+    public AlarmThresholds thresholds() {
+        return thresholds;
+    }
+
+    /** The prefix every alarm's name starts with ({@code <prefix>-}). */
+    public String prefix() {
+        return prefix;
     }
 }
