@@ -3,12 +3,17 @@ package dev.redrive.cdk.monitoring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.core.names.RedriveNames.Metrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
@@ -544,5 +549,40 @@ class MonitoringTest {
     private static MonitoringProps props(Fixture f, String prefix, List<MonitoredQueue> queues, List<String> breakers) {
         return new MonitoringProps(
                 prefix, f.key, queues, List.of(), breakers, List.of(), f.sweeper, AlarmThresholds.DEFAULT);
+    }
+
+    /**
+     * The alarms and the dashboard read only metrics some Redrive function emits: every metric of namespace
+     * {@code Redrive} named in the template is one of {@link Metrics#EMITTED}.
+     */
+    @Test
+    void everyRedriveMetricAlarmedOrChartedIsOneAFunctionEmits() {
+        Template t = new Fixture().template();
+        String everything = String.valueOf(t.toJSON()) + dashboardBody(t);
+        Set<String> named = new TreeSet<>();
+        Matcher alarmed = Pattern.compile(
+                        "Namespace=Redrive, MetricName=([A-Za-z]+)|MetricName=([A-Za-z]+), " + "Namespace=Redrive")
+                .matcher(everything);
+        while (alarmed.find()) {
+            named.add(alarmed.group(1) != null ? alarmed.group(1) : alarmed.group(2));
+        }
+        Matcher charted = Pattern.compile("\\[\"Redrive\",\"([^\"]+)\"|MetricName=\\\\?\"([A-Za-z]+)")
+                .matcher(everything);
+        while (charted.find()) {
+            named.add(charted.group(1) != null ? charted.group(1) : charted.group(2));
+        }
+
+        assertThat(named)
+                .as(
+                        "the plain alarms, the metric-math inputs, the charted metrics and the SEARCH expressions are found")
+                .contains(
+                        Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE,
+                        Metrics.REPLAYED,
+                        Metrics.REPLAYS_RETURNED,
+                        Metrics.BREAKER_OPEN_SECONDS,
+                        Metrics.PROCESSED,
+                        Metrics.DEAD_LETTERED,
+                        Metrics.QUARANTINED);
+        assertThat(Metrics.EMITTED).containsAll(named);
     }
 }
