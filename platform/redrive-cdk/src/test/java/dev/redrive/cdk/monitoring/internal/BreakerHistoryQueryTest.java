@@ -1,4 +1,4 @@
-package dev.redrive.infra.monitoring;
+package dev.redrive.cdk.monitoring.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,18 +1,16 @@
-package dev.redrive.infra.monitoring;
+package dev.redrive.cdk.monitoring.internal;
 
+import dev.redrive.cdk.monitoring.MonitoredQueue;
 import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
-import software.amazon.awscdk.services.cloudwatch.AlarmStatusWidget;
 import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
-import software.amazon.awscdk.services.cloudwatch.IAlarm;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
 import software.amazon.awscdk.services.cloudwatch.LogQueryVisualizationType;
@@ -30,11 +28,16 @@ import software.constructs.Construct;
  * {@code redrive stats} shows the history as stored, holds by maintenance windows included). Metrics whose dimension
  * values are open-ended (failure classes, states) are charted with CloudWatch SEARCH expressions.
  */
-final class RedriveDashboard extends Construct {
+public final class RedriveDashboard extends Construct {
 
     private final Duration period;
+    private final Dashboard dashboard;
 
-    RedriveDashboard(
+    /**
+     * The dashboard {@code <prefix>-redrive} of these queues, consumers, breakers (their history from these log
+     * groups) and alarms ({@code alarms} is read at synthesis: alarms added later are listed too), over this period.
+     */
+    public RedriveDashboard(
             Construct scope,
             String id,
             String prefix,
@@ -42,7 +45,6 @@ final class RedriveDashboard extends Construct {
             List<String> consumers,
             List<String> breakers,
             List<String> consumerLogGroups,
-            Optional<MonitoringProps.Producer> producer,
             List<Alarm> alarms,
             java.time.Duration period) {
         super(scope, id);
@@ -83,13 +85,8 @@ final class RedriveDashboard extends Construct {
                 "{" + Metrics.NAMESPACE + "," + Dimensions.DEPENDENCY + "," + Dimensions.STATE + "} MetricName=\""
                         + Metrics.BREAKER_TRANSITIONS + "\"",
                 "");
-        List<IAlarm> alarmList = new ArrayList<>(alarms);
-        List<List<IWidget>> rows = new ArrayList<>(List.of(
-                List.of(AlarmStatusWidget.Builder.create()
-                        .title("Alarms")
-                        .alarms(alarmList)
-                        .width(24)
-                        .build()),
+        List<List<IWidget>> rows = List.of(
+                List.of(new AlarmStatusRow("Alarms", alarms)),
                 List.of(graph("Queue depth (visible messages)", depth), graph("Age of oldest message (s)", age)),
                 List.of(
                         graph("Dead-lettered by consumer and failure class", List.of(deadLettered)),
@@ -100,41 +97,16 @@ final class RedriveDashboard extends Construct {
                         graph("Circuit breakers: open for (s)", openFor)),
                 List.of(
                         graph("Circuit breakers: transitions by state entered", List.of(transitions)),
-                        breakerHistory(consumerLogGroups))));
-        producer.ifPresent(p -> rows.add(List.of(
-                graph(
-                        "Checkout outbox: oldest unpublished (s), publish lag commit to queue (ms, p99)",
-                        List.of(
-                                plain(Metrics.OLDEST_UNPUBLISHED_OUTBOX_AGE, "Maximum"),
-                                plain(Metrics.OUTBOX_PUBLISH_LAG, "p99"),
-                                plain(Metrics.OUTBOX_REPUBLISHED, "Sum"))),
-                graph(
-                        "Checkout: orders placed, payment provider unavailable, relay iterator age (ms)",
-                        List.of(
-                                plain(Metrics.ORDERS_PLACED, "Sum"),
-                                plain(Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum"),
-                                p.relay()
-                                        .metric(
-                                                "IteratorAge",
-                                                MetricOptions.builder()
-                                                        .statistic("Maximum")
-                                                        .period(this.period)
-                                                        .label("relay IteratorAge")
-                                                        .build()))))));
-        Dashboard.Builder.create(this, "Resource")
+                        breakerHistory(consumerLogGroups)));
+        this.dashboard = Dashboard.Builder.create(this, "Resource")
                 .dashboardName(prefix + "-redrive")
                 .widgets(rows)
                 .build();
     }
 
-    private Metric plain(String name, String statistic) {
-        return Metric.Builder.create()
-                .namespace(Metrics.NAMESPACE)
-                .metricName(name)
-                .statistic(statistic)
-                .period(period)
-                .label(name + " " + statistic)
-                .build();
+    /** The CloudWatch dashboard. */
+    public Dashboard dashboard() {
+        return dashboard;
     }
 
     private MetricOptions maximum(String label) {
@@ -189,7 +161,7 @@ final class RedriveDashboard extends Construct {
     }
 
     /** The Logs Insights query of the breaker history widget. */
-    static List<String> breakerHistoryQuery() {
+    public static List<String> breakerHistoryQuery() {
         return List.of(
                 "fields @timestamp, @message",
                 "filter @message like \"" + BreakerTransition.LOG_MARKER + "\"",
