@@ -45,7 +45,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
         footer = {
             "  redrive backoff",
             "  redrive backoff --base 1s --multiplier 3 --max-delay 10m --max-receive-count 8 --retention 4d",
-            "  redrive backoff --queue order-placed-email --function-timeout 30s --seed 42"
+            "  redrive backoff --queue orders-receipts --function-timeout 30s --seed 42"
         })
 final class BackoffCommand implements Callable<Integer> {
 

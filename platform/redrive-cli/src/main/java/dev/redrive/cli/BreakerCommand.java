@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive breaker list",
-            "  redrive breaker release --dependency email-provider",
-            "  redrive breaker probe --dependency email-provider"
+            "  redrive breaker release --dependency mail-provider",
+            "  redrive breaker probe --dependency mail-provider"
         })
 final class BreakerCommand implements Callable<Integer> {
 
@@ -157,7 +157,7 @@ final class BreakerCommand implements Callable<Integer> {
                             + "window that starts later still holds it from its start. Recorded in the breaker's history with "
                             + "your name.",
             footerHeading = "%nExamples:%n",
-            footer = {"  redrive breaker release --dependency email-provider"})
+            footer = {"  redrive breaker release --dependency mail-provider"})
     static final class Release implements Callable<Integer> {
 
         @ParentCommand
@@ -221,7 +221,7 @@ final class BreakerCommand implements Callable<Integer> {
                             + "run, or 'redrive replay'). A breaker held by maintenance windows is released first ('redrive "
                             + "breaker release'). Recorded in the breaker's history with your name.",
             footerHeading = "%nExamples:%n",
-            footer = {"  redrive breaker probe --dependency email-provider"})
+            footer = {"  redrive breaker probe --dependency mail-provider"})
     static final class Probe implements Callable<Integer> {
 
         @ParentCommand

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive list",
-            "  redrive list --queue order-placed-email --class TRANSIENT --older-than 2h",
+            "  redrive list --queue orders-receipts --class TRANSIENT --older-than 2h",
             "  redrive list --state all --error-type Timeout --limit 20",
             "  redrive list --group",
             "  redrive list --state REPLAYED --json"

@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * Parses which dead letters a command works on into core's {@link QuarantineQuery}, and says a query in the filter's
  * words. {@code replay} and {@code archive} take {@code --filter} text:
- * {@code queue=order-placed-email,class=TRANSIENT,older-than=2h,error-type=Timeout,state=QUARANTINED|UNDER_REVIEW};
+ * {@code queue=orders-receipts,class=TRANSIENT,older-than=2h,error-type=Timeout,state=QUARANTINED|UNDER_REVIEW};
  * {@code list} builds its query from options with {@link #states} and the rest. What matches is core's to decide.
  */
 final class RecordFilter {
@@ -32,7 +32,7 @@ final class RecordFilter {
      */
     static QuarantineQuery parse(String text, Set<QuarantineState> defaultStates, int limit) {
         if (text == null || text.isBlank()) {
-            throw CliException.usage("--filter is empty (e.g. --filter queue=order-placed-email,class=TRANSIENT)");
+            throw CliException.usage("--filter is empty (e.g. --filter queue=orders-receipts,class=TRANSIENT)");
         }
         Map<String, String> pairs = new LinkedHashMap<>();
         for (String part : text.split(",")) {

@@ -59,12 +59,12 @@ import software.amazon.awssdk.core.exception.SdkException;
             "Examples:",
             "  redrive list --group",
             "  redrive show q-3f2a9c41d0b7e65a18c4f2d1",
-            "  redrive replay --filter queue=order-placed-email,class=TRANSIENT --dry-run",
-            "  redrive window add --dependency email-provider --start now --end now+2h \\",
+            "  redrive replay --filter queue=orders-receipts,class=TRANSIENT --dry-run",
+            "  redrive window add --dependency mail-provider --start now --end now+2h \\",
             "      --reason CHG-1234",
             "  redrive breaker list",
             "  redrive stats",
-            "  redrive backoff --queue order-placed-email --function-timeout 30s"
+            "  redrive backoff --queue orders-receipts --function-timeout 30s"
         },
         exitCodeListHeading = "%nExit codes:%n")
 public final class RedriveCli implements Callable<Integer>, AutoCloseable {

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive replay q-3f2a9c41d0b7e65a18c4f2d1 --reason 'fix deployed in 1.4.2'",
-            "  redrive replay --filter queue=order-placed-email,class=TRANSIENT --dry-run",
+            "  redrive replay --filter queue=orders-receipts,class=TRANSIENT --dry-run",
             "  redrive replay --filter error-type=Timeout,older-than=1h --limit 500 --yes",
             "  redrive replay --filter class=SCHEMA --json > outcomes.jsonl",
             "",
@@ -60,7 +60,7 @@ final class ReplayCommand implements Callable<Integer> {
             paramLabel = "EXPR",
             order = 1,
             description = "Replay every dead letter matching EXPR, oldest first, e.g. "
-                    + "queue=order-placed-email,class=TRANSIENT,older-than=2h.")
+                    + "queue=orders-receipts,class=TRANSIENT,older-than=2h.")
     String filter;
 
     @Option(

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
                     + "dead-letter queue from its redrive policy when it is not a configured route."
         },
         footerHeading = "%nExamples:%n",
-        footer = {"  redrive stats", "  redrive stats --queue order-placed-email --since 7d", "  redrive stats --json"})
+        footer = {"  redrive stats", "  redrive stats --queue orders-receipts --since 7d", "  redrive stats --json"})
 final class StatsCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -278,7 +278,7 @@ public record RedriveSettings(
      *
      * @param table        {@code REDRIVE_BREAKERS_TABLE}: the table of their shared state (the control table)
      * @param byDependency the breakers configured by {@code REDRIVE_BREAKERS_<DEPENDENCY>_<SETTING>} (dependency
-     *                     {@code email-provider} is {@code EMAIL_PROVIDER}); any other dependency has the defaults
+     *                     {@code mail-provider} is {@code MAIL_PROVIDER}); any other dependency has the defaults
      */
     public record Breakers(String table, Map<String, Breaker> byDependency) {
 

@@ -78,7 +78,7 @@ public record SweeperFunctionSettings(
      * The pace of replays, the sweeper's and a person's alike, per lane (see {@code ReplayPace}).
      *
      * @param ratePerSecond replays per second reaching a lane {@code laneRates} does not name
-     * @param laneRates     {@code lane=perSecond} pairs, comma-separated ({@code email-provider=5}); empty: none
+     * @param laneRates     {@code lane=perSecond} pairs, comma-separated ({@code mail-provider=5}); empty: none
      * @param horizon       how far ahead a replay may be booked (at most SQS's 15-minute delay)
      */
     public record Replays(double ratePerSecond, String laneRates, Duration horizon) {

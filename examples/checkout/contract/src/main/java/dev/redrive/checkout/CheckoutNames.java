@@ -1,5 +1,7 @@
 package dev.redrive.checkout;
 
+import java.util.Set;
+
 /**
  * The checkout example's names that its functions, its CDK app and the local run agree on: the handlers its one
  * function artifact runs ({@code QUARKUS_LAMBDA_HANDLER}; a consumer's handler name is also its consumer name, part of
@@ -30,4 +32,36 @@ public final class CheckoutNames {
 
     /** The email consumer's mail provider, whose circuit breaker the email consumers share. */
     public static final String EMAIL_PROVIDER = "email-provider";
+
+    /**
+     * The metrics the checkout function and its reconciliation emit, in Redrive's namespace ({@code Redrive}) beside
+     * the platform's ({@code RedriveNames.Metrics}); the example's producer alarms read them.
+     */
+    public static final class Metrics {
+
+        /** Orders the checkout placed (a retry's same answer is not counted again). */
+        public static final String ORDERS_PLACED = "OrdersPlaced";
+        /** Checkouts answered 503 because the payment provider did not answer: the provider-errors alarm reads it. */
+        public static final String PAYMENT_PROVIDER_UNAVAILABLE = "PaymentProviderUnavailable";
+
+        /** Abandoned checkout attempts the reconciliation ended VOIDED (their authorization voided, stock back). */
+        public static final String CHECKOUT_ATTEMPTS_VOIDED = "CheckoutAttemptsVoided";
+        /**
+         * Abandoned checkout attempts the reconciliation took and could not end (the provider did not confirm the
+         * void): their stock stays held and they are retaken first by the next run; the not-ended alarm reads it.
+         */
+        public static final String CHECKOUT_ATTEMPTS_NOT_ENDED = "CheckoutAttemptsNotEnded";
+        /** Abandoned checkout attempts a reconciliation run listed and left to the next (its deadline came first). */
+        public static final String CHECKOUT_ATTEMPTS_DEFERRED = "CheckoutAttemptsDeferred";
+
+        /** Every metric the checkout function and its reconciliation emit. */
+        public static final Set<String> CHECKOUT_EMITTED = Set.of(
+                ORDERS_PLACED,
+                PAYMENT_PROVIDER_UNAVAILABLE,
+                CHECKOUT_ATTEMPTS_VOIDED,
+                CHECKOUT_ATTEMPTS_NOT_ENDED,
+                CHECKOUT_ATTEMPTS_DEFERRED);
+
+        private Metrics() {}
+    }
 }

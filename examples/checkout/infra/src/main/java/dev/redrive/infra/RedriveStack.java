@@ -39,6 +39,13 @@ import software.constructs.Construct;
  */
 public final class RedriveStack extends Stack {
 
+    /** How the checkout's functions artifact is built, from the repository root. */
+    static final FunctionArtifact.BuildHint CHECKOUT_BUILD = new FunctionArtifact.BuildHint(
+            "./mvnw -B -ntp package -pl examples/checkout/functions -am from the repository root (it writes "
+                    + "examples/checkout/functions/target/function.zip)",
+            "./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative",
+            "examples/checkout/infra/README.md: a Mandrel container build on a machine of that architecture");
+
     /** The stack's construct id and CloudFormation name. */
     public static final String NAME = "Redrive";
 
@@ -77,7 +84,8 @@ public final class RedriveStack extends Stack {
                 settings.functionsAsset(),
                 settings.placeholderDirectory(),
                 settings.runtime(),
-                settings.architecture());
+                settings.architecture(),
+                CHECKOUT_BUILD);
         if (artifact.isPlaceholder()) {
             Annotations.of(this)
                     .addWarningV2(

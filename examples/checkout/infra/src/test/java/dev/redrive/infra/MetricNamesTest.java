@@ -14,10 +14,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The alarms and the dashboard read only metrics some function emits: every metric of namespace {@value
- * Metrics#NAMESPACE} named in the synthesized template is one of {@link Metrics#EMITTED}, the names the functions'
+ * Metrics#NAMESPACE} named in the synthesized template is one of {@link Metrics#EMITTED} or the checkout's {@code CheckoutNames.Metrics}, the names the functions'
  * metric classes emit with (pinned there by {@code EmittedMetricNamesTest} in the functions).
  */
 class MetricNamesTest {
+
+    /** What the platform's functions and the checkout's own emit. */
+    static final java.util.Set<String> EMITTED =
+            Metrics.union(Metrics.EMITTED, dev.redrive.checkout.CheckoutNames.Metrics.CHECKOUT_EMITTED);
 
     /** {@code ["Redrive","Processed",...]} in a dashboard widget's metrics. */
     private static final Pattern DASHBOARD_METRIC =
@@ -49,7 +53,7 @@ class MetricNamesTest {
         assertThat(alarmed)
                 .as("the sweeper's alarms are found, the metric-math one included")
                 .contains(Metrics.OLDEST_UNRESOLVED_QUARANTINE_AGE, Metrics.REPLAYED, Metrics.REPLAYS_RETURNED);
-        assertThat(Metrics.EMITTED).containsAll(alarmed);
+        assertThat(EMITTED).containsAll(alarmed);
     }
 
     @Test
@@ -62,7 +66,7 @@ class MetricNamesTest {
         assertThat(charted)
                 .as("both the plain metrics and the SEARCH expressions are found")
                 .contains(Metrics.PROCESSED, Metrics.DUPLICATES, Metrics.DEAD_LETTERED, Metrics.QUARANTINED);
-        assertThat(Metrics.EMITTED).containsAll(charted);
+        assertThat(EMITTED).containsAll(charted);
     }
 
     /** The dashboard's JSON text, with every reference (queue names, the region) as a placeholder. */

@@ -37,7 +37,7 @@ public record BreakerSettings(Duration openPeriod, Duration maxOpenPeriod, Durat
         }
     }
 
-    /** The environment variables of {@code dependency}'s breaker ({@code email-provider}). */
+    /** The environment variables of {@code dependency}'s breaker ({@code mail-provider}). */
     public Map<String, String> environment(String dependency) {
         String prefix = "REDRIVE_BREAKERS_"
                 + dependency.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_";

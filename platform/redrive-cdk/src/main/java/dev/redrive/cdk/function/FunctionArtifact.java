@@ -15,6 +15,23 @@ import software.amazon.awscdk.services.lambda.Code;
  */
 public final class FunctionArtifact {
 
+    /**
+     * How an application builds its functions artifact, for the messages that refuse one: the JVM {@code function.zip},
+     * the native one, and where a native build for another architecture is explained.
+     *
+     * @param jvm          the command that builds the JVM {@code function.zip}
+     * @param nativeImage  the command that builds the native one
+     * @param nativeGuide  where building a native image for a given architecture is explained
+     */
+    public record BuildHint(String jvm, String nativeImage, String nativeGuide) {
+
+        /** A Quarkus Lambda application's, in its own project. */
+        public static final BuildHint QUARKUS = new BuildHint(
+                "mvn package in the Quarkus application (it writes target/function.zip)",
+                "mvn package -Dquarkus.native.enabled=true in the Quarkus application",
+                "the Quarkus Amazon Lambda guide (a container build on a machine of that architecture)");
+    }
+
     private final Path path;
     private final boolean placeholder;
     private Code code;
@@ -35,6 +52,16 @@ public final class FunctionArtifact {
             Path placeholderDirectory,
             FunctionRuntime runtime,
             Architecture architecture) {
+        return resolve(configured, placeholderDirectory, runtime, architecture, BuildHint.QUARKUS);
+    }
+
+    /** As {@link #resolve(Optional, Path, FunctionRuntime, Architecture)}, its refusals naming {@code build}. */
+    public static FunctionArtifact resolve(
+            Optional<String> configured,
+            Path placeholderDirectory,
+            FunctionRuntime runtime,
+            Architecture architecture,
+            BuildHint build) {
         Optional<String> given = configured.map(String::trim).filter(s -> !s.isEmpty());
         if (given.isEmpty()) {
             return new FunctionArtifact(PlaceholderAsset.write(placeholderDirectory), true);
@@ -43,48 +70,43 @@ public final class FunctionArtifact {
         if (!Files.exists(file)) {
             throw new IllegalArgumentException("functionsAsset " + given.get() + " does not exist (looked at "
                     + file.toAbsolutePath().normalize()
-                    + "): build it with ./mvnw -B -ntp package -pl examples/checkout/functions -am "
-                    + "from the repository root (it writes examples/checkout/functions/target/function.zip) or fix -c functionsAsset; "
+                    + "): build it with " + build.jvm() + " or fix -c functionsAsset; "
                     + "leave functionsAsset unset to synthesize with the placeholder");
         }
-        check(given.get(), ArtifactContents.of(file), runtime, architecture.getName());
+        check(given.get(), ArtifactContents.of(file), runtime, architecture.getName(), build);
         return new FunctionArtifact(file.toAbsolutePath().normalize(), false);
     }
 
-    private static void check(String name, ArtifactContents contents, FunctionRuntime runtime, String architecture) {
+    private static void check(
+            String name, ArtifactContents contents, FunctionRuntime runtime, String architecture, BuildHint build) {
         if (runtime == FunctionRuntime.JVM) {
             if (contents.bootstrap()) {
                 throw new IllegalArgumentException("functionsAsset " + name + " holds a native bootstrap but "
                         + "-c runtime=jvm: deploy it with -c runtime=native, or deploy the JVM function.zip of "
-                        + "./mvnw -B -ntp package -pl examples/checkout/functions -am");
+                        + build.jvm());
             }
             if (!contents.javaCode()) {
                 throw new IllegalArgumentException("functionsAsset " + name + " holds no Java code (no classes, no "
-                        + "lib/*.jar): it is not the functions' JVM artifact; build it with "
-                        + "./mvnw -B -ntp package -pl examples/checkout/functions -am");
+                        + "lib/*.jar): it is not the functions' JVM artifact; build it with " + build.jvm());
             }
             return;
         }
         if (!contents.bootstrap()) {
-            throw new IllegalArgumentException(
-                    "functionsAsset " + name
-                            + (contents.javaCode()
-                                    ? " is a JVM artifact (Java code, no bootstrap)"
-                                    : " has no bootstrap")
-                            + " but -c runtime=native: deploy it with -c runtime=jvm, or build the native bootstrap "
-                            + "(./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative, see examples/checkout/infra/README.md)");
+            throw new IllegalArgumentException("functionsAsset " + name
+                    + (contents.javaCode() ? " is a JVM artifact (Java code, no bootstrap)" : " has no bootstrap")
+                    + " but -c runtime=native: deploy it with -c runtime=jvm, or build the native bootstrap ("
+                    + build.nativeImage() + ", see " + build.nativeGuide() + ")");
         }
         ArtifactContents.NativeExecutable executable = contents.executable()
                 .orElseThrow(
-                        () -> new IllegalArgumentException(
-                                "functionsAsset " + name + " has a bootstrap script but "
-                                        + "no native executable (neither bootstrap nor runner is an ELF file): Lambda would start "
-                                        + "nothing; build it with ./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative"));
+                        () -> new IllegalArgumentException("functionsAsset " + name + " has a bootstrap script but "
+                                + "no native executable (neither bootstrap nor runner is an ELF file): Lambda would start "
+                                + "nothing; build it with " + build.nativeImage()));
         if (!executable.machine().equals(architecture)) {
             throw new IllegalArgumentException("functionsAsset " + name + ": its " + executable.entry() + " is an "
                     + executable.machine() + " executable but -c architecture=" + architecture + ": every cold start "
                     + "would fail with an exec format error. Build the native image for " + architecture
-                    + " (examples/checkout/infra/README.md: a Mandrel container build on a machine of that architecture) or deploy with "
+                    + " (" + build.nativeGuide() + ") or deploy with "
                     + "-c architecture=" + executable.machine());
         }
     }

@@ -149,7 +149,11 @@ class FunctionArtifactTest {
         assertThatThrownBy(() -> resolve(missing, FunctionRuntime.JVM, Architecture.X86_64))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("functionsAsset " + missing + " does not exist")
-                .hasMessageContaining("./mvnw -B -ntp package -pl examples/checkout/functions -am");
+                .hasMessageContaining(FunctionArtifact.BuildHint.QUARKUS.jvm());
+        FunctionArtifact.BuildHint own = new FunctionArtifact.BuildHint("make jvm", "make native", "BUILDING.md");
+        assertThatThrownBy(() -> FunctionArtifact.resolve(
+                        Optional.of(missing.toString()), placeholder(), FunctionRuntime.JVM, Architecture.X86_64, own))
+                .hasMessageContaining("build it with make jvm");
     }
 
     @Test

@@ -57,7 +57,7 @@ public final class RedriveNames {
         public static final String FAILURE_CLASS = "FailureClass";
         public static final String DEAD_LETTER_QUEUE = "DeadLetterQueue";
         public static final String STATE = "State";
-        /** A circuit breaker's dependency ({@code email-provider}). */
+        /** A circuit breaker's dependency ({@code mail-provider}). */
         public static final String DEPENDENCY = "Dependency";
 
         private Dimensions() {}
@@ -178,36 +178,16 @@ public final class RedriveNames {
                 OUTBOX_REPUBLISHED,
                 OLDEST_UNPUBLISHED_OUTBOX_AGE);
 
-        /** Orders the checkout placed (a retry's same answer is not counted again). */
-        public static final String ORDERS_PLACED = "OrdersPlaced";
-        /** Checkouts answered 503 because the payment provider did not answer: the provider-errors alarm reads it. */
-        public static final String PAYMENT_PROVIDER_UNAVAILABLE = "PaymentProviderUnavailable";
-
-        /** Abandoned checkout attempts the reconciliation ended VOIDED (their authorization voided, stock back). */
-        public static final String CHECKOUT_ATTEMPTS_VOIDED = "CheckoutAttemptsVoided";
         /**
-         * Abandoned checkout attempts the reconciliation took and could not end (the provider did not confirm the
-         * void): their stock stays held and they are retaken first by the next run; the not-ended alarm reads it.
+         * Every metric of namespace {@value #NAMESPACE} that Redrive's functions emit: all a platform alarm may read. An
+         * application's own functions add theirs (the checkout example's {@code CheckoutNames.Metrics}).
          */
-        public static final String CHECKOUT_ATTEMPTS_NOT_ENDED = "CheckoutAttemptsNotEnded";
-        /** Abandoned checkout attempts a reconciliation run listed and left to the next (its deadline came first). */
-        public static final String CHECKOUT_ATTEMPTS_DEFERRED = "CheckoutAttemptsDeferred";
-
-        /** Every metric the checkout function and its reconciliation emit. */
-        public static final Set<String> CHECKOUT_EMITTED = Set.of(
-                ORDERS_PLACED,
-                PAYMENT_PROVIDER_UNAVAILABLE,
-                CHECKOUT_ATTEMPTS_VOIDED,
-                CHECKOUT_ATTEMPTS_NOT_ENDED,
-                CHECKOUT_ATTEMPTS_DEFERRED);
-
-        /** Every metric of namespace {@value #NAMESPACE} that some function emits: all an alarm may read. */
-        public static final Set<String> EMITTED =
-                union(union(CONSUMER_EMITTED, SWEEPER_EMITTED), union(OUTBOX_EMITTED, CHECKOUT_EMITTED));
+        public static final Set<String> EMITTED = union(union(CONSUMER_EMITTED, SWEEPER_EMITTED), OUTBOX_EMITTED);
 
         private Metrics() {}
 
-        private static Set<String> union(Set<String> a, Set<String> b) {
+        /** The names in {@code a} or {@code b}. */
+        public static Set<String> union(Set<String> a, Set<String> b) {
             Set<String> all = new HashSet<>(a);
             all.addAll(b);
             return Set.copyOf(all);

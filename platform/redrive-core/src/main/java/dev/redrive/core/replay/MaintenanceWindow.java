@@ -8,7 +8,7 @@ import java.util.Objects;
  * dead letters they caused may be replayed by the automation without a person.
  *
  * @param id         stable identifier
- * @param dependency the dependency it covers, as failures name it ("email-provider")
+ * @param dependency the dependency it covers, as failures name it ("mail-provider")
  * @param start      inclusive
  * @param end        exclusive
  * @param approvedBy who approved it

@@ -14,7 +14,7 @@ import java.util.function.Function;
 
 /**
  * How fast replays may reach what they call, automatic or by a person. Replays are paced per <em>lane</em>: the
- * dependency their failure names ({@code email-provider}), or, for a failure that names none, their consumer ({@code
+ * dependency their failure names ({@code mail-provider}), or, for a failure that names none, their consumer ({@code
  * consumer:<name>}). A lane's replays are given slots one over its rate apart, booked in a store every sweeper and CLI
  * shares, and each is sent at once but becomes visible in its source queue only at its slot (SQS's per-message delay):
  * when a provider comes back, its backlog of dead letters reaches it at the rate, not in one second.
@@ -58,7 +58,7 @@ public record ReplayPace(double perSecond, Map<String, Double> byLane, Duration 
 
     /**
      * A pace from its settings as the functions, the CLI and the IaC write them: {@code laneRates} is {@code
-     * lane=perSecond} pairs separated by commas ({@code email-provider=5,consumer:revenue-analytics=20}), or blank.
+     * lane=perSecond} pairs separated by commas ({@code mail-provider=5,consumer:revenue=20}), or blank.
      *
      * @throws IllegalArgumentException naming the pair that is not {@code lane=perSecond}, or the rate out of bounds
      */

@@ -11,8 +11,8 @@ import java.util.TreeMap;
 
 /**
  * Reads the circuit breakers keyed by dependency: {@code REDRIVE_BREAKERS_<DEPENDENCY>_<SETTING>}, the dependency in
- * upper case with underscores for dashes ({@code email-provider} is {@code EMAIL_PROVIDER}), so the variables the
- * checkout example's IaC sets ({@code REDRIVE_BREAKERS_EMAIL_PROVIDER_CACHE_TTL}) keep their meaning. A variable under
+ * upper case with underscores for dashes ({@code mail-provider} is {@code MAIL_PROVIDER}), as Redrive's CDK constructs
+ * set them ({@code REDRIVE_BREAKERS_MAIL_PROVIDER_CACHE_TTL}). A variable under
  * {@code REDRIVE_BREAKERS_} that names no setting is refused, so a misspelt one cannot go unnoticed.
  */
 public final class BreakerVariables {
@@ -33,7 +33,7 @@ public final class BreakerVariables {
 
     private BreakerVariables() {}
 
-    /** Every dependency some variable configures, by its name ({@code email-provider}). */
+    /** Every dependency some variable configures, by its name ({@code mail-provider}). */
     public static Map<String, Breaker> read(Variables env) {
         Map<String, Map<String, String>> byDependency = new TreeMap<>();
         env.all()
@@ -48,7 +48,7 @@ public final class BreakerVariables {
 
     /**
      * The breaker variables of {@code environment} as the properties they stand for
-     * ({@code REDRIVE_BREAKERS_EMAIL_PROVIDER_CACHE_TTL} is {@code redrive.breakers.email-provider.cache-ttl}): how a
+     * ({@code REDRIVE_BREAKERS_MAIL_PROVIDER_CACHE_TTL} is {@code redrive.breakers.mail-provider.cache-ttl}): how a
      * configuration library that cannot tell a map key from a variable's name (SmallRye's mapping of a
      * {@code Map<String, Breaker>}) reads them the same way as {@link #read}.
      */
@@ -82,13 +82,13 @@ public final class BreakerVariables {
 
     /**
      * The dependency a name read from a variable or a property key stands for: lower case, dashes for underscores
-     * ({@code EMAIL_PROVIDER} and {@code email-provider} are {@code email-provider}).
+     * ({@code MAIL_PROVIDER} and {@code mail-provider} are {@code mail-provider}).
      */
     public static String dependency(String name) {
         return name.toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** The prefix of {@code dependency}'s variables ({@code REDRIVE_BREAKERS_EMAIL_PROVIDER_}). */
+    /** The prefix of {@code dependency}'s variables ({@code REDRIVE_BREAKERS_MAIL_PROVIDER_}). */
     public static String variablePrefix(String dependency) {
         return PREFIX + dependency.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
     }

@@ -118,8 +118,10 @@ public class CheckoutHandler implements RequestHandler<APIGatewayV2HTTPEvent, AP
     /** {@code OrdersPlaced} and {@code PaymentProviderUnavailable}, as EMF, when the answer is one of them. */
     private void count(CheckoutOutcome outcome) {
         String metric = outcome instanceof CheckoutOutcome.Placed p && !p.replayed()
-                ? Metrics.ORDERS_PLACED
-                : outcome instanceof CheckoutOutcome.ProviderUnavailable ? Metrics.PAYMENT_PROVIDER_UNAVAILABLE : null;
+                ? CheckoutNames.Metrics.ORDERS_PLACED
+                : outcome instanceof CheckoutOutcome.ProviderUnavailable
+                        ? CheckoutNames.Metrics.PAYMENT_PROVIDER_UNAVAILABLE
+                        : null;
         if (metric != null) {
             MetricsLogger m = new MetricsLogger(emf);
             m.setNamespace(Metrics.NAMESPACE);

@@ -88,9 +88,9 @@ public class CheckoutReconciliationHandler implements RequestHandler<Map<String,
         MetricsLogger m = new MetricsLogger(emf);
         m.setNamespace(Metrics.NAMESPACE);
         m.setDimensions(new DimensionSet());
-        m.putMetric(Metrics.CHECKOUT_ATTEMPTS_VOIDED, report.voided(), Unit.COUNT);
-        m.putMetric(Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, report.notEnded(), Unit.COUNT);
-        m.putMetric(Metrics.CHECKOUT_ATTEMPTS_DEFERRED, report.deferred(), Unit.COUNT);
+        m.putMetric(CheckoutNames.Metrics.CHECKOUT_ATTEMPTS_VOIDED, report.voided(), Unit.COUNT);
+        m.putMetric(CheckoutNames.Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, report.notEnded(), Unit.COUNT);
+        m.putMetric(CheckoutNames.Metrics.CHECKOUT_ATTEMPTS_DEFERRED, report.deferred(), Unit.COUNT);
         m.flush();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.consumer.BatchReport;
@@ -105,7 +106,7 @@ class EmittedMetricNamesTest {
     void theCheckoutEmitsEveryDeclaredCheckoutMetricAndNoOther() throws Exception {
         CheckoutProbe.answer(new EmfOutput(lines::add));
 
-        assertThat(emitted()).isEqualTo(new TreeSet<>(Metrics.CHECKOUT_EMITTED));
+        assertThat(emitted()).isEqualTo(new TreeSet<>(CheckoutNames.Metrics.CHECKOUT_EMITTED));
     }
 
     /** The metric names of every EMF document written, after checking each is in the Redrive namespace. */

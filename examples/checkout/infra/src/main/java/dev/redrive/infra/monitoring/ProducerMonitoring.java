@@ -1,6 +1,7 @@
 package dev.redrive.infra.monitoring;
 
 import dev.redrive.cdk.monitoring.Monitoring;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import dev.redrive.infra.checkout.CheckoutProducer;
 import java.util.List;
@@ -54,7 +55,7 @@ public final class ProducerMonitoring {
                                 + " min: orders are reaching their consumers late"));
         monitoring.addAlarm(
                 prefix + "-payment-provider-unavailable",
-                custom(Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum", period),
+                custom(CheckoutNames.Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum", period),
                 options(
                         thresholds.paymentProviderUnavailable(),
                         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -63,7 +64,7 @@ public final class ProducerMonitoring {
                                 + "their keys; abandoned ones are voided by the reconciliation"));
         monitoring.addAlarm(
                 prefix + "-checkout-attempts-not-ended",
-                custom(Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, "Sum", period),
+                custom(CheckoutNames.Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, "Sum", period),
                 options(
                         1,
                         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -83,8 +84,8 @@ public final class ProducerMonitoring {
                 graph(
                         "Checkout: orders placed, payment provider unavailable, relay iterator age (ms)",
                         List.of(
-                                labelled(Metrics.ORDERS_PLACED, "Sum", period),
-                                labelled(Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum", period),
+                                labelled(CheckoutNames.Metrics.ORDERS_PLACED, "Sum", period),
+                                labelled(CheckoutNames.Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum", period),
                                 relayIteratorAge(producer, period, "relay IteratorAge"))));
     }
 
