@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.sweeper.ArchiveStore;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.sweeper.ArchiveStoreContract;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

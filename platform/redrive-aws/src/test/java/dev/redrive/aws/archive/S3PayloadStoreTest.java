@@ -3,7 +3,7 @@ package dev.redrive.aws.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.replay.PayloadStore;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.replay.PayloadStoreContract;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

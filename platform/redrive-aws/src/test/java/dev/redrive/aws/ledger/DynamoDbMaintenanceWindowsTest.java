@@ -6,7 +6,7 @@ import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.WindowChange;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.replay.MaintenanceWindowsContract;
 import java.time.Instant;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.redrive.aws.ledger;
 
 import dev.redrive.core.replay.ReplayPaceStore;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.replay.ReplayPaceStoreContract;
 import org.junit.jupiter.api.BeforeAll;
 

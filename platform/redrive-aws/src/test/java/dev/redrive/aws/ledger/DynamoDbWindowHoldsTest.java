@@ -2,7 +2,7 @@ package dev.redrive.aws.ledger;
 
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.replay.MaintenanceWindows;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.operator.WindowHoldsContract;
 import org.junit.jupiter.api.BeforeAll;
 

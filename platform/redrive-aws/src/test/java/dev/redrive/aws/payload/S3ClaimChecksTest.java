@@ -13,7 +13,7 @@ import dev.redrive.core.payload.ClaimCheckMissing;
 import dev.redrive.core.payload.ClaimChecks;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.payload.ClaimChecksContract;
 import java.io.IOException;
 import java.util.HashMap;

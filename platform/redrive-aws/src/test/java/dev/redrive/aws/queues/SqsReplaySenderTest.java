@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.replay.ReplayMarker;
 import dev.redrive.core.replay.ReplaySender;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.replay.ReplaySenderContract;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -38,40 +38,6 @@ public final class LocalResources {
                 .attributeDefinitions(
                         a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
                         a -> a.attributeName("sk").attributeType(ScalarAttributeType.S)));
-    }
-
-    /**
-     * The checkout's orders table: {@code pk} + {@code sk}, the sparse GSI {@code byUnpublished} ({@code unpublished},
-     * {@code createdAt}) of outbox items not yet published, the sparse GSI {@code byOpenAttempt} ({@code openAttempt},
-     * {@code leaseUntil}) of unfinished checkout attempts, its stream carrying new images (the outbox relay reads
-     * them).
-     */
-    public static void createOrdersTable(DynamoDbClient ddb, String name) {
-        ddb.createTable(b -> b.tableName(name)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .keySchema(
-                        k -> k.attributeName("pk").keyType(KeyType.HASH),
-                        k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                .attributeDefinitions(
-                        a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("unpublished").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("createdAt").attributeType(ScalarAttributeType.N),
-                        a -> a.attributeName("openAttempt").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("leaseUntil").attributeType(ScalarAttributeType.N))
-                .globalSecondaryIndexes(
-                        g -> g.indexName("byUnpublished")
-                                .keySchema(
-                                        k -> k.attributeName("unpublished").keyType(KeyType.HASH),
-                                        k -> k.attributeName("createdAt").keyType(KeyType.RANGE))
-                                .projection(p -> p.projectionType(ProjectionType.ALL)),
-                        g -> g.indexName("byOpenAttempt")
-                                .keySchema(
-                                        k -> k.attributeName("openAttempt").keyType(KeyType.HASH),
-                                        k -> k.attributeName("leaseUntil").keyType(KeyType.RANGE))
-                                .projection(p -> p.projectionType(ProjectionType.ALL)))
-                .streamSpecification(s -> s.streamEnabled(true)
-                        .streamViewType(software.amazon.awssdk.services.dynamodb.model.StreamViewType.NEW_IMAGE)));
     }
 
     /** The quarantine ledger's shape: {@code pk} + {@code sk}, GSIs {@code byState} and {@code byQueue}. */

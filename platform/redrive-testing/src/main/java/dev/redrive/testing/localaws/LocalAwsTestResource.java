@@ -1,4 +1,4 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;

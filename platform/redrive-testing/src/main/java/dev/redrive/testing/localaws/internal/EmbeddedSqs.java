@@ -1,6 +1,7 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws.internal;
 
 import com.typesafe.config.ConfigFactory;
+import dev.redrive.testing.localaws.LocalAwsException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -13,9 +14,9 @@ import scala.concurrent.Await;
  * SQS served by ElasticMQ inside this JVM, bound to 127.0.0.1 on a port the OS picks. Redrive policies
  * (maxReceiveCount), visibility changes, delays, FIFO queues and message move tasks all behave as on SQS.
  */
-final class EmbeddedSqs implements AutoCloseable {
+public final class EmbeddedSqs implements AutoCloseable {
 
-    static final String ACCOUNT_ID = "000000000000";
+    public static final String ACCOUNT_ID = "000000000000";
 
     private final ActorSystem actors;
     private final SQSRestServer server;
@@ -27,7 +28,7 @@ final class EmbeddedSqs implements AutoCloseable {
         this.endpoint = endpoint;
     }
 
-    static EmbeddedSqs start(String region) {
+    public static EmbeddedSqs start(String region) {
         // Daemon threads: an embedded SQS must never keep a finished JVM alive.
         ActorSystem actors = ActorSystem.create(
                 "redrive-local-sqs",
@@ -50,7 +51,7 @@ final class EmbeddedSqs implements AutoCloseable {
         }
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return endpoint;
     }
 

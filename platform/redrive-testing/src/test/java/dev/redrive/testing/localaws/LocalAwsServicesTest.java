@@ -1,4 +1,4 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

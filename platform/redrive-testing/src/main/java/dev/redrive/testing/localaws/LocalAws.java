@@ -1,5 +1,7 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
+import dev.redrive.testing.localaws.internal.EmbeddedSqs;
+import dev.redrive.testing.localaws.internal.MotoServer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -1,4 +1,4 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;

@@ -1,5 +1,6 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws.internal;
 
+import dev.redrive.testing.localaws.LocalAwsException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -9,9 +10,9 @@ import java.util.concurrent.TimeUnit;
  * Checks, before anything waits on it, that a Python 3 with moto's server is there. Fails at once with the
  * prerequisite named, never with a timeout.
  */
-final class MotoPrerequisite {
+public final class MotoPrerequisite {
 
-    static final String INSTALL_HINT = "Redrive's local AWS serves DynamoDB and S3 with moto: run "
+    public static final String INSTALL_HINT = "Redrive's local AWS serves DynamoDB and S3 with moto: run "
             + "bin/check-prerequisites --install (a project-local .venv/ with the pinned moto[server]), or install it "
             + "into your Python 3 with  pip install 'moto[server]', or set AWS_ENDPOINT_URL to a running LocalStack "
             + "(see README).";
@@ -23,7 +24,7 @@ final class MotoPrerequisite {
      * else {@code python3}. The build and the {@code bin/} scripts set one of them to what
      * {@code bin/check-prerequisites --python} chooses (the project's {@code .venv/} when it exists).
      */
-    static String python() {
+    public static String python() {
         String configured = System.getenv("REDRIVE_PYTHON");
         if (configured == null || configured.isBlank()) {
             configured = System.getProperty("redrive.python");
@@ -31,7 +32,7 @@ final class MotoPrerequisite {
         return configured == null || configured.isBlank() ? "python3" : configured;
     }
 
-    static void check(String python) {
+    public static void check(String python) {
         Process p;
         try {
             p = new ProcessBuilder(List.of(

@@ -1,4 +1,4 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 /** Local AWS could not start or is not usable; the message says what is missing and how to fix it. */
 public final class LocalAwsException extends RuntimeException {

@@ -1,9 +1,10 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.testing.localaws.internal.MotoPrerequisite;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package dev.redrive.localstack;
+package dev.redrive.testing.localaws.internal;
 
+import dev.redrive.testing.localaws.LocalAwsException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +34,7 @@ import java.util.concurrent.TimeoutException;
  * <p>The child binds 127.0.0.1 on a port the OS picks and reports it; it exits when its stdin closes, so it dies with
  * this JVM however the JVM ends.
  */
-final class MotoServer implements AutoCloseable {
+public final class MotoServer implements AutoCloseable {
 
     private static final String READY = "REDRIVE_MOTO_READY port=";
     private static final String TRANSACTIONS = "REDRIVE_MOTO_TRANSACTIONS ";
@@ -68,12 +69,12 @@ final class MotoServer implements AutoCloseable {
      */
     private record Ready(String transactions, String routing, String serving, int port) {}
 
-    static MotoServer start() {
+    public static MotoServer start() {
         return start(Map.of());
     }
 
     /** Starts the launcher with these variables added to its environment (tests choose a launcher mode this way). */
-    static MotoServer start(Map<String, String> environment) {
+    public static MotoServer start(Map<String, String> environment) {
         String python = MotoPrerequisite.python();
         MotoPrerequisite.check(python);
         Path script;
@@ -82,7 +83,7 @@ final class MotoServer implements AutoCloseable {
             script = Files.createTempFile("redrive-moto-", ".py");
             try (InputStream in = MotoServer.class.getResourceAsStream("moto_serialized.py")) {
                 if (in == null) {
-                    throw new LocalAwsException("moto_serialized.py is missing from the redrive-localstack jar");
+                    throw new LocalAwsException("moto_serialized.py is missing from the redrive-testing jar");
                 }
                 Files.write(script, in.readAllBytes());
             }
@@ -215,7 +216,7 @@ final class MotoServer implements AutoCloseable {
         }
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return endpoint;
     }
 
@@ -224,7 +225,7 @@ final class MotoServer implements AutoCloseable {
      * rollback=undo-log moto=5.2.1} (the items the transaction touched) or {@code rollback=deep-copy moto=...} (moto's
      * own copy of every table it names).
      */
-    String transactions() {
+    public String transactions() {
         return transactions;
     }
 
@@ -232,7 +233,7 @@ final class MotoServer implements AutoCloseable {
      * How the launcher finds the service of a request, as it reported at start: {@code modules=listed-once} (moto's list
      * of its modules read once) or {@code modules=moto} (moto lists its package folder for every request).
      */
-    String routing() {
+    public String routing() {
         return routing;
     }
 
@@ -241,7 +242,7 @@ final class MotoServer implements AutoCloseable {
      * expressions=parsed-once} (its faster paths), {@code ...=moto} for each one left to moto, {@code ...=compare} for
      * each one run both ways and compared (see moto_serialized.py).
      */
-    String serving() {
+    public String serving() {
         return serving;
     }
 
@@ -249,20 +250,20 @@ final class MotoServer implements AutoCloseable {
      * The launcher's {@code REDRIVE_MOTO_...} lines on its stderr when it stopped (warnings; in a compare mode, what it
      * compared and how much differed); empty before {@link #close()}.
      */
-    List<String> reportedAtStop() {
+    public List<String> reportedAtStop() {
         return reportedAtStop;
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Drops every resource in every moto backend (tables, buckets...), in one request. */
-    void reset() {
+    public void reset() {
         try {
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(endpoint.resolve("/moto-api/reset"))
@@ -282,7 +283,7 @@ final class MotoServer implements AutoCloseable {
         }
     }
 
-    String logTail() {
+    public String logTail() {
         return tail(log);
     }
 
