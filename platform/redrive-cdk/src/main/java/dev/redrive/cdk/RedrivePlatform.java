@@ -5,6 +5,9 @@ import dev.redrive.cdk.consumer.AttachedConsumerProps;
 import dev.redrive.cdk.consumer.ClaimTtl;
 import dev.redrive.cdk.consumer.ClaimTtlWiring;
 import dev.redrive.cdk.function.FunctionRuntime;
+import dev.redrive.cdk.monitoring.AlarmThresholds;
+import dev.redrive.cdk.monitoring.Monitoring;
+import dev.redrive.cdk.monitoring.MonitoringProps;
 import dev.redrive.cdk.storage.Buckets;
 import dev.redrive.cdk.storage.Tables;
 import dev.redrive.cdk.sweeper.DlqSweeper;
@@ -37,7 +40,8 @@ import software.constructs.Construct;
  * and control tables, the archive and claim-check buckets, each consumer attached ({@link AttachedConsumer}) with its
  * route, and the dead-letter sweeper running its own code ({@link SweeperCode}) on a schedule, serving every
  * consumer by its declared contract. The claim TTL is derived from the consumers' retentions and set on every
- * function ({@link ClaimTtlWiring}).
+ * function ({@link ClaimTtlWiring}). With {@link Builder#monitoring(AlarmThresholds)}, every consumer's queues, its
+ * breaker and the sweeper get alarms and a dashboard ({@link Monitoring}).
  *
  * <pre>{@code
  * RedrivePlatform.Builder.create(this, "Redrive")
@@ -52,6 +56,7 @@ public final class RedrivePlatform extends Construct {
     private final Buckets buckets;
     private final Map<String, AttachedConsumer> consumers = new LinkedHashMap<>();
     private final DlqSweeper sweeper;
+    private final Optional<Monitoring> monitoring;
 
     private RedrivePlatform(Construct scope, String id, Builder b) {
         super(scope, id);
@@ -104,6 +109,20 @@ public final class RedrivePlatform extends Construct {
                 List.copyOf(consumers.values()),
                 sweeper,
                 ClaimCheckCleanup.LIFECYCLE);
+        this.monitoring = Optional.ofNullable(b.alarms).map(thresholds -> monitoring(b, thresholds));
+    }
+
+    /** Alarms and the dashboard of every attached consumer, each breaker named once, and the sweeper. */
+    private Monitoring monitoring(Builder b, AlarmThresholds thresholds) {
+        MonitoringProps.Builder props = MonitoringProps.builder(b.prefix, key, sweeper)
+                .consumers(List.copyOf(consumers.values()))
+                .thresholds(thresholds);
+        b.consumers.stream()
+                .map(ConsumerSpec::breaker)
+                .flatMap(Optional::stream)
+                .distinct()
+                .forEach(props::breaker);
+        return new Monitoring(this, "Monitoring", props.build());
     }
 
     /** The key of the tables and buckets. */
@@ -131,6 +150,14 @@ public final class RedrivePlatform extends Construct {
         return sweeper;
     }
 
+    /**
+     * The alarms and the dashboard, when {@link Builder#monitoring(AlarmThresholds)} asked for them: add the app's own
+     * with {@link Monitoring#addAlarm} and {@link Monitoring#addDashboardRow}.
+     */
+    public Optional<Monitoring> monitoring() {
+        return monitoring;
+    }
+
     private record ConsumerSpec(
             String id,
             String name,
@@ -153,12 +180,14 @@ public final class RedrivePlatform extends Construct {
         private String sweepRate = "rate(5 minutes)";
         private ReplayPace replayPace = ReplayPace.DEFAULT;
         private int archiveExpiryDays = 365;
+        private AlarmThresholds alarms;
 
         private Builder(Construct scope, String id) {
             this.scope = scope;
             this.id = id;
         }
 
+        /** A builder of the platform {@code id} in {@code scope}. */
         public static Builder create(Construct scope, String id) {
             return new Builder(scope, id);
         }
@@ -263,6 +292,18 @@ public final class RedrivePlatform extends Construct {
             return this;
         }
 
+        /**
+         * Adds {@link Monitoring}: an encrypted alarm topic; age, depth and arrival alarms on every consumer's queue
+         * and dead-letter queue and on the sweeper schedule's; each consumer breaker's long-open alarm; the sweeper's
+         * alarms; the dashboard {@code <prefix>-redrive}. Alarms fire at {@code thresholds}
+         * ({@link AlarmThresholds#DEFAULT} for the defaults). Without it, none is made.
+         */
+        public Builder monitoring(AlarmThresholds thresholds) {
+            this.alarms = Objects.requireNonNull(thresholds, "thresholds");
+            return this;
+        }
+
+        /** The platform; refused without a consumer. */
         public RedrivePlatform build() {
             if (consumers.isEmpty()) {
                 throw new IllegalArgumentException("a Redrive platform without consumers has nothing to sweep: add one"

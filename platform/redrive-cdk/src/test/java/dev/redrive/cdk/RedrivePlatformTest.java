@@ -3,13 +3,18 @@ package dev.redrive.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.redrive.cdk.monitoring.AlarmThresholds;
+import dev.redrive.cdk.monitoring.Monitoring;
 import dev.redrive.cdk.sweeper.SweeperCode;
 import dev.redrive.schema.RoutesDocument;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
@@ -19,6 +24,9 @@ import software.amazon.awscdk.AppProps;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
+import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
@@ -170,5 +178,94 @@ class RedrivePlatformTest {
                         RedrivePlatform.Builder.create(team.stack(), "Empty").build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("without consumers");
+    }
+
+    @Test
+    void withMonitoringEveryAttachedConsumersQueuesItsBreakerAndTheSweeperAlarmOnOneTopic() throws IOException {
+        Team team = Team.create(jar("team.jar", true));
+
+        RedrivePlatform redrive = RedrivePlatform.Builder.create(team.stack(), "Redrive")
+                .consumer(
+                        "receipts",
+                        team.queue(),
+                        team.function(),
+                        TestContracts.orderPlaced("receipts"),
+                        Optional.of("mail-provider"),
+                        UnaryOperator.identity())
+                .sweeperCode(SweeperCode.fromJar(jar("sweeper.jar", false)))
+                .monitoring(AlarmThresholds.DEFAULT.withSourceOldestMessageAge(java.time.Duration.ofMinutes(10)))
+                .build();
+        Monitoring monitoring = redrive.monitoring().orElseThrow();
+        monitoring.addAlarm(
+                "redrive-receipts-unsent",
+                Metric.Builder.create()
+                        .namespace("Team")
+                        .metricName("ReceiptsUnsent")
+                        .build(),
+                CreateAlarmOptions.builder()
+                        .threshold(1)
+                        .evaluationPeriods(1)
+                        .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
+                        .build());
+        Template template = Template.fromStack(team.stack());
+
+        Map<String, Map<String, Object>> alarms = template.findResources("AWS::CloudWatch::Alarm");
+        assertThat(alarms.values().stream()
+                        .map(a -> String.valueOf(((Map<?, ?>) a.get("Properties")).get("AlarmName")))
+                        .toList())
+                .as("the team's queue names get the prefix in front: the topic admits only redrive-* alarms")
+                .containsExactlyInAnyOrder(
+                        "redrive-orders-oldest-message-age",
+                        "redrive-orders-depth",
+                        "redrive-orders-dlq-oldest-message-age",
+                        "redrive-orders-dlq-depth",
+                        "redrive-orders-dlq-arrival",
+                        "redrive-sweeper-schedule-dlq-arrival",
+                        "redrive-oldest-unresolved-quarantine",
+                        "redrive-replay-success-rate",
+                        "redrive-sweeper-errors",
+                        "redrive-mail-provider-breaker-open",
+                        "redrive-receipts-unsent");
+        template.hasResourceProperties(
+                "AWS::CloudWatch::Alarm", Map.of("AlarmName", "redrive-orders-oldest-message-age", "Threshold", 600));
+        String topic =
+                template.findResources("AWS::SNS::Topic").keySet().iterator().next();
+        assertThat(alarms.values())
+                .allSatisfy(a -> assertThat(((Map<?, ?>) a.get("Properties")).get("AlarmActions"))
+                        .isEqualTo(List.of(Map.of("Ref", topic))));
+        template.hasResourceProperties(
+                "AWS::SNS::Topic",
+                Map.of(
+                        "KmsMasterKeyId",
+                        Map.of(
+                                "Fn::GetAtt",
+                                List.of(
+                                        team.stack().getLogicalId((software.amazon.awscdk.CfnElement)
+                                                redrive.key().getNode().getDefaultChild()),
+                                        "Arn"))));
+        template.hasResourceProperties("AWS::CloudWatch::Dashboard", Map.of("DashboardName", "redrive-redrive"));
+        assertThat(String.valueOf(template.findResources("AWS::CloudWatch::Dashboard")))
+                .contains("\"Processed\",\"Consumer\",\"receipts\"")
+                .contains("\"BreakerOpenSeconds\",\"Dependency\",\"mail-provider\"")
+                .as("the breaker history reads the team function's log group")
+                .contains("SOURCE ', "
+                        + team.stack().resolve(team.function().getLogGroup().getLogGroupName())
+                        + ", ' |");
+    }
+
+    @Test
+    void withoutMonitoringThereIsNoAlarmNorDashboard() throws IOException {
+        Team team = Team.create(jar("team.jar", true));
+
+        RedrivePlatform redrive = RedrivePlatform.Builder.create(team.stack(), "Redrive")
+                .consumer("receipts", team.queue(), team.function(), TestContracts.orderPlaced("receipts"))
+                .sweeperCode(SweeperCode.fromJar(jar("sweeper.jar", false)))
+                .build();
+        Template template = Template.fromStack(team.stack());
+
+        assertThat(redrive.monitoring()).isEmpty();
+        template.resourceCountIs("AWS::CloudWatch::Alarm", 0);
+        template.resourceCountIs("AWS::CloudWatch::Dashboard", 0);
+        template.resourceCountIs("AWS::SNS::Topic", 0);
     }
 }

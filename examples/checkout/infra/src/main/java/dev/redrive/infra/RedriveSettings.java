@@ -4,9 +4,10 @@ import dev.redrive.cdk.consumer.BackoffSettings;
 import dev.redrive.cdk.consumer.BreakerSettings;
 import dev.redrive.cdk.consumer.ConsumerTuning;
 import dev.redrive.cdk.function.FunctionRuntime;
+import dev.redrive.cdk.monitoring.AlarmThresholds;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
-import dev.redrive.infra.monitoring.AlarmThresholds;
+import dev.redrive.infra.monitoring.ProducerAlarmThresholds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -32,7 +33,8 @@ import software.constructs.Node;
  *                             ({@link ClaimTtl}), a shorter explicit value is refused
  * @param archiveExpiryDays    {@code archiveExpiryDays}: days archived dead letters are kept (default 365)
  * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
- * @param alarms               alarm thresholds
+ * @param alarms               the platform's alarm thresholds (queues, sweeper, breakers)
+ * @param producerAlarms       the checkout producer's alarm thresholds (outbox, relay, payment provider)
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
  *                             {@code backoffMultiplier}, {@code backoffMaxDelay}, {@code minimumRetryWindow}: the
  *                             consumers' tuning
@@ -65,6 +67,7 @@ public record RedriveSettings(
         int archiveExpiryDays,
         Path placeholderDirectory,
         AlarmThresholds alarms,
+        ProducerAlarmThresholds producerAlarms,
         ConsumerTuning consumers,
         BreakerSettings breakers,
         ReplayPace replayPace,
@@ -103,6 +106,7 @@ public record RedriveSettings(
                         .orElse(365),
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
                 AlarmThresholds.DEFAULT,
+                ProducerAlarmThresholds.DEFAULT,
                 consumerTuning(node),
                 new BreakerSettings(
                         text(node, "breakerOpenPeriod")

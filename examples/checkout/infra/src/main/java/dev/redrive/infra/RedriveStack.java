@@ -7,6 +7,9 @@ import dev.redrive.cdk.consumer.IdempotentConsumer;
 import dev.redrive.cdk.consumer.RetryWindow;
 import dev.redrive.cdk.function.FunctionArtifact;
 import dev.redrive.cdk.function.FunctionFactory;
+import dev.redrive.cdk.monitoring.MonitoredQueue;
+import dev.redrive.cdk.monitoring.Monitoring;
+import dev.redrive.cdk.monitoring.MonitoringProps;
 import dev.redrive.cdk.storage.Buckets;
 import dev.redrive.cdk.storage.Tables;
 import dev.redrive.cdk.sweeper.DlqSweeper;
@@ -15,10 +18,7 @@ import dev.redrive.cdk.sweeper.SweptConsumer;
 import dev.redrive.infra.checkout.CheckoutConsumers;
 import dev.redrive.infra.checkout.CheckoutProducer;
 import dev.redrive.infra.checkout.CheckoutRoutes;
-import dev.redrive.infra.monitoring.MonitoredQueue;
-import dev.redrive.infra.monitoring.Monitoring;
-import dev.redrive.infra.monitoring.MonitoringProps;
-import java.util.ArrayList;
+import dev.redrive.infra.monitoring.ProducerMonitoring;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awscdk.Annotations;
@@ -126,21 +126,7 @@ public final class RedriveStack extends Stack {
                         settings.paymentProviderUrl(),
                         settings.sweepRate()))
                 : Optional.empty();
-        this.monitoring = new Monitoring(
-                this,
-                "Monitoring",
-                new MonitoringProps(
-                        prefix,
-                        key,
-                        monitoredQueues(),
-                        checkout.all().stream().map(IdempotentConsumer::name).toList(),
-                        checkout.breakerDependencies(),
-                        checkout.all().stream()
-                                .map(c -> c.function().getLogGroup().getLogGroupName())
-                                .toList(),
-                        sweeper.function(),
-                        producer.map(p -> new MonitoringProps.Producer(p.relay(), p.checkout())),
-                        settings.alarms()));
+        this.monitoring = monitoring(prefix, key, settings);
         outputs();
     }
 
@@ -173,30 +159,30 @@ public final class RedriveStack extends Stack {
                 settings.claimCheckCleanup());
     }
 
-    private List<MonitoredQueue> monitoredQueues() {
-        List<MonitoredQueue> queues = new ArrayList<>();
-        for (IdempotentConsumer c : checkout.all()) {
-            queues.add(new MonitoredQueue(c.sourceQueueName(), c.sourceQueue(), MonitoredQueue.Kind.SOURCE));
-            queues.add(
-                    new MonitoredQueue(c.deadLetterQueueName(), c.deadLetterQueue(), MonitoredQueue.Kind.DEAD_LETTER));
-        }
-        queues.add(new MonitoredQueue(
-                sweeper.scheduleDeadLetterQueueName(),
-                sweeper.scheduleDeadLetterQueue(),
-                MonitoredQueue.Kind.FAILURE_RECORD));
+    /**
+     * The platform's alarms and dashboard of the consumers, their breakers and the sweeper; with the producer, its
+     * failure records and its own alarms and dashboard row ({@link ProducerMonitoring}).
+     */
+    private Monitoring monitoring(String prefix, Key key, RedriveSettings settings) {
+        MonitoringProps.Builder props = MonitoringProps.builder(prefix, key, sweeper)
+                .consumers(checkout.all())
+                .thresholds(settings.alarms());
+        checkout.breakerDependencies().forEach(props::breaker);
         producer.ifPresent(p -> {
-            queues.add(
+            props.queue(
                     new MonitoredQueue(p.relayFailuresName(), p.relayFailures(), MonitoredQueue.Kind.FAILURE_RECORD));
-            queues.add(new MonitoredQueue(
+            props.queue(new MonitoredQueue(
                     p.outboxScheduleDeadLetterQueueName(),
                     p.outboxSchedule().deadLetterQueue(),
                     MonitoredQueue.Kind.FAILURE_RECORD));
-            queues.add(new MonitoredQueue(
+            props.queue(new MonitoredQueue(
                     p.reconciliationScheduleDeadLetterQueueName(),
                     p.reconciliationSchedule().deadLetterQueue(),
                     MonitoredQueue.Kind.FAILURE_RECORD));
         });
-        return queues;
+        Monitoring monitoring = new Monitoring(this, "Monitoring", props.build());
+        producer.ifPresent(p -> ProducerMonitoring.addTo(monitoring, p, settings.producerAlarms()));
+        return monitoring;
     }
 
     private void outputs() {

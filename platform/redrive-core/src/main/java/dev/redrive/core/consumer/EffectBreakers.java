@@ -55,6 +55,11 @@ public final class EffectBreakers {
         this.maxReceiveCount = maxReceiveCount;
     }
 
+    /** The dependency whose breaker guards {@code consumer}'s calls, if a breaker guards them. */
+    public java.util.Optional<String> guardOf(String consumer) {
+        return java.util.Optional.ofNullable(byConsumer.get(consumer)).map(CircuitBreaker::dependency);
+    }
+
     /**
      * The permit of {@code consumer}'s call for {@code message}, or null when no breaker guards it (it calls). A replay
      * that took its breaker's probe lease carries the lease's ticket ({@link ProbeTicket#ATTRIBUTE}): under that live

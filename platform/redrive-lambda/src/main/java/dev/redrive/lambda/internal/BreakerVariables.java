@@ -36,24 +36,61 @@ public final class BreakerVariables {
     /** Every dependency some variable configures, by its name ({@code email-provider}). */
     public static Map<String, Breaker> read(Variables env) {
         Map<String, Map<String, String>> byDependency = new TreeMap<>();
-        env.all().forEach((name, value) -> {
-            if (!name.startsWith(PREFIX) || name.equals(TABLE)) {
-                return;
-            }
-            String rest = name.substring(PREFIX.length());
-            String setting = SETTINGS.stream()
-                    .filter(s -> rest.endsWith("_" + s) && rest.length() > s.length() + 1)
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException(name
-                            + " names no breaker setting: REDRIVE_BREAKERS_<DEPENDENCY>_ ends in one of " + SETTINGS));
-            String dependency = rest.substring(0, rest.length() - setting.length() - 1)
-                    .toLowerCase(Locale.ROOT)
-                    .replace('_', '-');
-            byDependency.computeIfAbsent(dependency, d -> new HashMap<>()).put(setting, value);
-        });
+        env.all()
+                .forEach((name, value) -> parse(name)
+                        .ifPresent(p -> byDependency
+                                .computeIfAbsent(p.dependency(), d -> new HashMap<>())
+                                .put(p.setting(), value)));
         Map<String, Breaker> breakers = new TreeMap<>();
         byDependency.forEach((dependency, values) -> breakers.put(dependency, read(dependency, values)));
         return breakers;
+    }
+
+    /**
+     * The breaker variables of {@code environment} as the properties they stand for
+     * ({@code REDRIVE_BREAKERS_EMAIL_PROVIDER_CACHE_TTL} is {@code redrive.breakers.email-provider.cache-ttl}): how a
+     * configuration library that cannot tell a map key from a variable's name (SmallRye's mapping of a
+     * {@code Map<String, Breaker>}) reads them the same way as {@link #read}.
+     */
+    public static Map<String, String> properties(Map<String, String> environment) {
+        Map<String, String> properties = new TreeMap<>();
+        environment.forEach((name, value) -> parse(name)
+                .ifPresent(p -> properties.put(
+                        "redrive.breakers." + p.dependency() + "."
+                                + p.setting().toLowerCase(Locale.ROOT).replace('_', '-'),
+                        value)));
+        return properties;
+    }
+
+    /** A breaker variable's dependency and setting ({@code CACHE_TTL}). */
+    private record Parsed(String dependency, String setting) {}
+
+    /** What {@code name} configures, if it is a breaker variable; refused if it names no setting. */
+    private static java.util.Optional<Parsed> parse(String name) {
+        if (!name.startsWith(PREFIX) || name.equals(TABLE)) {
+            return java.util.Optional.empty();
+        }
+        String rest = name.substring(PREFIX.length());
+        String setting = SETTINGS.stream()
+                .filter(s -> rest.endsWith("_" + s) && rest.length() > s.length() + 1)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        name + " names no breaker setting: REDRIVE_BREAKERS_<DEPENDENCY>_ ends in one of " + SETTINGS));
+        return java.util.Optional.of(
+                new Parsed(dependency(rest.substring(0, rest.length() - setting.length() - 1)), setting));
+    }
+
+    /**
+     * The dependency a name read from a variable or a property key stands for: lower case, dashes for underscores
+     * ({@code EMAIL_PROVIDER} and {@code email-provider} are {@code email-provider}).
+     */
+    public static String dependency(String name) {
+        return name.toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The prefix of {@code dependency}'s variables ({@code REDRIVE_BREAKERS_EMAIL_PROVIDER_}). */
+    public static String variablePrefix(String dependency) {
+        return PREFIX + dependency.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
     }
 
     /** One dependency's breaker from its settings by name ({@code CACHE_TTL}); what is absent takes the default. */

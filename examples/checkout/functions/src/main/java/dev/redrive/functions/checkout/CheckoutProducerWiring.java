@@ -5,7 +5,7 @@ import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.checkout.placing.HttpPaymentProvider;
 import dev.redrive.checkout.placing.PaymentProvider;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -20,20 +20,20 @@ public class CheckoutProducerWiring {
     /** The orders table: the checkout's attempts, stock, orders and outbox (the relay reads the same table). */
     @Produces
     @Singleton
-    DynamoDbCheckoutStore ordersTable(DynamoDbClient dynamoDb, RedriveConfig config) {
+    DynamoDbCheckoutStore ordersTable(DynamoDbClient dynamoDb, CheckoutConfig config) {
         return new DynamoDbCheckoutStore(dynamoDb, config.checkout().ordersTable());
     }
 
     @Produces
     @Singleton
-    PaymentProvider paymentProvider(RedriveConfig config) {
+    PaymentProvider paymentProvider(CheckoutConfig config) {
         return paymentProvider(config.checkout().payments());
     }
 
     @Produces
     @Singleton
-    CheckoutService checkoutService(DynamoDbCheckoutStore orders, PaymentProvider payments, RedriveConfig config) {
-        RedriveConfig.Checkout c = config.checkout();
+    CheckoutService checkoutService(DynamoDbCheckoutStore orders, PaymentProvider payments, CheckoutConfig config) {
+        CheckoutConfig.Checkout c = config.checkout();
         return new CheckoutService(
                 orders,
                 payments,
@@ -43,13 +43,13 @@ public class CheckoutProducerWiring {
     @Produces
     @Singleton
     GhostReconciliation ghostReconciliation(
-            DynamoDbCheckoutStore orders, PaymentProvider payments, RedriveConfig config) {
-        RedriveConfig.Checkout c = config.checkout();
+            DynamoDbCheckoutStore orders, PaymentProvider payments, CheckoutConfig config) {
+        CheckoutConfig.Checkout c = config.checkout();
         return new GhostReconciliation(
                 orders, payments, c.reconciliation().grace(), c.payments().timeout());
     }
 
-    private static PaymentProvider paymentProvider(RedriveConfig.Payments payments) {
+    private static PaymentProvider paymentProvider(CheckoutConfig.Payments payments) {
         if (payments.url().isEmpty()) {
             return new PaymentProvider() {
                 @Override

@@ -5,7 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.core.names.RedriveNames.Metrics;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.lambda.EmfOutput;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -42,7 +42,7 @@ public class CheckoutReconciliationHandler implements RequestHandler<Map<String,
     private final EmfOutput emf;
 
     @Inject
-    public CheckoutReconciliationHandler(GhostReconciliation reconciliation, RedriveConfig config, Clock clock) {
+    public CheckoutReconciliationHandler(GhostReconciliation reconciliation, CheckoutConfig config, Clock clock) {
         this(
                 reconciliation,
                 config.checkout().reconciliation().lease(),

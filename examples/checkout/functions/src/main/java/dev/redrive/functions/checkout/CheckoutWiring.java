@@ -8,18 +8,14 @@ import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.EventSchemas;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
 import dev.redrive.checkout.S3EmailOutbox;
-import dev.redrive.core.consumer.EffectBreakers;
-import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.lambda.ConsumerMetrics;
-import dev.redrive.lambda.ConsumerRuntime;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.quarkus.ConsumerGuard;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** Builds the checkout example's consumers from configuration, as the checkout module describes them. */
@@ -50,29 +46,25 @@ public class CheckoutWiring {
     @Singleton
     EmailOutbox emailOutbox(
             @Identifier(ConfirmationEmailConsumer.DEPENDENCY) S3Client mailProvider,
-            RedriveConfig config,
+            CheckoutConfig config,
             ObjectMapper json) {
         return new S3EmailOutbox(mailProvider, config.checkout().emailOutboxBucket(), json);
     }
 
     /**
-     * The circuit breaker in front of the mail provider: one per sandbox, its state shared with every other sandbox
-     * through the control table, guarding the confirmation email's effect ({@link ConsumerRuntime#effectBreakers}).
+     * The circuit breaker in front of the mail provider guards the confirmation email's effect: the Redrive extension
+     * builds it (one per sandbox, its state shared with every other sandbox through the control table).
      */
     @Produces
     @Singleton
-    EffectBreakers effectBreakers(DynamoDbClient dynamoDb, RedriveSettings settings, ConsumerMetrics metrics) {
-        return ConsumerRuntime.effectBreakers(
-                Map.of(ConfirmationEmailConsumer.NAME, ConfirmationEmailConsumer.DEPENDENCY),
-                dynamoDb,
-                settings,
-                metrics.breakers());
+    ConsumerGuard mailProviderGuard() {
+        return new ConsumerGuard(ConfirmationEmailConsumer.NAME, ConfirmationEmailConsumer.DEPENDENCY);
     }
 
     @Produces
     @Singleton
     CheckoutDeployment checkoutDeployment(
-            ObjectMapper json, EventSchemas schemas, EmailOutbox outbox, RedriveConfig config) {
+            ObjectMapper json, EventSchemas schemas, EmailOutbox outbox, CheckoutConfig config) {
         return CheckoutDeployment.of(json, schemas, outbox, config.checkout().revenueTable());
     }
 

@@ -2,11 +2,13 @@ package dev.redrive.functions.checkout;
 
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.consumer.BatchProcessor;
-import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.lambda.IdempotentSqsHandler;
+import dev.redrive.functions.lambda.CheckoutPriming;
 import dev.redrive.lambda.ConsumerMetrics;
+import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.quarkus.IdempotentSqsHandler;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.util.Optional;
 
 /** Lambda handler {@value ConfirmationEmailConsumer#NAME}: the confirmation email consumer of {@code OrderPlaced}. */
 @Named(ConfirmationEmailConsumer.NAME)
@@ -14,7 +16,16 @@ import jakarta.inject.Singleton;
 public class ConfirmationEmailHandler extends IdempotentSqsHandler {
 
     public ConfirmationEmailHandler(
-            BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics, ConfirmationEmailConsumer consumer) {
-        super(consumer, batches, config, metrics);
+            BatchProcessor batches,
+            RedriveSettings settings,
+            ConsumerMetrics metrics,
+            ConfirmationEmailConsumer consumer) {
+        super(consumer, batches, settings, metrics);
+    }
+
+    /** A made-up order, parsed and schema-checked by SnapStart priming before the snapshot. */
+    @Override
+    public Optional<String> primingMessage() {
+        return Optional.of(CheckoutPriming.ORDER);
     }
 }

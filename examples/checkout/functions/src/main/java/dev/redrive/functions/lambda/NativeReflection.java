@@ -2,17 +2,15 @@ package dev.redrive.functions.lambda;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.OrderPlaced;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
- * Types Jackson serializes by reflection, registered for the native image (the adapters and the checkout module are
- * plain Java and carry no Quarkus annotations).
+ * The checkout's types Jackson serializes by reflection, registered for the native image (the checkout module is plain
+ * Java and carries no Quarkus annotations); Redrive's own are the Redrive extension's build step's.
  */
 @RegisterForReflection(
         targets = {
-            DeadLetterMetadata.class,
             OrderPlaced.class,
             APIGatewayV2HTTPEvent.class,
             APIGatewayV2HTTPEvent.RequestContext.class,

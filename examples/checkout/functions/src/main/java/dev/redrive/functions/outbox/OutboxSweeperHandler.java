@@ -6,7 +6,7 @@ import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.OutboxEvent;
 import dev.redrive.checkout.placing.OutboxRelay;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -32,14 +32,14 @@ public class OutboxSweeperHandler implements RequestHandler<Map<String, Object>,
     private final Instance<OutboxRelay> relay;
     private final DynamoDbCheckoutStore orders;
     private final OutboxMetrics metrics;
-    private final RedriveConfig config;
+    private final CheckoutConfig config;
     private final Clock clock;
 
     public OutboxSweeperHandler(
             Instance<OutboxRelay> relay,
             DynamoDbCheckoutStore orders,
             OutboxMetrics metrics,
-            RedriveConfig config,
+            CheckoutConfig config,
             Clock clock) {
         this.relay = relay;
         this.orders = orders;
@@ -51,7 +51,7 @@ public class OutboxSweeperHandler implements RequestHandler<Map<String, Object>,
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
         Instant now = clock.instant();
-        RedriveConfig.Outbox c = config.checkout().outbox();
+        CheckoutConfig.Outbox c = config.checkout().outbox();
         OutboxRelay.Report report = relay.get().republishStale(now, c.republishAfter(), c.sweepLimit());
         List<OutboxEvent> left = orders.unpublished(now, 1);
         long oldest = left.isEmpty()

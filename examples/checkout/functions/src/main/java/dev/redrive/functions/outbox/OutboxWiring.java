@@ -4,7 +4,7 @@ import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.OutboxRelay;
 import dev.redrive.checkout.placing.SqsOutboxPublisher;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.lambda.EmfOutput;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -18,7 +18,7 @@ public class OutboxWiring {
 
     @Produces
     @Singleton
-    OutboxRelay outboxRelay(DynamoDbCheckoutStore orders, SqsClient sqs, QueueDirectory queues, RedriveConfig config) {
+    OutboxRelay outboxRelay(DynamoDbCheckoutStore orders, SqsClient sqs, QueueDirectory queues, CheckoutConfig config) {
         List<String> subscribers = config.checkout()
                 .outbox()
                 .subscriberQueues()

@@ -10,7 +10,7 @@ import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.sweeper.DeadLetterSource;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Sweeper;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.lambda.EmfOutput;
 import dev.redrive.lambda.RedriveSettings;
 import dev.redrive.schema.RoutesDocument;
@@ -36,9 +36,9 @@ public class SweeperRuntime {
 
     @Produces
     @Singleton
-    SweeperFunctionSettings sweeperSettings(RedriveConfig config) {
-        RedriveConfig.Sweeper c = config.sweeper();
-        RedriveConfig.Replays r = config.replays();
+    SweeperFunctionSettings sweeperSettings(CheckoutConfig config) {
+        CheckoutConfig.Sweeper c = config.sweeper();
+        CheckoutConfig.Replays r = config.replays();
         return new SweeperFunctionSettings(
                 config.routes(),
                 c.routes(),

@@ -27,15 +27,14 @@ import dev.redrive.core.consumer.MessageProcessor;
 import dev.redrive.core.consumer.ProcessingListener;
 import dev.redrive.core.consumer.QueueGateway;
 import dev.redrive.core.sweeper.ArrivedDeadLetter;
-import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.lambda.IdempotentSqsHandler;
 import dev.redrive.lambda.ConsumerMetrics;
 import dev.redrive.lambda.EmfOutput;
+import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.quarkus.IdempotentSqsHandler;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import dev.redrive.testing.localaws.LocalResources;
 import java.io.InputStream;
-import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -136,7 +135,7 @@ class BadInputSuiteTest {
                 JSON, new EventSchemas(), new S3EmailOutbox(aws.s3(), outbox, JSON), revenueTable);
         List<String> emf = Collections.synchronizedList(new ArrayList<>());
         ConsumerMetrics metrics = new ConsumerMetrics(new EmfOutput(emf::add));
-        RedriveConfig config = config(Duration.ofSeconds(3));
+        RedriveSettings config = config(Duration.ofSeconds(3));
 
         List<Rig> rigs = new ArrayList<>();
         for (String name : List.of("confirmation-email", "revenue-analytics")) {
@@ -614,21 +613,8 @@ class BadInputSuiteTest {
         return r;
     }
 
-    /** The configuration the handler reads (the batch's deadline margin); every other call is a test mistake. */
-    static RedriveConfig config(Duration deadlineMargin) {
-        RedriveConfig.Batch batch = (RedriveConfig.Batch) Proxy.newProxyInstance(
-                RedriveConfig.class.getClassLoader(), new Class<?>[] {RedriveConfig.Batch.class}, (p, m, args) -> {
-                    if (m.getName().equals("deadlineMargin")) {
-                        return deadlineMargin;
-                    }
-                    throw new UnsupportedOperationException(m.getName());
-                });
-        return (RedriveConfig) Proxy.newProxyInstance(
-                RedriveConfig.class.getClassLoader(), new Class<?>[] {RedriveConfig.class}, (p, m, args) -> {
-                    if (m.getName().equals("batch")) {
-                        return batch;
-                    }
-                    throw new UnsupportedOperationException(m.getName());
-                });
+    /** The settings the handler reads: the defaults, with this deadline margin. */
+    static RedriveSettings config(Duration deadlineMargin) {
+        return RedriveSettings.fromEnvironment(Map.of("REDRIVE_BATCH_DEADLINE_MARGIN", deadlineMargin.toString()));
     }
 }

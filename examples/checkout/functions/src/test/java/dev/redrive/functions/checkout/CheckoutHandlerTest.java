@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.localstack.CheckoutTables;
 import dev.redrive.localstack.PaymentProviderSimulator;
@@ -41,7 +41,7 @@ class CheckoutHandlerTest {
     CheckoutHandler handler;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
 
     @Inject
     CheckoutReconciliationHandler reconciliation;

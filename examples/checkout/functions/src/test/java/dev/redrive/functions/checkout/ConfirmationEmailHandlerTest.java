@@ -16,8 +16,9 @@ import dev.redrive.checkout.EmailOutbox;
 import dev.redrive.checkout.S3EmailOutbox;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.consumer.MessageProcessor;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.MailProviderBreaker;
+import dev.redrive.quarkus.RedriveConfig;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
 import dev.redrive.testing.localaws.LocalResources;
@@ -50,7 +51,10 @@ class ConfirmationEmailHandlerTest {
     DynamoDbClaimStore claims;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
+
+    @Inject
+    RedriveConfig redrive;
 
     @Inject
     ObjectMapper json;
@@ -67,7 +71,7 @@ class ConfirmationEmailHandlerTest {
         aws.reset();
         LocalResources.createTable(aws.dynamoDb(), claims.table());
         LocalResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
-        LocalResources.createKeyValueTable(aws.dynamoDb(), config.breakers().table());
+        LocalResources.createKeyValueTable(aws.dynamoDb(), redrive.breakers().table());
         queue = LocalResources.createQueuePair(aws, "order-placed-email", 3, 30);
     }
 
@@ -76,8 +80,8 @@ class ConfirmationEmailHandlerTest {
         // One retry layer: the SQS redelivery. The client the outbox sends with retries a connection blip once at most.
         var override = mailProvider.serviceClientConfiguration().overrideConfiguration();
         assertThat(override.retryStrategy().orElseThrow().maxAttempts()).isEqualTo(EffectClients.MAX_ATTEMPTS);
-        assertThat(override.apiCallAttemptTimeout()).contains(config.effects().attemptTimeout());
-        assertThat(override.apiCallTimeout()).contains(config.effects().callTimeout());
+        assertThat(override.apiCallAttemptTimeout()).contains(redrive.effects().attemptTimeout());
+        assertThat(override.apiCallTimeout()).contains(redrive.effects().callTimeout());
         assertThat(mailProvider.serviceClientConfiguration().endpointOverride())
                 .isEqualTo(aws.s3().serviceClientConfiguration().endpointOverride());
     }
@@ -170,7 +174,7 @@ class ConfirmationEmailHandlerTest {
     @Test
     void anOpenMailProviderBreakerInTheControlTableDefersTheEmailWithoutSendingIt() {
         Instant now = Instant.now();
-        MailProviderBreaker.openFor1Minute(aws.dynamoDb(), config.breakers().table(), now);
+        MailProviderBreaker.openFor1Minute(aws.dynamoDb(), redrive.breakers().table(), now);
         String eventId = "evt-" + UUID.randomUUID();
         SQSEvent.SQSMessage order = record(OrderEvents.v2(eventId, "o-7", 700, "EUR"));
 

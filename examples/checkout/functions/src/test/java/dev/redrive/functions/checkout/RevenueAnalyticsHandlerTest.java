@@ -7,7 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.redrive.aws.claims.DynamoDbClaimStore;
 import dev.redrive.aws.queues.DeadLetterMetadata;
 import dev.redrive.checkout.RevenueAnalyticsConsumer;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
 import dev.redrive.testing.localaws.LocalResources;
@@ -42,7 +42,7 @@ class RevenueAnalyticsHandlerTest {
     DynamoDbClaimStore claims;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
 
     LocalAws aws = LocalAws.shared();
     QueuePair queue;

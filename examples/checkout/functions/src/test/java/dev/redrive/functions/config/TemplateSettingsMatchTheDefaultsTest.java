@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.quarkus.RedriveConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The CDK app writes the consumers' backoff and circuit-breaker settings to the email consumer's environment even at
  * their defaults, so that the template says what the function runs with (the local run's waits read them there). Its
  * defaults live in infra ({@code BackoffSettings.DEFAULT}, {@code BreakerSettings.DEFAULT}) as well as here, in the
- * {@code @WithDefault}s of {@link RedriveConfig}: this test reads the template the infra module synthesized with no
+ * {@code @WithDefault}s of the Redrive extension's {@link RedriveConfig} (the replay pace: of {@link CheckoutConfig}): this test reads the template the infra module synthesized with no
  * context and checks that the two agree, so that neither can drift alone.
  */
 class TemplateSettingsMatchTheDefaultsTest {
@@ -57,9 +58,9 @@ class TemplateSettingsMatchTheDefaultsTest {
         Map<String, String> env = environment(new ObjectMapper().readTree(Files.readString(TEMPLATE)), "dlq-sweeper");
 
         assertThat(Double.parseDouble(env.get(ReplayPaceVariables.RATE_PER_SECOND)))
-                .isEqualTo(Double.parseDouble(textDefault(RedriveConfig.Replays.class, "ratePerSecond")));
+                .isEqualTo(Double.parseDouble(textDefault(CheckoutConfig.Replays.class, "ratePerSecond")));
         assertThat(Duration.parse(env.get(ReplayPaceVariables.HORIZON)))
-                .isEqualTo(durationDefault(RedriveConfig.Replays.class, "horizon"));
+                .isEqualTo(durationDefault(CheckoutConfig.Replays.class, "horizon"));
         assertThat(env).doesNotContainKey(ReplayPaceVariables.LANE_RATES);
         assertThat(ReplayPace.fromVariables(v -> Optional.ofNullable(env.get(v))))
                 .as("what the CLI and the local run read from the same variables")

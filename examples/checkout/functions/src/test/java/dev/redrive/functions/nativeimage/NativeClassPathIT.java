@@ -2,11 +2,11 @@ package dev.redrive.functions.nativeimage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.redrive.functions.lambda.EmfReflection;
 import dev.redrive.functions.lambda.NativeReflection;
 import dev.redrive.functions.nativeimage.NativeConfigurationNames.Named;
 import dev.redrive.functions.nativeimage.SubstitutionTargets.Outcome;
 import dev.redrive.functions.nativeimage.SubstitutionTargets.Substitution;
+import dev.redrive.lambda.EmfOutput;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +34,14 @@ import org.junit.jupiter.api.Test;
  * fails here instead of in a native build nobody runs.
  */
 class NativeClassPathIT {
+
+    /** The SDK checksum provider's substitution, in the Redrive extension's runtime (package-private there). */
+    static final String CHECKSUM_PROVIDER_SUBSTITUTION = "dev.redrive.quarkus.internal.ChecksumProviderSubstitution";
+
+    /** What the Redrive extension's build step registers for reflection ({@code RedriveProcessor.reflection}). */
+    static final List<String> REDRIVE_EXTENSION_REFLECTION = Stream.concat(
+                    EmfOutput.REFLECTED_CLASSES.stream(), Stream.of("dev.redrive.aws.queues.DeadLetterMetadata"))
+            .toList();
 
     /**
      * Classes the native configuration names that are absent by design, by name or package prefix, each with the
@@ -95,7 +103,7 @@ class NativeClassPathIT {
                         "io.quarkiverse.amazon.common.runtime.CrtSubstitutions$Target_AwsV4aHttpSigner");
         assertThat(substitutions)
                 .as("ours, for the SDK's checksum provider without aws-crt, applies")
-                .filteredOn(s -> s.substitution().equals(ChecksumProviderSubstitution.class.getName()))
+                .filteredOn(s -> s.substitution().equals(CHECKSUM_PROVIDER_SUBSTITUTION))
                 .singleElement()
                 .extracting(s -> SubstitutionTargets.resolve(s, nativeClassPath))
                 .isInstanceOf(Outcome.Applied.class);
@@ -124,17 +132,20 @@ class NativeClassPathIT {
     @Test
     void everyClassOurRegistrationsNameIsOnTheNativeClassPathAndRegistered() {
         List<String> problems = new ArrayList<>();
-        for (Class<?> registering : List.of(NativeReflection.class, EmfReflection.class)) {
-            RegisterForReflection r = registering.getAnnotation(RegisterForReflection.class);
-            Stream.concat(Arrays.stream(r.targets()).map(Class::getName), Arrays.stream(r.classNames()))
-                    .forEach(name -> {
-                        if (!loads(name)) {
-                            problems.add(name + " (" + registering.getSimpleName() + ") is not on the class path");
-                        } else if (input.reflection(name) == null) {
-                            problems.add(name + " (" + registering.getSimpleName() + ") is not in reflect-config");
-                        }
-                    });
-        }
+        Map<String, List<String>> registered = new java.util.LinkedHashMap<>();
+        RegisterForReflection r = NativeReflection.class.getAnnotation(RegisterForReflection.class);
+        registered.put(
+                NativeReflection.class.getSimpleName(),
+                Stream.concat(Arrays.stream(r.targets()).map(Class::getName), Arrays.stream(r.classNames()))
+                        .toList());
+        registered.put("the Redrive extension's build step", REDRIVE_EXTENSION_REFLECTION);
+        registered.forEach((registering, names) -> names.forEach(name -> {
+            if (!loads(name)) {
+                problems.add(name + " (" + registering + ") is not on the class path");
+            } else if (input.reflection(name) == null) {
+                problems.add(name + " (" + registering + ") is not in reflect-config");
+            }
+        }));
         assertThat(problems).isEmpty();
     }
 

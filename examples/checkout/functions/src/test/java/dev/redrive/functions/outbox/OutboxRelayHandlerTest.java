@@ -14,7 +14,7 @@ import dev.redrive.checkout.placing.OrderLine;
 import dev.redrive.checkout.placing.OutboxEvent;
 import dev.redrive.checkout.placing.SqsOutboxPublisher;
 import dev.redrive.core.consumer.IncomingMessage;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.localstack.CheckoutTables;
 import dev.redrive.localstack.StreamEvents;
@@ -48,7 +48,7 @@ class OutboxRelayHandlerTest {
     OutboxSweeperHandler sweeper;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
 
     @Inject
     AdjustableClock clock;

@@ -15,9 +15,10 @@ import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.functions.checkout.ConfirmationEmailHandler;
 import dev.redrive.functions.checkout.OrderEvents;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.functions.testing.SqsPollerForTests;
+import dev.redrive.quarkus.RedriveConfig;
 import dev.redrive.testing.Attributes;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
@@ -61,7 +62,10 @@ class DeadLetterFidelityJourneyTest {
     ReplayService replays;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
+
+    @Inject
+    RedriveConfig redrive;
 
     @Inject
     AdjustableClock clock;
@@ -74,8 +78,8 @@ class DeadLetterFidelityJourneyTest {
     @BeforeEach
     void freshResources() {
         clock.reset();
-        queue = SweeperTestResources.fresh(aws, config);
-        aws.s3().createBucket(b -> b.bucket(config.claimChecks().bucket().orElseThrow()));
+        queue = SweeperTestResources.fresh(aws, config, redrive);
+        aws.s3().createBucket(b -> b.bucket(redrive.claimChecks().bucket().orElseThrow()));
         ledger = new DynamoDbQuarantineLedger(
                 aws.dynamoDb(),
                 config.sweeper().quarantineTable(),

@@ -26,10 +26,11 @@ import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.functions.checkout.ConfirmationEmailHandler;
 import dev.redrive.functions.checkout.OrderEvents;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.functions.testing.MailProviderBreaker;
 import dev.redrive.functions.testing.SqsPollerForTests;
+import dev.redrive.quarkus.RedriveConfig;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
 import dev.redrive.testing.localaws.LocalResources.QueuePair;
@@ -82,7 +83,10 @@ class LargePayloadJourneyTest {
     ReplayService replays;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
+
+    @Inject
+    RedriveConfig redrive;
 
     @Inject
     AdjustableClock clock;
@@ -96,8 +100,8 @@ class LargePayloadJourneyTest {
     @BeforeEach
     void freshResources() {
         clock.reset();
-        queue = SweeperTestResources.fresh(aws, config);
-        claimCheckBucket = config.claimChecks().bucket().orElseThrow();
+        queue = SweeperTestResources.fresh(aws, config, redrive);
+        claimCheckBucket = redrive.claimChecks().bucket().orElseThrow();
         aws.s3().createBucket(b -> b.bucket(claimCheckBucket));
         ledger = new DynamoDbQuarantineLedger(
                 aws.dynamoDb(),
@@ -172,7 +176,7 @@ class LargePayloadJourneyTest {
      */
     private QuarantineRecord refusedAndQuarantined(String eventId, String body, Map<String, String> attributes) {
         Instant now = clock.instant();
-        MailProviderBreaker.openFor1Minute(aws.dynamoDb(), config.breakers().table(), now);
+        MailProviderBreaker.openFor1Minute(aws.dynamoDb(), redrive.breakers().table(), now);
         Map<String, MessageAttributeValue> typed = new HashMap<>();
         attributes.forEach((k, v) -> typed.put(
                 k,
@@ -209,7 +213,7 @@ class LargePayloadJourneyTest {
      * of the replay is recognised, and a second replay is refused. Returns the replayed message as the queue gave it.
      */
     private Message replayedOnceAndApplied(QuarantineRecord r, String eventId) {
-        new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table())
+        new DynamoDbBreakerStore(aws.dynamoDb(), redrive.breakers().table())
                 .transition(
                         ConfirmationEmailConsumer.DEPENDENCY,
                         1,
@@ -278,7 +282,7 @@ class LargePayloadJourneyTest {
 
     private dev.redrive.core.claim.ClaimRecord emailClaim(IdempotencyKey key) {
         return new dev.redrive.aws.claims.DynamoDbClaimStore(
-                        aws.dynamoDb(), config.claims().table())
+                        aws.dynamoDb(), redrive.claims().table())
                 .find(key, clock.instant())
                 .orElseThrow();
     }

@@ -22,8 +22,9 @@ import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.functions.checkout.ConfirmationEmailHandler;
 import dev.redrive.functions.checkout.OrderEvents;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.SqsPollerForTests;
+import dev.redrive.quarkus.RedriveConfig;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
 import dev.redrive.testing.localaws.LocalResources;
@@ -66,7 +67,10 @@ class SeedIncidentTest {
     ConfirmationEmailConsumer email;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
+
+    @Inject
+    RedriveConfig redrive;
 
     final LocalAws aws = LocalAws.shared();
     final ObjectMapper json = new ObjectMapper();
@@ -75,7 +79,7 @@ class SeedIncidentTest {
     @BeforeEach
     void freshResources() {
         aws.reset();
-        LocalResources.createTable(aws.dynamoDb(), config.claims().table());
+        LocalResources.createTable(aws.dynamoDb(), redrive.claims().table());
         LocalResources.createQuarantineTable(aws.dynamoDb(), config.sweeper().quarantineTable());
         LocalResources.createKeyValueTable(aws.dynamoDb(), config.sweeper().controlTable());
         LocalResources.createVersionedBucket(aws, config.checkout().emailOutboxBucket());
@@ -97,7 +101,7 @@ class SeedIncidentTest {
                         "change-board",
                         "planned mail provider maintenance"));
         DynamoDbClaimStore claims =
-                new DynamoDbClaimStore(aws.dynamoDb(), config.claims().table());
+                new DynamoDbClaimStore(aws.dynamoDb(), redrive.claims().table());
         List<SendMessageBatchRequestEntry> deadLetters = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String eventId = "evt-seed-" + i;

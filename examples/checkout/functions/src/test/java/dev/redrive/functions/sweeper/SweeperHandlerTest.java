@@ -23,9 +23,10 @@ import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.functions.checkout.ConfirmationEmailHandler;
 import dev.redrive.functions.checkout.OrderEvents;
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
 import dev.redrive.functions.testing.SqsPollerForTests;
+import dev.redrive.quarkus.RedriveConfig;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
 import dev.redrive.testing.localaws.LocalResources.QueuePair;
@@ -76,7 +77,10 @@ class SweeperHandlerTest {
     ReplayService replays;
 
     @Inject
-    RedriveConfig config;
+    CheckoutConfig config;
+
+    @Inject
+    RedriveConfig redrive;
 
     @Inject
     AdjustableClock clock;
@@ -89,7 +93,7 @@ class SweeperHandlerTest {
     @BeforeEach
     void freshResources() {
         clock.reset();
-        queue = SweeperTestResources.fresh(aws, config);
+        queue = SweeperTestResources.fresh(aws, config, redrive);
         ledger = new DynamoDbQuarantineLedger(
                 aws.dynamoDb(),
                 config.sweeper().quarantineTable(),
@@ -199,7 +203,7 @@ class SweeperHandlerTest {
                         "mail provider maintenance, announced",
                         true));
         DynamoDbBreakerStore breakers =
-                new DynamoDbBreakerStore(aws.dynamoDb(), config.breakers().table());
+                new DynamoDbBreakerStore(aws.dynamoDb(), redrive.breakers().table());
 
         Map<String, Object> beforeItsStart = sweeper.handleRequest(Map.of("source", "redrive.schedule"), null);
 

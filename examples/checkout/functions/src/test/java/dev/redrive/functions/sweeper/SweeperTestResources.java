@@ -1,6 +1,7 @@
 package dev.redrive.functions.sweeper;
 
-import dev.redrive.functions.config.RedriveConfig;
+import dev.redrive.functions.config.CheckoutConfig;
+import dev.redrive.quarkus.RedriveConfig;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalResources;
 import dev.redrive.testing.localaws.LocalResources.QueuePair;
@@ -15,9 +16,9 @@ final class SweeperTestResources {
      * Resets local AWS and creates the test profile's tables, the archive bucket, the (versioned) email outbox and the
      * email consumer's queue with its DLQ (3 receives, 30 s visibility).
      */
-    static QueuePair fresh(LocalAws aws, RedriveConfig config) {
+    static QueuePair fresh(LocalAws aws, CheckoutConfig config, RedriveConfig redrive) {
         aws.reset();
-        LocalResources.createTable(aws.dynamoDb(), config.claims().table());
+        LocalResources.createTable(aws.dynamoDb(), redrive.claims().table());
         LocalResources.createQuarantineTable(aws.dynamoDb(), config.sweeper().quarantineTable());
         LocalResources.createKeyValueTable(aws.dynamoDb(), config.sweeper().controlTable());
         aws.s3().createBucket(b -> b.bucket(config.sweeper().archiveBucket()));

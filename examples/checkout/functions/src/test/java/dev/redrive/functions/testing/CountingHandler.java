@@ -1,9 +1,9 @@
 package dev.redrive.functions.testing;
 
 import dev.redrive.core.consumer.BatchProcessor;
-import dev.redrive.functions.config.RedriveConfig;
-import dev.redrive.functions.lambda.IdempotentSqsHandler;
 import dev.redrive.lambda.ConsumerMetrics;
+import dev.redrive.lambda.RedriveSettings;
+import dev.redrive.quarkus.IdempotentSqsHandler;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -16,12 +16,12 @@ public class CountingHandler extends IdempotentSqsHandler {
     private final CountingConsumer consumer;
 
     @Inject
-    public CountingHandler(BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
+    public CountingHandler(BatchProcessor batches, RedriveSettings config, ConsumerMetrics metrics) {
         this(new CountingConsumer(), batches, config, metrics);
     }
 
     private CountingHandler(
-            CountingConsumer consumer, BatchProcessor batches, RedriveConfig config, ConsumerMetrics metrics) {
+            CountingConsumer consumer, BatchProcessor batches, RedriveSettings config, ConsumerMetrics metrics) {
         super(consumer, batches, config, metrics);
         this.consumer = consumer;
     }
