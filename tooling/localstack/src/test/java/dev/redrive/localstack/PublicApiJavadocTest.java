@@ -131,11 +131,16 @@ class PublicApiJavadocTest {
                         "redrive-x platform/redrive-x/src/main/java/dev/redrive/x/Empty.java:6 Empty");
     }
 
-    /** Every {@code .java} file under {@code platform/<module>/src/main/java}, in a stable order. */
+    /**
+     * Every {@code .java} file under a platform module's {@code src/main/java}: {@code platform/<module>} or, for a
+     * module made of modules (the Quarkus extension's runtime and deployment), {@code platform/<module>/<part>}; in a
+     * stable order.
+     */
     private static List<Path> platformSources() throws IOException {
         List<Path> sources = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(ROOT.resolve("platform"))) {
-            for (Path main : modules.map(m -> m.resolve("src/main/java"))
+        try (Stream<Path> modules = Files.walk(ROOT.resolve("platform"), 2)) {
+            for (Path main : modules.filter(m -> !m.getFileName().toString().equals("target"))
+                    .map(m -> m.resolve("src/main/java"))
                     .filter(Files::isDirectory)
                     .sorted()
                     .toList()) {
