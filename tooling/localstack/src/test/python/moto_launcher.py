@@ -4,7 +4,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LAUNCHER = os.path.join(HERE, "..", "..", "main", "resources", "dev", "redrive", "localstack", "moto_serialized.py")
+LAUNCHER = os.path.join(
+    HERE, "..", "..", "..", "..", "..", "platform", "redrive-testing", "src", "main", "resources",
+    "dev", "redrive", "testing", "localaws", "internal", "moto_serialized.py")
 
 
 def start(launcher=LAUNCHER, stderr=None, **environment):

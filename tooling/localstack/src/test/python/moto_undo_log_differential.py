@@ -21,7 +21,9 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_LAUNCHER = os.path.join(HERE, "..", "..", "main", "resources", "dev", "redrive", "localstack", "moto_serialized.py")
+DEFAULT_LAUNCHER = os.path.join(
+    HERE, "..", "..", "..", "..", "..", "platform", "redrive-testing", "src", "main", "resources",
+    "dev", "redrive", "testing", "localaws", "internal", "moto_serialized.py")
 
 TABLES = {
     # name: (range key?, stream view or None)

@@ -3,8 +3,8 @@ package dev.redrive.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.failure.FailureClass;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalAwsTest;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

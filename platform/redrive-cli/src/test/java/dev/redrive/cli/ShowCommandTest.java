@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.core.failure.FailureClass;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalAwsTest;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -3,10 +3,10 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.infra.RedriveApp;
-import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.provision.LocalQueue;
 import dev.redrive.localstack.provision.ProvisionedResources;
 import dev.redrive.localstack.provision.TemplateProvisioner;
+import dev.redrive.testing.localaws.LocalAws;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

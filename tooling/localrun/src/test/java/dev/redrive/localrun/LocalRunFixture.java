@@ -3,7 +3,7 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.infra.RedriveApp;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -8,7 +8,7 @@ import dev.redrive.localrun.bench.FirstEvent;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxExit;
 import dev.redrive.localrun.lambda.SandboxSpec;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.redrive.testing.localaws.LocalAwsException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -1,5 +1,6 @@
 package dev.redrive.localstack;
 
+import dev.redrive.testing.localaws.LocalAws;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

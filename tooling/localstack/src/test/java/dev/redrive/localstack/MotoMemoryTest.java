@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +15,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -30,7 +35,7 @@ class MotoMemoryTest {
     void motoKeepsNoDynamoDbItemBesidesTheOnesItsTablesHold(LocalAws aws) throws Exception {
         assumeThat(aws.motoPid()).as("moto serves DynamoDB").isPresent();
         DynamoDbClient ddb = aws.dynamoDb();
-        LocalAwsServicesTest.createTable(ddb, "claims");
+        createTable(ddb, "claims");
         for (int i = 0; i < 20; i++) {
             Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("k" + i));
             ddb.putItem(b -> b.tableName("claims").item(key).conditionExpression("attribute_not_exists(pk)"));
@@ -73,5 +78,13 @@ class MotoMemoryTest {
                         HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         return JSON.readTree(r.body());
+    }
+
+    /** A table keyed by a string {@code pk} (the one LocalAwsServicesTest, now in redrive-testing, creates). */
+    private static void createTable(DynamoDbClient ddb, String name) {
+        ddb.createTable(b -> b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH))
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S)));
     }
 }

@@ -3,6 +3,8 @@ package dev.redrive.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.redrive.testing.localaws.EndpointOverrides;
+import dev.redrive.testing.localaws.internal.MotoServer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -3,6 +3,7 @@ package dev.redrive.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.redrive.testing.localaws.EndpointOverrides;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package dev.redrive.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.redrive.testing.localaws.internal.MotoPrerequisite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

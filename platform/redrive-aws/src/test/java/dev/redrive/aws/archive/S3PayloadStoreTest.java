@@ -3,8 +3,8 @@ package dev.redrive.aws.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.replay.PayloadStore;
-import dev.redrive.core.replay.PayloadStoreContract;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.replay.PayloadStoreContract;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;

@@ -3,10 +3,10 @@ package dev.redrive.aws.claims;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.claim.ClaimRecord;
-import dev.redrive.core.claim.ClaimStoreContract;
 import dev.redrive.core.claim.TransactionalClaimStore;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.testing.claim.ClaimStoreContract;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalResources;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;

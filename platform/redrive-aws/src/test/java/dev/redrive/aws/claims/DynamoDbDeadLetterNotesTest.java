@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.sweeper.DeadLetterNotes;
-import dev.redrive.core.sweeper.DeadLetterNotesContract;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalResources;
+import dev.redrive.testing.sweeper.DeadLetterNotesContract;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.redrive.aws.ledger;
 
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalResources;
 import java.util.UUID;
 
 /** The sweeper's tables, created by code under fresh names for the adapters' contract tests. */

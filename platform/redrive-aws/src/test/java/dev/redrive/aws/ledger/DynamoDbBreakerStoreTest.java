@@ -1,8 +1,8 @@
 package dev.redrive.aws.ledger;
 
 import dev.redrive.core.breaker.BreakerStore;
-import dev.redrive.core.breaker.BreakerStoreContract;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.breaker.BreakerStoreContract;
+import dev.redrive.testing.localaws.LocalAws;
 import org.junit.jupiter.api.BeforeAll;
 
 class DynamoDbBreakerStoreTest extends BreakerStoreContract {

@@ -1,8 +1,8 @@
 package dev.redrive.aws.ledger;
 
 import dev.redrive.core.lease.LeaseStore;
-import dev.redrive.core.lease.LeaseStoreContract;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.lease.LeaseStoreContract;
+import dev.redrive.testing.localaws.LocalAws;
 import org.junit.jupiter.api.BeforeAll;
 
 class DynamoDbLeaseStoreTest extends LeaseStoreContract {

@@ -2,8 +2,8 @@ package dev.redrive.aws.ledger;
 
 import dev.redrive.core.lease.LeaseStore;
 import dev.redrive.core.quarantine.QuarantineLedger;
-import dev.redrive.core.quarantine.QuarantineLedgerContract;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.quarantine.QuarantineLedgerContract;
 import java.time.Clock;
 import org.junit.jupiter.api.BeforeAll;
 

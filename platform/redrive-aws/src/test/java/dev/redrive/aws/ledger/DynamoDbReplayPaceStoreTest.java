@@ -1,8 +1,8 @@
 package dev.redrive.aws.ledger;
 
 import dev.redrive.core.replay.ReplayPaceStore;
-import dev.redrive.core.replay.ReplayPaceStoreContract;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.replay.ReplayPaceStoreContract;
 import org.junit.jupiter.api.BeforeAll;
 
 class DynamoDbReplayPaceStoreTest extends ReplayPaceStoreContract {

@@ -1,8 +1,8 @@
 package dev.redrive.aws.ledger;
 
 import dev.redrive.core.sweeper.ReplayStats;
-import dev.redrive.core.sweeper.ReplayStatsContract;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.sweeper.ReplayStatsContract;
 
 /** The replay statistics contract on DynamoDB: a fresh control table per test. */
 class DynamoDbReplayStatsTest extends ReplayStatsContract {

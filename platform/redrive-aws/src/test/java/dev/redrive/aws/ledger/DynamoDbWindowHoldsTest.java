@@ -1,9 +1,9 @@
 package dev.redrive.aws.ledger;
 
 import dev.redrive.core.breaker.BreakerStore;
-import dev.redrive.core.operator.WindowHoldsContract;
 import dev.redrive.core.replay.MaintenanceWindows;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.operator.WindowHoldsContract;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The holds of maintenance windows on DynamoDB: windows and breakers in one control table, as deployed. */

@@ -2,7 +2,7 @@ package dev.redrive.aws.payload;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -8,7 +8,7 @@ import dev.redrive.core.claim.ClaimOutcome;
 import dev.redrive.core.claim.ClaimRequest;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.claim.MessageOrigin;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -154,7 +154,7 @@ public interface FirstEvent {
                     true,
                     1,
                     system.aws().region().id(),
-                    dev.redrive.localstack.LocalAws.ACCOUNT_ID);
+                    dev.redrive.testing.localaws.LocalAws.ACCOUNT_ID);
             this.customers = new CheckoutTraffic(
                     url.url(), system.aws().credentials(), system.aws().region().id(), 20261205L, 1);
             CheckoutTraffic.stock(new dev.redrive.checkout.placing.DynamoDbCheckoutStore(

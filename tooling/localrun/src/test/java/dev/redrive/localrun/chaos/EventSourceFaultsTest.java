@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

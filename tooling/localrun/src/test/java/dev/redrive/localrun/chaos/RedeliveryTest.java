@@ -3,7 +3,7 @@ package dev.redrive.localrun.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.localrun.eventsource.AwsTrafficProxy;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.localrun.lambda.InvocationResult;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.CheckoutTables;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ class DynamoDbStreamPollerTest {
     @BeforeEach
     void table() {
         table = "orders-" + UUID.randomUUID();
-        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        CheckoutTables.createOrdersTable(aws.dynamoDb(), table);
         streamArn =
                 aws.dynamoDb().describeTable(b -> b.tableName(table)).table().latestStreamArn();
         onFailure = aws.sqs()

@@ -10,9 +10,9 @@ import dev.redrive.checkout.placing.OrderLine;
 import dev.redrive.checkout.placing.PlacedOrder;
 import dev.redrive.localrun.scenario.CheckoutTraffic.Checkout;
 import dev.redrive.localrun.scenario.OrderTraffic.Order;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.CheckoutTables;
 import dev.redrive.localstack.PaymentProviderSimulator.Charge;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ class CheckoutAuditTest {
     @BeforeEach
     void table() {
         table = "orders-" + UUID.randomUUID();
-        LocalResources.createOrdersTable(dynamoDb, table);
+        CheckoutTables.createOrdersTable(dynamoDb, table);
         store = new DynamoDbCheckoutStore(dynamoDb, table);
         sku = "sku-" + UUID.randomUUID();
         store.stock(sku, 10, 500, "EUR");

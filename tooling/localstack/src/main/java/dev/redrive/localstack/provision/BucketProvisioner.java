@@ -1,8 +1,8 @@
 package dev.redrive.localstack.provision;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.provision.CloudFormationTemplate.Resource;
+import dev.redrive.testing.localaws.LocalAws;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.redrive.localstack.provision;
 
-import dev.redrive.localstack.LocalAws;
 import dev.redrive.localstack.provision.CloudFormationTemplate.Resource;
+import dev.redrive.testing.localaws.LocalAws;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

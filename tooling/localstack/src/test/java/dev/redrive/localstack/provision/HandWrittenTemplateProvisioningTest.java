@@ -2,8 +2,8 @@ package dev.redrive.localstack.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalAwsTest;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTest;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalAwsTest;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

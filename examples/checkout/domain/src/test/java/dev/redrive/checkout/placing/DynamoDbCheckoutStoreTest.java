@@ -1,7 +1,7 @@
 package dev.redrive.checkout.placing;
 
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.CheckoutTables;
+import dev.redrive.testing.localaws.LocalAws;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -12,7 +12,7 @@ class DynamoDbCheckoutStoreTest extends CheckoutStoreContract {
     static void table() {
         LocalAws aws = LocalAws.shared();
         String table = "orders-" + UUID.randomUUID();
-        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        CheckoutTables.createOrdersTable(aws.dynamoDb(), table);
         store = new DynamoDbCheckoutStore(aws.dynamoDb(), table);
     }
 

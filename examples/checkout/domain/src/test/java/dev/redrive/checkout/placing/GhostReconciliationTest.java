@@ -3,7 +3,7 @@ package dev.redrive.checkout.placing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.redrive.core.testing.ManualClock;
+import dev.redrive.testing.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

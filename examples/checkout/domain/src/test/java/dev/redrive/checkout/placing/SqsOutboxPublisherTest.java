@@ -3,8 +3,8 @@ package dev.redrive.checkout.placing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalResources;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

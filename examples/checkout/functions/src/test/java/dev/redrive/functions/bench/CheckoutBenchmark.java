@@ -13,9 +13,9 @@ import dev.redrive.checkout.placing.OutboxRelay;
 import dev.redrive.checkout.placing.OutboxStreamRecords;
 import dev.redrive.checkout.placing.SqsOutboxPublisher;
 import dev.redrive.functions.testing.CountedClients;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.CheckoutTables;
 import dev.redrive.localstack.StreamEvents;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ public final class CheckoutBenchmark {
         LocalAws aws = LocalAws.shared();
         CountedClients clients = CountedClients.on(aws);
         String table = "bench-orders-" + UUID.randomUUID();
-        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        CheckoutTables.createOrdersTable(aws.dynamoDb(), table);
         DynamoDbCheckoutStore store = new DynamoDbCheckoutStore(clients.dynamoDb(), table);
         InMemoryPaymentProvider payments = new InMemoryPaymentProvider();
         CheckoutService checkout = new CheckoutService(store, payments, CheckoutService.Settings.DEFAULT);
@@ -125,7 +125,7 @@ public final class CheckoutBenchmark {
             double perSecond)
             throws InterruptedException {
         String table = "bench-orders-" + UUID.randomUUID();
-        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        CheckoutTables.createOrdersTable(aws.dynamoDb(), table);
         DynamoDbCheckoutStore store = new DynamoDbCheckoutStore(clients.dynamoDb(), table);
         store.stock("sku-mug", 1_000_000, 1250, "EUR");
         CheckoutService checkout =

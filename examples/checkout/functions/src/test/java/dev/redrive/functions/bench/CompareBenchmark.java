@@ -4,7 +4,7 @@ import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.testing.ConsumerRig;
 import dev.redrive.functions.testing.CountedClients;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

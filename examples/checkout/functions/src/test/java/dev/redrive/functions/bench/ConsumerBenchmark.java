@@ -4,7 +4,7 @@ import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.checkout.OrderEvents;
 import dev.redrive.functions.testing.ConsumerRig;
 import dev.redrive.functions.testing.CountingConsumer;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

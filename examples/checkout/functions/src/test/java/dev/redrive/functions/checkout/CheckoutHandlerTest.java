@@ -10,11 +10,11 @@ import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalAwsTestResource;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.CheckoutTables;
 import dev.redrive.localstack.PaymentProviderSimulator;
 import dev.redrive.localstack.PaymentProviderSimulator.Fault;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -67,7 +67,7 @@ class CheckoutHandlerTest {
         if (aws.dynamoDb().listTables().tableNames().contains(table)) {
             aws.dynamoDb().deleteTable(b -> b.tableName(table));
         }
-        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        CheckoutTables.createOrdersTable(aws.dynamoDb(), table);
         store = new DynamoDbCheckoutStore(aws.dynamoDb(), table);
         mug = "mug-" + UUID.randomUUID();
         store.stock(mug, 10, 1250, "EUR");

@@ -14,7 +14,7 @@ import dev.redrive.core.claim.MessageOrigin;
 import dev.redrive.core.claim.PayloadFingerprint;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.checkout.OrderEvents;
-import dev.redrive.localstack.LocalAws;
+import dev.redrive.testing.localaws.LocalAws;
 import io.quarkus.test.common.DevServicesContext;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;

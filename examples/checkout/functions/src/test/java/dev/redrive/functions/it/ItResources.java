@@ -2,9 +2,9 @@ package dev.redrive.functions.it;
 
 import dev.redrive.checkout.CheckoutContracts;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
 import dev.redrive.schema.RoutesDocument;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalResources;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -16,10 +16,10 @@ import dev.redrive.checkout.placing.SqsOutboxPublisher;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.functions.testing.AdjustableClock;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalAwsTestResource;
-import dev.redrive.localstack.LocalResources;
+import dev.redrive.localstack.CheckoutTables;
 import dev.redrive.localstack.StreamEvents;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalAwsTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -62,7 +62,7 @@ class OutboxRelayHandlerTest {
         clock.reset();
         aws.reset();
         String table = config.checkout().ordersTable();
-        LocalResources.createOrdersTable(aws.dynamoDb(), table);
+        CheckoutTables.createOrdersTable(aws.dynamoDb(), table);
         store = new DynamoDbCheckoutStore(aws.dynamoDb(), table);
         queueUrls = new ArrayList<>();
         for (String q : config.checkout().outbox().subscriberQueues().orElseThrow()) {

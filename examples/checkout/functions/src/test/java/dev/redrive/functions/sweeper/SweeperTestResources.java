@@ -1,10 +1,10 @@
 package dev.redrive.functions.sweeper;
 
 import dev.redrive.functions.config.CheckoutConfig;
-import dev.redrive.localstack.LocalAws;
-import dev.redrive.localstack.LocalResources;
-import dev.redrive.localstack.LocalResources.QueuePair;
 import dev.redrive.quarkus.RedriveConfig;
+import dev.redrive.testing.localaws.LocalAws;
+import dev.redrive.testing.localaws.LocalResources;
+import dev.redrive.testing.localaws.LocalResources.QueuePair;
 import java.util.Map;
 
 /** What the sweeper's {@code @QuarkusTest}s run on: the test profile's resources, fresh, and one sweep of the email DLQ. */

@@ -1,8 +1,0 @@
-package dev.redrive.core.sweeper;
-
-class InMemoryDeadLetterNotesTest extends DeadLetterNotesContract {
-    @Override
-    protected DeadLetterNotes newNotes() {
-        return new InMemoryDeadLetterNotes();
-    }
-}

@@ -1,0 +1,67 @@
+package dev.redrive.testing.localaws.internal;
+
+import dev.redrive.testing.localaws.LocalAwsException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Checks, before anything waits on it, that a Python 3 with moto's server is there. Fails at once with the
+ * prerequisite named, never with a timeout.
+ */
+public final class MotoPrerequisite {
+
+    public static final String INSTALL_HINT = "Redrive's local AWS serves DynamoDB and S3 with moto: run "
+            + "bin/check-prerequisites --install (a project-local .venv/ with the pinned moto[server]), or install it "
+            + "into your Python 3 with  pip install 'moto[server]', or set AWS_ENDPOINT_URL to a running LocalStack "
+            + "(see README).";
+
+    private MotoPrerequisite() {}
+
+    /**
+     * The Python executable to use: {@code REDRIVE_PYTHON} if set, else the system property {@code redrive.python},
+     * else {@code python3}. The build and the {@code bin/} scripts set one of them to what
+     * {@code bin/check-prerequisites --python} chooses (the project's {@code .venv/} when it exists).
+     */
+    public static String python() {
+        String configured = System.getenv("REDRIVE_PYTHON");
+        if (configured == null || configured.isBlank()) {
+            configured = System.getProperty("redrive.python");
+        }
+        return configured == null || configured.isBlank() ? "python3" : configured;
+    }
+
+    public static void check(String python) {
+        Process p;
+        try {
+            p = new ProcessBuilder(List.of(
+                            python,
+                            "-c",
+                            "import sys; assert sys.version_info >= (3, 8), sys.version;"
+                                    + " import moto, moto.server, flask, werkzeug; print(moto.__version__)"))
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            throw new LocalAwsException("'" + python + "' was not found on the PATH. " + INSTALL_HINT, e);
+        }
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new LocalAwsException(
+                        "'" + python + " -c \"import moto\"' did not finish in 60 s. " + INSTALL_HINT);
+            }
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (p.exitValue() != 0) {
+                String last = output.lines().reduce((a, b) -> b).orElse("(no output)");
+                throw new LocalAwsException(
+                        "moto[server] is not usable with '" + python + "': " + last + ". " + INSTALL_HINT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LocalAwsException("interrupted while checking for moto", e);
+        } catch (IOException e) {
+            throw new LocalAwsException("could not read the output of '" + python + "'", e);
+        }
+    }
+}

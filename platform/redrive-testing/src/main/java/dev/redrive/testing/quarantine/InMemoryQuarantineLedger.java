@@ -1,0 +1,139 @@
+package dev.redrive.testing.quarantine;
+
+import dev.redrive.core.lease.LeaseStore;
+import dev.redrive.core.lease.LeaseToken;
+import dev.redrive.core.quarantine.QuarantineLedger;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The in-memory fake of the ledger, under one lock, with DynamoDB's rules: versioned, and fenced as the port says: a
+ * write under a lapsed token is refused, and so is one with a lower token than the record's highest (kept beside each
+ * record as the adapter keeps it on the item; a write without a fence, a person's, keeps it, as the adapter's does).
+ */
+public final class InMemoryQuarantineLedger implements QuarantineLedger {
+
+    private final Map<String, QuarantineRecord> records = new HashMap<>();
+    /** The highest fencing token each record was written with. */
+    private final Map<String, Long> fences = new HashMap<>();
+
+    private final Clock clock;
+
+    public InMemoryQuarantineLedger(Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * A ledger reading time from {@code clock}. The lease store is not read: a token carries its own lease's end (see
+     * {@link QuarantineLedger}).
+     */
+    public InMemoryQuarantineLedger(LeaseStore leases, Clock clock) {
+        this(clock);
+    }
+
+    @Override
+    public synchronized Optional<QuarantineRecord> find(String id) {
+        return Optional.ofNullable(records.get(id));
+    }
+
+    @Override
+    public synchronized boolean insertIfAbsent(QuarantineRecord record, Optional<LeaseToken> fence) {
+        if (!fenceHolds(record.id(), fence) || records.containsKey(record.id())) {
+            return false;
+        }
+        records.put(record.id(), record.withVersion(1));
+        fenced(record.id(), fence);
+        return true;
+    }
+
+    @Override
+    public synchronized Optional<QuarantineRecord> save(QuarantineRecord record, Optional<LeaseToken> fence) {
+        QuarantineRecord stored = records.get(record.id());
+        if (!fenceHolds(record.id(), fence) || stored == null || stored.version() != record.version()) {
+            return Optional.empty();
+        }
+        QuarantineRecord saved = record.withVersion(record.version() + 1);
+        records.put(record.id(), saved);
+        fenced(record.id(), fence);
+        return Optional.of(saved);
+    }
+
+    @Override
+    public synchronized List<QuarantineRecord> inState(QuarantineState state, Optional<String> sourceQueue, int limit) {
+        return records.values().stream()
+                .filter(r -> r.state() == state && !r.archivedToStore())
+                .filter(r -> sourceQueue.map(q -> q.equals(r.sourceQueue())).orElse(true))
+                .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized List<QuarantineRecord> arrivedBefore(QuarantineState state, Instant cutoff, int limit) {
+        return records.values().stream()
+                .filter(r -> r.state() == state
+                        && !r.archivedToStore()
+                        && r.arrivedAt().isBefore(cutoff))
+                .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized List<QuarantineRecord> unchangedSince(QuarantineState state, Instant cutoff, int limit) {
+        return records.values().stream()
+                .filter(r -> r.state() == state
+                        && !r.archivedToStore()
+                        && r.lastChangedAt().isBefore(cutoff))
+                .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized List<QuarantineRecord> ofQueue(String sourceQueue, int limit) {
+        return records.values().stream()
+                .filter(r -> r.sourceQueue().equals(sourceQueue))
+                .sorted(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized long count(QuarantineState state, String sourceQueue) {
+        return records.values().stream()
+                .filter(r -> r.state() == state
+                        && !r.archivedToStore()
+                        && r.sourceQueue().equals(sourceQueue))
+                .count();
+    }
+
+    public synchronized List<QuarantineRecord> all() {
+        return new ArrayList<>(records.values());
+    }
+
+    private boolean fenceHolds(String id, Optional<LeaseToken> fence) {
+        return fence.map(f -> !f.lapsed(clock.instant()) && fences.getOrDefault(id, 0L) <= f.token())
+                .orElse(true);
+    }
+
+    /** A fenced write raises the record's fence to its token (it held, so it is at least the fence); others keep it. */
+    private void fenced(String id, Optional<LeaseToken> fence) {
+        fence.ifPresent(f -> fences.put(id, f.token()));
+    }
+
+    /** Test support: the count of records by state. */
+    public synchronized Map<QuarantineState, Integer> countByState() {
+        Map<QuarantineState, Integer> counts = new HashMap<>();
+        records.values().forEach(r -> counts.merge(r.state(), 1, Integer::sum));
+        return counts;
+    }
+}
