@@ -53,7 +53,7 @@ import software.amazon.awssdk.core.exception.SdkException;
             "  REDRIVE_SWEEPER_CONTROL_TABLE      windows, replay statistics (redrive-control)",
             "  REDRIVE_CLAIMS_TABLE               idempotency claims (redrive-claims)",
             "  REDRIVE_SWEEPER_ARCHIVE_BUCKET     large payloads, archive (redrive-archive)",
-            "  REDRIVE_SWEEPER_ROUTES             [{consumer, sourceQueue, deadLetterQueue}]",
+            "  REDRIVE_ROUTES                     the routes document: s3://bucket/key, a file or the JSON",
             "  REDRIVE_BACKOFF_BASE, _MULTIPLIER, _MAX_DELAY   the consumers' backoff",
             "",
             "Examples:",

@@ -27,7 +27,6 @@ public final class Settings {
     public static final String CLAIM_CHECKS_BUCKET = ClaimCheckSettings.BUCKET_VARIABLE;
     public static final String CLAIM_CHECKS_READABLE_BUCKETS = "REDRIVE_CLAIM_CHECKS_READABLE_BUCKETS";
     public static final String CLAIM_CHECKS_KMS_KEY_ID = "REDRIVE_CLAIM_CHECKS_KMS_KEY_ID";
-    public static final String REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
     public static final String BACKOFF_BASE = "REDRIVE_BACKOFF_BASE";
     public static final String BACKOFF_MULTIPLIER = "REDRIVE_BACKOFF_MULTIPLIER";
     public static final String BACKOFF_MAX_DELAY = "REDRIVE_BACKOFF_MAX_DELAY";
@@ -79,10 +78,6 @@ public final class Settings {
      */
     public String routes() {
         return pick(flags.routes, ROUTES, context.var(LEGACY_ROUTES).orElse("[]"));
-    }
-
-    public String revenueTable() {
-        return context.var(REVENUE_TABLE).orElse("redrive-revenue");
     }
 
     /**

@@ -87,7 +87,7 @@ class HelpAndErrorsTest {
         CliRig.Run version = rig.run("--version");
 
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("Usage: redrive", "Commands:", "list", "backoff", "REDRIVE_SWEEPER_ROUTES");
+        assertThat(help.out()).contains("Usage: redrive", "Commands:", "list", "backoff", "REDRIVE_ROUTES");
         assertThat(subHelp.out()).contains("Usage: redrive stats", "--since=AGE");
         assertThat(version.exitCode()).isZero();
         assertThat(version.out()).startsWith("redrive ");

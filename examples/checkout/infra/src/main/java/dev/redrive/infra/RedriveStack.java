@@ -215,8 +215,7 @@ public final class RedriveStack extends Stack {
                 .build();
         CfnOutput.Builder.create(this, "RevenueTableName")
                 .value(revenue.getTableName())
-                .description(
-                        "REDRIVE_CHECKOUT_REVENUE_TABLE for the redrive CLI (its replay checks of revenue-analytics)")
+                .description("The revenue counters revenue-analytics writes with its claims")
                 .build();
         CfnOutput.Builder.create(this, "ArchiveBucketName")
                 .value(buckets.archive().getBucketName())
