@@ -84,8 +84,14 @@ final class ArchiveCommand implements Callable<Integer> {
             throw CliException.usage("--note must say why");
         }
         Backend backend = root.backend();
-        List<String> targets =
-                Targets.of(backend, ids, filter, EnumSet.copyOf(ArchiveDecision.ARCHIVABLE), Integer.MAX_VALUE);
+        List<String> targets = Targets.of(
+                backend,
+                ids,
+                filter,
+                EnumSet.copyOf(ArchiveDecision.ARCHIVABLE),
+                Integer.MAX_VALUE,
+                spec.commandLine().getErr(),
+                "redrive archive");
         Actor actor = root.actor();
         PrintWriter out = spec.commandLine().getOut();
         int[] counts = new int[2]; // archived, other

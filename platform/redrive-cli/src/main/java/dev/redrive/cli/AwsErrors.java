@@ -8,7 +8,10 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
-/** Turns AWS SDK failures into one line that says what is missing or wrong, for operators (never a stack trace). */
+/**
+ * Turns AWS SDK failures into one short line that says what is missing or wrong and what to set, for operators (never
+ * a stack trace; the SDK's whole message only with {@code --verbose}).
+ */
 final class AwsErrors {
 
     private AwsErrors() {}
@@ -32,19 +35,29 @@ final class AwsErrors {
         if (e instanceof AwsServiceException s) {
             String service =
                     s.awsErrorDetails() == null ? "AWS" : s.awsErrorDetails().serviceName();
-            return service + " refused the request (" + s.statusCode() + " " + errorCode(s) + "): " + oneLine(e);
+            return service + " refused the request (" + s.statusCode() + " " + errorCode(s) + "): " + brief(oneLine(e));
         }
         if (e instanceof SdkClientException) {
             String m = oneLine(e);
             if (m.contains("credentials")) {
-                return "no AWS credentials: set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY (" + m + ")";
+                return "no AWS credentials: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (any "
+                        + "values for local AWS, with AWS_ENDPOINT_URL); --verbose shows the AWS SDK's reason";
             }
             if (m.toLowerCase(Locale.ROOT).contains("region")) {
-                return "no AWS region: set AWS_REGION (" + m + ")";
+                return "no AWS region: set AWS_REGION (or a region in your AWS profile); --verbose shows the AWS "
+                        + "SDK's reason";
             }
-            return "could not reach AWS: " + m + " (check AWS_ENDPOINT_URL* and the network)";
+            return "could not reach AWS: " + brief(m) + " (check AWS_ENDPOINT_URL* and the network)";
         }
         return oneLine(e);
+    }
+
+    /** Longer SDK messages are cut here; {@code --verbose} shows them whole. */
+    static final int BRIEF = 200;
+
+    /** {@code message}, cut to {@link #BRIEF} characters with a pointer to {@code --verbose}. */
+    static String brief(String message) {
+        return message.length() <= BRIEF ? message : message.substring(0, BRIEF) + "... (--verbose shows all)";
     }
 
     /** The message of {@code e} on one line, without the SDK's request-id trailer. */

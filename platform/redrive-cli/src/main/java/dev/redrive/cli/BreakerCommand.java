@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  redrive breaker list",
-            "  redrive breaker release --dependency mail-provider",
-            "  redrive breaker probe --dependency mail-provider"
+            "  redrive breaker release --dependency email-provider",
+            "  redrive breaker probe --dependency email-provider"
         })
 final class BreakerCommand implements Callable<Integer> {
 
@@ -61,8 +61,9 @@ final class BreakerCommand implements Callable<Integer> {
         Map<String, BreakerState> breakers = operator.breakers();
         BreakerState b = breakers.get(dependency);
         if (b == null) {
-            throw CliException.usage("no circuit breaker of " + dependency + " is shared here (the breakers are "
-                    + breakers.keySet() + ")");
+            String hint = Suggestions.didYouMean(dependency, breakers.keySet());
+            throw CliException.usage("no circuit breaker of " + dependency + " is shared here"
+                    + (hint.isEmpty() ? "" : ": " + hint) + " (the breakers are " + breakers.keySet() + ")");
         }
         return b;
     }
@@ -157,7 +158,7 @@ final class BreakerCommand implements Callable<Integer> {
                             + "window that starts later still holds it from its start. Recorded in the breaker's history with "
                             + "your name.",
             footerHeading = "%nExamples:%n",
-            footer = {"  redrive breaker release --dependency mail-provider"})
+            footer = {"  redrive breaker release --dependency email-provider"})
     static final class Release implements Callable<Integer> {
 
         @ParentCommand
@@ -221,7 +222,7 @@ final class BreakerCommand implements Callable<Integer> {
                             + "run, or 'redrive replay'). A breaker held by maintenance windows is released first ('redrive "
                             + "breaker release'). Recorded in the breaker's history with your name.",
             footerHeading = "%nExamples:%n",
-            footer = {"  redrive breaker probe --dependency mail-provider"})
+            footer = {"  redrive breaker probe --dependency email-provider"})
     static final class Probe implements Callable<Integer> {
 
         @ParentCommand

@@ -52,7 +52,7 @@ final class BulkReplay {
             public void done(String id, Optional<QuarantineState> before, ReplayOutcome outcome) {
                 tally.add(outcome, before.orElse(null));
                 progress.clear();
-                print(outcome, dryRun);
+                print(outcome, before.orElse(null), dryRun);
                 progress.update(tally.done(), tally.compact(dryRun));
             }
         });
@@ -77,10 +77,24 @@ final class BulkReplay {
                 : "unexpected " + e.getClass().getSimpleName() + ": " + AwsErrors.oneLine(e);
     }
 
-    private void print(ReplayOutcome outcome, boolean dryRun) {
+    private void print(ReplayOutcome outcome, QuarantineState before, boolean dryRun) {
         if (output.json() || !output.quiet()) {
-            Json.outcome(output.out(), output.json(), outcome.quarantineId(), outcome, outcome.describe(), dryRun);
+            Json.outcome(
+                    output.out(), output.json(), outcome.quarantineId(), outcome, describe(outcome, before), dryRun);
         }
+    }
+
+    /**
+     * What happened to one dead letter. One resolved before this run is "already REPLAYED" or "already ARCHIVED", the
+     * same answer for both, pointing at the audit trail for who and why.
+     */
+    static String describe(ReplayOutcome outcome, QuarantineState before) {
+        if (outcome instanceof ReplayOutcome.NotReplayable
+                && (before == QuarantineState.REPLAYED || before == QuarantineState.ARCHIVED)) {
+            return "already " + before + ": nothing sent (redrive show " + outcome.quarantineId()
+                    + " says who and why)";
+        }
+        return outcome.describe();
     }
 
     private void summary(Result result, boolean dryRun) {
@@ -99,9 +113,11 @@ final class BulkReplay {
             s.set("outcomes", t.json());
             Json.printLine(out, n);
         } else {
-            String head = dryRun ? "Dry run, nothing changed: " : "Replayed ";
+            // a real run heads with what it replayed (sent, or found applied already), not with what it went through:
+            // "Replayed 1 of 1: sent 0" for an already resolved dead letter was issue 39's complaint
+            String head = dryRun ? "Dry run, nothing changed: " + t.done() : "Replayed " + t.replayed();
             out.println();
-            out.println(head + t.done() + " of " + result.total() + ": " + t.describe(dryRun) + ".");
+            out.println(head + " of " + result.total() + ": " + t.describe(dryRun) + ".");
             out.flush();
         }
         result.failure().ifPresent(f -> err.println("redrive replay: stopped after an error on " + f));

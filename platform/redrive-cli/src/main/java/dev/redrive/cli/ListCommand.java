@@ -51,7 +51,8 @@ final class ListCommand implements Callable<Integer> {
             names = "--queue",
             paramLabel = "NAME",
             order = 1,
-            description = "Only dead letters of this source queue (name).")
+            description = "Only dead letters of this source queue (name). A route's dead-letter queue stands for its "
+                    + "source queue; a queue no route declares and no dead letter names is an error.")
     String queue;
 
     @Option(
@@ -106,7 +107,14 @@ final class ListCommand implements Callable<Integer> {
             throw CliException.usage("--limit must be at least 1");
         }
         Instant now = root.context().clock().instant();
-        List<QuarantineRecord> records = root.backend().operator().list(query());
+        Backend backend = root.backend();
+        if (queue != null) {
+            queue = Known.sourceQueue(backend, queue, spec.commandLine().getErr(), "redrive list");
+        }
+        List<QuarantineRecord> records = backend.operator().list(query());
+        if (records.isEmpty() && queue != null) {
+            Known.requireQueue(backend, queue);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (group) {
             printGroups(out, FailureGroups.of(records), records.size());

@@ -43,7 +43,7 @@ final class RecordFilter {
             }
             String key = part.substring(0, eq).strip().toLowerCase(Locale.ROOT);
             if (!KEYS.contains(key)) {
-                throw CliException.usage("unknown filter key '" + key + "': use " + KEYS);
+                throw CliException.usage("unknown filter key '" + key + "': " + withSuggestion(key, KEYS) + KEYS);
             }
             if (pairs.put(key, part.substring(eq + 1).strip()) != null) {
                 throw CliException.usage("filter key '" + key + "' given twice");
@@ -79,8 +79,13 @@ final class RecordFilter {
                 try {
                     states.add(QuarantineState.valueOf(name));
                 } catch (IllegalArgumentException e) {
-                    throw CliException.usage("unknown state '" + s.strip() + "': use one of "
-                            + List.of(QuarantineState.values()) + ", all or unresolved");
+                    List<String> known = new ArrayList<>(EnumSet.allOf(QuarantineState.class).stream()
+                            .map(Enum::name)
+                            .toList());
+                    known.addAll(List.of("all", "unresolved"));
+                    throw CliException.usage("unknown state '" + s.strip() + "': "
+                            + withSuggestion(s.strip(), known) + "one of " + List.of(QuarantineState.values())
+                            + ", all or unresolved");
                 }
             }
         }
@@ -94,11 +99,22 @@ final class RecordFilter {
             try {
                 classes.add(FailureClass.valueOf(s.strip().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw CliException.usage(
-                        "unknown class '" + s.strip() + "': use one of " + List.of(FailureClass.values()));
+                throw CliException.usage("unknown class '" + s.strip() + "': "
+                        + withSuggestion(
+                                s.strip(),
+                                EnumSet.allOf(FailureClass.class).stream()
+                                        .map(Enum::name)
+                                        .toList())
+                        + "one of " + List.of(FailureClass.values()));
             }
         }
         return classes;
+    }
+
+    /** "did you mean 'X'? Use " for a mistyped value, or "use ". */
+    private static String withSuggestion(String typed, List<String> known) {
+        String hint = Suggestions.didYouMean(typed, known);
+        return hint.isEmpty() ? "use " : hint + " Use ";
     }
 
     /** {@code query} in the filter's words, for summaries. */

@@ -19,7 +19,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 /**
  * {@code redrive}: the operator's command line for the dead-letter workflow. The root command holds the options every
  * subcommand inherits (the actor, the table, bucket and route names) and the services of one run; the subcommands do
- * the work. Errors are one line on stderr with an exit code from {@link ExitCodes}, never a stack trace.
+ * the work. Errors are one short line on stderr with an exit code from {@link ExitCodes}, never a stack trace (unless
+ * {@code --verbose}).
  */
 @Command(
         name = "redrive",
@@ -60,7 +61,7 @@ import software.amazon.awssdk.core.exception.SdkException;
             "  redrive list --group",
             "  redrive show q-3f2a9c41d0b7e65a18c4f2d1",
             "  redrive replay --filter queue=orders-receipts,class=TRANSIENT --dry-run",
-            "  redrive window add --dependency mail-provider --start now --end now+2h \\",
+            "  redrive window add --dependency email-provider --start now --end now+2h \\",
             "      --reason CHG-1234",
             "  redrive breaker list",
             "  redrive stats",
@@ -125,6 +126,14 @@ public final class RedriveCli implements Callable<Integer>, AutoCloseable {
             description = "The routes document, as the sweeper is given it: s3://bucket/key, a file or the JSON. "
                     + "Default: $REDRIVE_ROUTES (else the old $REDRIVE_SWEEPER_ROUTES).")
     String routes;
+
+    @Option(
+            names = "--verbose",
+            scope = ScopeType.INHERIT,
+            order = 106,
+            description = "On an error, print the whole cause (the AWS SDK's message, the stack trace) after the "
+                    + "short line.")
+    boolean verbose;
 
     private final CliContext context;
     private final BiFunction<CliContext, Settings, Backend> backends;

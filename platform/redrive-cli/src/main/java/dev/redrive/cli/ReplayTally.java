@@ -11,6 +11,7 @@ final class ReplayTally {
     private int sent;
     private int alreadyApplied;
     private int alreadyReplayed;
+    private int alreadyArchived;
     private int refused;
     private int deferred;
     private int skipped;
@@ -40,6 +41,8 @@ final class ReplayTally {
         } else if (outcome instanceof ReplayOutcome.NotReplayable) {
             if (stateBefore == QuarantineState.REPLAYED) {
                 alreadyReplayed++;
+            } else if (stateBefore == QuarantineState.ARCHIVED) {
+                alreadyArchived++;
             } else {
                 skipped++;
             }
@@ -56,6 +59,7 @@ final class ReplayTally {
         return sent
                 + alreadyApplied
                 + alreadyReplayed
+                + alreadyArchived
                 + refused
                 + deferred
                 + skipped
@@ -65,13 +69,30 @@ final class ReplayTally {
                 + held;
     }
 
+    /** Replayed by this run: sent, or found applied already (marked REPLAYED, nothing sent). */
+    int replayed() {
+        return sent + alreadyApplied;
+    }
+
     int sent() {
         return sent;
     }
 
-    /** Whether every dead letter ended up replayed (sent, applied already, or replayed by an earlier run). */
+    /**
+     * Whether this run replayed every dead letter (sent it, or found it applied already). One already resolved before
+     * the run, REPLAYED or ARCHIVED alike, was not replayed by it: the same answer for both, and exit 1.
+     */
     boolean allReplayed() {
-        return refused + deferred + skipped + conflicts + checkFailed + notFound + held == 0;
+        return alreadyReplayed
+                        + alreadyArchived
+                        + refused
+                        + deferred
+                        + skipped
+                        + conflicts
+                        + checkFailed
+                        + notFound
+                        + held
+                == 0;
     }
 
     /** Dead letters held by their lane's pace: its dependency's breaker is open, or it is booked up ahead. */
@@ -83,7 +104,7 @@ final class ReplayTally {
     String compact(boolean dryRun) {
         return (dryRun ? "would send " : "sent ") + sent + pacing() + " · applied " + alreadyApplied + " · refused "
                 + refused + (held > 0 ? " · held " + held : "") + " · other "
-                + (deferred + skipped + conflicts + checkFailed + notFound + alreadyReplayed);
+                + (deferred + skipped + conflicts + checkFailed + notFound + alreadyReplayed + alreadyArchived);
     }
 
     /** How the pace spread the sends: " (paced 42, the last visible in 4.1 s)", or nothing. */
@@ -104,14 +125,20 @@ final class ReplayTally {
         b.append(", ")
                 .append(dryRun ? "would be refused " : "refused and archived ")
                 .append(refused);
-        if (alreadyReplayed > 0) {
-            b.append(", replayed by an earlier run ").append(alreadyReplayed);
+        if (alreadyReplayed + alreadyArchived > 0) {
+            b.append(", already resolved (nothing sent) ")
+                    .append(alreadyReplayed + alreadyArchived)
+                    .append(" (REPLAYED ")
+                    .append(alreadyReplayed)
+                    .append(", ARCHIVED ")
+                    .append(alreadyArchived)
+                    .append(')');
         }
         if (deferred > 0) {
             b.append(", deferred (key in progress) ").append(deferred);
         }
         if (skipped > 0) {
-            b.append(", skipped (archived) ").append(skipped);
+            b.append(", skipped ").append(skipped);
         }
         if (held > 0) {
             b.append(", held by the replay pace (the dependency's breaker is open, or its replays are booked up to ")
@@ -136,6 +163,7 @@ final class ReplayTally {
         n.put("sent", sent);
         n.put("alreadyApplied", alreadyApplied);
         n.put("alreadyReplayed", alreadyReplayed);
+        n.put("alreadyArchived", alreadyArchived);
         n.put("refused", refused);
         n.put("deferred", deferred);
         n.put("skipped", skipped);

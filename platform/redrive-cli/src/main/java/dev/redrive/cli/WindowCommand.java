@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
         subcommands = {WindowCommand.Add.class, WindowCommand.ListWindows.class, WindowCommand.Remove.class},
         footerHeading = "%nExamples:%n",
         footer = {
-            "  redrive window add --dependency mail-provider --start 2026-11-29T22:00:00Z --end 2026-11-30T00:00:00Z "
+            "  redrive window add --dependency email-provider --start 2026-11-29T22:00:00Z --end 2026-11-30T00:00:00Z "
                     + "--reason 'CHG-1234 mail provider maintenance'",
             "  redrive window list",
             "  redrive window remove w-20261129-2200-4f1a"
@@ -60,8 +60,8 @@ final class WindowCommand implements Callable<Integer> {
             description = "Add a maintenance window, approved by you (the actor).",
             footerHeading = "%nExamples:%n",
             footer = {
-                "  redrive window add --dependency mail-provider --start now --end now+2h --reason CHG-1234",
-                "  redrive window add --dependency mail-provider --start now --end now+2h --reason CHG-1236 "
+                "  redrive window add --dependency email-provider --start now --end now+2h --reason CHG-1234",
+                "  redrive window add --dependency email-provider --start now --end now+2h --reason CHG-1236 "
                         + "--hold-breaker",
                 "  redrive window add --dependency revenue-store --start 2026-11-29T22:00:00Z "
                         + "--end 2026-11-29T23:30:00Z --reason 'DynamoDB table migration' --id chg-1235",
@@ -81,7 +81,9 @@ final class WindowCommand implements Callable<Integer> {
                 required = true,
                 paramLabel = "NAME",
                 order = 1,
-                description = "The dependency it covers, as failures name it (mail-provider, revenue-store).")
+                description = "The dependency it covers, as failures name it (email-provider, revenue-store): one a "
+                        + "route's breaker, a shared breaker, a window or a dead letter's failure names; another is "
+                        + "an error that names them.")
         String dependency;
 
         @Option(
@@ -148,6 +150,7 @@ final class WindowCommand implements Callable<Integer> {
                 throw CliException.usage("--hold-breaker holds the breaker while the window lasts, and this one is "
                         + "over (it ended " + Durations.at(end) + ")");
             }
+            Known.requireDependency(root.backend(), dependency.strip());
             OperatorPort windows = root.backend().operator();
             if (windows.window(windowId).isPresent()) {
                 throw CliException.usage("a window with id '" + windowId + "' exists already");

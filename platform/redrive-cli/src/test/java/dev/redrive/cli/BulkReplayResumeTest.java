@@ -106,9 +106,11 @@ class BulkReplayResumeTest {
         CliRig.Run again = rig.run("replay", id(0), id(COUNT - 1), "--actor", "ada");
 
         assertThat(again.exitCode())
-                .as("replayed by an earlier run is done, not a failure")
-                .isZero();
-        assertThat(again.out()).contains("skipped: it is REPLAYED").contains("replayed by an earlier run 2");
+                .as("already REPLAYED is answered like already ARCHIVED: not replayed by this run (issue 39)")
+                .isEqualTo(ExitCodes.PARTIAL);
+        assertThat(again.out())
+                .contains("already REPLAYED: nothing sent")
+                .contains("already resolved (nothing sent) 2 (REPLAYED 2, ARCHIVED 0)");
         assertThat(rig.drainSource()).isEmpty();
     }
 

@@ -50,8 +50,10 @@ class ListCommandTest {
                 .doesNotContain("q-timeout-2", "q-schema-1", "q-rule-1")
                 .contains("1 dead letter(s).");
         assertThat(byType.out()).contains("q-rule-1").doesNotContain("q-timeout-1");
-        assertThat(otherQueue.exitCode()).isZero();
-        assertThat(otherQueue.out()).startsWith("No dead letters match (queue=somewhere-else");
+        // a queue neither the routes nor the ledger know is a typo, not "nothing there" (issue 39)
+        assertThat(otherQueue.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(otherQueue.out()).isEmpty();
+        assertThat(otherQueue.err()).startsWith("redrive list: unknown queue 'somewhere-else': Known: " + CliRig.QUEUE);
     }
 
     @Test

@@ -5,12 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.aws.ledger.DynamoDbBreakerStore;
 import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
+import dev.redrive.checkout.CheckoutContracts;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.failure.Classification;
+import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.schema.RoutesDocument;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +62,14 @@ class WindowCommandTest {
                         "ada",
                         "CHG-1234 mail provider maintenance"));
 
+        // revenue-store is a dependency the routes declare (a second route's breaker): a window may name only those
+        rig.env.put(
+                Settings.ROUTES,
+                new RoutesDocument(List.of(
+                                rig.routes().routes().get(0),
+                                CheckoutContracts.route(
+                                        "revenue-analytics", rig.queue.url(), rig.queue.dlqUrl(), "revenue-store")))
+                        .toJson());
         rig.run(
                 "window",
                 "add",
@@ -223,6 +236,12 @@ class WindowCommandTest {
 
     @Test
     void aHoldForAWindowThatIsOverOrOfADependencyWithoutABreakerIsRefusedBeforeAnythingIsWritten(LocalAws aws) {
+        // payments is a dependency a dead letter's failure names (so a window may cover it), but no breaker is shared
+        rig.deadLetter(
+                "q-pay",
+                Orders.v2("e-pay", 100),
+                new Classification(FailureClass.TRANSIENT, "Timeout", "payments timed out", "payments"),
+                Duration.ofHours(1));
         CliRig.Run over = rig.run(
                 "window",
                 "add",
