@@ -138,4 +138,16 @@ class BackoffCommandTest {
         assertThat(duration.exitCode()).isEqualTo(2);
         assertThat(duration.err().lines()).singleElement().asString().contains("'2 fortnights' is not a duration");
     }
+
+    /** Issue 39: a mistyped queue is a usage error that suggests the route's queue, not "SQS queue not found". */
+    @Test
+    void aMistypedQueueIsAnErrorThatSuggestsTheKnownQueue() {
+        CliRig.Run run = rig.run("backoff", "--queue", "order-placed-emial");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err().lines())
+                .singleElement()
+                .asString()
+                .startsWith("redrive backoff: unknown queue 'order-placed-emial': did you mean 'order-placed-email'?");
+    }
 }

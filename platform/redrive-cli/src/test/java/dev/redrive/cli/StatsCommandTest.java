@@ -140,4 +140,18 @@ class StatsCommandTest {
                 .isEqualTo("redrive stats: no routes configured: set REDRIVE_ROUTES (or "
                         + "--routes), or pass --queue NAME\n");
     }
+
+    /** Issue 39: a mistyped queue suggests the route's; the DLQ's own name stands for its route. */
+    @Test
+    void aMistypedQueueIsAnErrorAndTheDeadLetterQueuesNameStandsForItsRoute() {
+        CliRig.Run typo = rig.run("stats", "--queue", "order-placed-emial");
+        CliRig.Run dlq = rig.run("stats", "--queue", CliRig.QUEUE + "-dlq");
+
+        assertThat(typo.exitCode()).as(typo.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err())
+                .startsWith("redrive stats: unknown queue 'order-placed-emial': did you mean 'order-placed-email'?");
+        assertThat(dlq.exitCode()).as(dlq.err()).isZero();
+        assertThat(dlq.err()).contains(CliRig.QUEUE + "-dlq is the dead-letter queue of " + CliRig.QUEUE);
+        assertThat(dlq.out()).contains("confirmation-email: " + CliRig.QUEUE + " -> " + CliRig.QUEUE + "-dlq");
+    }
 }
