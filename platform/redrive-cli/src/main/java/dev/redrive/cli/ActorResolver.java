@@ -42,8 +42,8 @@ final class ActorResolver {
                 return person(arn, "the AWS caller identity");
             }
         } catch (SdkException | CliException e) {
-            err.println("redrive: could not ask STS who you are (" + AwsErrors.oneLine(e) + "); acting as OS user '"
-                    + context.osUser() + "'. Pass --actor NAME to name yourself.");
+            err.println("redrive: could not ask STS who you are (" + AwsErrors.brief(AwsErrors.oneLine(e))
+                    + "); acting as OS user '" + context.osUser() + "'. Pass --actor NAME to name yourself.");
         }
         return person(context.osUser(), "the OS user");
     }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
 /** {@code redrive backoff}: the retry schedule a set of settings gives, and what is wrong with it. */
 @Command(
@@ -113,8 +114,7 @@ final class BackoffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings settings = root.settings();
-        QueueSettings fromQueue =
-                queue == null ? QueueSettings.NONE : QueueSettings.read(root.backend(), QueueAddress.nameOf(queue));
+        QueueSettings fromQueue = queue == null ? QueueSettings.NONE : fromQueue();
         FullJitterBackoff backoff = backoff(settings);
         int receives = maxReceiveCount != null
                 ? maxReceiveCount
@@ -139,6 +139,18 @@ final class BackoffCommand implements Callable<Integer> {
             schedule.print(out, source(fromQueue), seed);
         }
         return ExitCodes.OK;
+    }
+
+    /** The settings of --queue (a route's DLQ stands for its source queue); one SQS does not have is a usage error. */
+    private QueueSettings fromQueue() {
+        Backend backend = root.backend();
+        String name = Known.sourceQueue(
+                backend, QueueAddress.nameOf(queue), spec.commandLine().getErr(), "redrive backoff");
+        try {
+            return QueueSettings.read(backend, name);
+        } catch (QueueDoesNotExistException e) {
+            throw Known.noSuchQueue(backend, name);
+        }
     }
 
     /** Where the queue settings came from, in words, for the schedule's heading. */

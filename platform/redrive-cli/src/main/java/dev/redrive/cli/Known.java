@@ -95,6 +95,17 @@ final class Known {
     }
 
     /**
+     * The error for a queue SQS does not have ({@code stats --queue}, {@code backoff --queue} look at any queue): a usage
+     * error naming the routes' source queues.
+     */
+    static CliException noSuchQueue(Backend backend, String queue) {
+        Set<String> known = new TreeSet<>();
+        routes(backend).ifPresent(d -> d.routes().forEach(r -> known.add(QueueAddress.nameOf(r.sourceQueue()))));
+        return Suggestions.unknown(
+                "queue", queue, known, "SQS has no queue by this name; the source queues of " + Settings.ROUTES);
+    }
+
+    /**
      * {@code dependency} as a window or breaker names it must be one the consumers call: a breaker the routes declare or
      * the control table shares, one a window names, or one the ledger's failures name; else a usage error.
      */

@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
 /** {@code redrive stats}: depth, age, arrivals and replay success, per route; the circuit breakers' state. */
 @Command(
@@ -51,7 +52,8 @@ final class StatsCommand implements Callable<Integer> {
             names = "--queue",
             paramLabel = "NAME",
             order = 1,
-            description = "Only this source queue (name); need not be a configured route.")
+            description = "Only this source queue (name); need not be a configured route. A route's dead-letter "
+                    + "queue stands for its source queue; a queue SQS does not have is an error naming the routes'.")
     String queue;
 
     @Option(
@@ -119,6 +121,12 @@ final class StatsCommand implements Callable<Integer> {
             }
             return configured;
         }
-        return List.of(backend.routeOf(QueueAddress.nameOf(queue)));
+        String name = Known.sourceQueue(
+                backend, QueueAddress.nameOf(queue), spec.commandLine().getErr(), "redrive stats");
+        try {
+            return List.of(backend.routeOf(name));
+        } catch (QueueDoesNotExistException e) {
+            throw Known.noSuchQueue(backend, name);
+        }
     }
 }

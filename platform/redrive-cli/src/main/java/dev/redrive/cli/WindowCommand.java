@@ -292,8 +292,13 @@ final class WindowCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            if (!parent.root.backend().operator().removeWindow(id)) {
-                throw CliException.usage("no maintenance window '" + id + "' (see redrive window list)");
+            OperatorPort operator = parent.root.backend().operator();
+            if (!operator.removeWindow(id)) {
+                throw Suggestions.unknown(
+                        "maintenance window",
+                        id,
+                        operator.windows().stream().map(MaintenanceWindow::id).toList(),
+                        "see redrive window list");
             }
             spec.commandLine().getOut().println("Removed window " + id + ".");
             spec.commandLine().getOut().flush();

@@ -98,7 +98,11 @@ class WindowCommandTest {
         assertThat(parsed.get(1).get("status").asText()).isEqualTo("upcoming");
         assertThat(parsed.get(1).get("approvedBy").asText()).isEqualTo("bo");
 
+        CliRig.Run typo = rig.run("window", "remove", "chg-1243");
         CliRig.Run remove = rig.run("window", "remove", "chg-1234");
+
+        assertThat(typo.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).contains("unknown maintenance window 'chg-1243': did you mean 'chg-1234'?");
 
         assertThat(remove.exitCode()).isZero();
         assertThat(remove.out()).isEqualTo("Removed window chg-1234.\n");
@@ -139,7 +143,8 @@ class WindowCommandTest {
         assertThat(badTime.err().lines()).singleElement().asString().contains("'tomorrow' is not a time");
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err())
-                .isEqualTo("redrive window remove: no maintenance window 'w-nope' (see redrive " + "window list)\n");
+                .isEqualTo("redrive window remove: unknown maintenance window 'w-nope': no maintenance window is "
+                        + "known (see redrive window list)\n");
         assertThat(bare.exitCode()).isEqualTo(2);
         assertThat(bare.err().lines()).singleElement().asString().contains("add, list or remove");
     }
