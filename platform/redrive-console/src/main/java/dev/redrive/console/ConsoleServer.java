@@ -61,6 +61,7 @@ public final class ConsoleServer implements AutoCloseable {
                 ctx.redirect("/", HttpStatus.SEE_OTHER);
             });
             config.routes.get("/", pages::overview);
+            config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);
             config.routes.get("/dead-letters", pages::letters);
             config.routes.get("/dead-letters/{id}", pages::deadLetter);

@@ -2,9 +2,14 @@ package dev.redrive.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.console.internal.Views;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineState;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -88,6 +93,58 @@ class ConsolePagesTest {
     }
 
     @Test
+    void theArrivalsMatrixCountsByClassAndHourWhatTheOverviewTotals() throws Exception {
+        HttpResponse<String> r = rig.get("/api/arrivals?queue=orders&since=24h", cookie);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/json");
+        JsonNode m = new ObjectMapper().readTree(r.body());
+        assertThat(m.get("step").asLong()).isEqualTo(3_600);
+        assertThat(m.get("start").asLong())
+                .isEqualTo(ConsoleRig.NOW.minus(Duration.ofHours(24)).getEpochSecond());
+        assertThat(m.get("times")).hasSize(24);
+        assertThat(row(m, "TRANSIENT"))
+                .as("7 arrived 3h ago, 5 an hour ago")
+                .containsEntry(21, 7L)
+                .containsEntry(23, 5L)
+                .hasSize(2);
+        assertThat(row(m, "PERMANENT")).containsExactly(Map.entry(22, 4L));
+        assertThat(row(m, "SCHEMA")).as("3 days ago is outside the period").isEmpty();
+        assertThat(row(m, "POISON")).isEmpty();
+
+        Map<String, Long> overview =
+                counts(rig.page("/", cookie).selectFirst("#routes tr[data-queue=orders]"), "data-class");
+        for (String c : overview.keySet()) {
+            assertThat(row(m, c).values().stream().mapToLong(Long::longValue).sum())
+                    .as(c)
+                    .isEqualTo(overview.get(c));
+        }
+        assertThat(rig.get("/api/arrivals?queue=unknown", cookie).statusCode()).isEqualTo(400);
+        assertThat(rig.get("/api/arrivals?queue=orders", null).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void everyScriptAndStyleAPageNamesIsServedByTheConsole() {
+        Document overview = rig.page("/", cookie);
+        List<String> assets = new ArrayList<>(overview.select("script[src]").eachAttr("src"));
+        assets.addAll(overview.select("link[rel=stylesheet]").eachAttr("href"));
+        assertThat(assets)
+                .contains("/webjars/uplot/" + Views.UPLOT_VERSION + "/dist/uPlot.iife.min.js", "/assets/overview.js");
+        for (String asset : assets) {
+            HttpResponse<String> served = rig.get(asset, cookie);
+            assertThat(served.statusCode()).as(asset).isEqualTo(200);
+            assertThat(served.body()).as(asset).isNotBlank();
+            assertThat(served.headers().firstValue("Content-Type").orElseThrow())
+                    .as(asset)
+                    .containsAnyOf("javascript", "text/css");
+            assertThat(rig.get(asset, null).statusCode())
+                    .as(asset + " without a session")
+                    .isEqualTo(401);
+        }
+        assertThat(overview.select(".arrivals-chart").eachAttr("data-src"))
+                .containsExactly("/api/arrivals?queue=orders&since=24h", "/api/arrivals?queue=payments&since=24h");
+    }
+
+    @Test
     void theGroupsPageGroupsByErrorTypeAndReasonAsTheCliDoes() {
         Document page = rig.page("/groups", cookie);
         assertThat(page.getElementById("total").text()).isEqualTo("16");
@@ -138,6 +195,18 @@ class ConsolePagesTest {
         assertThat(page.select("#audit tbody tr")).hasSize(1);
         assertThat(page.select("#audit tbody td").eachText()).contains("automation", "arrived");
         assertThat(rig.get("/dead-letters/q-none", cookie).statusCode()).isEqualTo(404);
+    }
+
+    /** The non-zero cells of one class's row of the matrix, by bucket. */
+    private static Map<Integer, Long> row(JsonNode matrix, String failureClass) {
+        Map<Integer, Long> cells = new java.util.TreeMap<>();
+        JsonNode row = matrix.get("counts").get(failureClass);
+        for (int i = 0; i < row.size(); i++) {
+            if (row.get(i).asLong() != 0) {
+                cells.put(i, row.get(i).asLong());
+            }
+        }
+        return cells;
     }
 
     private static long unresolved(Element route) {

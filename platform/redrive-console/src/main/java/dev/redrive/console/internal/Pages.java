@@ -37,6 +37,8 @@ public final class Pages {
 
     /** How many dead letters a list shows; the total is always told. */
     static final int LIST_LIMIT = 200;
+    /** How many time buckets the arrivals chart has. */
+    static final int ARRIVAL_BUCKETS = 24;
 
     private final ConsoleSources sources;
     private final TemplateEngine templates;
@@ -87,6 +89,22 @@ public final class Pages {
                 "overview.jte",
                 frame("Overview", "overview", ctx),
                 new Views.Overview(sinceText, routes, replays, breakers, windows));
+    }
+
+    /** {@code GET /api/arrivals?queue=Q&since=24h}: a route's arrivals by class over time, for the chart (JSON). */
+    public void arrivals(Context ctx) {
+        String queue = ctx.queryParam("queue");
+        if (queue == null
+                || sources.routes().stream().noneMatch(r -> r.sourceQueue().equals(queue))) {
+            throw new BadRequestResponse("queue must name a configured route's source queue");
+        }
+        Duration since = parse(() -> Format.parseAge(Objects.requireNonNullElse(ctx.queryParam("since"), "24h")));
+        ctx.json(Arrivals.of(
+                sources.operator(),
+                queue,
+                since,
+                ARRIVAL_BUCKETS,
+                sources.clock().instant()));
     }
 
     /** {@code GET /groups}: the filter's dead letters grouped by error type and reason. */

@@ -42,13 +42,27 @@ public final class Views {
     public record WindowRow(
             String id, String dependency, String start, String end, String approvedBy, String reason, boolean active) {}
 
+    /** The version of the uPlot WebJar the pages load (the pom's {@code uplot.version}; a test checks it is there). */
+    public static final String UPLOT_VERSION = "1.6.30";
+
     /** The overview page. */
     public record Overview(
             String since,
             List<RouteRow> routes,
             List<ReplayRow> replays,
             List<BreakerRow> breakers,
-            List<WindowRow> windows) {}
+            List<WindowRow> windows) {
+
+        /** uPlot's script, served from its WebJar by this console. */
+        public String uplotJs() {
+            return "/webjars/uplot/" + UPLOT_VERSION + "/dist/uPlot.iife.min.js";
+        }
+
+        /** uPlot's style sheet. */
+        public String uplotCss() {
+            return "/webjars/uplot/" + UPLOT_VERSION + "/dist/uPlot.min.css";
+        }
+    }
 
     /** One failure group. */
     public record GroupRow(
