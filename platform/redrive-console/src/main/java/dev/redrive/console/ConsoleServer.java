@@ -87,7 +87,7 @@ public final class ConsoleServer implements AutoCloseable {
         return URI.create("http://" + host + ":" + port());
     }
 
-    /** The one-time URL that opens a session; empty path once it has been used. */
+    /** The one-time URL that opens a session; once it has been used, its token is empty (it opens nothing). */
     public URI openUri() {
         return origin().resolve(Guard.OPEN_PATH + "?token=" + sessions.oneTimeToken());
     }
