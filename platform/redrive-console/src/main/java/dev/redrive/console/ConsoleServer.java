@@ -7,6 +7,7 @@ import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import io.javalin.Javalin;
 import io.javalin.http.Cookie;
+import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.SameSite;
 import io.javalin.http.UnauthorizedResponse;
@@ -52,6 +53,20 @@ public final class ConsoleServer implements AutoCloseable {
                 files.location = Location.CLASSPATH;
             });
             config.routes.before(guard::check);
+            // An operator port call that fails (AWS unreachable, a missing table) is one line, never a stack trace.
+            config.routes.exception(RuntimeException.class, (e, ctx) -> {
+                if (e instanceof HttpResponseException answer) {
+                    ctx.status(answer.getStatus()).result(answer.getMessage());
+                    return;
+                }
+                ctx.status(HttpStatus.INTERNAL_SERVER_ERROR)
+                        .contentType("text/plain; charset=utf-8")
+                        .result("The console could not answer: " + e.getClass().getSimpleName() + ": "
+                                + String.valueOf(e.getMessage())
+                                        .lines()
+                                        .findFirst()
+                                        .orElse(""));
+            });
             config.routes.get(Guard.OPEN_PATH, ctx -> {
                 Sessions.Session session = sessions.open(ctx.queryParam("token"))
                         .orElseThrow(() -> new UnauthorizedResponse(

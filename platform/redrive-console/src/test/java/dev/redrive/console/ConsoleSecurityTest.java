@@ -3,12 +3,14 @@ package dev.redrive.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Proxy;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -304,6 +306,36 @@ class ConsoleSecurityTest {
         String body = rig.get("/dead-letters/" + id, cookie).body();
         assertThat(body).contains(id).doesNotContain("alice@example.com").doesNotContain("4111111111111111");
         assertThat(Jsoup.parse(body).getElementById("payload").text()).contains("not shown");
+    }
+
+    @Test
+    void aFailingOperatorPortIsOneLineNotAStackTrace() {
+        OperatorPort failing = (OperatorPort) Proxy.newProxyInstance(
+                OperatorPort.class.getClassLoader(), new Class<?>[] {OperatorPort.class}, (proxy, method, args) -> {
+                    throw new IllegalStateException("the ledger table redrive-quarantine is unreachable\n\tat x.y");
+                });
+        try (ConsoleServer broken = ConsoleServer.start(
+                ConsoleOptions.loopback(),
+                new ConsoleSources(
+                        failing, List.of(ConsoleRig.ORDERS), () -> ConsoleRig.OPERATOR, rig.fixture.clock))) {
+            HttpResponse<String> opened =
+                    rig.send(HttpRequest.newBuilder(broken.openUri()).GET());
+            String setCookie = opened.headers().firstValue("Set-Cookie").orElseThrow();
+            HttpResponse<String> r =
+                    rig.send(HttpRequest.newBuilder(broken.origin().resolve("/groups"))
+                            .header("Cookie", setCookie.substring(0, setCookie.indexOf(';')))
+                            .GET());
+            assertThat(r.statusCode()).isEqualTo(500);
+            assertThat(r.body())
+                    .isEqualTo("The console could not answer: IllegalStateException: the ledger table "
+                            + "redrive-quarantine is unreachable");
+            assertThat(r.headers().firstValue("Content-Security-Policy")).isPresent();
+            assertThat(rig.send(HttpRequest.newBuilder(broken.origin().resolve("/groups"))
+                                    .GET())
+                            .statusCode())
+                    .as("still 401 without a session")
+                    .isEqualTo(401);
+        }
     }
 
     /** The status of GET / sent with this Host header (java.net.http will not send a Host of one's choosing). */
