@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.operator.FailureGroups;
 import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import java.io.PrintWriter;

@@ -46,6 +46,7 @@ import software.amazon.awssdk.core.exception.SdkException;
             BreakerCommand.class,
             StatsCommand.class,
             BackoffCommand.class,
+            ConsoleCommand.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nEnvironment:%n",

@@ -95,6 +95,11 @@ final class InMemoryCli {
         }
     }
 
+    /** A root command on the fakes, for a test that drives a long-running command ({@code console}) itself. */
+    RedriveCli root(CliContext context) {
+        return new RedriveCli(context, (c, settings) -> new FakeBackend(settings));
+    }
+
     /** A QUARANTINED dead letter of the email consumer that arrived {@code ago} before {@link #NOW}. */
     QuarantineRecord deadLetter(String id, String body, FailureClass c, String errorType, Duration ago) {
         QuarantineRecord r =

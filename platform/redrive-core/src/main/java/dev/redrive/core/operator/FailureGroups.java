@@ -1,4 +1,4 @@
-package dev.redrive.cli;
+package dev.redrive.core.operator;
 
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineRecord;
@@ -14,18 +14,19 @@ import java.util.Set;
 /**
  * Dead letters grouped by error type and reason, the way ServicePulse groups failed messages by exception type and
  * message: one row per distinct failure, largest group first. A dead letter is "seen" when it last failed (or, when
- * no failure was recorded, when it arrived in quarantine).
+ * no failure was recorded, when it arrived in quarantine). Every operator interface groups this way ({@code redrive
+ * list --group}, the console's Groups page), so a group counts the same wherever it is read.
  */
-final class FailureGroups {
+public final class FailureGroups {
 
     private FailureGroups() {}
 
     /**
-     * One group.
+     * One group: the dead letters that failed with one error type and reason.
      *
      * @param sampleId the oldest member, to {@code redrive show}
      */
-    record Group(
+    public record Group(
             String errorType,
             String reason,
             int count,
@@ -34,7 +35,8 @@ final class FailureGroups {
             Instant lastSeen,
             String sampleId) {}
 
-    static List<Group> of(List<QuarantineRecord> records) {
+    /** The groups of {@code records}, largest first (ties: the earliest first seen first). */
+    public static List<Group> of(List<QuarantineRecord> records) {
         Map<List<String>, List<QuarantineRecord>> byFailure = new LinkedHashMap<>();
         for (QuarantineRecord r : records) {
             byFailure

@@ -1,0 +1,109 @@
+package dev.redrive.cli;
+
+import dev.redrive.console.ConsoleOptions;
+import dev.redrive.console.ConsoleServer;
+import dev.redrive.console.ConsoleSources;
+import dev.redrive.core.quarantine.Actor;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code redrive console}: serves the web console (module redrive-console) over this run's backend, the operator port
+ * and routes every other command uses, with the operator's own identity as the actor; prints the one-time URL and
+ * serves until Ctrl-C.
+ */
+@Command(
+        name = "console",
+        header = "Serve the operator's web console on 127.0.0.1 and print its one-time URL.",
+        mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
+        sortOptions = false,
+        description = {
+            "Serves the web console (overview of every route, failure groups, dead letters) on 127.0.0.1 and a free "
+                    + "port, through the same operator port and settings as the other commands; every action in it is "
+                    + "taken as you (--actor, else your AWS identity). Open the printed URL once: its token is "
+                    + "exchanged for a session cookie, and the URL cannot be used again. Ctrl-C stops it."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {"  redrive console", "  redrive console --read-only", "  redrive console --port 8765"})
+final class ConsoleCommand implements Callable<Integer> {
+
+    @ParentCommand
+    RedriveCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "0",
+            order = 1,
+            description = "The port to serve on; default: a free one.")
+    int port;
+
+    @Option(
+            names = "--read-only",
+            order = 2,
+            description = "Refuse every write (replay, archive, windows...) and show no write control.")
+    boolean readOnly;
+
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            defaultValue = ConsoleOptions.LOOPBACK,
+            order = 3,
+            description = "The address to listen on; default ${DEFAULT-VALUE}. Anything but a loopback address lets "
+                    + "other machines reach the console (still behind its token): a warning is printed.")
+    String bind;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ConsoleOptions options;
+        try {
+            options = new ConsoleOptions(bind, port, readOnly);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
+        }
+        if (!options.loopbackOnly()) {
+            err.println("redrive console: WARNING: --bind " + bind + " is not a loopback address: other machines can "
+                    + "reach this console (over plain HTTP); only the one-time URL's token keeps them out.");
+        }
+        Backend backend = root.backend();
+        Actor actor = root.actor();
+        CountDownLatch stop = new CountDownLatch(1);
+        Thread hook = new Thread(stop::countDown, "redrive-console-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (ConsoleServer server = ConsoleServer.start(
+                options,
+                new ConsoleSources(
+                        backend.operator(),
+                        backend.routes(),
+                        () -> actor,
+                        root.context().clock()))) {
+            out.println("redrive console: serving " + server.origin() + (readOnly ? " (read-only)" : "") + " as "
+                    + actor.name());
+            out.println("Open this one-time URL (it works once): " + server.openUri());
+            out.println("Ctrl-C stops the console.");
+            out.flush();
+            stop.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is stopping (Ctrl-C): the hook has run
+            }
+        }
+        return ExitCodes.OK;
+    }
+}

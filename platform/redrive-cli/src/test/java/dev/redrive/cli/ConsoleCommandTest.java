@@ -1,0 +1,113 @@
+package dev.redrive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.redrive.core.failure.FailureClass;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code redrive console} over the CLI's own backend (the in-memory fakes here): it prints a one-time URL on 127.0.0.1
+ * and a free port, the URL opens a session whose overview shows the CLI's routes and dead letters, a write is taken as
+ * the CLI's actor ({@code --actor}), and stopping the command stops the server.
+ */
+class ConsoleCommandTest {
+
+    private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)/open\\?token=[A-Za-z0-9_-]{43}");
+
+    private final InMemoryCli cli = new InMemoryCli();
+    private final ExecutorService runner = Executors.newSingleThreadExecutor();
+    private final HttpClient http =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    @AfterEach
+    void stop() {
+        runner.shutdownNow();
+    }
+
+    @Test
+    void servesTheConsoleOverTheClisOperatorPortUntilStopped() throws Exception {
+        cli.deadLetter("q-1", "{}", FailureClass.PERMANENT, "InvalidRecipient", Duration.ofHours(2));
+        cli.deadLetter("q-2", "{}", FailureClass.PERMANENT, "InvalidRecipient", Duration.ofHours(1));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        RedriveCli root = cli.root(CliContext.of(Map.of(), cli.clock, "os-user"));
+        CommandLine cl = RedriveCli.commandLine(root);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        Future<Integer> run = runner.submit(() -> cl.execute("console", "--actor", "alice"));
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> URL.matcher(out.toString()).find());
+        Matcher m = URL.matcher(out.toString());
+        assertThat(m.find()).isTrue();
+        URI open = URI.create(m.group());
+        assertThat(out.toString()).contains("as alice");
+        assertThat(err.toString()).isEmpty();
+
+        HttpResponse<String> opened =
+                http.send(HttpRequest.newBuilder(open).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(opened.statusCode()).isEqualTo(303);
+        String setCookie = opened.headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+        HttpResponse<String> groups = http.send(
+                HttpRequest.newBuilder(open.resolve("/groups"))
+                        .header("Cookie", cookie)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(groups.statusCode()).isEqualTo(200);
+        assertThat(groups.body()).contains("InvalidRecipient", "data-count=\"2\"", InMemoryCli.ROUTE.sourceQueue());
+
+        String csrf = Pattern.compile("name=\"csrf-token\" content=\"([^\"]+)\"")
+                .matcher(groups.body())
+                .results()
+                .findFirst()
+                .orElseThrow()
+                .group(1);
+        HttpResponse<String> archived = http.send(
+                HttpRequest.newBuilder(open.resolve("/dead-letters/q-1/archive"))
+                        .header("Cookie", cookie)
+                        .header("Origin", "http://127.0.0.1:" + open.getPort())
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("reason=sent+by+hand&_csrf=" + csrf))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(archived.statusCode()).isEqualTo(303);
+        assertThat(cli.record("q-1")
+                        .audit()
+                        .get(cli.record("q-1").audit().size() - 1)
+                        .actor()
+                        .name())
+                .isEqualTo("alice");
+
+        run.cancel(true);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThatThrownBy(() ->
+                                http.send(HttpRequest.newBuilder(open).build(), HttpResponse.BodyHandlers.ofString()))
+                        .isInstanceOf(ConnectException.class));
+    }
+
+    @Test
+    void refusesAPortOutOfRange() {
+        CliRig.Run bad = cli.run("console", "--port", "70000");
+        assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("port must be 0 (a free one) to 65535");
+    }
+}

@@ -1,0 +1,61 @@
+package dev.redrive.console.internal;
+
+import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.operator.OperatorPort;
+import dev.redrive.core.operator.QuarantineQuery;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A route's arrivals over a period as a time × failure class matrix: the period cut into equal buckets, each counting
+ * the dead letters (every state, tombstones included, as the overview's totals) that arrived in the ledger in it. The
+ * overview's chart draws it; the counts come from the operator port's list.
+ *
+ * @param start  the first bucket's start, epoch seconds
+ * @param step   a bucket's length in seconds
+ * @param times  each bucket's start, epoch seconds
+ * @param counts by class, one count per bucket
+ */
+public record Arrivals(long start, long step, List<Long> times, Map<String, List<Long>> counts) {
+
+    /** The matrix of {@code queue} over {@code since} before {@code now}, in {@code buckets} buckets. */
+    public static Arrivals of(OperatorPort operator, String queue, Duration since, int buckets, Instant now) {
+        long step = Math.max(1, since.toSeconds() / buckets);
+        Instant start = now.minusSeconds(step * buckets);
+        long[][] cells = new long[FailureClass.values().length][buckets];
+        QuarantineQuery all = new QuarantineQuery(
+                Optional.of(queue),
+                EnumSet.allOf(QuarantineState.class),
+                Set.of(),
+                Optional.empty(),
+                Optional.empty(),
+                Integer.MAX_VALUE);
+        for (QuarantineRecord r : operator.list(all)) {
+            if (r.arrivedAt().isBefore(start) || !r.arrivedAt().isBefore(now)) {
+                continue;
+            }
+            int bucket = (int)
+                    Math.min(buckets - 1, Duration.between(start, r.arrivedAt()).toSeconds() / step);
+            cells[r.classification().failureClass().ordinal()][bucket]++;
+        }
+        Long[] times = new Long[buckets];
+        for (int i = 0; i < buckets; i++) {
+            times[i] = start.getEpochSecond() + i * step;
+        }
+        Map<String, List<Long>> counts = new LinkedHashMap<>();
+        for (FailureClass c : FailureClass.values()) {
+            counts.put(
+                    c.name(),
+                    java.util.Arrays.stream(cells[c.ordinal()]).boxed().toList());
+        }
+        return new Arrivals(start.getEpochSecond(), step, List.of(times), counts);
+    }
+}
