@@ -23,7 +23,9 @@ public final class ConsoleScreenshots {
     private ConsoleScreenshots() {}
 
     public static void main(String[] args) throws IOException {
-        Path dir = Path.of(args.length > 0 ? args[0] : "docs/console").toAbsolutePath().normalize();
+        Path dir = Path.of(args.length > 0 ? args[0] : "docs/console")
+                .toAbsolutePath()
+                .normalize();
         Files.createDirectories(dir);
         CliRig rig = new CliRig(LocalAws.shared(), Clock.systemUTC());
         LocalDemo.seed(rig);
