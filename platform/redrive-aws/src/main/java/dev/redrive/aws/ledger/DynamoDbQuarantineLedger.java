@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -211,6 +212,67 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                         .expressionAttributeValues(Map.of(":queue", QuarantineItems.s(sourceQueue)))
                         .scanIndexForward(true),
                 limit);
+    }
+
+    /**
+     * One pass over {@code byQueue} reading back each item's state and nothing else (a projection; a tombstone's is
+     * {@code storedState}). A count query per state would not be cheaper: {@code byState} leaves tombstones out, and
+     * DynamoDB charges a query for every item it evaluates, whatever it returns. So this pass costs the read units of
+     * the queue's records, in 1 MB pages, but carries a few bytes per record instead of the record.
+     */
+    @Override
+    public Map<QuarantineState, Long> countByState(String sourceQueue) {
+        Map<QuarantineState, Long> counts = new EnumMap<>(QuarantineState.class);
+        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
+                .indexName(QuarantineItems.BY_QUEUE)
+                .keyConditionExpression("#queue = :queue")
+                .projectionExpression("#state, storedState")
+                .expressionAttributeNames(Map.of("#queue", "sourceQueue", "#state", "state"))
+                .expressionAttributeValues(Map.of(":queue", QuarantineItems.s(sourceQueue))))) {
+            for (Map<String, AttributeValue> item : page.items()) {
+                AttributeValue state = item.containsKey("state") ? item.get("state") : item.get("storedState");
+                counts.merge(QuarantineState.valueOf(state.s()), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    /** A range of {@code byQueue}'s sort key, the arrival: only the period's records are read. */
+    @Override
+    public List<QuarantineRecord> ofQueueSince(String sourceQueue, Instant from, int limit) {
+        return query(
+                QueryRequest.builder()
+                        .tableName(table)
+                        .indexName(QuarantineItems.BY_QUEUE)
+                        .keyConditionExpression("#queue = :queue AND #arrivedAt >= :from")
+                        .expressionAttributeNames(Map.of("#queue", "sourceQueue", "#arrivedAt", "arrivedAt"))
+                        .expressionAttributeValues(Map.of(
+                                ":queue",
+                                QuarantineItems.s(sourceQueue),
+                                ":from",
+                                QuarantineItems.n(from.toEpochMilli())))
+                        .scanIndexForward(true),
+                limit);
+    }
+
+    /**
+     * The first of each unresolved state's records of the queue on {@code byState} (oldest arrival first, read until
+     * one of the queue is found), the oldest of those: a few small pages, however long the queue's history.
+     */
+    @Override
+    public Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
+        QuarantineRecord oldest = null;
+        for (QuarantineState state : QuarantineState.values()) {
+            if (state.resolved()) {
+                continue;
+            }
+            for (QuarantineRecord r : inState(state, Optional.of(sourceQueue), 1)) {
+                if (oldest == null || OLDEST_FIRST.compare(r, oldest) < 0) {
+                    oldest = r;
+                }
+            }
+        }
+        return Optional.ofNullable(oldest);
     }
 
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit) {

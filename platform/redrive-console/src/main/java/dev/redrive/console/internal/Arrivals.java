@@ -2,22 +2,18 @@ package dev.redrive.console.internal;
 
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.operator.OperatorPort;
-import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineRecord;
-import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * A route's arrivals over a period as a time × failure class matrix: the period cut into equal buckets, each counting
  * the dead letters (every state, tombstones included, as the overview's totals) that arrived in the ledger in it. The
- * overview's chart draws it; the counts come from the operator port's list.
+ * overview's chart draws it; the counts come from the operator port's arrivals since the first bucket (the period's
+ * records, not the queue's history).
  *
  * @param start  the first bucket's start, epoch seconds
  * @param step   a bucket's length in seconds
@@ -31,14 +27,7 @@ public record Arrivals(long start, long step, List<Long> times, Map<String, List
         long step = Math.max(1, since.toSeconds() / buckets);
         Instant start = now.minusSeconds(step * buckets);
         long[][] cells = new long[FailureClass.values().length][buckets];
-        QuarantineQuery all = new QuarantineQuery(
-                Optional.of(queue),
-                EnumSet.allOf(QuarantineState.class),
-                Set.of(),
-                Optional.empty(),
-                Optional.empty(),
-                Integer.MAX_VALUE);
-        for (QuarantineRecord r : operator.list(all)) {
+        for (QuarantineRecord r : operator.arrivedSince(queue, start)) {
             if (r.arrivedAt().isBefore(start) || !r.arrivedAt().isBefore(now)) {
                 continue;
             }

@@ -19,6 +19,7 @@ import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -189,6 +190,11 @@ public final class LedgerOperator implements OperatorPort {
     @Override
     public RouteStatus status(Route route, Duration since) {
         return queries.status(route, queues, since);
+    }
+
+    @Override
+    public List<QuarantineRecord> arrivedSince(String sourceQueue, Instant from) {
+        return queries.arrivedSince(sourceQueue, from);
     }
 
     @Override

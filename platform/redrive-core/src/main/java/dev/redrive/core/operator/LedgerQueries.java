@@ -15,7 +15,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The operator's reads of the ledger, each through the query that fits it: one queue over many states by queue (the
@@ -61,6 +60,10 @@ final class LedgerQueries {
         return matching.size() <= query.limit() ? matching : List.copyOf(matching.subList(0, query.limit()));
     }
 
+    /**
+     * A route's figures from three reads that cost what the answer holds, not the queue's history: the count of each
+     * state (tombstones included), the records that arrived over {@code since}, and the oldest unresolved record.
+     */
     RouteStatus status(Route route, DeadLetterSource queues, Duration since) {
         Instant now = clock.instant();
         DeadLetterSource.QueueDepth source = queues.approximateDepth(route.sourceQueue());
@@ -69,18 +72,17 @@ final class LedgerQueries {
         for (FailureClass c : FailureClass.values()) {
             arrivals.put(c, 0);
         }
-        Map<QuarantineState, Integer> states = new EnumMap<>(QuarantineState.class);
-        QuarantineRecord oldest = null;
-        Instant from = now.minus(since);
-        for (QuarantineRecord r : ledger.ofQueue(route.sourceQueue(), Integer.MAX_VALUE)) {
-            states.merge(r.state(), 1, Integer::sum);
-            if (!r.arrivedAt().isBefore(from)) {
-                arrivals.merge(r.classification().failureClass(), 1, Integer::sum);
-            }
-            if (!r.state().resolved() && (oldest == null || r.arrivedAt().isBefore(oldest.arrivedAt()))) {
-                oldest = r;
-            }
+        for (QuarantineRecord r : arrivedSince(route.sourceQueue(), now.minus(since))) {
+            arrivals.merge(r.classification().failureClass(), 1, Integer::sum);
         }
-        return new RouteStatus(route, source, deadLetters, Optional.ofNullable(oldest), arrivals, states);
+        Map<QuarantineState, Integer> states = new EnumMap<>(QuarantineState.class);
+        ledger.countByState(route.sourceQueue()).forEach((state, count) -> states.put(state, Math.toIntExact(count)));
+        return new RouteStatus(
+                route, source, deadLetters, ledger.oldestUnresolved(route.sourceQueue()), arrivals, states);
+    }
+
+    /** Every record of {@code sourceQueue} that arrived at or after {@code from}, tombstones included, oldest first. */
+    List<QuarantineRecord> arrivedSince(String sourceQueue, Instant from) {
+        return ledger.ofQueueSince(sourceQueue, from, Integer.MAX_VALUE);
     }
 }

@@ -11,6 +11,7 @@ import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.sweeper.ReplayStats;
 import dev.redrive.core.sweeper.Route;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +65,12 @@ public interface OperatorPort {
 
     /** The figures of one route: depths, the oldest unresolved dead letter, arrivals over {@code since}, states. */
     RouteStatus status(Route route, Duration since);
+
+    /**
+     * Every dead letter of {@code sourceQueue} that arrived at or after {@code from}, in any state, archived ones
+     * included (as {@link #status} counts them), oldest first: a period's arrivals, read without the queue's history.
+     */
+    List<QuarantineRecord> arrivedSince(String sourceQueue, Instant from);
 
     /** Replays sent and returned, by failure class, over all routes. */
     Map<FailureClass, ReplayStats.Totals> replayTotals();

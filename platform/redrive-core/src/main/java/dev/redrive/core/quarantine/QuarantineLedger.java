@@ -3,6 +3,8 @@ package dev.redrive.core.quarantine;
 import dev.redrive.core.lease.LeaseToken;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -120,4 +122,45 @@ public interface QuarantineLedger {
 
     /** How many active records of {@code sourceQueue} are in {@code state} (tombstones excluded). */
     long count(QuarantineState state, String sourceQueue);
+
+    /**
+     * How many records of {@code sourceQueue} are in each state, tombstones included (counted under the state they
+     * keep), as {@link #ofQueue} lists them; a state with none is left out. This default reads every record back; an
+     * adapter reads no more of them than it must (on DynamoDB, only their state).
+     */
+    default Map<QuarantineState, Long> countByState(String sourceQueue) {
+        Map<QuarantineState, Long> counts = new EnumMap<>(QuarantineState.class);
+        for (QuarantineRecord r : ofQueue(sourceQueue, Integer.MAX_VALUE)) {
+            counts.merge(r.state(), 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    /**
+     * The records of {@code sourceQueue} that arrived at or after {@code from}, in any state and tombstones included,
+     * oldest arrival first: {@link #ofQueue} cut at an arrival, so that a recent period costs what it holds, not the
+     * queue's whole history (on DynamoDB, a range of the by-queue index's sort key).
+     */
+    default List<QuarantineRecord> ofQueueSince(String sourceQueue, Instant from, int limit) {
+        return ofQueue(sourceQueue, Integer.MAX_VALUE).stream()
+                .filter(r -> !r.arrivedAt().isBefore(from))
+                .limit(limit)
+                .toList();
+    }
+
+    /**
+     * The unresolved record of {@code sourceQueue} that arrived first (of two that arrived at once, the lower id), or
+     * empty when none is unresolved. A tombstone is never unresolved (the archive sweep archives an unresolved record
+     * before it moves it to the store), so an adapter may look at the active records only: the oldest of each
+     * unresolved state.
+     */
+    default Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
+        return ofQueue(sourceQueue, Integer.MAX_VALUE).stream()
+                .filter(r -> !r.state().resolved())
+                .min(OLDEST_FIRST);
+    }
+
+    /** Oldest arrival first; of two that arrived at once, the lower id first. */
+    Comparator<QuarantineRecord> OLDEST_FIRST =
+            Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id);
 }

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +115,35 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
                         && !r.archivedToStore()
                         && r.sourceQueue().equals(sourceQueue))
                 .count();
+    }
+
+    @Override
+    public synchronized Map<QuarantineState, Long> countByState(String sourceQueue) {
+        Map<QuarantineState, Long> counts = new EnumMap<>(QuarantineState.class);
+        records.values().stream()
+                .filter(r -> r.sourceQueue().equals(sourceQueue))
+                .forEach(r -> counts.merge(r.state(), 1L, Long::sum));
+        return counts;
+    }
+
+    @Override
+    public synchronized List<QuarantineRecord> ofQueueSince(String sourceQueue, Instant from, int limit) {
+        return records.values().stream()
+                .filter(r ->
+                        r.sourceQueue().equals(sourceQueue) && !r.arrivedAt().isBefore(from))
+                .sorted(OLDEST_FIRST)
+                .limit(limit)
+                .toList();
+    }
+
+    /** The oldest of each unresolved state's active records, as the adapter finds it. */
+    @Override
+    public synchronized Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
+        return records.values().stream()
+                .filter(r -> !r.state().resolved()
+                        && !r.archivedToStore()
+                        && r.sourceQueue().equals(sourceQueue))
+                .min(OLDEST_FIRST);
     }
 
     public synchronized List<QuarantineRecord> all() {

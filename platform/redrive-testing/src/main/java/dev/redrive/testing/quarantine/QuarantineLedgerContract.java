@@ -368,6 +368,100 @@ public abstract class QuarantineLedgerContract {
     }
 
     @Test
+    void countByStateCountsEveryRecordOfOneQueueByStateTombstonesIncluded() {
+        Instant t = clock.instant().minus(Duration.ofHours(2));
+        List<QuarantineRecord> mine = List.of(
+                record(id(), t),
+                record(id(), t.plusSeconds(1)),
+                inState(record(id(), t.plusSeconds(2)), QuarantineState.UNDER_REVIEW),
+                inState(record(id(), t.plusSeconds(3)), QuarantineState.REPLAYED),
+                inState(record(id(), t.plusSeconds(4)), QuarantineState.REPLAYED)
+                        .tombstone("archive/5.jsonl.gz"),
+                inState(record(id(), t.plusSeconds(5)), QuarantineState.ARCHIVED)
+                        .tombstone("archive/5.jsonl.gz"));
+        mine.forEach(r -> assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue());
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), t), Optional.empty());
+
+        assertThat(ledger.countByState(queue))
+                .isEqualTo(Map.of(
+                        QuarantineState.QUARANTINED, 2L,
+                        QuarantineState.UNDER_REVIEW, 1L,
+                        QuarantineState.REPLAYED, 2L,
+                        QuarantineState.ARCHIVED, 1L));
+        assertThat(ledger.countByState("other-" + queue)).isEqualTo(Map.of(QuarantineState.QUARANTINED, 1L));
+        assertThat(ledger.countByState("no-such-" + queue)).isEmpty();
+    }
+
+    @Test
+    void ofQueueSinceListsTheQueueFromAnArrivalIncludedOldestFirstTombstonesIncluded() {
+        Instant from = clock.instant().minus(Duration.ofHours(24));
+        QuarantineRecord before = record(id(), from.minusMillis(1));
+        QuarantineRecord at = record(id(), from);
+        QuarantineRecord tombstone = inState(record(id(), from.plusSeconds(10)), QuarantineState.ARCHIVED)
+                .tombstone("archive/6.jsonl.gz");
+        QuarantineRecord latest = inState(record(id(), from.plusSeconds(20)), QuarantineState.SCHEMA_CHECK);
+        for (QuarantineRecord r : List.of(latest, before, tombstone, at)) {
+            ledger.insertIfAbsent(r, Optional.empty());
+        }
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), from.plusSeconds(5)), Optional.empty());
+
+        List<QuarantineRecord> since = ledger.ofQueueSince(queue, from, 10);
+
+        assertThat(since).extracting(QuarantineRecord::id).containsExactly(at.id(), tombstone.id(), latest.id());
+        assertThat(since.get(1).archivedToStore()).isTrue();
+        assertThat(since.get(2).state()).isEqualTo(QuarantineState.SCHEMA_CHECK);
+        assertThat(ledger.ofQueueSince(queue, from, 2))
+                .extracting(QuarantineRecord::id)
+                .containsExactly(at.id(), tombstone.id());
+        assertThat(ledger.ofQueueSince(queue, from.plusSeconds(21), 10)).isEmpty();
+    }
+
+    @Test
+    void oldestUnresolvedIsTheFirstArrivalOfTheQueueInAnyUnresolvedState() {
+        Instant t = clock.instant().minus(Duration.ofDays(2));
+        assertThat(ledger.oldestUnresolved(queue)).isEmpty();
+        // older resolved records, and more than a page of older unresolved records of another queue, come first
+        ledger.insertIfAbsent(inState(record(id(), t), QuarantineState.REPLAYED), Optional.empty());
+        ledger.insertIfAbsent(
+                inState(record(id(), t.plusSeconds(1)), QuarantineState.ARCHIVED)
+                        .tombstone("archive/7.jsonl.gz"),
+                Optional.empty());
+        List<QuarantineRecord> elsewhere = new java.util.ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            elsewhere.add(inState(recordOf("other-" + queue, id(), t.plusSeconds(2)), QuarantineState.UNDER_REVIEW));
+        }
+        assertThat(ledger.insertAllIfAbsent(elsewhere, Optional.empty())).hasSize(120);
+        assertThat(ledger.oldestUnresolved(queue)).as("only resolved records").isEmpty();
+
+        QuarantineRecord waiting = record(id(), t.plusSeconds(30));
+        QuarantineRecord checking = inState(record(id(), t.plusSeconds(20)), QuarantineState.IDEMPOTENCY_CHECK);
+        QuarantineRecord reviewed = inState(record(id(), t.plusSeconds(25)), QuarantineState.UNDER_REVIEW);
+        for (QuarantineRecord r : List.of(waiting, checking, reviewed)) {
+            ledger.insertIfAbsent(r, Optional.empty());
+        }
+
+        assertThat(ledger.oldestUnresolved(queue)).map(QuarantineRecord::id).contains(checking.id());
+        assertThat(ledger.oldestUnresolved("other-" + queue))
+                .map(QuarantineRecord::state)
+                .contains(QuarantineState.UNDER_REVIEW);
+    }
+
+    /** {@code r} as if it had been moved to {@code state} (the ledger stores what it is given). */
+    protected static QuarantineRecord inState(QuarantineRecord r, QuarantineState state) {
+        return new QuarantineRecord(
+                r.id(),
+                state,
+                r.origin(),
+                r.evidence(),
+                r.payload(),
+                r.attributes(),
+                r.replayCount(),
+                r.note(),
+                r.audit(),
+                r.version());
+    }
+
+    @Test
     void aFencedWriteWithALowerTokenThanTheRecordHasSeenIsRefusedWhateverItsOwnClockSays() {
         String leaseName = "sweeper#" + queue;
         Lease old = leases.acquire(leaseName, "old", Duration.ofMillis(300), clock.instant())

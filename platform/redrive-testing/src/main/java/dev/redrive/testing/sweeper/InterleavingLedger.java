@@ -83,4 +83,19 @@ public final class InterleavingLedger implements QuarantineLedger {
     public long count(QuarantineState state, String sourceQueue) {
         return delegate.count(state, sourceQueue);
     }
+
+    @Override
+    public Map<QuarantineState, Long> countByState(String sourceQueue) {
+        return delegate.countByState(sourceQueue);
+    }
+
+    @Override
+    public List<QuarantineRecord> ofQueueSince(String sourceQueue, Instant from, int limit) {
+        return delegate.ofQueueSince(sourceQueue, from, limit);
+    }
+
+    @Override
+    public Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
+        return delegate.oldestUnresolved(sourceQueue);
+    }
 }
