@@ -255,26 +255,6 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 limit);
     }
 
-    /**
-     * The first of each unresolved state's records of the queue on {@code byState} (oldest arrival first, read until
-     * one of the queue is found), the oldest of those: a few small pages, however long the queue's history.
-     */
-    @Override
-    public Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
-        QuarantineRecord oldest = null;
-        for (QuarantineState state : QuarantineState.values()) {
-            if (state.resolved()) {
-                continue;
-            }
-            for (QuarantineRecord r : inState(state, Optional.of(sourceQueue), 1)) {
-                if (oldest == null || OLDEST_FIRST.compare(r, oldest) < 0) {
-                    oldest = r;
-                }
-            }
-        }
-        return Optional.ofNullable(oldest);
-    }
-
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit) {
         return query(request, limit, r -> true);
     }

@@ -15,6 +15,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The operator's reads of the ledger, each through the query that fits it: one queue over many states by queue (the
@@ -78,7 +80,28 @@ final class LedgerQueries {
         Map<QuarantineState, Integer> states = new EnumMap<>(QuarantineState.class);
         ledger.countByState(route.sourceQueue()).forEach((state, count) -> states.put(state, Math.toIntExact(count)));
         return new RouteStatus(
-                route, source, deadLetters, ledger.oldestUnresolved(route.sourceQueue()), arrivals, states);
+                route, source, deadLetters, oldestUnresolved(route.sourceQueue(), states.keySet()), arrivals, states);
+    }
+
+    /**
+     * The unresolved record of {@code sourceQueue} that arrived first (of two at once, the lower id): the first of each
+     * unresolved state it has records in ({@code present}), by state, oldest first. A tombstone is never unresolved
+     * (the archive sweep archives an unresolved record before it moves it to the store), so the active records are all
+     * there is to look at.
+     */
+    private Optional<QuarantineRecord> oldestUnresolved(String sourceQueue, Set<QuarantineState> present) {
+        QuarantineRecord oldest = null;
+        for (QuarantineState state : present) {
+            if (state.resolved()) {
+                continue;
+            }
+            for (QuarantineRecord r : ledger.inState(state, Optional.of(sourceQueue), 1)) {
+                if (oldest == null || QuarantineLedger.OLDEST_FIRST.compare(r, oldest) < 0) {
+                    oldest = r;
+                }
+            }
+        }
+        return Optional.ofNullable(oldest);
     }
 
     /** Every record of {@code sourceQueue} that arrived at or after {@code from}, tombstones included, oldest first. */

@@ -148,18 +148,6 @@ public interface QuarantineLedger {
                 .toList();
     }
 
-    /**
-     * The unresolved record of {@code sourceQueue} that arrived first (of two that arrived at once, the lower id), or
-     * empty when none is unresolved. A tombstone is never unresolved (the archive sweep archives an unresolved record
-     * before it moves it to the store), so an adapter may look at the active records only: the oldest of each
-     * unresolved state.
-     */
-    default Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
-        return ofQueue(sourceQueue, Integer.MAX_VALUE).stream()
-                .filter(r -> !r.state().resolved())
-                .min(OLDEST_FIRST);
-    }
-
     /** Oldest arrival first; of two that arrived at once, the lower id first. */
     Comparator<QuarantineRecord> OLDEST_FIRST =
             Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id);

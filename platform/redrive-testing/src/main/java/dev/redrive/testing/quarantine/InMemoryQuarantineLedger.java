@@ -136,16 +136,6 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
                 .toList();
     }
 
-    /** The oldest of each unresolved state's active records, as the adapter finds it. */
-    @Override
-    public synchronized Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
-        return records.values().stream()
-                .filter(r -> !r.state().resolved()
-                        && !r.archivedToStore()
-                        && r.sourceQueue().equals(sourceQueue))
-                .min(OLDEST_FIRST);
-    }
-
     public synchronized List<QuarantineRecord> all() {
         return new ArrayList<>(records.values());
     }

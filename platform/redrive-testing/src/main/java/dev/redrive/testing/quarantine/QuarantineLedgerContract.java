@@ -417,33 +417,24 @@ public abstract class QuarantineLedgerContract {
     }
 
     @Test
-    void oldestUnresolvedIsTheFirstArrivalOfTheQueueInAnyUnresolvedState() {
+    void inStateOfOneQueueWithALimitOfOneFindsItsOldestPastOlderRecordsOfOtherQueues() {
         Instant t = clock.instant().minus(Duration.ofDays(2));
-        assertThat(ledger.oldestUnresolved(queue)).isEmpty();
-        // older resolved records, and more than a page of older unresolved records of another queue, come first
-        ledger.insertIfAbsent(inState(record(id(), t), QuarantineState.REPLAYED), Optional.empty());
-        ledger.insertIfAbsent(
-                inState(record(id(), t.plusSeconds(1)), QuarantineState.ARCHIVED)
-                        .tombstone("archive/7.jsonl.gz"),
-                Optional.empty());
+        // more than a page of older records of another queue in the same state come first on the state's index
         List<QuarantineRecord> elsewhere = new java.util.ArrayList<>();
         for (int i = 0; i < 120; i++) {
-            elsewhere.add(inState(recordOf("other-" + queue, id(), t.plusSeconds(2)), QuarantineState.UNDER_REVIEW));
+            elsewhere.add(inState(recordOf("other-" + queue, id(), t.plusSeconds(i)), QuarantineState.UNDER_REVIEW));
         }
         assertThat(ledger.insertAllIfAbsent(elsewhere, Optional.empty())).hasSize(120);
-        assertThat(ledger.oldestUnresolved(queue)).as("only resolved records").isEmpty();
+        assertThat(ledger.inState(QuarantineState.UNDER_REVIEW, Optional.of(queue), 1))
+                .isEmpty();
+        QuarantineRecord newer = inState(record(id(), t.plusSeconds(300)), QuarantineState.UNDER_REVIEW);
+        QuarantineRecord older = inState(record(id(), t.plusSeconds(200)), QuarantineState.UNDER_REVIEW);
+        ledger.insertIfAbsent(newer, Optional.empty());
+        ledger.insertIfAbsent(older, Optional.empty());
 
-        QuarantineRecord waiting = record(id(), t.plusSeconds(30));
-        QuarantineRecord checking = inState(record(id(), t.plusSeconds(20)), QuarantineState.IDEMPOTENCY_CHECK);
-        QuarantineRecord reviewed = inState(record(id(), t.plusSeconds(25)), QuarantineState.UNDER_REVIEW);
-        for (QuarantineRecord r : List.of(waiting, checking, reviewed)) {
-            ledger.insertIfAbsent(r, Optional.empty());
-        }
-
-        assertThat(ledger.oldestUnresolved(queue)).map(QuarantineRecord::id).contains(checking.id());
-        assertThat(ledger.oldestUnresolved("other-" + queue))
-                .map(QuarantineRecord::state)
-                .contains(QuarantineState.UNDER_REVIEW);
+        assertThat(ledger.inState(QuarantineState.UNDER_REVIEW, Optional.of(queue), 1))
+                .extracting(QuarantineRecord::id)
+                .containsExactly(older.id());
     }
 
     /** {@code r} as if it had been moved to {@code state} (the ledger stores what it is given). */

@@ -93,9 +93,4 @@ public final class InterleavingLedger implements QuarantineLedger {
     public List<QuarantineRecord> ofQueueSince(String sourceQueue, Instant from, int limit) {
         return delegate.ofQueueSince(sourceQueue, from, limit);
     }
-
-    @Override
-    public Optional<QuarantineRecord> oldestUnresolved(String sourceQueue) {
-        return delegate.oldestUnresolved(sourceQueue);
-    }
 }
