@@ -4,7 +4,6 @@ import dev.redrive.aws.queues.QueueAddress;
 import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
-import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.schema.DeclaredRoute;
 import dev.redrive.schema.RoutesDocument;
 import java.io.PrintWriter;
@@ -106,29 +105,15 @@ final class Known {
     }
 
     /**
-     * {@code dependency} as a window or breaker names it must be one the consumers call: a breaker the routes declare or
-     * the control table shares, one a window names, or one the ledger's failures name; else a usage error.
+     * {@code dependency} as a window or breaker names it must be one the deployment has: core's rule
+     * ({@link dev.redrive.core.operator.OperatorPort#requireDependency}), the console's too; else a usage error that
+     * names the known ones.
      */
     static void requireDependency(Backend backend, String dependency) {
-        Set<String> known = new TreeSet<>();
-        routes(backend).ifPresent(d -> known.addAll(d.breakers()));
-        known.addAll(backend.operator().breakers().keySet());
-        backend.operator().windows().stream().map(MaintenanceWindow::dependency).forEach(known::add);
-        if (known.contains(dependency)) {
-            return;
-        }
-        for (QuarantineRecord r : everything(backend)) {
-            if (r.classification().dependency() != null) {
-                known.add(r.classification().dependency());
-            }
-        }
-        if (!known.contains(dependency)) {
-            throw Suggestions.unknown(
-                    "dependency",
-                    dependency,
-                    known,
-                    "the breakers of " + Settings.ROUTES + " and the control table, the windows, the dead letters' "
-                            + "failures");
+        try {
+            backend.operator().requireDependency(dependency);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
         }
     }
 

@@ -115,6 +115,29 @@ class LedgerOperatorTest {
         assertThat(operator.windows()).doesNotContain(w);
     }
 
+    @Test
+    void aDependencyIsKnownFromTheBreakersTheWindowsOrTheLedgerAndATypoIsRefusedNamingThem() {
+        OperatorPort withBreakers = f.operator()
+                .breakers(f.breakers, List.of("email-provider", "revenue-store"))
+                .build();
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("t1|x", FailureClass.TRANSIENT, "Timeout", "tax-service", T0));
+        f.sweep();
+
+        assertThat(withBreakers.requireDependency("email-provider")).isEqualTo("email-provider");
+        assertThat(withBreakers.requireDependency("payments")).as("a window's").isEqualTo("payments");
+        assertThat(withBreakers.requireDependency("tax-service"))
+                .as("a failure's")
+                .isEqualTo("tax-service");
+        assertThatThrownBy(() -> withBreakers.requireDependency("emial-provider"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown dependency 'emial-provider': did you mean 'email-provider'? Known: "
+                        + "email-provider, payments, revenue-store, tax-service (the shared circuit breakers, the "
+                        + "maintenance windows, the dead letters' failures)");
+        assertThatThrownBy(() -> operator.requireDependency("email-provider"))
+                .as("without breakers only the windows and the failures are known")
+                .hasMessageStartingWith("unknown dependency 'email-provider': Known: payments, tax-service");
+    }
+
     private QuarantineRecord only(String errorType, boolean upcastable) {
         return operator
                 .list(new QuarantineQuery(
