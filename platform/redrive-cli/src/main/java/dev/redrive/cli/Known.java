@@ -104,19 +104,6 @@ final class Known {
                 "queue", queue, known, "SQS has no queue by this name; the source queues of " + Settings.ROUTES);
     }
 
-    /**
-     * {@code dependency} as a window or breaker names it must be one the deployment has: core's rule
-     * ({@link dev.redrive.core.operator.OperatorPort#requireDependency}), the console's too; else a usage error that
-     * names the known ones.
-     */
-    static void requireDependency(Backend backend, String dependency) {
-        try {
-            backend.operator().requireDependency(dependency);
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage(e.getMessage());
-        }
-    }
-
     private static java.util.List<QuarantineRecord> everything(Backend backend) {
         return backend.operator()
                 .list(new QuarantineQuery(

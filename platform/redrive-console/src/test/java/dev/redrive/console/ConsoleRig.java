@@ -43,7 +43,7 @@ final class ConsoleRig implements AutoCloseable {
     static final Actor OPERATOR = Actor.person("arn:aws:sts::123456789012:assumed-role/Operator/alice");
 
     final SweeperFixture fixture = new SweeperFixture();
-    final OperatorPort operator = fixture.operator().build();
+    final OperatorPort operator;
     final ConsoleServer server;
     final HttpClient http = HttpClient.newBuilder()
             .followRedirects(HttpClient.Redirect.NEVER)
@@ -52,12 +52,30 @@ final class ConsoleRig implements AutoCloseable {
     private final AtomicInteger ids = new AtomicInteger();
 
     ConsoleRig(ConsoleOptions options) {
+        this(options, List.of());
+    }
+
+    /** A console whose operator port shares the breakers of {@code breakers} (the fixture's, kept with its windows). */
+    ConsoleRig(ConsoleOptions options, List<String> breakers) {
+        operator = breakers.isEmpty()
+                ? fixture.operator().build()
+                : fixture.operator().breakers(fixture.breakers, breakers).build();
         server = ConsoleServer.start(
                 options, new ConsoleSources(operator, List.of(ORDERS, PAYMENTS), () -> OPERATOR, fixture.clock));
     }
 
+    /** On 127.0.0.1, a free port, read and write, its state (saved views) in a new temporary directory. */
     ConsoleRig() {
-        this(ConsoleOptions.loopback());
+        this(ConsoleOptions.loopback().withStateDir(temporaryStateDir()));
+    }
+
+    /** A new temporary directory for a console's state, so no test reads or writes the operator's own. */
+    static java.nio.file.Path temporaryStateDir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("redrive-console-state");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Seeds {@code n} dead letters of {@code route} with one failure, arrived {@code ago} before {@link #NOW}. */

@@ -261,7 +261,7 @@ public final class Pages {
 
     private Views.Frame frame(String title, String nav, Context ctx) {
         Sessions.Session session = ctx.attribute(Guard.SESSION_ATTRIBUTE);
-        return new Views.Frame(title, nav, session == null ? "" : session.csrf(), readOnly);
+        return new Views.Frame(title, nav, session == null ? "" : session.csrf(), readOnly, SavedViews.nav(ctx));
     }
 
     private void render(Context ctx, String template, Views.Frame frame, Object view) {

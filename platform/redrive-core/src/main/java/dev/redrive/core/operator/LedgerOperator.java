@@ -215,6 +215,18 @@ public final class LedgerOperator implements OperatorPort {
     }
 
     @Override
+    public void checkNewWindow(MaintenanceWindow window) {
+        requireDependency(window.dependency());
+        if (windows.find(window.id()).isPresent()) {
+            throw new IllegalArgumentException("a window with id '" + window.id() + "' exists already");
+        }
+        if (window.holdsBreaker() && !clock.instant().isBefore(window.end())) {
+            throw new IllegalArgumentException("a window holds its breaker while it lasts, and this one is over (it "
+                    + "ended " + window.end() + ")");
+        }
+    }
+
+    @Override
     public String requireDependency(String dependency) {
         Set<String> known = new TreeSet<>(holds == null ? List.of() : holds.dependencies());
         windows.list().stream().map(MaintenanceWindow::dependency).forEach(known::add);

@@ -138,6 +138,29 @@ class LedgerOperatorTest {
                 .hasMessageStartingWith("unknown dependency 'email-provider': Known: payments, tax-service");
     }
 
+    @Test
+    void aNewWindowIsCheckedForItsDependencyItsIdAndAHoldThatIsOver() {
+        OperatorPort withBreakers =
+                f.operator().breakers(f.breakers, List.of("email-provider")).build();
+        java.time.Instant now = f.clock.instant();
+        MaintenanceWindow fine =
+                new MaintenanceWindow("chg-1", "email-provider", now, now.plusSeconds(600), "ada", "CHG-1", true);
+        withBreakers.checkNewWindow(fine);
+
+        assertThatThrownBy(() -> withBreakers.checkNewWindow(
+                        new MaintenanceWindow("chg-2", "emial-provider", now, now.plusSeconds(600), "ada", "CHG-2")))
+                .hasMessageStartingWith("unknown dependency 'emial-provider': did you mean 'email-provider'?");
+        assertThatThrownBy(() -> withBreakers.checkNewWindow(
+                        new MaintenanceWindow("w", "email-provider", now, now.plusSeconds(600), "ada", "again")))
+                .hasMessage("a window with id 'w' exists already");
+        assertThatThrownBy(() -> withBreakers.checkNewWindow(new MaintenanceWindow(
+                        "chg-3", "email-provider", now.minusSeconds(600), now, "ada", "late", true)))
+                .hasMessageStartingWith("a window holds its breaker while it lasts, and this one is over");
+        withBreakers.checkNewWindow(
+                new MaintenanceWindow("chg-4", "email-provider", now.minusSeconds(600), now, "ada", "past, no hold"));
+        assertThat(withBreakers.windows()).extracting(MaintenanceWindow::id).containsExactly("w");
+    }
+
     private QuarantineRecord only(String errorType, boolean upcastable) {
         return operator
                 .list(new QuarantineQuery(
