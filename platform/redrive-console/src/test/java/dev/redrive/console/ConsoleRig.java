@@ -80,6 +80,12 @@ final class ConsoleRig implements AutoCloseable {
 
     /** Seeds {@code n} dead letters of {@code route} with one failure, arrived {@code ago} before {@link #NOW}. */
     List<String> seed(Route route, int n, FailureClass c, String errorType, QuarantineState state, Duration ago) {
+        return seed(route, n, c, errorType, state, ago, "");
+    }
+
+    /** {@link #seed}, the dead letters having failed in the consumer's build {@code version} (empty: none recorded). */
+    List<String> seed(
+            Route route, int n, FailureClass c, String errorType, QuarantineState state, Duration ago, String version) {
         List<String> seeded = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             String id = "q-" + route.sourceQueue() + "-" + ids.incrementAndGet();
@@ -95,7 +101,8 @@ final class ConsoleRig implements AutoCloseable {
                             "m-" + id,
                             route.consumer() + "#k-" + id,
                             arrived),
-                    new DeadLetterEvidence(classification, arrived.minusSeconds(90), arrived.minusSeconds(30), 3),
+                    new DeadLetterEvidence(
+                            classification, arrived.minusSeconds(90), arrived.minusSeconds(30), 3, version),
                     new PayloadLocation.Inline("{\"email\":\"alice@example.com\",\"card\":\"4111111111111111\"}"),
                     Map.of("traceparent", MessageAttribute.ofString("00-abc-def-01")),
                     0,

@@ -120,7 +120,8 @@ public final class Pages {
                         Format.at(g.firstSeen()),
                         Format.at(g.lastSeen()),
                         g.sampleId(),
-                        "/dead-letters?" + filter.withErrorType(g.errorType()).queryString()))
+                        "/dead-letters?" + filter.withErrorType(g.errorType()).queryString(),
+                        List.copyOf(g.versions())))
                 .toList();
         render(
                 ctx,

@@ -80,7 +80,8 @@ public final class Views {
             String firstSeen,
             String lastSeen,
             String sampleId,
-            String membersLink) {}
+            String membersLink,
+            List<String> versions) {}
 
     /** The choices of the filter form. */
     public record Choices(List<String> queues, List<String> states, List<String> classes) {}
