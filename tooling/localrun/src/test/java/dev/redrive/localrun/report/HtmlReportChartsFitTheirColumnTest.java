@@ -1,10 +1,9 @@
 package dev.redrive.localrun.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
+import dev.redrive.localstack.browser.HeadlessChromium;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +20,6 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The report's charts in a real browser (Debian's headless Chromium driven by its chromedriver through Selenium) at
@@ -32,9 +29,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
  */
 class HtmlReportChartsFitTheirColumnTest {
 
-    static final Path BROWSER = Path.of("/usr/bin/chromium");
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
-
     @TempDir
     static Path dir;
 
@@ -43,23 +37,9 @@ class HtmlReportChartsFitTheirColumnTest {
 
     @BeforeAll
     static void openTheBrowserOnAReport() throws Exception {
-        if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
-            fail("the browser tests need Debian's headless Chromium and its driver: " + BROWSER + " "
-                    + (Files.isExecutable(BROWSER) ? "is" : "is NOT") + " installed, " + DRIVER + " "
-                    + (Files.isExecutable(DRIVER) ? "is" : "is NOT")
-                    + " installed; install them with: apt-get install -y chromium chromium-driver");
-        }
         page = dir.resolve("report.html");
         HtmlReport.write(page, "Charts at common widths", report());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(BROWSER.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage");
-        options.addArguments("--user-data-dir=" + Files.createDirectories(dir.resolve("profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start(1280, 900);
     }
 
     @AfterAll
