@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.console.internal.EditRetry;
 import dev.redrive.console.internal.Guard;
 import dev.redrive.console.internal.Pages;
 import dev.redrive.console.internal.Sessions;
@@ -41,6 +42,8 @@ public final class ConsoleServer implements AutoCloseable {
         Guard guard = new Guard(
                 sessions, () -> cookieName(port.get()), options.loopbackOnly(), options.readOnly(), port::get);
         Pages pages = new Pages(sources, TemplateEngine.createPrecompiled(ContentType.Html), options.readOnly());
+        EditRetry edits =
+                new EditRetry(sources, TemplateEngine.createPrecompiled(ContentType.Html), options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -81,6 +84,8 @@ public final class ConsoleServer implements AutoCloseable {
             config.routes.get("/dead-letters", pages::letters);
             config.routes.get("/dead-letters/{id}", pages::deadLetter);
             config.routes.post("/dead-letters/{id}/archive", pages::archive);
+            config.routes.get("/dead-letters/{id}/edit", edits::page);
+            config.routes.post("/dead-letters/{id}/edit", edits::step);
             config.routes.post("/logout", ctx -> {
                 sessions.close(ctx.attribute(Guard.SESSION_ATTRIBUTE));
                 ctx.html("Signed out. Run 'redrive console' again to open a new session.");
