@@ -229,7 +229,13 @@ class ConsoleEditRetryTest {
     private Document step(Map<String, String> fields, int status) {
         HttpResponse<String> r = post(fields);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-        return Jsoup.parse(r.body());
+        Document page = Jsoup.parse(r.body());
+        assertThat(page.select("script:not([src]), style, [style]"))
+                .as("no inline script or style")
+                .isEmpty();
+        assertThat(page.select("form[method=post]"))
+                .allSatisfy(f -> assertThat(f.select("input[name=_csrf]").val()).isEqualTo(csrf));
+        return page;
     }
 
     private HttpResponse<String> post(Map<String, String> fields) {
