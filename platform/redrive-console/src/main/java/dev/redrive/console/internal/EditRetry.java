@@ -6,8 +6,6 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.replay.EditCheck;
 import dev.redrive.core.replay.ReplayOutcome;
-import gg.jte.TemplateEngine;
-import gg.jte.output.StringOutput;
 import io.javalin.http.BadRequestResponse;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -17,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,13 +29,11 @@ import java.util.Objects;
 public final class EditRetry {
 
     private final ConsoleSources sources;
-    private final TemplateEngine templates;
-    private final boolean readOnly;
+    private final Rendering rendering;
 
-    public EditRetry(ConsoleSources sources, TemplateEngine templates, boolean readOnly) {
+    public EditRetry(ConsoleSources sources, Rendering rendering) {
         this.sources = sources;
-        this.templates = templates;
-        this.readOnly = readOnly;
+        this.rendering = rendering;
     }
 
     /** Whether the dead letter page offers edit and retry for a dead letter in {@code state}: one not yet resolved. */
@@ -200,7 +195,7 @@ public final class EditRetry {
     }
 
     private boolean editable(QuarantineRecord r) {
-        return !readOnly && !r.state().resolved() && !r.archivedToStore();
+        return !rendering.readOnly() && !r.state().resolved() && !r.archivedToStore();
     }
 
     private QuarantineRecord find(String id) {
@@ -208,12 +203,8 @@ public final class EditRetry {
     }
 
     private void render(Context ctx, HttpStatus status, Page page) {
-        Sessions.Session session = ctx.attribute(Guard.SESSION_ATTRIBUTE);
-        Views.Frame frame = new Views.Frame(
-                "Edit and retry " + page.id(), "letters", session == null ? "" : session.csrf(), readOnly);
-        StringOutput out = new StringOutput();
-        templates.render("edit.jte", Map.of("frame", frame, "view", page), out);
-        ctx.status(status).html(out.toString());
+        ctx.status(status);
+        rendering.render(ctx, "edit.jte", rendering.frame("Edit and retry " + page.id(), "letters", ctx), page);
     }
 
     /** The digest a passing check hands to the send step: the send goes only for the very text checked. */
