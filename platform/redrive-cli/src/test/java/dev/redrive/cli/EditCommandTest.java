@@ -138,7 +138,9 @@ class EditCommandTest {
         assertThat(noId.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(noId.err()).contains("no dead letter 'q-9'");
         assertThat(typo.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(typo.err()).contains("did you mean 'edit'?");
+        assertThat(typo.err())
+                .contains("unknown command 'edt': did you mean 'edit'? Known: archive, backoff, breaker, console, edit,"
+                        + " list, replay, show, stats, window");
         assertThat(rig.drainSource()).isEmpty();
         assertThat(rig.record("q-1")).isEqualTo(dead);
     }
