@@ -272,7 +272,13 @@ class ConsoleSecurityTest {
     void noPageReferencesAnythingOutsideTheConsole() {
         String cookie = rig.openSession();
         Pattern external = Pattern.compile("(?i)(https?:)?//[a-z0-9.\\[\\]:-]+");
-        for (String path : List.of("/", "/groups", "/dead-letters", "/dead-letters/" + id, "/groups?state=all")) {
+        for (String path : List.of(
+                "/",
+                "/groups",
+                "/dead-letters",
+                "/dead-letters/" + id,
+                "/dead-letters/" + id + "/edit",
+                "/groups?state=all")) {
             HttpResponse<String> r = rig.get(path, cookie);
             assertThat(r.statusCode()).isEqualTo(200);
             Matcher m = external.matcher(r.body());

@@ -4,14 +4,17 @@ import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.core.names.UnknownName;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.EditCheck;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
+import dev.redrive.core.replay.PayloadEdit;
 import dev.redrive.core.replay.PayloadStore;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
@@ -151,6 +154,35 @@ public final class LedgerOperator implements OperatorPort {
             listener.done(id, attempt.before().map(QuarantineRecord::state), attempt.outcome());
         }
         return new RunResult(quarantineIds.size(), done, false, Optional.empty());
+    }
+
+    @Override
+    public EditedReplay replayEdited(
+            String quarantineId, String editedPayload, Actor person, String reason, boolean dryRun) {
+        if (!dryRun) {
+            requirePerson(person);
+        }
+        Objects.requireNonNull(editedPayload, "editedPayload");
+        PayloadEdit edit =
+                new PayloadEdit(editedPayload, dryRun && (reason == null || reason.isBlank()) ? "dry run" : reason);
+        Optional<QuarantineRecord> record = ledger.find(quarantineId);
+        if (record.isEmpty()) {
+            return new EditedReplay(new ReplayOutcome.NotFound(quarantineId), Optional.empty());
+        }
+        Optional<EditCheck> checks = Optional.empty();
+        if (!record.get().state().resolved() && !record.get().archivedToStore()) {
+            try {
+                checks = Optional.of(replays.checkEdit(record.get(), editedPayload));
+            } catch (RuntimeException e) { // a store the checks read failed: said, nothing changed
+                return new EditedReplay(
+                        new ReplayOutcome.CheckFailed(quarantineId, Printable.thrown(e)), Optional.empty());
+            }
+        }
+        ReplayService.Attempt attempt = replays.attemptEdited(quarantineId, edit, person, dryRun);
+        if (!dryRun && attempt.outcome() instanceof ReplayOutcome.Sent) {
+            stats.add(classOf(attempt), 1, 0);
+        }
+        return new EditedReplay(attempt.outcome(), checks);
     }
 
     @Override

@@ -51,6 +51,20 @@ public interface OperatorPort {
             boolean dryRun,
             RunListener<ReplayOutcome> listener);
 
+    /**
+     * Replays one dead letter with {@code person}'s correction of its payload (edit and retry), through the same checks,
+     * pacing, attributes and replay marker as any replay, sending {@code editedPayload} instead of the payload kept. The
+     * edit must be readable by the consumer's current schema as written and keep the original's idempotency key;
+     * otherwise it is refused ({@link dev.redrive.core.replay.ReplayOutcome.Rejected}, naming the validator's message or
+     * the old and new key) and nothing changes. The record keeps its original payload; the audit entry that settles the
+     * replay (REPLAYED when sent or found applied) carries the person, the reason and a bounded diff.
+     *
+     * @param reason required (blank allowed only for a dry run)
+     * @param person who edits; may be null for a dry run, which changes nothing
+     * @throws IllegalArgumentException when a reason is missing, or the person is the automation
+     */
+    EditedReplay replayEdited(String quarantineId, String editedPayload, Actor person, String reason, boolean dryRun);
+
     /** Archives these dead letters with a note instead of replaying them. */
     Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note, boolean dryRun);
 
