@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.console.internal.DeadLetterPage;
 import dev.redrive.console.internal.Guard;
 import dev.redrive.console.internal.Pages;
 import dev.redrive.console.internal.Sessions;
@@ -41,6 +42,7 @@ public final class ConsoleServer implements AutoCloseable {
         Guard guard = new Guard(
                 sessions, () -> cookieName(port.get()), options.loopbackOnly(), options.readOnly(), port::get);
         Pages pages = new Pages(sources, TemplateEngine.createPrecompiled(ContentType.Html), options.readOnly());
+        DeadLetterPage deadLetter = new DeadLetterPage(sources, pages, options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -79,7 +81,8 @@ public final class ConsoleServer implements AutoCloseable {
             config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);
             config.routes.get("/dead-letters", pages::letters);
-            config.routes.get("/dead-letters/{id}", pages::deadLetter);
+            config.routes.get("/dead-letters/{id}", deadLetter::show);
+            config.routes.post("/dead-letters/{id}/reveal", deadLetter::reveal);
             config.routes.post("/dead-letters/{id}/archive", pages::archive);
             config.routes.post("/logout", ctx -> {
                 sessions.close(ctx.attribute(Guard.SESSION_ATTRIBUTE));
