@@ -34,6 +34,19 @@ public final class LocalDemo {
             return;
         }
         CliRig rig = new CliRig(aws, Clock.systemUTC());
+        int n = seed(rig);
+        System.out.println("# Local AWS is up (" + aws.describe() + ") with " + n + " dead letters in quarantine.");
+        System.out.println("# In another shell, paste these lines, then run bin/redrive. Ctrl-C here stops it all.");
+        Map<String, String> env = new TreeMap<>(rig.env);
+        env.forEach((k, v) -> System.out.println("export " + k + "='" + v + "'"));
+        new CountDownLatch(1).await();
+    }
+
+    /**
+     * Seeds the rig with the walkthrough's quarantine (every dead letter arrived before the rig's clock reads now) and
+     * two unreadable messages in the DLQ; returns how many dead letters it seeded.
+     */
+    static int seed(CliRig rig) {
         int n = 0;
         for (int i = 1; i <= 6; i++) {
             dead(
@@ -88,14 +101,10 @@ public final class LocalDemo {
         dead(rig, n, applied, MAIL_TIMEOUT, Duration.ofMinutes(50));
         rig.applied(applied);
         for (int i = 0; i < 2; i++) {
-            aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.dlqUrl()).messageBody("{}"));
+            rig.aws.sqs().sendMessage(b -> b.queueUrl(rig.queue.dlqUrl()).messageBody("{}"));
         }
 
-        System.out.println("# Local AWS is up (" + aws.describe() + ") with " + n + " dead letters in quarantine.");
-        System.out.println("# In another shell, paste these lines, then run bin/redrive. Ctrl-C here stops it all.");
-        Map<String, String> env = new TreeMap<>(rig.env);
-        env.forEach((k, v) -> System.out.println("export " + k + "='" + v + "'"));
-        new CountDownLatch(1).await();
+        return n;
     }
 
     private static void dead(CliRig rig, int n, String body, Classification c, Duration ago) {

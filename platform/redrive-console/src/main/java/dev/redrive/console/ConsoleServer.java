@@ -1,9 +1,13 @@
 package dev.redrive.console;
 
+import dev.redrive.console.internal.BreakersPage;
 import dev.redrive.console.internal.DeadLetterPage;
 import dev.redrive.console.internal.Guard;
 import dev.redrive.console.internal.Pages;
+import dev.redrive.console.internal.Rendering;
+import dev.redrive.console.internal.SavedViews;
 import dev.redrive.console.internal.Sessions;
+import dev.redrive.console.internal.WindowsPage;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import io.javalin.Javalin;
@@ -41,7 +45,12 @@ public final class ConsoleServer implements AutoCloseable {
         AtomicInteger port = new AtomicInteger(options.port());
         Guard guard = new Guard(
                 sessions, () -> cookieName(port.get()), options.loopbackOnly(), options.readOnly(), port::get);
-        Pages pages = new Pages(sources, TemplateEngine.createPrecompiled(ContentType.Html), options.readOnly());
+        TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
+        Pages pages = new Pages(sources, templates, options.readOnly());
+        Rendering rendering = new Rendering(templates, options.readOnly());
+        SavedViews savedViews = new SavedViews(options.stateDir(), sources.actor(), rendering);
+        WindowsPage windows = new WindowsPage(sources, rendering);
+        BreakersPage breakers = new BreakersPage(sources, rendering);
         DeadLetterPage deadLetter = new DeadLetterPage(sources, pages, options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -55,6 +64,7 @@ public final class ConsoleServer implements AutoCloseable {
                 files.location = Location.CLASSPATH;
             });
             config.routes.before(guard::check);
+            config.routes.before(savedViews::attach);
             // An operator port call that fails (AWS unreachable, a missing table) is one line, never a stack trace.
             config.routes.exception(RuntimeException.class, (e, ctx) -> {
                 if (e instanceof HttpResponseException answer) {
@@ -77,6 +87,8 @@ public final class ConsoleServer implements AutoCloseable {
                         new Cookie(cookieName(port.get()), session.id(), "/", -1, false, true, null, SameSite.STRICT));
                 ctx.redirect("/", HttpStatus.SEE_OTHER);
             });
+            // Browsers ask for /favicon.ico on answers without a page (a 403's text, say): the icon, not a 404.
+            config.routes.get("/favicon.ico", ctx -> ctx.redirect("/assets/favicon.svg", HttpStatus.MOVED_PERMANENTLY));
             config.routes.get("/", pages::overview);
             config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);
@@ -84,6 +96,16 @@ public final class ConsoleServer implements AutoCloseable {
             config.routes.get("/dead-letters/{id}", deadLetter::show);
             config.routes.post("/dead-letters/{id}/reveal", deadLetter::reveal);
             config.routes.post("/dead-letters/{id}/archive", pages::archive);
+            config.routes.get("/windows", windows::page);
+            config.routes.post("/windows", windows::add);
+            config.routes.post("/windows/{id}/remove", windows::remove);
+            config.routes.post("/windows/{id}/hold", windows::hold);
+            config.routes.get("/breakers", breakers::page);
+            config.routes.post("/breakers/{dependency}/release", breakers::release);
+            config.routes.post("/breakers/{dependency}/probe", breakers::probe);
+            config.routes.get("/views", savedViews::page);
+            config.routes.post("/views", savedViews::save);
+            config.routes.post("/views/delete", savedViews::delete);
             config.routes.post("/logout", ctx -> {
                 sessions.close(ctx.attribute(Guard.SESSION_ATTRIBUTE));
                 ctx.html("Signed out. Run 'redrive console' again to open a new session.");

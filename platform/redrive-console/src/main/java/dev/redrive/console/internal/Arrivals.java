@@ -7,6 +7,8 @@ import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +25,19 @@ import java.util.Set;
  * @param step   a bucket's length in seconds
  * @param times  each bucket's start, epoch seconds
  * @param counts by class, one count per bucket
+ * @param markers where the consumer's build version changed: the arrival (epoch seconds) of each dead letter of the
+ *                period that failed in another version than the dead letter before it (earlier ones included; those
+ *                with no version recorded are passed over), oldest first
  */
-public record Arrivals(long start, long step, List<Long> times, Map<String, List<Long>> counts) {
+public record Arrivals(
+        long start, long step, List<Long> times, Map<String, List<Long>> counts, List<VersionMarker> markers) {
+
+    /**
+     * The build version changed at {@code at} (epoch seconds), from {@code from} to {@code version}.
+     *
+     * @param from the version before it
+     */
+    public record VersionMarker(long at, String version, String from) {}
 
     /** The matrix of {@code queue} over {@code since} before {@code now}, in {@code buckets} buckets. */
     public static Arrivals of(OperatorPort operator, String queue, Duration since, int buckets, Instant now) {
@@ -38,8 +51,24 @@ public record Arrivals(long start, long step, List<Long> times, Map<String, List
                 Optional.empty(),
                 Optional.empty(),
                 Integer.MAX_VALUE);
-        for (QuarantineRecord r : operator.list(all)) {
-            if (r.arrivedAt().isBefore(start) || !r.arrivedAt().isBefore(now)) {
+        List<QuarantineRecord> records = new ArrayList<>(operator.list(all));
+        records.sort(Comparator.comparing(QuarantineRecord::arrivedAt).thenComparing(QuarantineRecord::id));
+        List<VersionMarker> markers = new ArrayList<>();
+        String version = "";
+        for (QuarantineRecord r : records) {
+            if (!r.arrivedAt().isBefore(now)) {
+                continue;
+            }
+            String v = r.buildVersion();
+            boolean changed = !v.isEmpty() && !v.equals(version);
+            if (!v.isEmpty()) {
+                String from = version;
+                version = v;
+                if (changed && !r.arrivedAt().isBefore(start) && !from.isEmpty()) {
+                    markers.add(new VersionMarker(r.arrivedAt().getEpochSecond(), v, from));
+                }
+            }
+            if (r.arrivedAt().isBefore(start)) {
                 continue;
             }
             int bucket = (int)
@@ -56,6 +85,6 @@ public record Arrivals(long start, long step, List<Long> times, Map<String, List
                     c.name(),
                     java.util.Arrays.stream(cells[c.ordinal()]).boxed().toList());
         }
-        return new Arrivals(start.getEpochSecond(), step, List.of(times), counts);
+        return new Arrivals(start.getEpochSecond(), step, List.of(times), counts, List.copyOf(markers));
     }
 }

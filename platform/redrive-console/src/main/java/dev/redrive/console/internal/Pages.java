@@ -119,7 +119,8 @@ public final class Pages {
                         Format.at(g.firstSeen()),
                         Format.at(g.lastSeen()),
                         g.sampleId(),
-                        "/dead-letters?" + filter.withErrorType(g.errorType()).queryString()))
+                        "/dead-letters?" + filter.withErrorType(g.errorType()).queryString(),
+                        List.copyOf(g.versions())))
                 .toList();
         render(
                 ctx,
@@ -213,7 +214,7 @@ public final class Pages {
 
     Views.Frame frame(String title, String nav, Context ctx) {
         Sessions.Session session = ctx.attribute(Guard.SESSION_ATTRIBUTE);
-        return new Views.Frame(title, nav, session == null ? "" : session.csrf(), readOnly);
+        return new Views.Frame(title, nav, session == null ? "" : session.csrf(), readOnly, SavedViews.nav(ctx));
     }
 
     void render(Context ctx, String template, Views.Frame frame, Object view) {

@@ -13,8 +13,15 @@ public final class Views {
      * @param nav      the navigation entry to mark current
      * @param csrf     the session's CSRF token, for the page's forms
      * @param readOnly whether write controls are hidden
+     * @param saved    the operator's saved views and the page's URL (to save it as a view)
      */
-    public record Frame(String title, String nav, String csrf, boolean readOnly) {}
+    public record Frame(String title, String nav, String csrf, boolean readOnly, SavedViews.Nav saved) {
+
+        /** A frame without saved views. */
+        public Frame(String title, String nav, String csrf, boolean readOnly) {
+            this(title, nav, csrf, readOnly, SavedViews.Nav.NONE);
+        }
+    }
 
     /** A name and a count. */
     public record Count(String name, long count) {}
@@ -73,7 +80,8 @@ public final class Views {
             String firstSeen,
             String lastSeen,
             String sampleId,
-            String membersLink) {}
+            String membersLink,
+            List<String> versions) {}
 
     /** The choices of the filter form. */
     public record Choices(List<String> queues, List<String> states, List<String> classes) {}

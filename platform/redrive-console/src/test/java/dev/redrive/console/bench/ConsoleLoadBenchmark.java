@@ -32,11 +32,11 @@ import java.util.Random;
 /**
  * How long the console takes to answer with N dead letters in the ledger (100,000 by default) on core's in-memory
  * fakes: the overview, the groups page (every unresolved dead letter grouped), one group's drill-down list and the
- * arrivals matrix, each asked {@code rounds} times after two warm-up rounds, over HTTP on 127.0.0.1. Prints p50/p90
- * and the page's size; fails on nothing (a benchmark, not a test). The fakes make it a measure of the console's own
+ * arrivals matrix, each asked {@code rounds} times after two warm-up rounds, over HTTP on 127.0.0.1. Prints p50/p95
+ * (nearest rank) and the page's size; fails on nothing (a benchmark, not a test). The fakes make it a measure of the console's own
  * work (listing, grouping, rendering), not of DynamoDB. Run with
  * {@code ./mvnw -o -q -pl platform/redrive-console exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.redrive.console.bench.ConsoleLoadBenchmark [-Dexec.args="100000 10"]}.
+ * -Dexec.mainClass=dev.redrive.console.bench.ConsoleLoadBenchmark [-Dexec.args="100000 20"]}.
  */
 public final class ConsoleLoadBenchmark {
 
@@ -47,7 +47,7 @@ public final class ConsoleLoadBenchmark {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         SweeperFixture fixture = new SweeperFixture();
         long seeding = System.nanoTime();
         seed(fixture, n);
@@ -63,7 +63,7 @@ public final class ConsoleLoadBenchmark {
                     http.send(HttpRequest.newBuilder(server.openUri()).build(), HttpResponse.BodyHandlers.discarding());
             String setCookie = opened.headers().firstValue("Set-Cookie").orElseThrow();
             String cookie = setCookie.substring(0, setCookie.indexOf(';'));
-            System.out.printf(Locale.ROOT, "%-48s %8s %8s %10s%n", "page", "p50 ms", "p90 ms", "bytes");
+            System.out.printf(Locale.ROOT, "%-48s %8s %8s %10s%n", "page", "p50 ms", "p95 ms", "bytes");
             for (String path : List.of(
                     "/",
                     "/groups",
@@ -96,8 +96,8 @@ public final class ConsoleLoadBenchmark {
                 Locale.ROOT,
                 "%-48s %8.1f %8.1f %,10d%n",
                 uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()),
-                ms.get(ms.size() / 2),
-                ms.get(Math.min(ms.size() - 1, (int) Math.ceil(ms.size() * 0.9) - 1)),
+                ms.get(Math.max(0, (int) Math.ceil(ms.size() * 0.5) - 1)),
+                ms.get(Math.max(0, (int) Math.ceil(ms.size() * 0.95) - 1)),
                 bytes);
     }
 

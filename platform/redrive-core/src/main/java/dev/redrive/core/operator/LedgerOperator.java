@@ -7,6 +7,7 @@ import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.claim.ClaimStore;
 import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.names.UnknownName;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineLedger;
@@ -23,11 +24,14 @@ import dev.redrive.core.sweeper.Route;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The operator port over the ledger, the replay service, the archive decision, the windows, the queues and the replay
@@ -249,6 +253,46 @@ public final class LedgerOperator implements OperatorPort {
         }
         holds.put(window, clock.instant());
         return window;
+    }
+
+    @Override
+    public void checkNewWindow(MaintenanceWindow window) {
+        requireDependency(window.dependency());
+        if (windows.find(window.id()).isPresent()) {
+            throw new IllegalArgumentException("a window with id '" + window.id() + "' exists already");
+        }
+        if (window.holdsBreaker() && !clock.instant().isBefore(window.end())) {
+            throw new IllegalArgumentException("a window holds its breaker while it lasts, and this one is over (it "
+                    + "ended " + window.end() + ")");
+        }
+    }
+
+    @Override
+    public String requireDependency(String dependency) {
+        Set<String> known = new TreeSet<>(holds == null ? List.of() : holds.dependencies());
+        windows.list().stream().map(MaintenanceWindow::dependency).forEach(known::add);
+        if (known.contains(dependency)) {
+            return dependency;
+        }
+        for (QuarantineRecord r : queries.list(new QuarantineQuery(
+                Optional.empty(),
+                EnumSet.allOf(QuarantineState.class),
+                Set.of(),
+                Optional.empty(),
+                Optional.empty(),
+                Integer.MAX_VALUE))) {
+            if (r.classification().dependency() != null) {
+                known.add(r.classification().dependency());
+            }
+        }
+        if (!known.contains(dependency)) {
+            throw new IllegalArgumentException(UnknownName.message(
+                    "dependency",
+                    dependency,
+                    known,
+                    "the shared circuit breakers, the maintenance windows, the dead letters' failures"));
+        }
+        return dependency;
     }
 
     @Override

@@ -125,6 +125,24 @@ public interface OperatorPort {
     BreakerState probeBreaker(String dependency, Actor person);
 
     /**
+     * {@code dependency} itself when the deployment has it: a dependency whose circuit breaker is shared here, one a
+     * maintenance window names, or one a dead letter's failure names (the ledger is read only when the breakers and the
+     * windows do not know it). The rule every interface applies to a dependency a person types, before adding a window.
+     *
+     * @throws IllegalArgumentException "unknown dependency 'x': did you mean 'y'? Known: ..." naming the known ones
+     */
+    String requireDependency(String dependency);
+
+    /**
+     * The checks of a new window a person asks for, the same in every interface, before {@link #addWindow}: its
+     * dependency is one the deployment has ({@link #requireDependency}), no window has its id yet, and one that holds
+     * its breaker has not ended (a hold lasts while the window does).
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    void checkNewWindow(MaintenanceWindow window);
+
+    /**
      * Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. One that holds its breaker
      * ({@link MaintenanceWindow#holdsBreaker()}) and lasts now is held at once; one that starts later is held by the
      * sweeper's first run after its start. A hold is always the one the windows that exist ask for (until the latest end

@@ -100,6 +100,11 @@ public record QuarantineRecord(
         return evidence.receiveCount();
     }
 
+    /** The consumer's build version at its last recorded failure; empty when none was recorded. */
+    public String buildVersion() {
+        return evidence.buildVersion();
+    }
+
     /** The payload when it is inline, else null. */
     public String body() {
         return payload.inlineBody();
