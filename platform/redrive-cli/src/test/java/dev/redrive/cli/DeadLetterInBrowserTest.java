@@ -44,21 +44,19 @@ class DeadLetterInBrowserTest {
             console.awaitElement("#payload-revealed");
 
             assertThat(console.text()).contains("ada@example.com", "Ada Lovelace");
-            assertThat(rig.record("q-r1").audit())
-                    .last()
-                    .satisfies(a -> {
-                        assertThat(a.action()).isEqualTo(AuditEntry.Action.PAYLOAD_REVEALED);
-                        assertThat(a.actor()).isEqualTo(Actor.person("ada"));
-                        assertThat(a.to()).isEqualTo(QuarantineState.QUARANTINED);
-                        assertThat(a.reason())
-                                .isEqualTo("revealed the payload's sensitive fields: $.customer.email, "
-                                        + "$.customer.name");
-                    });
+            assertThat(rig.record("q-r1").audit()).last().satisfies(a -> {
+                assertThat(a.action()).isEqualTo(AuditEntry.Action.PAYLOAD_REVEALED);
+                assertThat(a.actor()).isEqualTo(Actor.person("ada"));
+                assertThat(a.to()).isEqualTo(QuarantineState.QUARANTINED);
+                assertThat(a.reason())
+                        .isEqualTo("revealed the payload's sensitive fields: $.customer.email, " + "$.customer.name");
+            });
             assertThat(console.consoleProblems()).isEmpty();
 
             console.go("/dead-letters/q-r1");
             assertThat(console.text()).doesNotContain("ada@example.com", "Ada Lovelace");
-            assertThat(console.all("#timeline tr[data-kind='payload revealed']")).hasSize(1);
+            assertThat(console.all("#timeline tr[data-kind='payload revealed']"))
+                    .hasSize(1);
         }
     }
 }
