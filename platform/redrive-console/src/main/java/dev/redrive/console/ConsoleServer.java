@@ -1,6 +1,7 @@
 package dev.redrive.console;
 
 import dev.redrive.console.internal.BreakersPage;
+import dev.redrive.console.internal.DeadLetterPage;
 import dev.redrive.console.internal.EditRetry;
 import dev.redrive.console.internal.Guard;
 import dev.redrive.console.internal.Pages;
@@ -52,6 +53,7 @@ public final class ConsoleServer implements AutoCloseable {
         WindowsPage windows = new WindowsPage(sources, rendering);
         BreakersPage breakers = new BreakersPage(sources, rendering);
         EditRetry edits = new EditRetry(sources, rendering);
+        DeadLetterPage deadLetter = new DeadLetterPage(sources, pages, options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -93,7 +95,8 @@ public final class ConsoleServer implements AutoCloseable {
             config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);
             config.routes.get("/dead-letters", pages::letters);
-            config.routes.get("/dead-letters/{id}", pages::deadLetter);
+            config.routes.get("/dead-letters/{id}", deadLetter::show);
+            config.routes.post("/dead-letters/{id}/reveal", deadLetter::reveal);
             config.routes.post("/dead-letters/{id}/archive", pages::archive);
             config.routes.get("/dead-letters/{id}/edit", edits::page);
             config.routes.post("/dead-letters/{id}/edit", edits::step);

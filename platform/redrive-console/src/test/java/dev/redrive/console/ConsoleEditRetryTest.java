@@ -69,8 +69,17 @@ class ConsoleEditRetryTest {
                 .isNull();
         assertThat(page.body().text()).doesNotContain("wrong");
 
+        assertThat(audit()).noneMatch(e -> e.action() == AuditEntry.Action.PAYLOAD_REVEALED);
         Document opened = step(Map.of("step", "open"), 200);
         assertThat(opened.getElementById("revealed").text()).contains("revealed to you");
+        assertThat(audit())
+                .as("opening the editor is a reveal, recorded as the dead-letter page's reveal is")
+                .filteredOn(e -> e.action() == AuditEntry.Action.PAYLOAD_REVEALED)
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.actor()).isEqualTo(ConsoleRig.OPERATOR);
+                    assertThat(e.reason()).startsWith("revealed the whole payload");
+                });
         assertThat(opened.getElementById("payload").text()).isEqualTo("p1|wrong");
         assertThat(opened.getElementById("send"))
                 .as("no send before a passing check")
@@ -219,6 +228,10 @@ class ConsoleEditRetryTest {
             assertThat(refused.statusCode()).isEqualTo(403);
             assertThat(refused.body()).doesNotContain("wrong");
         }
+    }
+
+    private List<AuditEntry> audit() {
+        return rig.fixture.ledger.find(ID).orElseThrow().audit();
     }
 
     private void assertNothingChanged() {

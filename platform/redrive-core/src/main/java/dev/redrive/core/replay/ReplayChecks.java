@@ -357,13 +357,20 @@ final class ReplayChecks {
 
     /**
      * The save with which another actor readied {@code r} for sending, if it is recent enough that the send may still
-     * be in flight: the last audit entry moved it into (or resumed it in) IDEMPOTENCY_CHECK.
+     * be in flight: the last transition of its audit trail moved it into (or resumed it in) IDEMPOTENCY_CHECK (a reveal
+     * of its payload since is not a transition).
      */
     private static Optional<AuditEntry> sendingByAnother(QuarantineRecord r, Actor actor, Instant now) {
         if (r.state() != QuarantineState.IDEMPOTENCY_CHECK || r.audit().isEmpty()) {
             return Optional.empty();
         }
-        AuditEntry last = r.audit().get(r.audit().size() - 1);
+        AuditEntry last = r.audit().stream()
+                .filter(AuditEntry::transition)
+                .reduce((a, b) -> b)
+                .orElse(null);
+        if (last == null) {
+            return Optional.empty();
+        }
         boolean recent = last.at().plus(SEND_IN_FLIGHT).isAfter(now);
         return last.to() == QuarantineState.IDEMPOTENCY_CHECK
                         && recent
