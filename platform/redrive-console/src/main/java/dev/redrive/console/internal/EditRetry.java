@@ -98,6 +98,13 @@ public final class EditRetry {
                 String payload = sources.operator()
                         .payload(r)
                         .orElseThrow(() -> new NotFoundResponse("dead letter " + r.id() + " keeps no payload"));
+                // The editor shows the payload as it is: a reveal, recorded (as the dead-letter page's) before it
+                // shows.
+                sources.operator()
+                        .recordReveal(
+                                r.id(),
+                                sources.actor().get(),
+                                sources.redactor().reveal(payload).sensitive());
                 render(ctx, HttpStatus.OK, page(r, true, payload, reason, null, ""));
             }
             case "check" -> check(ctx, r, edited(ctx), reason);
