@@ -89,6 +89,8 @@ public final class ConsoleServer implements AutoCloseable {
                         new Cookie(cookieName(port.get()), session.id(), "/", -1, false, true, null, SameSite.STRICT));
                 ctx.redirect("/", HttpStatus.SEE_OTHER);
             });
+            // Browsers ask for /favicon.ico on answers without a page (a 403's text, say): the icon, not a 404.
+            config.routes.get("/favicon.ico", ctx -> ctx.redirect("/assets/favicon.svg", HttpStatus.MOVED_PERMANENTLY));
             config.routes.get("/", pages::overview);
             config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);

@@ -40,6 +40,29 @@ class PrerequisiteCheckTest {
     }
 
     @Test
+    void withoutChromiumOrItsDriverItNamesEachAndHowToInstallThemAndExitsTwo() throws Exception {
+        Map<String, String> env = Map.of(
+                "PATH", System.getenv("PATH"),
+                "HOME", dir.toString(),
+                "REDRIVE_CHROMIUM", dir.resolve("no-chromium").toString(),
+                "REDRIVE_CHROMEDRIVER", dir.resolve("no-chromedriver").toString());
+
+        Result r = run(List.of(SCRIPT.toString()), env);
+
+        assertThat(r.exit).isEqualTo(2);
+        assertThat(r.stderr.lines().toList())
+                .hasSize(2)
+                .satisfiesExactly(
+                        line -> assertThat(line)
+                                .startsWith("redrive: missing prerequisite: Chromium at " + dir.resolve("no-chromium"))
+                                .contains("apt-get install chromium chromium-driver"),
+                        line -> assertThat(line)
+                                .startsWith("redrive: missing prerequisite: ChromeDriver at "
+                                        + dir.resolve("no-chromedriver"))
+                                .contains("apt-get install chromium-driver"));
+    }
+
+    @Test
     void thePythonItChoosesIsRedrivePythonThenTheProjectVirtualenvThenPython3() throws Exception {
         Path project = dir.resolve("project");
         Files.createDirectories(project.resolve("bin"));

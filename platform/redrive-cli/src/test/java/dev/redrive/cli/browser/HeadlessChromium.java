@@ -1,0 +1,75 @@
+package dev.redrive.cli.browser;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.logging.Level;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * A headless Chromium driven by Selenium for browser tests: Debian's {@code chromium} and {@code chromium-driver}
+ * packages ({@code /usr/bin/chromium}, {@code /usr/bin/chromedriver}; {@code REDRIVE_CHROMIUM} and
+ * {@code REDRIVE_CHROMEDRIVER} name others). Both paths are given to Selenium, so its manager never downloads a browser
+ * or a driver; when either is missing the test fails saying what to install (CI installs them), it never skips.
+ */
+public final class HeadlessChromium {
+
+    private static final String INSTALL = "install Debian's chromium and chromium-driver "
+            + "(apt-get update && apt-get install -y chromium chromium-driver), or name them with REDRIVE_CHROMIUM and "
+            + "REDRIVE_CHROMEDRIVER";
+
+    private HeadlessChromium() {}
+
+    /** A new headless browser whose window is {@code width} × {@code height} CSS pixels; quit it when done. */
+    public static ChromeDriver start(int width, int height) {
+        Path browser = executable("REDRIVE_CHROMIUM", "/usr/bin/chromium");
+        Path driver = executable("REDRIVE_CHROMEDRIVER", "/usr/bin/chromedriver");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(browser.toFile());
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-extensions",
+                "--window-size=" + width + "," + height);
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(driver.toFile())
+                .usingAnyFreePort()
+                .withLogOutput(OutputStream.nullOutputStream())
+                .build();
+        return new ChromeDriver(service, options);
+    }
+
+    /**
+     * What the page's console said at level WARNING or above since the last call (a Content-Security-Policy violation,
+     * a script error, a failed fetch are all SEVERE there).
+     */
+    public static List<String> consoleProblems(ChromeDriver driver) {
+        return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue())
+                .map(LogEntry::getMessage)
+                .toList();
+    }
+
+    private static Path executable(String variable, String standard) {
+        String named = System.getenv(variable);
+        Path path = Path.of(named == null || named.isBlank() ? standard : named);
+        if (!Files.isExecutable(path)) {
+            throw new IllegalStateException("browser tests need " + path + " (" + variable + "), which is "
+                    + (Files.exists(path) ? "not executable" : "missing") + ": " + INSTALL);
+        }
+        return path;
+    }
+}
