@@ -119,25 +119,26 @@ class ConsoleCommandTest {
     @Test
     void aConsoleStartedAgainNamesItsUnfinishedBulkRunsAndOneWithoutAStateDirSaysRunsAreNotKept() throws Exception {
         Path dir = stateHome.resolve("incident");
-        new FileRunJournal(dir)
-                .save(new RunJournal.Run(
-                        "run-20261129-110000-0000abcd",
-                        RunJournal.Kind.REPLAY,
-                        "a selection of 1 dead letter(s)",
-                        "/dead-letters",
-                        "2026-11-29T11:00:00Z",
-                        "alice",
-                        List.of("q-1"),
-                        List.of(),
-                        List.of(),
-                        RunJournal.Phase.RUNNING,
-                        "provider back",
-                        "alice",
-                        "2026-11-29T11:00:00Z",
-                        List.of(),
-                        List.of(),
-                        "",
-                        "2026-11-29T11:00:00Z"));
+        try (FileRunJournal journal = new FileRunJournal(dir)) { // a console that ran it, and went away
+            journal.save(new RunJournal.Run(
+                    "run-20261129-110000-0000abcd",
+                    RunJournal.Kind.REPLAY,
+                    "a selection of 1 dead letter(s)",
+                    "/dead-letters",
+                    "2026-11-29T11:00:00Z",
+                    "alice",
+                    List.of("q-1"),
+                    List.of(),
+                    List.of(),
+                    RunJournal.Phase.RUNNING,
+                    "provider back",
+                    "alice",
+                    "2026-11-29T11:00:00Z",
+                    List.of(),
+                    List.of(),
+                    "",
+                    "2026-11-29T11:00:00Z"));
+        }
 
         String[] printed = serveAndStop(Map.of(), "--state-dir", dir.toString());
 

@@ -53,7 +53,11 @@ public final class ConsoleServer implements AutoCloseable {
                 sources.operator(),
                 sources.actor(),
                 sources.clock(),
-                options.stateDir().<RunJournal>map(FileRunJournal::new).orElseGet(InMemoryRunJournal::new));
+                options.readOnly() // a read-only console has no bulk runs: it neither reads nor locks the journal
+                        ? new InMemoryRunJournal()
+                        : options.stateDir()
+                                .<RunJournal>map(FileRunJournal::new)
+                                .orElseGet(InMemoryRunJournal::new));
         BulkPages bulk = new BulkPages(sources, bulkRuns, templates, options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;

@@ -74,13 +74,18 @@ public final class BulkRuns implements AutoCloseable {
         this.actor = actor;
         this.clock = clock;
         this.journal = journal;
-        for (RunJournal.Stored stored : journal.load()) {
-            Run run = stored.run();
-            if (run.phase().active()) {
-                run = run.with(Phase.INTERRUPTED, "the console stopped while the run was under way", now());
-                journal.save(run);
+        try {
+            for (RunJournal.Stored stored : journal.load()) {
+                Run run = stored.run();
+                if (run.phase().active()) {
+                    run = run.with(Phase.INTERRUPTED, "the console stopped while the run was under way", now());
+                    journal.save(run);
+                }
+                runs.put(run.id(), new Tracked(run, stored.outcomes()));
             }
-            runs.put(run.id(), new Tracked(run, stored.outcomes()));
+        } catch (RuntimeException e) {
+            journal.close();
+            throw e;
         }
         this.executor = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "redrive-console-bulk-runs");
@@ -289,6 +294,8 @@ public final class BulkRuns implements AutoCloseable {
         } catch (InterruptedException e) {
             executor.shutdownNow();
             Thread.currentThread().interrupt();
+        } finally {
+            journal.close();
         }
     }
 
@@ -297,22 +304,22 @@ public final class BulkRuns implements AutoCloseable {
     }
 
     private void execute(Tracked t, Actor person) {
-        Run run;
-        List<String> remaining;
-        synchronized (t) {
-            t.run = t.run.with(Phase.RUNNING, "", now());
-            journal.save(t.run);
-            run = t.run;
-            remaining = t.remaining();
-        }
         Supplier<Boolean> stop = () -> closing || t.stopRequested();
-        java.util.function.Consumer<Line> record = line -> {
-            journal.append(run.id(), line);
-            t.add(line);
-        };
         Phase end;
         String failure = "";
         try {
+            Run run;
+            List<String> remaining;
+            synchronized (t) {
+                t.run = t.run.with(Phase.RUNNING, "", now());
+                run = t.run;
+                remaining = t.remaining();
+                journal.save(run);
+            }
+            java.util.function.Consumer<Line> record = line -> {
+                journal.append(run.id(), line);
+                t.add(line);
+            };
             RunResult result = run.kind() == Kind.REPLAY
                     ? operator.replayEach(remaining, person, run.reason(), false, replayListener(record, stop))
                     : operator.archiveEach(remaining, person, run.reason(), false, archiveListener(record, stop));
@@ -332,7 +339,7 @@ public final class BulkRuns implements AutoCloseable {
         }
         synchronized (t) {
             t.run = t.run.with(end, failure, now());
-            journal.save(t.run);
+            journal.save(t.run); // fails only as the start's did: then the journal keeps it RUNNING, resumable
         }
     }
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystems;
@@ -23,7 +25,8 @@ import java.util.stream.Stream;
  * The run journal in a directory (the console's {@code --state-dir}): {@code RUN.json} holds a run's record, replaced
  * atomically (a temporary file moved over it) when it changes; {@code RUN.outcomes} its execution's outcomes, one JSON
  * line appended per dead letter. A process that dies mid-append leaves at most a torn last line, which is cut off when
- * the journal is read again (that dead letter's outcome is then asked of the ledger again on resume).
+ * the journal is read again (that dead letter's outcome is then asked of the ledger again on resume). One console at a
+ * time uses a directory: it holds a lock on {@code .lock} there until {@link #close()}.
  */
 public final class FileRunJournal implements RunJournal {
 
@@ -35,12 +38,15 @@ public final class FileRunJournal implements RunJournal {
 
     private final Path dir;
     private final ObjectMapper json = new ObjectMapper();
+    private final FileChannel lockFile;
+    private final FileLock lock;
 
     /**
      * A journal in {@code dir}, created (readable by its owner only, where the file system has POSIX permissions) if
      * it does not exist.
      *
      * @throws UncheckedIOException when the directory cannot be created
+     * @throws IllegalStateException when another console uses it
      */
     public FileRunJournal(Path dir) {
         this.dir = dir;
@@ -51,8 +57,36 @@ public final class FileRunJournal implements RunJournal {
                     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
                 }
             }
+            lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the console's state directory " + dir + ": " + e, e);
+            throw new UncheckedIOException("cannot use the console's state directory " + dir + ": " + e, e);
+        }
+        FileLock held;
+        try {
+            held = lockFile.tryLock();
+        } catch (OverlappingFileLockException | IOException e) {
+            held = null;
+        }
+        if (held == null) {
+            try {
+                lockFile.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + dir.resolve(".lock") + ": " + e, e);
+            }
+            throw new IllegalStateException("another redrive console uses the state directory " + dir
+                    + " (its bulk runs): stop it, or give this one another --state-dir");
+        }
+        lock = held;
+    }
+
+    /** Releases the directory's lock. */
+    @Override
+    public synchronized void close() {
+        try {
+            lock.release();
+            lockFile.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release the lock of " + dir + ": " + e, e);
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
  * reason, actor and dry-run report ({@link Run}, saved whole when it changes) and, one by one as they happen, the outcomes
  * of its execution ({@link Line}, appended). A console started again reads them back and can resume an unfinished run.
  */
-public interface RunJournal {
+public interface RunJournal extends AutoCloseable {
 
     /** Saves (creates or replaces) a run's record. */
     void save(Run run);
@@ -18,6 +18,10 @@ public interface RunJournal {
 
     /** Every run kept, with the outcomes of its execution in the order they were appended, oldest run first. */
     List<Stored> load();
+
+    /** Lets another console use the journal's place. */
+    @Override
+    default void close() {}
 
     /** What a bulk run does: replay or archive. */
     enum Kind {

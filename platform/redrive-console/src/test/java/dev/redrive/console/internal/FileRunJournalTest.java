@@ -53,8 +53,12 @@ class FileRunJournalTest {
         journal.append(first.id(), new Line("q-1", "SENT", "sent to orders"));
         journal.save(run("run-20261129-120000-0000000a", Phase.STOPPED));
         journal.append(first.id(), new Line("q-2", "REFUSED", "refused and archived"));
+        journal.close();
 
-        List<RunJournal.Stored> read = new FileRunJournal(state).load();
+        List<RunJournal.Stored> read;
+        try (FileRunJournal again = new FileRunJournal(state)) {
+            read = again.load();
+        }
 
         assertThat(read).singleElement().satisfies(s -> {
             assertThat(s.run()).isEqualTo(run("run-20261129-120000-0000000a", Phase.STOPPED));
@@ -77,20 +81,38 @@ class FileRunJournalTest {
 
         assertThat(journal.load().get(0).outcomes()).containsExactly(new Line("q-1", "SENT", "sent"));
         journal.append(r.id(), new Line("q-2", "SENT", "sent"));
+        journal.close();
 
-        assertThat(new FileRunJournal(dir).load().get(0).outcomes())
-                .containsExactly(new Line("q-1", "SENT", "sent"), new Line("q-2", "SENT", "sent"));
+        try (FileRunJournal again = new FileRunJournal(dir)) {
+            assertThat(again.load().get(0).outcomes())
+                    .containsExactly(new Line("q-1", "SENT", "sent"), new Line("q-2", "SENT", "sent"));
+        }
+    }
+
+    @Test
+    void oneConsoleAtATimeUsesADirectory() {
+        FileRunJournal first = new FileRunJournal(dir);
+
+        assertThatThrownBy(() -> new FileRunJournal(dir))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("another redrive console uses the state directory " + dir
+                        + " (its bulk runs): stop it, or give this one another --state-dir");
+
+        first.close();
+        new FileRunJournal(dir).close();
     }
 
     @Test
     void anUnreadableRunIsNamedWithWhatToDo() throws Exception {
         Files.writeString(dir.resolve("run-20261129-120000-0000000c.json"), "{not json");
 
-        assertThatThrownBy(() -> new FileRunJournal(dir).load())
+        FileRunJournal journal = new FileRunJournal(dir);
+        assertThatThrownBy(journal::load)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith(
                         "the bulk run file " + dir.resolve("run-20261129-120000-0000000c.json") + " cannot be read")
                 .hasMessageEndingWith("move it out of " + dir + " to start the console without it");
+        journal.close();
     }
 
     @Test
@@ -100,5 +122,6 @@ class FileRunJournalTest {
         assertThatThrownBy(() -> journal.append("../../etc/passwd", new Line("q", "SENT", "")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("not a bulk run id: '../../etc/passwd'");
+        journal.close();
     }
 }
