@@ -234,7 +234,8 @@ class ConsoleOperationsTest {
     @Test
     void aReadOnlyConsoleShowsNoWindowOrBreakerFormAndRefusesTheirWrites() {
         try (ConsoleRig readOnly = new ConsoleRig(
-                new ConsoleOptions(ConsoleOptions.LOOPBACK, 0, true, ConsoleRig.temporaryStateDir()), List.of(EMAIL))) {
+                new ConsoleOptions(ConsoleOptions.LOOPBACK, 0, true).withStateDir(ConsoleRig.temporaryStateDir()),
+                List.of(EMAIL))) {
             String session = readOnly.openSession();
             String token = readOnly.csrf(session);
             readOnly.operator.addWindow(new MaintenanceWindow(
@@ -295,7 +296,9 @@ class ConsoleOperationsTest {
         assertThat(html(elsewhere).selectFirst("#error").text()).startsWith("a saved view is a page of this console");
         assertThat(schemeless.statusCode()).isEqualTo(400);
 
-        try (ConsoleRig again = new ConsoleRig(ConsoleOptions.loopback().withStateDir(state), List.of())) {
+        // One read-write console per state directory (it locks it for its bulk runs); a read-only one may read it.
+        try (ConsoleRig again =
+                new ConsoleRig(new ConsoleOptions(ConsoleOptions.LOOPBACK, 0, true).withStateDir(state), List.of())) {
             String other = again.openSession();
             assertThat(again.page("/views", other).select("#views tbody tr"))
                     .as("kept in the state directory: another console run lists it")

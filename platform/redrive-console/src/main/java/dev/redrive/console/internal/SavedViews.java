@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -34,13 +35,16 @@ public final class SavedViews {
 
     private static final TypeReference<Map<String, List<SavedView>>> TYPE = new TypeReference<>() {};
 
-    private final Path file;
+    /** The file the views are kept in; empty: no state directory (no HOME), kept in memory for this console's life. */
+    private final Optional<Path> file;
+
+    private Map<String, List<SavedView>> inMemory = new LinkedHashMap<>();
     private final Supplier<Actor> operator;
     private final Rendering rendering;
     private final ObjectMapper json = new ObjectMapper();
 
-    public SavedViews(Path stateDir, Supplier<Actor> operator, Rendering rendering) {
-        this.file = stateDir.resolve(FILE);
+    public SavedViews(Optional<Path> stateDir, Supplier<Actor> operator, Rendering rendering) {
+        this.file = stateDir.map(dir -> dir.resolve(FILE));
         this.operator = operator;
         this.rendering = rendering;
     }
@@ -165,6 +169,10 @@ public final class SavedViews {
     }
 
     private Map<String, List<SavedView>> read() {
+        if (file.isEmpty()) {
+            return new LinkedHashMap<>(inMemory);
+        }
+        Path file = this.file.get();
         if (!Files.exists(file)) {
             return new LinkedHashMap<>();
         }
@@ -176,6 +184,11 @@ public final class SavedViews {
     }
 
     private void write(Map<String, List<SavedView>> all) {
+        if (file.isEmpty()) {
+            inMemory = new LinkedHashMap<>(all);
+            return;
+        }
+        Path file = this.file.get();
         try {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), FILE, ".tmp");
