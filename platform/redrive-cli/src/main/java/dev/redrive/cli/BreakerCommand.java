@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.breaker.BreakerState;
+import dev.redrive.core.operator.BreakerHolds;
 import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.replay.MaintenanceWindow;
 import java.io.PrintWriter;
@@ -50,8 +51,7 @@ final class BreakerCommand implements Callable<Integer> {
 
     /** The windows that hold {@code dependency}'s breaker now. */
     static List<String> holding(List<MaintenanceWindow> windows, String dependency, Instant now) {
-        return windows.stream()
-                .filter(w -> w.holdsBreaker() && w.dependency().equals(dependency) && w.lastsAt(now))
+        return BreakerHolds.holders(windows, dependency, now).stream()
                 .map(MaintenanceWindow::id)
                 .toList();
     }

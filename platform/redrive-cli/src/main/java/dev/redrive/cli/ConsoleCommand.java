@@ -4,7 +4,11 @@ import dev.redrive.console.ConsoleOptions;
 import dev.redrive.console.ConsoleServer;
 import dev.redrive.console.ConsoleSources;
 import dev.redrive.core.quarantine.Actor;
+import dev.redrive.schema.PayloadRedactor;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -28,10 +32,17 @@ import picocli.CommandLine.Spec;
             "Serves the web console (overview of every route, failure groups, dead letters) on 127.0.0.1 and a free "
                     + "port, through the same operator port and settings as the other commands; every action in it is "
                     + "taken as you (--actor, else your AWS identity). Open the printed URL once: its token is "
-                    + "exchanged for a session cookie, and the URL cannot be used again. Ctrl-C stops it."
+                    + "exchanged for a session cookie, and the URL cannot be used again. Ctrl-C stops it.",
+            "Bulk replays and archives started in it are journaled in --state-dir: a console started again lists "
+                    + "the unfinished ones and resumes them (a dead letter replayed already is never sent again)."
         },
         footerHeading = "%nExamples:%n",
-        footer = {"  redrive console", "  redrive console --read-only", "  redrive console --port 8765"})
+        footer = {
+            "  redrive console",
+            "  redrive console --read-only",
+            "  redrive console --port 8765",
+            "  redrive console --state-dir ~/incident-42/console"
+        })
 final class ConsoleCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -63,6 +74,15 @@ final class ConsoleCommand implements Callable<Integer> {
                     + "other machines reach the console (still behind its token): a warning is printed.")
     String bind;
 
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            order = 4,
+            description = "Where bulk runs (their frozen ids, reason, progress) are journaled, so a console started "
+                    + "again resumes them; default $XDG_STATE_HOME/redrive/console, else "
+                    + "~/.local/state/redrive/console.")
+    Path stateDir;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -73,6 +93,14 @@ final class ConsoleCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         }
+        Optional<Path> state = Optional.ofNullable(stateDir)
+                .or(() -> ConsoleOptions.defaultStateDir(root.context().env()));
+        if (state.isPresent()) {
+            options = options.withStateDir(state.get());
+        } else if (!readOnly) {
+            err.println("redrive console: neither XDG_STATE_HOME nor HOME is set: bulk runs are kept in memory and "
+                    + "cannot be resumed after the console stops (give --state-dir DIR)");
+        }
         if (!options.loopbackOnly()) {
             err.println("redrive console: WARNING: --bind " + bind + " is not a loopback address: other machines can "
                     + "reach this console (over plain HTTP); only the one-time URL's token keeps them out.");
@@ -82,15 +110,13 @@ final class ConsoleCommand implements Callable<Integer> {
         CountDownLatch stop = new CountDownLatch(1);
         Thread hook = new Thread(stop::countDown, "redrive-console-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (ConsoleServer server = ConsoleServer.start(
-                options,
-                new ConsoleSources(
-                        backend.operator(),
-                        backend.routes(),
-                        () -> actor,
-                        root.context().clock()))) {
+        try (ConsoleServer server = start(options, backend, actor)) {
             out.println("redrive console: serving " + server.origin() + (readOnly ? " (read-only)" : "") + " as "
                     + actor.name());
+            if (!readOnly && server.unfinishedRuns() > 0) {
+                out.println(server.unfinishedRuns() + " unfinished bulk run(s) in " + state.orElseThrow()
+                        + ": resume them at " + server.origin().resolve("/bulk/runs"));
+            }
             out.println("Open this one-time URL (it works once): " + server.openUri());
             out.println("Ctrl-C stops the console.");
             out.flush();
@@ -105,5 +131,19 @@ final class ConsoleCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    private ConsoleServer start(ConsoleOptions options, Backend backend, Actor actor) {
+        ConsoleSources sources = new ConsoleSources(
+                backend.operator(),
+                backend.routes(),
+                () -> actor,
+                root.context().clock(),
+                new PayloadRedactor(backend.schemas()));
+        try {
+            return ConsoleServer.start(options, sources);
+        } catch (UncheckedIOException | IllegalStateException e) {
+            throw CliException.config(e.getMessage());
+        }
     }
 }

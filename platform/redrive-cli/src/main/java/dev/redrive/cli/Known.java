@@ -4,7 +4,6 @@ import dev.redrive.aws.queues.QueueAddress;
 import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
-import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.schema.DeclaredRoute;
 import dev.redrive.schema.RoutesDocument;
 import java.io.PrintWriter;
@@ -103,33 +102,6 @@ final class Known {
         routes(backend).ifPresent(d -> d.routes().forEach(r -> known.add(QueueAddress.nameOf(r.sourceQueue()))));
         return Suggestions.unknown(
                 "queue", queue, known, "SQS has no queue by this name; the source queues of " + Settings.ROUTES);
-    }
-
-    /**
-     * {@code dependency} as a window or breaker names it must be one the consumers call: a breaker the routes declare or
-     * the control table shares, one a window names, or one the ledger's failures name; else a usage error.
-     */
-    static void requireDependency(Backend backend, String dependency) {
-        Set<String> known = new TreeSet<>();
-        routes(backend).ifPresent(d -> known.addAll(d.breakers()));
-        known.addAll(backend.operator().breakers().keySet());
-        backend.operator().windows().stream().map(MaintenanceWindow::dependency).forEach(known::add);
-        if (known.contains(dependency)) {
-            return;
-        }
-        for (QuarantineRecord r : everything(backend)) {
-            if (r.classification().dependency() != null) {
-                known.add(r.classification().dependency());
-            }
-        }
-        if (!known.contains(dependency)) {
-            throw Suggestions.unknown(
-                    "dependency",
-                    dependency,
-                    known,
-                    "the breakers of " + Settings.ROUTES + " and the control table, the windows, the dead letters' "
-                            + "failures");
-        }
     }
 
     private static java.util.List<QuarantineRecord> everything(Backend backend) {

@@ -2,17 +2,16 @@ package dev.redrive.cli;
 
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.operator.QuarantineQuery;
+import dev.redrive.core.operator.ReplayClassGuard;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.schema.RoutesDocument;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,8 +54,8 @@ import picocli.CommandLine.Spec;
         })
 final class ReplayCommand implements Callable<Integer> {
 
-    /** The classes a replay takes in only with {@code --allow-class}. */
-    static final Set<FailureClass> GUARDED = EnumSet.of(FailureClass.POISON, FailureClass.PERMANENT);
+    /** The classes a replay takes in only with {@code --allow-class}: core's rule, {@link ReplayClassGuard}. */
+    static final Set<FailureClass> GUARDED = ReplayClassGuard.GUARDED;
 
     /** At most this many refused dead letters are named. */
     static final int NAMED = 10;
@@ -188,35 +187,27 @@ final class ReplayCommand implements Callable<Integer> {
      * Already resolved ones (REPLAYED, ARCHIVED) are left to the run, which says so.
      */
     private boolean guarded(List<QuarantineRecord> records, PrintWriter err) {
-        List<QuarantineRecord> refused = new ArrayList<>();
-        for (QuarantineRecord r : records) {
-            FailureClass c = r.classification().failureClass();
-            if (!GUARDED.contains(c) || !QuarantineQuery.unresolved().contains(r.state())) {
-                continue;
-            }
-            if (allowClass.contains(c)) {
-                err.println("redrive replay: warning: " + r.id() + " failed as " + c + " (" + why(r) + "); replaying "
-                        + "it because of --allow-class " + c + ": it fails the same way unless the cause was fixed");
-            } else {
-                refused.add(r);
-            }
+        ReplayClassGuard.Verdict verdict = new ReplayClassGuard(Set.copyOf(allowClass)).check(records);
+        for (ReplayClassGuard.Flagged f : verdict.warned()) {
+            err.println(
+                    "redrive replay: warning: " + f.quarantineId() + " failed as " + f.failureClass() + " (" + f.why()
+                            + "); replaying it because of --allow-class " + f.failureClass()
+                            + ": it fails the same way unless the cause was fixed");
         }
-        if (refused.isEmpty()) {
+        if (verdict.passes()) {
             err.flush();
             return true;
         }
-        Set<FailureClass> classes = new TreeSet<>();
-        refused.forEach(r -> classes.add(r.classification().failureClass()));
-        String named = String.join(",", classes.stream().map(Enum::name).toList());
-        err.println("redrive replay: refused, nothing replayed: " + refused.size() + " of " + records.size()
-                + " dead letter(s) failed as " + named + ", and a replay fails the same way unless the cause was fixed "
-                + "(--yes only skips the confirmation):");
-        refused.stream()
+        String named = String.join(
+                ",", verdict.refusedClasses().stream().map(Enum::name).toList());
+        err.println("redrive replay: refused, nothing replayed: " + verdict.refusal()
+                + " (--yes only skips the confirmation):");
+        verdict.refused().stream()
                 .limit(NAMED)
-                .forEach(r ->
-                        err.println("  " + r.id() + "  " + r.classification().failureClass() + "  " + why(r)));
-        if (refused.size() > NAMED) {
-            err.println("  ... and " + (refused.size() - NAMED) + " more (redrive list --class " + named + ")");
+                .forEach(f -> err.println("  " + f.quarantineId() + "  " + f.failureClass() + "  " + f.why()));
+        if (verdict.refused().size() > NAMED) {
+            err.println(
+                    "  ... and " + (verdict.refused().size() - NAMED) + " more (redrive list --class " + named + ")");
         }
         err.println("redrive replay: to replay them anyway add --allow-class " + named
                 + (filter == null ? "" : ", or leave them out with class=TRANSIENT|SCHEMA in --filter"));
@@ -224,15 +215,11 @@ final class ReplayCommand implements Callable<Integer> {
         return false;
     }
 
-    private static String why(QuarantineRecord r) {
-        return r.classification().errorType() + ": " + r.classification().reason();
-    }
-
     /**
      * A dead letter of a consumer no route declares cannot be checked: the run stops before anything changes, naming
      * the declared consumers (a replay is never checked against a guess).
      */
-    private static void refuseUndeclared(Backend backend, List<QuarantineRecord> records) {
+    static void refuseUndeclared(Backend backend, List<QuarantineRecord> records) {
         RoutesDocument routes = backend.routesDocument();
         for (QuarantineRecord r : records) {
             if (r.consumer() != null && routes.route(r.consumer()).isEmpty()) {

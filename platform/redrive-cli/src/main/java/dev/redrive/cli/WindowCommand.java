@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -136,27 +135,16 @@ final class WindowCommand implements Callable<Integer> {
                 throw CliException.usage("--dependency and --reason must not be blank");
             }
             RedriveCli root = parent.root;
-            String windowId = id != null
-                    ? id.strip()
-                    : "w-"
-                            + start.toString()
-                                    .substring(0, 16)
-                                    .replace("-", "")
-                                    .replace("T", "-")
-                                    .replace(":", "") + "-"
-                            + UUID.randomUUID().toString().substring(0, 4);
+            String windowId = id != null ? id.strip() : MaintenanceWindow.generatedId(start);
             Instant now = root.context().clock().instant();
-            if (holdBreaker && !now.isBefore(end)) {
-                throw CliException.usage("--hold-breaker holds the breaker while the window lasts, and this one is "
-                        + "over (it ended " + Durations.at(end) + ")");
-            }
-            Known.requireDependency(root.backend(), dependency.strip());
             OperatorPort windows = root.backend().operator();
-            if (windows.window(windowId).isPresent()) {
-                throw CliException.usage("a window with id '" + windowId + "' exists already");
-            }
             MaintenanceWindow w = new MaintenanceWindow(
                     windowId, dependency.strip(), start, end, root.actor().name(), reason.strip(), holdBreaker);
+            try {
+                windows.checkNewWindow(w); // core's checks, the console's too
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage(e.getMessage());
+            }
             try {
                 windows.addWindow(w);
             } catch (IllegalArgumentException e) {

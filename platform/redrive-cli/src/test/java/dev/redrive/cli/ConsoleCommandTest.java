@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.redrive.console.internal.FileRunJournal;
+import dev.redrive.console.internal.RunJournal;
 import dev.redrive.core.failure.FailureClass;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,7 +14,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -33,6 +38,10 @@ class ConsoleCommandTest {
     private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)/open\\?token=[A-Za-z0-9_-]{43}");
 
     private final InMemoryCli cli = new InMemoryCli();
+
+    @TempDir
+    Path stateHome;
+
     private final ExecutorService runner = Executors.newSingleThreadExecutor();
     private final HttpClient http =
             HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -48,7 +57,7 @@ class ConsoleCommandTest {
         cli.deadLetter("q-2", "{}", FailureClass.PERMANENT, "InvalidRecipient", Duration.ofHours(1));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        RedriveCli root = cli.root(CliContext.of(Map.of(), cli.clock, "os-user"));
+        RedriveCli root = cli.root(CliContext.of(Map.of("XDG_STATE_HOME", stateHome.toString()), cli.clock, "os-user"));
         CommandLine cl = RedriveCli.commandLine(root);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -61,6 +70,9 @@ class ConsoleCommandTest {
         URI open = URI.create(m.group());
         assertThat(out.toString()).contains("as alice");
         assertThat(err.toString()).isEmpty();
+        assertThat(stateHome.resolve("redrive").resolve("console"))
+                .as("bulk runs are journaled under $XDG_STATE_HOME by default")
+                .isDirectory();
 
         HttpResponse<String> opened =
                 http.send(HttpRequest.newBuilder(open).build(), HttpResponse.BodyHandlers.ofString());
@@ -102,6 +114,59 @@ class ConsoleCommandTest {
                 .untilAsserted(() -> assertThatThrownBy(() ->
                                 http.send(HttpRequest.newBuilder(open).build(), HttpResponse.BodyHandlers.ofString()))
                         .isInstanceOf(ConnectException.class));
+    }
+
+    @Test
+    void aConsoleStartedAgainNamesItsUnfinishedBulkRunsAndOneWithoutAStateDirSaysRunsAreNotKept() throws Exception {
+        Path dir = stateHome.resolve("incident");
+        try (FileRunJournal journal = new FileRunJournal(dir)) { // a console that ran it, and went away
+            journal.save(new RunJournal.Run(
+                    "run-20261129-110000-0000abcd",
+                    RunJournal.Kind.REPLAY,
+                    "a selection of 1 dead letter(s)",
+                    "/dead-letters",
+                    "2026-11-29T11:00:00Z",
+                    "alice",
+                    List.of("q-1"),
+                    List.of(),
+                    List.of(),
+                    RunJournal.Phase.RUNNING,
+                    "provider back",
+                    "alice",
+                    "2026-11-29T11:00:00Z",
+                    List.of(),
+                    List.of(),
+                    "",
+                    "2026-11-29T11:00:00Z"));
+        }
+
+        String[] printed = serveAndStop(Map.of(), "--state-dir", dir.toString());
+
+        assertThat(printed[0])
+                .containsPattern("1 unfinished bulk run\\(s\\) in " + Pattern.quote(dir.toString())
+                        + ": resume them at http://127\\.0\\.0\\.1:\\d+/bulk/runs");
+        assertThat(printed[1]).isEmpty();
+
+        String[] noHome = serveAndStop(Map.of());
+        assertThat(noHome[1])
+                .isEqualTo("redrive console: neither XDG_STATE_HOME nor HOME is set: bulk runs are kept in memory and "
+                        + "cannot be resumed after the console stops (give --state-dir DIR)\n");
+    }
+
+    /** Runs {@code redrive console} with {@code env} until it prints its URL, stops it; returns its out and err. */
+    private String[] serveAndStop(Map<String, String> env, String... options) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = RedriveCli.commandLine(cli.root(CliContext.of(env, cli.clock, "os-user")));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> args = new java.util.ArrayList<>(List.of("console", "--actor", "alice"));
+        args.addAll(List.of(options));
+        Future<Integer> run = runner.submit(() -> cl.execute(args.toArray(String[]::new)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> URL.matcher(out.toString()).find());
+        run.cancel(true);
+        return new String[] {out.toString(), err.toString()};
     }
 
     @Test

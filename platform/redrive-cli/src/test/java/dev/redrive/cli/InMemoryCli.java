@@ -19,6 +19,7 @@ import dev.redrive.core.sweeper.Route;
 import dev.redrive.schema.ContractReader;
 import dev.redrive.schema.RoutesDocument;
 import dev.redrive.schema.SchemaRegistry;
+import dev.redrive.testing.breaker.InMemoryBreakerStore;
 import dev.redrive.testing.claim.InMemoryClaimStore;
 import dev.redrive.testing.lease.InMemoryLeaseStore;
 import dev.redrive.testing.quarantine.InMemoryQuarantineLedger;
@@ -53,7 +54,10 @@ final class InMemoryCli {
     final InMemoryQuarantineLedger ledger = new InMemoryQuarantineLedger(leases, clock);
     final InMemoryClaimStore claims = new InMemoryClaimStore();
     final InMemoryDeadLetterSource queues = new InMemoryDeadLetterSource();
-    final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows();
+    /** The breakers the route declares, shared in memory; the windows are kept with them, as on DynamoDB. */
+    final InMemoryBreakerStore breakers = new InMemoryBreakerStore();
+
+    final InMemoryMaintenanceWindows windows = new InMemoryMaintenanceWindows(breakers);
     final InMemoryPayloadStore payloads = new InMemoryPayloadStore();
     final InMemoryReplayStats stats = new InMemoryReplayStats();
     final RecordingReplaySender sender = new RecordingReplaySender();
@@ -73,9 +77,11 @@ final class InMemoryCli {
                     .clock(clock)
                     .build())
             .windows(windows)
+            .breakers(breakers, routes.breakers())
             .stats(stats)
             .queues(queues)
             .payloads(payloads)
+            .claims(claims)
             .clock(clock)
             .build();
 

@@ -1,8 +1,19 @@
 package dev.redrive.console;
 
+import dev.redrive.console.internal.BreakersPage;
+import dev.redrive.console.internal.BulkPages;
+import dev.redrive.console.internal.BulkRuns;
+import dev.redrive.console.internal.DeadLetterPage;
+import dev.redrive.console.internal.EditRetry;
+import dev.redrive.console.internal.FileRunJournal;
 import dev.redrive.console.internal.Guard;
+import dev.redrive.console.internal.InMemoryRunJournal;
 import dev.redrive.console.internal.Pages;
+import dev.redrive.console.internal.Rendering;
+import dev.redrive.console.internal.RunJournal;
+import dev.redrive.console.internal.SavedViews;
 import dev.redrive.console.internal.Sessions;
+import dev.redrive.console.internal.WindowsPage;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import io.javalin.Javalin;
@@ -27,11 +38,13 @@ public final class ConsoleServer implements AutoCloseable {
     private final Javalin app;
     private final Sessions sessions;
     private final ConsoleOptions options;
+    private final BulkRuns bulkRuns;
 
-    private ConsoleServer(Javalin app, Sessions sessions, ConsoleOptions options) {
+    private ConsoleServer(Javalin app, Sessions sessions, ConsoleOptions options, BulkRuns bulkRuns) {
         this.app = app;
         this.sessions = sessions;
         this.options = options;
+        this.bulkRuns = bulkRuns;
     }
 
     /** Starts the console; it serves until {@link #close()}. */
@@ -40,7 +53,24 @@ public final class ConsoleServer implements AutoCloseable {
         AtomicInteger port = new AtomicInteger(options.port());
         Guard guard = new Guard(
                 sessions, () -> cookieName(port.get()), options.loopbackOnly(), options.readOnly(), port::get);
-        Pages pages = new Pages(sources, TemplateEngine.createPrecompiled(ContentType.Html), options.readOnly());
+        TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
+        Pages pages = new Pages(sources, templates, options.readOnly());
+        Rendering rendering = new Rendering(templates, options.readOnly());
+        SavedViews savedViews = new SavedViews(options.stateDir(), sources.actor(), rendering);
+        WindowsPage windows = new WindowsPage(sources, rendering);
+        BreakersPage breakers = new BreakersPage(sources, rendering);
+        EditRetry edits = new EditRetry(sources, rendering);
+        DeadLetterPage deadLetter = new DeadLetterPage(sources, pages, options.readOnly());
+        BulkRuns bulkRuns = new BulkRuns(
+                sources.operator(),
+                sources.actor(),
+                sources.clock(),
+                options.readOnly() // a read-only console has no bulk runs: it neither reads nor locks the journal
+                        ? new InMemoryRunJournal()
+                        : options.stateDir()
+                                .<RunJournal>map(FileRunJournal::new)
+                                .orElseGet(InMemoryRunJournal::new));
+        BulkPages bulk = new BulkPages(sources, bulkRuns, templates, options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -53,6 +83,7 @@ public final class ConsoleServer implements AutoCloseable {
                 files.location = Location.CLASSPATH;
             });
             config.routes.before(guard::check);
+            config.routes.before(savedViews::attach);
             // An operator port call that fails (AWS unreachable, a missing table) is one line, never a stack trace.
             config.routes.exception(RuntimeException.class, (e, ctx) -> {
                 if (e instanceof HttpResponseException answer) {
@@ -81,16 +112,41 @@ public final class ConsoleServer implements AutoCloseable {
             config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);
             config.routes.get("/dead-letters", pages::letters);
-            config.routes.get("/dead-letters/{id}", pages::deadLetter);
+            config.routes.get("/dead-letters/{id}", deadLetter::show);
+            config.routes.post("/dead-letters/{id}/reveal", deadLetter::reveal);
             config.routes.post("/dead-letters/{id}/archive", pages::archive);
+            config.routes.get("/dead-letters/{id}/edit", edits::page);
+            config.routes.post("/dead-letters/{id}/edit", edits::step);
+            config.routes.get("/windows", windows::page);
+            config.routes.post("/windows", windows::add);
+            config.routes.post("/windows/{id}/remove", windows::remove);
+            config.routes.post("/windows/{id}/hold", windows::hold);
+            config.routes.get("/breakers", breakers::page);
+            config.routes.post("/breakers/{dependency}/release", breakers::release);
+            config.routes.post("/breakers/{dependency}/probe", breakers::probe);
+            config.routes.get("/views", savedViews::page);
+            config.routes.post("/views", savedViews::save);
+            config.routes.post("/views/delete", savedViews::delete);
+            config.routes.post("/bulk/dry-run", bulk::dryRun);
+            config.routes.get("/bulk/runs", bulk::list);
+            config.routes.get("/bulk/runs/{id}", bulk::run);
+            config.routes.get("/api/bulk/runs/{id}", bulk::progress);
+            config.routes.post("/bulk/runs/{id}/confirm", bulk::confirm);
+            config.routes.post("/bulk/runs/{id}/stop", bulk::stop);
+            config.routes.post("/bulk/runs/{id}/resume", bulk::resume);
             config.routes.post("/logout", ctx -> {
                 sessions.close(ctx.attribute(Guard.SESSION_ATTRIBUTE));
                 ctx.html("Signed out. Run 'redrive console' again to open a new session.");
             });
         });
-        app.start();
+        try {
+            app.start();
+        } catch (RuntimeException e) {
+            bulkRuns.close();
+            throw e;
+        }
         port.set(app.port());
-        return new ConsoleServer(app, sessions, options);
+        return new ConsoleServer(app, sessions, options, bulkRuns);
     }
 
     /** The port it listens on. */
@@ -114,10 +170,25 @@ public final class ConsoleServer implements AutoCloseable {
         return options.readOnly();
     }
 
-    /** Stops serving. */
+    /**
+     * How many bulk runs wait to be resumed (stopped, failed, or interrupted when a console went away), as the journal
+     * of {@link ConsoleOptions#stateDir()} keeps them.
+     */
+    public int unfinishedRuns() {
+        return bulkRuns.unfinished().size();
+    }
+
+    /**
+     * Stops serving: a bulk run under way stops after the dead letter in hand (it is journaled as interrupted, and a
+     * console started again over the same state directory resumes it), then the server stops.
+     */
     @Override
     public void close() {
-        app.stop();
+        try {
+            bulkRuns.close();
+        } finally {
+            app.stop();
+        }
     }
 
     /** Cookies ignore ports: each console names its own, so two consoles on one machine keep separate sessions. */

@@ -2,6 +2,7 @@ package dev.redrive.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
@@ -14,6 +15,8 @@ import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.sweeper.Route;
+import dev.redrive.schema.PayloadRedactor;
+import dev.redrive.schema.SchemaRegistry;
 import dev.redrive.testing.sweeper.SweeperFixture;
 import java.io.IOException;
 import java.net.URI;
@@ -43,7 +46,7 @@ final class ConsoleRig implements AutoCloseable {
     static final Actor OPERATOR = Actor.person("arn:aws:sts::123456789012:assumed-role/Operator/alice");
 
     final SweeperFixture fixture = new SweeperFixture();
-    final OperatorPort operator = fixture.operator().build();
+    final OperatorPort operator;
     final ConsoleServer server;
     final HttpClient http = HttpClient.newBuilder()
             .followRedirects(HttpClient.Redirect.NEVER)
@@ -51,17 +54,68 @@ final class ConsoleRig implements AutoCloseable {
             .build();
     private final AtomicInteger ids = new AtomicInteger();
 
-    ConsoleRig(ConsoleOptions options) {
-        server = ConsoleServer.start(
-                options, new ConsoleSources(operator, List.of(ORDERS, PAYMENTS), () -> OPERATOR, fixture.clock));
+    /**
+     * The event schemas the console redacts by: {@code Signup} v1 marks {@code person.email} and {@code card} sensitive
+     * (the seeded payloads have no event type: they are withheld whole).
+     */
+    static final SchemaRegistry SCHEMAS = SchemaRegistry.of(Map.of(
+            "Signup",
+            Map.of(
+                    1,
+                    json("{\"type\":\"object\",\"properties\":{"
+                            + "\"person\":{\"type\":\"object\",\"properties\":{"
+                            + "\"email\":{\"type\":\"string\",\"x-sensitive\":true},\"plan\":{\"type\":\"string\"}}},"
+                            + "\"card\":{\"type\":\"string\",\"x-sensitive\":true}}}"))));
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
+    ConsoleRig(ConsoleOptions options) {
+        this(options, List.of());
+    }
+
+    /** A console whose operator port shares the breakers of {@code breakers} (the fixture's, kept with its windows). */
+    ConsoleRig(ConsoleOptions options, List<String> breakers) {
+        operator = breakers.isEmpty()
+                ? fixture.operator().build()
+                : fixture.operator().breakers(fixture.breakers, breakers).build();
+        server = ConsoleServer.start(
+                options,
+                new ConsoleSources(
+                        operator,
+                        List.of(ORDERS, PAYMENTS),
+                        () -> OPERATOR,
+                        fixture.clock,
+                        new PayloadRedactor(SCHEMAS)));
+    }
+
+    /** On 127.0.0.1, a free port, read and write, its state (saved views) in a new temporary directory. */
     ConsoleRig() {
-        this(ConsoleOptions.loopback());
+        this(ConsoleOptions.loopback().withStateDir(temporaryStateDir()));
+    }
+
+    /** A new temporary directory for a console's state, so no test reads or writes the operator's own. */
+    static java.nio.file.Path temporaryStateDir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("redrive-console-state");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Seeds {@code n} dead letters of {@code route} with one failure, arrived {@code ago} before {@link #NOW}. */
     List<String> seed(Route route, int n, FailureClass c, String errorType, QuarantineState state, Duration ago) {
+        return seed(route, n, c, errorType, state, ago, "");
+    }
+
+    /** {@link #seed}, the dead letters having failed in the consumer's build {@code version} (empty: none recorded). */
+    List<String> seed(
+            Route route, int n, FailureClass c, String errorType, QuarantineState state, Duration ago, String version) {
         List<String> seeded = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             String id = "q-" + route.sourceQueue() + "-" + ids.incrementAndGet();
@@ -77,7 +131,8 @@ final class ConsoleRig implements AutoCloseable {
                             "m-" + id,
                             route.consumer() + "#k-" + id,
                             arrived),
-                    new DeadLetterEvidence(classification, arrived.minusSeconds(90), arrived.minusSeconds(30), 3),
+                    new DeadLetterEvidence(
+                            classification, arrived.minusSeconds(90), arrived.minusSeconds(30), 3, version),
                     new PayloadLocation.Inline("{\"email\":\"alice@example.com\",\"card\":\"4111111111111111\"}"),
                     Map.of("traceparent", MessageAttribute.ofString("00-abc-def-01")),
                     0,

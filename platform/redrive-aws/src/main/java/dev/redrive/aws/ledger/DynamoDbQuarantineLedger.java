@@ -255,6 +255,28 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 limit);
     }
 
+    /** {@code byQueue} before the instant, newest first, in small pages until a record matches. */
+    @Override
+    public Optional<QuarantineRecord> lastOfQueueBefore(
+            String sourceQueue, Instant before, Predicate<QuarantineRecord> matching) {
+        return query(
+                        QueryRequest.builder()
+                                .tableName(table)
+                                .indexName(QuarantineItems.BY_QUEUE)
+                                .keyConditionExpression("#queue = :queue AND #arrivedAt < :before")
+                                .expressionAttributeNames(Map.of("#queue", "sourceQueue", "#arrivedAt", "arrivedAt"))
+                                .expressionAttributeValues(Map.of(
+                                        ":queue",
+                                        QuarantineItems.s(sourceQueue),
+                                        ":before",
+                                        QuarantineItems.n(before.toEpochMilli())))
+                                .scanIndexForward(false),
+                        1,
+                        matching)
+                .stream()
+                .findFirst();
+    }
+
     private List<QuarantineRecord> query(QueryRequest.Builder request, int limit) {
         return query(request, limit, r -> true);
     }

@@ -13,8 +13,15 @@ public final class Views {
      * @param nav      the navigation entry to mark current
      * @param csrf     the session's CSRF token, for the page's forms
      * @param readOnly whether write controls are hidden
+     * @param saved    the operator's saved views and the page's URL (to save it as a view)
      */
-    public record Frame(String title, String nav, String csrf, boolean readOnly) {}
+    public record Frame(String title, String nav, String csrf, boolean readOnly, SavedViews.Nav saved) {
+
+        /** A frame without saved views. */
+        public Frame(String title, String nav, String csrf, boolean readOnly) {
+            this(title, nav, csrf, readOnly, SavedViews.Nav.NONE);
+        }
+    }
 
     /** A name and a count. */
     public record Count(String name, long count) {}
@@ -73,7 +80,8 @@ public final class Views {
             String firstSeen,
             String lastSeen,
             String sampleId,
-            String membersLink) {}
+            String membersLink,
+            List<String> versions) {}
 
     /** The choices of the filter form. */
     public record Choices(List<String> queues, List<String> states, List<String> classes) {}
@@ -87,32 +95,4 @@ public final class Views {
 
     /** The list of dead letters of a filter. */
     public record Letters(Filter filter, Choices choices, long total, List<LetterRow> letters, int shown) {}
-
-    /** One audit entry. */
-    public record AuditRow(String at, String from, String to, String actor, String reason) {}
-
-    /** One dead letter. */
-    public record DeadLetter(
-            String id,
-            String state,
-            String consumer,
-            String sourceQueue,
-            String deadLetterQueue,
-            String sourceMessageId,
-            String idempotencyKey,
-            String arrivedAt,
-            String age,
-            String failureClass,
-            String errorType,
-            String reason,
-            String dependency,
-            String firstFailedAt,
-            String lastFailedAt,
-            int receiveCount,
-            int replayCount,
-            String note,
-            List<String> attributeNames,
-            String payload,
-            List<AuditRow> audit,
-            boolean archivable) {}
 }

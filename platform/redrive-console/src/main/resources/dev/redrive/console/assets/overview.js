@@ -4,6 +4,48 @@
   'use strict';
   var colours = { TRANSIENT: '#0969da', PERMANENT: '#cf222e', SCHEMA: '#8250df', POISON: '#1a7f37' };
 
+  // Deploy markers: a dashed vertical line where the consumer's build version changed, labelled with the version.
+  function versionMarkers(markers) {
+    return {
+      hooks: {
+        draw: [function (u) {
+          var ctx = u.ctx;
+          var ratio = window.devicePixelRatio || 1;
+          ctx.save();
+          markers.forEach(function (m) {
+            var x = Math.round(u.valToPos(m.at, 'x', true));
+            if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) { return; }
+            ctx.strokeStyle = '#bf8700';
+            ctx.lineWidth = ratio;
+            ctx.setLineDash([4 * ratio, 3 * ratio]);
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.fillStyle = '#9a6700';
+            ctx.font = (11 * ratio) + 'px system-ui, sans-serif';
+            ctx.fillText(m.version, x + 3 * ratio, u.bbox.top + 11 * ratio);
+          });
+          ctx.restore();
+        }]
+      }
+    };
+  }
+
+  function listMarkers(el, markers) {
+    if (!markers.length) { return; }
+    var list = document.createElement('ul');
+    list.className = 'version-markers';
+    markers.forEach(function (m) {
+      var item = document.createElement('li');
+      item.textContent = new Date(m.at * 1000).toISOString().replace('.000', '') + ': version ' + m.from + ' → ' +
+        m.version;
+      list.appendChild(item);
+    });
+    el.parentNode.appendChild(list);
+  }
+
   function draw(el, data) {
     var classes = Object.keys(data.counts);
     var series = [{}];
@@ -14,7 +56,9 @@
     });
     // eslint-disable-next-line no-undef
     new uPlot({ width: Math.max(320, el.clientWidth || 720), height: 220, series: series,
-      scales: { x: { time: true } }, axes: [{}, { label: 'dead letters' }] }, columns, el);
+      scales: { x: { time: true } }, axes: [{}, { label: 'dead letters' }],
+      plugins: [versionMarkers(data.markers || [])] }, columns, el);
+    listMarkers(el, data.markers || []);
   }
 
   document.querySelectorAll('.arrivals-chart[data-src]').forEach(function (el) {

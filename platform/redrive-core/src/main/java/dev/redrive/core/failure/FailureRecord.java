@@ -12,11 +12,33 @@ import java.util.Objects;
  * @param firstFailedAt  when the first failure under this key happened
  * @param lastFailedAt   when this one happened
  * @param sourceQueue    the queue the message was consumed from
+ * @param buildVersion   the consumer's build version when it failed ({@code REDRIVE_BUILD_VERSION}, else the Lambda
+ *                       function version, else {@value #UNKNOWN_VERSION}); empty in a record written before versions were
+ *                       recorded
  */
 public record FailureRecord(
-        Classification classification, int attempt, Instant firstFailedAt, Instant lastFailedAt, String sourceQueue) {
+        Classification classification,
+        int attempt,
+        Instant firstFailedAt,
+        Instant lastFailedAt,
+        String sourceQueue,
+        String buildVersion) {
+
+    /** The version of a consumer that knows none. */
+    public static final String UNKNOWN_VERSION = "unknown";
+
+    /** A failure with no build version recorded (a record written before versions were). */
+    public FailureRecord(
+            Classification classification,
+            int attempt,
+            Instant firstFailedAt,
+            Instant lastFailedAt,
+            String sourceQueue) {
+        this(classification, attempt, firstFailedAt, lastFailedAt, sourceQueue, "");
+    }
 
     public FailureRecord {
+        buildVersion = buildVersion == null ? "" : buildVersion.strip();
         Objects.requireNonNull(classification, "classification");
         Objects.requireNonNull(firstFailedAt, "firstFailedAt");
         Objects.requireNonNull(lastFailedAt, "lastFailedAt");
@@ -33,8 +55,20 @@ public record FailureRecord(
     /** This failure following {@code previous} (which may be null): keeps the first failure time. */
     public static FailureRecord next(
             FailureRecord previous, Classification classification, int attempt, Instant now, String sourceQueue) {
+        return next(previous, classification, attempt, now, sourceQueue, "");
+    }
+
+    /** This failure of a consumer of build {@code buildVersion} following {@code previous} (which may be null). */
+    public static FailureRecord next(
+            FailureRecord previous,
+            Classification classification,
+            int attempt,
+            Instant now,
+            String sourceQueue,
+            String buildVersion) {
         Instant first = previous == null ? now : previous.firstFailedAt();
-        return new FailureRecord(classification, attempt, first.isAfter(now) ? now : first, now, sourceQueue);
+        return new FailureRecord(
+                classification, attempt, first.isAfter(now) ? now : first, now, sourceQueue, buildVersion);
     }
 
     /** This failure, with the first failure time of {@code earlier} when that is earlier (null: unchanged). */
@@ -42,6 +76,7 @@ public record FailureRecord(
         if (earlier == null || !earlier.firstFailedAt().isBefore(firstFailedAt)) {
             return this;
         }
-        return new FailureRecord(classification, attempt, earlier.firstFailedAt(), lastFailedAt, sourceQueue);
+        return new FailureRecord(
+                classification, attempt, earlier.firstFailedAt(), lastFailedAt, sourceQueue, buildVersion);
     }
 }

@@ -5,6 +5,7 @@ import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
 import dev.redrive.core.breaker.BreakerWrite;
 import dev.redrive.core.breaker.CircuitBreakerRules;
+import dev.redrive.core.names.UnknownName;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
 import dev.redrive.core.replay.WindowChange;
@@ -71,6 +72,13 @@ public final class BreakerHolds {
             throw new IllegalArgumentException("no circuit breaker of " + w.dependency() + " is shared here (the "
                     + "breakers are " + dependencies + "); window " + w.id() + " cannot hold one open");
         }
+    }
+
+    /** The windows that hold {@code dependency}'s breaker at {@code now}: those that hold it and last now. */
+    public static List<MaintenanceWindow> holders(List<MaintenanceWindow> windows, String dependency, Instant now) {
+        return windows.stream()
+                .filter(w -> w.holdsBreaker() && w.dependency().equals(dependency) && w.lastsAt(now))
+                .toList();
     }
 
     /**
@@ -178,8 +186,9 @@ public final class BreakerHolds {
 
     private void requireShared(String dependency) {
         if (!dependencies.contains(dependency)) {
-            throw new IllegalArgumentException("no circuit breaker of " + dependency + " is shared here (the breakers "
-                    + "are " + dependencies + ")");
+            String hint = UnknownName.didYouMean(dependency, dependencies);
+            throw new IllegalArgumentException("no circuit breaker of " + dependency + " is shared here"
+                    + (hint.isEmpty() ? "" : ": " + hint) + " (the breakers are " + dependencies + ")");
         }
     }
 

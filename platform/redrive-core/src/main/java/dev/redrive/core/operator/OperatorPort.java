@@ -2,6 +2,7 @@ package dev.redrive.core.operator;
 
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * What a person can do with the dead-letter workflow, whatever the interface (the {@code redrive} CLI, the local run's
@@ -32,6 +34,29 @@ public interface OperatorPort {
 
     /** The payload of {@code record}, inline or kept aside; empty once archived to the store (a tombstone). */
     Optional<String> payload(QuarantineRecord record);
+
+    /**
+     * Records in {@code quarantineId}'s audit trail that {@code person} was shown its payload's sensitive fields: an
+     * entry of action {@link dev.redrive.core.quarantine.AuditEntry.Action#PAYLOAD_REVEALED} naming the person and the
+     * fields, its state unchanged. Whoever shows a payload unredacted (the CLI's {@code show --reveal}, the console's
+     * reveal) calls this, so every reveal is in the trail the same way. A reveal is no state change: retention still
+     * counts from the last one. Written on the record's version like every operator write, read again and retried when
+     * the record changed meanwhile.
+     *
+     * @param sensitivePaths the fields revealed ({@code $.customer.email}; {@code $} for a payload withheld whole),
+     *     empty when none in it is marked sensitive
+     * @return the record as stored, with the entry
+     * @throws IllegalArgumentException when there is no such dead letter, or {@code person} is the automation
+     */
+    QuarantineRecord recordReveal(String quarantineId, Actor person, List<String> sensitivePaths);
+
+    /**
+     * The idempotency claim of {@code record}'s key as its consumer would see it now, in the claim store the consumers
+     * claim in: its status (COMPLETED means the effect was applied), fencing token (the attempts made) and failure
+     * count, with its last failure. Empty when the record has no key, or no claim of it counts (none was written, or
+     * it expired).
+     */
+    Optional<ClaimRecord> claim(QuarantineRecord record);
 
     /**
      * Approves replaying these dead letters, in batches per source queue (or, with {@code dryRun}, says what would
@@ -52,6 +77,20 @@ public interface OperatorPort {
             boolean dryRun,
             RunListener<ReplayOutcome> listener);
 
+    /**
+     * Replays one dead letter with {@code person}'s correction of its payload (edit and retry), through the same checks,
+     * pacing, attributes and replay marker as any replay, sending {@code editedPayload} instead of the payload kept. The
+     * edit must be readable by the consumer's current schema as written and keep the original's idempotency key;
+     * otherwise it is refused ({@link dev.redrive.core.replay.ReplayOutcome.Rejected}, naming the validator's message or
+     * the old and new key) and nothing changes. The record keeps its original payload; the audit entry that settles the
+     * replay (REPLAYED when sent or found applied) carries the person, the reason and a bounded diff.
+     *
+     * @param reason required (blank allowed only for a dry run)
+     * @param person who edits; may be null for a dry run, which changes nothing
+     * @throws IllegalArgumentException when a reason is missing, or the person is the automation
+     */
+    EditedReplay replayEdited(String quarantineId, String editedPayload, Actor person, String reason, boolean dryRun);
+
     /** Archives these dead letters with a note instead of replaying them. */
     Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note, boolean dryRun);
 
@@ -71,6 +110,13 @@ public interface OperatorPort {
      * included (as {@link #status} counts them), oldest first: a period's arrivals, read without the queue's history.
      */
     List<QuarantineRecord> arrivedSince(String sourceQueue, Instant from);
+
+    /**
+     * The dead letter of {@code sourceQueue} that arrived last before {@code before} among those {@code matching} (any
+     * state, archived ones included): what was in effect when a period starts, without reading the queue's history.
+     */
+    Optional<QuarantineRecord> lastArrivedBefore(
+            String sourceQueue, Instant before, Predicate<QuarantineRecord> matching);
 
     /** Replays sent and returned, by failure class, over all routes. */
     Map<FailureClass, ReplayStats.Totals> replayTotals();
@@ -106,6 +152,24 @@ public interface OperatorPort {
      *     it (their hold ends first: {@link #releaseBreaker})
      */
     BreakerState probeBreaker(String dependency, Actor person);
+
+    /**
+     * {@code dependency} itself when the deployment has it: a dependency whose circuit breaker is shared here, one a
+     * maintenance window names, or one a dead letter's failure names (the ledger is read only when the breakers and the
+     * windows do not know it). The rule every interface applies to a dependency a person types, before adding a window.
+     *
+     * @throws IllegalArgumentException "unknown dependency 'x': did you mean 'y'? Known: ..." naming the known ones
+     */
+    String requireDependency(String dependency);
+
+    /**
+     * The checks of a new window a person asks for, the same in every interface, before {@link #addWindow}: its
+     * dependency is one the deployment has ({@link #requireDependency}), no window has its id yet, and one that holds
+     * its breaker has not ended (a hold lasts while the window does).
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    void checkNewWindow(MaintenanceWindow window);
 
     /**
      * Opens (or replaces) a maintenance window, approved by {@code window.approvedBy()}. One that holds its breaker

@@ -18,19 +18,32 @@ import java.util.Optional;
  * @param firstFailedAt   the first recorded failure, or null
  * @param lastFailedAt    the last recorded failure, or null (matched against maintenance windows)
  * @param receiveCount    how many times the source queue delivered it
+ * @param buildVersion    the consumer's build version at the last recorded failure; empty when none was recorded
  */
 public record DeadLetterEvidence(
-        Classification classification, Instant firstFailedAt, Instant lastFailedAt, int receiveCount) {
+        Classification classification,
+        Instant firstFailedAt,
+        Instant lastFailedAt,
+        int receiveCount,
+        String buildVersion) {
+
+    /** Evidence with no build version recorded. */
+    public DeadLetterEvidence(
+            Classification classification, Instant firstFailedAt, Instant lastFailedAt, int receiveCount) {
+        this(classification, firstFailedAt, lastFailedAt, receiveCount, "");
+    }
 
     public DeadLetterEvidence {
         Objects.requireNonNull(classification, "classification");
+        buildVersion = buildVersion == null ? "" : buildVersion.strip();
     }
 
     public static DeadLetterEvidence classify(
             Optional<FailureRecord> attached, Optional<ClaimRecord> claim, int receiveCount, Instant now) {
         if (attached.isPresent()) {
             FailureRecord f = attached.get();
-            return new DeadLetterEvidence(f.classification(), f.firstFailedAt(), f.lastFailedAt(), receiveCount);
+            return new DeadLetterEvidence(
+                    f.classification(), f.firstFailedAt(), f.lastFailedAt(), receiveCount, f.buildVersion());
         }
         if (claim.isEmpty()) {
             return new DeadLetterEvidence(
@@ -62,7 +75,8 @@ public record DeadLetterEvidence(
                                     + "the consumer crashed or timed out mid-flight" + lastWords),
                     last == null ? null : last.firstFailedAt(),
                     last == null ? null : last.lastFailedAt(),
-                    receiveCount);
+                    receiveCount,
+                    last == null ? "" : last.buildVersion());
         }
         if (last != null) {
             Classification lc = last.classification();
@@ -74,7 +88,8 @@ public record DeadLetterEvidence(
                             lc.dependency()),
                     last.firstFailedAt(),
                     last.lastFailedAt(),
-                    receiveCount);
+                    receiveCount,
+                    last.buildVersion());
         }
         if (c.status() == ClaimStatus.COMPLETED) {
             return new DeadLetterEvidence(

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The quarantine ledger port: where dead letters live while they are triaged. Writes are optimistic (conditional on
@@ -146,6 +147,18 @@ public interface QuarantineLedger {
                 .filter(r -> !r.arrivedAt().isBefore(from))
                 .limit(limit)
                 .toList();
+    }
+
+    /**
+     * The record of {@code sourceQueue} that arrived last before {@code before} (of two at once, the higher id) among
+     * those {@code matching}, in any state, tombstones included: what was in effect when a period starts, read from the
+     * period's start backwards (on DynamoDB, {@code byQueue} newest first, page by page until one matches).
+     */
+    default Optional<QuarantineRecord> lastOfQueueBefore(
+            String sourceQueue, Instant before, Predicate<QuarantineRecord> matching) {
+        return ofQueue(sourceQueue, Integer.MAX_VALUE).stream()
+                .filter(r -> r.arrivedAt().isBefore(before) && matching.test(r))
+                .max(OLDEST_FIRST);
     }
 
     /** Oldest arrival first; of two that arrived at once, the lower id first. */

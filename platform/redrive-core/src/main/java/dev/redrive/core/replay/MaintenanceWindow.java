@@ -63,6 +63,20 @@ public record MaintenanceWindow(
         return dependency.equals(failedDependency) && lastsAt(at);
     }
 
+    /**
+     * The id a window gets when the person gives none: {@code w-<start as yyyyMMdd-HHmm>-<4 random hex digits>}.
+     */
+    public static String generatedId(Instant start) {
+        return "w-"
+                + start.toString()
+                        .substring(0, 16)
+                        .replace("-", "")
+                        .replace("T", "-")
+                        .replace(":", "")
+                + "-"
+                + java.util.UUID.randomUUID().toString().substring(0, 4);
+    }
+
     /** Whether {@code at} falls inside it: from its start (inclusive) to its end (exclusive). */
     public boolean lastsAt(Instant at) {
         return !at.isBefore(start) && at.isBefore(end);

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The in-memory fake of the ledger, under one lock, with DynamoDB's rules: versioned, and fenced as the port says: a
@@ -134,6 +135,16 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
                 .sorted(OLDEST_FIRST)
                 .limit(limit)
                 .toList();
+    }
+
+    @Override
+    public synchronized Optional<QuarantineRecord> lastOfQueueBefore(
+            String sourceQueue, Instant before, Predicate<QuarantineRecord> matching) {
+        return records.values().stream()
+                .filter(r ->
+                        r.sourceQueue().equals(sourceQueue) && r.arrivedAt().isBefore(before))
+                .filter(matching)
+                .max(OLDEST_FIRST);
     }
 
     public synchronized List<QuarantineRecord> all() {

@@ -85,6 +85,37 @@ public abstract class QuarantineLedgerContract {
         assertThat(stored).isEqualTo(r.withVersion(1));
     }
 
+    @Test
+    void anAuditEntryThatChangesNoStateKeepsItsActionThroughSaves() {
+        Instant now = clock.instant();
+        QuarantineRecord r = record(id(), now);
+        assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
+        QuarantineRecord revealed = ledger.find(r.id())
+                .orElseThrow()
+                .revealed(Actor.person("ada"), "revealed the payload's sensitive fields: $.card", now.plusSeconds(5));
+
+        QuarantineRecord saved = ledger.save(revealed, Optional.empty()).orElseThrow();
+        QuarantineRecord moved = ledger.save(
+                        saved.moveTo(QuarantineState.UNDER_REVIEW, Actor.person("bo"), "look", now.plusSeconds(9)),
+                        Optional.empty())
+                .orElseThrow();
+
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+        assertThat(stored).isEqualTo(moved);
+        assertThat(stored.audit())
+                .extracting(AuditEntry::action)
+                .containsExactly(
+                        AuditEntry.Action.TRANSITION, AuditEntry.Action.PAYLOAD_REVEALED, AuditEntry.Action.TRANSITION);
+        assertThat(stored.audit().get(1))
+                .isEqualTo(new AuditEntry(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.QUARANTINED,
+                        now.plusSeconds(5),
+                        Actor.person("ada"),
+                        "revealed the payload's sensitive fields: $.card",
+                        AuditEntry.Action.PAYLOAD_REVEALED));
+    }
+
     /** The original's attributes, each with its type, so a replay is the original. */
     static Map<String, MessageAttribute> everyType() {
         Map<String, MessageAttribute> attributes = new LinkedHashMap<>(Attributes.everyType());
@@ -414,6 +445,34 @@ public abstract class QuarantineLedgerContract {
                 .extracting(QuarantineRecord::id)
                 .containsExactly(at.id(), tombstone.id());
         assertThat(ledger.ofQueueSince(queue, from.plusSeconds(21), 10)).isEmpty();
+    }
+
+    @Test
+    void lastOfQueueBeforeReadsBackFromAnInstantPastThoseThatDoNotMatch() {
+        Instant before = clock.instant().minus(Duration.ofHours(24));
+        QuarantineRecord matching = inState(record(id(), before.minusSeconds(300)), QuarantineState.ARCHIVED)
+                .tombstone("archive/8.jsonl.gz");
+        List<QuarantineRecord> newerNotMatching = new java.util.ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            // not QUARANTINED: other tests list the oldest waiting records of the shared table with a limit
+            newerNotMatching.add(inState(record(id(), before.minusSeconds(200 - i)), QuarantineState.REPLAYED));
+        }
+        ledger.insertIfAbsent(record(id(), before.minusSeconds(900)), Optional.empty());
+        ledger.insertIfAbsent(matching, Optional.empty());
+        assertThat(ledger.insertAllIfAbsent(newerNotMatching, Optional.empty())).hasSize(120);
+        ledger.insertIfAbsent(inState(record(id(), before), QuarantineState.ARCHIVED), Optional.empty());
+        ledger.insertIfAbsent(
+                inState(recordOf("other-" + queue, id(), before.minusSeconds(1)), QuarantineState.ARCHIVED),
+                Optional.empty());
+
+        assertThat(ledger.lastOfQueueBefore(queue, before, r -> r.state() == QuarantineState.ARCHIVED))
+                .map(QuarantineRecord::id)
+                .contains(matching.id());
+        assertThat(ledger.lastOfQueueBefore(queue, before, r -> true))
+                .map(QuarantineRecord::arrivedAt)
+                .contains(before.minusSeconds(81));
+        assertThat(ledger.lastOfQueueBefore(queue, before.minusSeconds(900), r -> true))
+                .isEmpty();
     }
 
     @Test

@@ -90,6 +90,12 @@ public final class InterleavingLedger implements QuarantineLedger {
     }
 
     @Override
+    public Optional<QuarantineRecord> lastOfQueueBefore(
+            String sourceQueue, Instant before, java.util.function.Predicate<QuarantineRecord> matching) {
+        return delegate.lastOfQueueBefore(sourceQueue, before, matching);
+    }
+
+    @Override
     public List<QuarantineRecord> ofQueueSince(String sourceQueue, Instant from, int limit) {
         return delegate.ofQueueSince(sourceQueue, from, limit);
     }

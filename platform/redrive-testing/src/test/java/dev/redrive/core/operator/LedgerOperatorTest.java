@@ -115,6 +115,52 @@ class LedgerOperatorTest {
         assertThat(operator.windows()).doesNotContain(w);
     }
 
+    @Test
+    void aDependencyIsKnownFromTheBreakersTheWindowsOrTheLedgerAndATypoIsRefusedNamingThem() {
+        OperatorPort withBreakers = f.operator()
+                .breakers(f.breakers, List.of("email-provider", "revenue-store"))
+                .build();
+        f.dlq.add(ROUTE.deadLetterQueue(), attached("t1|x", FailureClass.TRANSIENT, "Timeout", "tax-service", T0));
+        f.sweep();
+
+        assertThat(withBreakers.requireDependency("email-provider")).isEqualTo("email-provider");
+        assertThat(withBreakers.requireDependency("payments")).as("a window's").isEqualTo("payments");
+        assertThat(withBreakers.requireDependency("tax-service"))
+                .as("a failure's")
+                .isEqualTo("tax-service");
+        assertThatThrownBy(() -> withBreakers.requireDependency("emial-provider"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown dependency 'emial-provider': did you mean 'email-provider'? Known: "
+                        + "email-provider, payments, revenue-store, tax-service (the shared circuit breakers, the "
+                        + "maintenance windows, the dead letters' failures)");
+        assertThatThrownBy(() -> operator.requireDependency("email-provider"))
+                .as("without breakers only the windows and the failures are known")
+                .hasMessageStartingWith("unknown dependency 'email-provider': Known: payments, tax-service");
+    }
+
+    @Test
+    void aNewWindowIsCheckedForItsDependencyItsIdAndAHoldThatIsOver() {
+        OperatorPort withBreakers =
+                f.operator().breakers(f.breakers, List.of("email-provider")).build();
+        java.time.Instant now = f.clock.instant();
+        MaintenanceWindow fine =
+                new MaintenanceWindow("chg-1", "email-provider", now, now.plusSeconds(600), "ada", "CHG-1", true);
+        withBreakers.checkNewWindow(fine);
+
+        assertThatThrownBy(() -> withBreakers.checkNewWindow(
+                        new MaintenanceWindow("chg-2", "emial-provider", now, now.plusSeconds(600), "ada", "CHG-2")))
+                .hasMessageStartingWith("unknown dependency 'emial-provider': did you mean 'email-provider'?");
+        assertThatThrownBy(() -> withBreakers.checkNewWindow(
+                        new MaintenanceWindow("w", "email-provider", now, now.plusSeconds(600), "ada", "again")))
+                .hasMessage("a window with id 'w' exists already");
+        assertThatThrownBy(() -> withBreakers.checkNewWindow(new MaintenanceWindow(
+                        "chg-3", "email-provider", now.minusSeconds(600), now, "ada", "late", true)))
+                .hasMessageStartingWith("a window holds its breaker while it lasts, and this one is over");
+        withBreakers.checkNewWindow(
+                new MaintenanceWindow("chg-4", "email-provider", now.minusSeconds(600), now, "ada", "past, no hold"));
+        assertThat(withBreakers.windows()).extracting(MaintenanceWindow::id).containsExactly("w");
+    }
+
     private QuarantineRecord only(String errorType, boolean upcastable) {
         return operator
                 .list(new QuarantineQuery(

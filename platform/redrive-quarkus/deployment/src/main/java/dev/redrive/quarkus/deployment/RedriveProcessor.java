@@ -17,6 +17,8 @@ import io.quarkus.deployment.builditem.RemovedResourceBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourcePatternsBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.maven.dependency.ArtifactKey;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -66,7 +68,7 @@ class RedriveProcessor {
     AdditionalIndexedClassesBuildItem indexed() {
         return new AdditionalIndexedClassesBuildItem(java.util.stream.Stream.concat(
                         java.util.stream.Stream.of(RedriveConfig.class, IdempotentSqsHandler.class),
-                        java.util.Arrays.stream(RedriveConfig.class.getDeclaredClasses()))
+                        Arrays.stream(RedriveConfig.class.getDeclaredClasses()))
                 .map(Class::getName)
                 .toArray(String[]::new));
     }
@@ -79,7 +81,7 @@ class RedriveProcessor {
 
     @BuildStep
     ReflectiveClassBuildItem reflection() {
-        List<String> classes = new java.util.ArrayList<>(EmfOutput.REFLECTED_CLASSES);
+        List<String> classes = new ArrayList<>(EmfOutput.REFLECTED_CLASSES);
         classes.add(DeadLetterMetadata.class.getName());
         return ReflectiveClassBuildItem.builder(classes.toArray(String[]::new))
                 .constructors()
