@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import picocli.CommandLine;
 
@@ -146,6 +147,13 @@ final class BrowserConsole implements AutoCloseable {
         return new WebDriverWait(browser, Duration.ofSeconds(30))
                 .until(d ->
                         d.findElements(By.cssSelector(css)).stream().findFirst().orElse(null));
+    }
+
+    /** Clicks {@code css} (a submit button, a link) and waits until the browser has left the page it was on. */
+    void clickAndLeave(String css) {
+        WebElement page = browser.findElement(By.tagName("html"));
+        find(css).click();
+        new WebDriverWait(browser, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(page));
     }
 
     /** Content-Security-Policy violations, script errors and failed loads the browser reported since the last call. */

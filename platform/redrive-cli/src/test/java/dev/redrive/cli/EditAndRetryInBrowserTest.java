@@ -32,28 +32,28 @@ class EditAndRetryInBrowserTest {
                 rig.deadLetter("q-ed1", original, FailureClass.PERMANENT, "AmountTooSmall", Duration.ofHours(1));
         try (BrowserConsole console = BrowserConsole.open(rig)) {
             console.go("/dead-letters/q-ed1");
-            console.find("#edit-and-retry").click();
+            console.clickAndLeave("#edit-and-retry");
             assertThat(console.all("#payload"))
                     .as("the editor is closed until the payload is revealed")
                     .isEmpty();
-            console.find("#open button[type='submit']").click();
+            console.clickAndLeave("#open button[type='submit']");
             WebElement payload = console.awaitElement("#payload");
             assertThat(payload.getDomProperty("value")).isEqualTo(original);
 
             // An edit that breaks the schema: refused on the check, with the validator's words; no send button.
             replace(payload, Orders.brokenV2("e-ed1"));
-            console.find("#check").click();
+            console.clickAndLeave("#check");
             assertThat(console.awaitElement("#schema").getText()).contains("$.total is string, expected object");
             assertThat(console.all("#send")).isEmpty();
 
             // The edit that fixes it: checked, then sent with a reason.
             String fixed = original.replace("\"amountMinor\":100", "\"amountMinor\":250");
             replace(console.find("#payload"), fixed);
-            console.find("#check").click();
+            console.clickAndLeave("#check");
             assertThat(console.awaitElement("#diff").getText()).contains("/total/amountMinor: 100 → 250");
             console.find("#reason").sendKeys("the shop sent cents as euros; corrected from the order");
-            console.find("#send").click();
-            console.awaitElement("#audit");
+            console.clickAndLeave("#send");
+            console.awaitElement("#timeline");
             assertThat(console.browser.getCurrentUrl()).endsWith("/dead-letters/q-ed1");
             assertThat(console.text()).contains("/total/amountMinor: 100 → 250", "corrected from the order");
             assertThat(console.consoleProblems()).isEmpty();
