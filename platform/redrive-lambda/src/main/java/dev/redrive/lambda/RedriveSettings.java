@@ -323,15 +323,12 @@ public record RedriveSettings(
      * The consumer's build: its version is recorded with each failure (on the claim, on a dead letter the consumer
      * sends, in the quarantine), and the console marks where it changed.
      *
-     * @param version {@code REDRIVE_BUILD_VERSION} (a release, a commit, an image tag: at most {@value #MAX_LENGTH}
-     *                characters, no control characters); else {@code AWS_LAMBDA_FUNCTION_VERSION}, which Lambda sets to
+     * @param version {@code REDRIVE_BUILD_VERSION} (a release, a commit, an image tag: at most {@value FailureRecord#MAX_VERSION_LENGTH}
+     *                characters, one line); else {@code AWS_LAMBDA_FUNCTION_VERSION}, which Lambda sets to
      *                the published version number, unless it is {@code $LATEST} (which names no build); else
      *                {@value FailureRecord#UNKNOWN_VERSION}
      */
     public record Build(String version) {
-
-        /** The longest version accepted: it travels with every failure, in a 256 KiB message attribute among them. */
-        public static final int MAX_LENGTH = 128;
 
         /** The variable Lambda sets to the function's published version, or {@code $LATEST}. */
         public static final String FUNCTION_VERSION_VARIABLE = "AWS_LAMBDA_FUNCTION_VERSION";
@@ -341,18 +338,10 @@ public record RedriveSettings(
 
         public Build {
             Objects.requireNonNull(version, "version");
-            if (version.isBlank()) {
-                throw new IllegalArgumentException("the build version is blank; leave REDRIVE_BUILD_VERSION unset "
-                        + "for the Lambda function version, else " + FailureRecord.UNKNOWN_VERSION);
-            }
-            if (version.length() > MAX_LENGTH) {
-                throw new IllegalArgumentException("REDRIVE_BUILD_VERSION is " + version.length()
-                        + " characters long; at most " + MAX_LENGTH + " (a release, a commit, an image tag)");
-            }
-            if (version.chars().anyMatch(Character::isISOControl)) {
-                throw new IllegalArgumentException("REDRIVE_BUILD_VERSION holds a control character; a version is one"
-                        + " line of printable text");
-            }
+            FailureRecord.versionProblem(version).ifPresent(problem -> {
+                throw new IllegalArgumentException("REDRIVE_BUILD_VERSION " + problem
+                        + (version.isBlank() ? "; leave it unset for the Lambda function version" : ""));
+            });
         }
 
         /**
