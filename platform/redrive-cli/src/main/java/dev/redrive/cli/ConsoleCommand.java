@@ -4,7 +4,12 @@ import dev.redrive.console.ConsoleOptions;
 import dev.redrive.console.ConsoleServer;
 import dev.redrive.console.ConsoleSources;
 import dev.redrive.core.quarantine.Actor;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -31,7 +36,12 @@ import picocli.CommandLine.Spec;
                     + "exchanged for a session cookie, and the URL cannot be used again. Ctrl-C stops it."
         },
         footerHeading = "%nExamples:%n",
-        footer = {"  redrive console", "  redrive console --read-only", "  redrive console --port 8765"})
+        footer = {
+            "  redrive console",
+            "  redrive console --read-only",
+            "  redrive console --port 8765",
+            "  redrive console --state-dir ~/incident-42/console"
+        })
 final class ConsoleCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -63,13 +73,21 @@ final class ConsoleCommand implements Callable<Integer> {
                     + "other machines reach the console (still behind its token): a warning is printed.")
     String bind;
 
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            order = 4,
+            description = "Where the console keeps its state (the operators' saved views), created if missing; "
+                    + "default $XDG_STATE_HOME/redrive/console, else ~/.local/state/redrive/console.")
+    Path stateDir;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ConsoleOptions options;
         try {
-            options = new ConsoleOptions(bind, port, readOnly);
+            options = new ConsoleOptions(bind, port, readOnly, stateDir(root.context()));
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         }
@@ -105,5 +123,39 @@ final class ConsoleCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * {@code --state-dir}, created if missing and refused unless a file can be written in it; else the default of this
+     * run's environment, which is created only when the console first keeps something there.
+     */
+    private Path stateDir(CliContext context) {
+        if (stateDir == null) {
+            return ConsoleOptions.defaultStateDir(
+                    context.env(), context.var("HOME").orElseGet(() -> System.getProperty("user.home")));
+        }
+        Path dir = stateDir.toAbsolutePath().normalize();
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw CliException.usage("--state-dir " + stateDir + " is a file, not a directory: give a directory "
+                    + "(it is created if missing)");
+        }
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".redrive-console-", ".probe"));
+        } catch (IOException | SecurityException e) {
+            throw CliException.usage(
+                    "--state-dir " + stateDir + " cannot be written (" + why(e) + "): give a directory you can write");
+        }
+        return dir;
+    }
+
+    private static String why(Exception e) {
+        if (e instanceof AccessDeniedException denied) {
+            return "permission denied: " + denied.getFile();
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason() + ": " + fs.getFile();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }
