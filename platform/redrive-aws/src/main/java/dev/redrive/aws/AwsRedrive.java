@@ -193,6 +193,7 @@ public record AwsRedrive(
                 .stats(stats())
                 .queues(deadLetters())
                 .payloads(payloads())
+                .claims(claims())
                 .clock(clock);
     }
 

@@ -4,6 +4,7 @@ import dev.redrive.console.ConsoleOptions;
 import dev.redrive.console.ConsoleServer;
 import dev.redrive.console.ConsoleSources;
 import dev.redrive.core.quarantine.Actor;
+import dev.redrive.schema.PayloadRedactor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
@@ -106,7 +107,8 @@ final class ConsoleCommand implements Callable<Integer> {
                         backend.operator(),
                         backend.routes(),
                         () -> actor,
-                        root.context().clock()))) {
+                        root.context().clock(),
+                        new PayloadRedactor(backend.schemas())))) {
             out.println("redrive console: serving " + server.origin() + (readOnly ? " (read-only)" : "") + " as "
                     + actor.name());
             out.println("Open this one-time URL (it works once): " + server.openUri());

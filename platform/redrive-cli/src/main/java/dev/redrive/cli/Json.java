@@ -108,6 +108,7 @@ final class Json {
             e.put("at", instant(a.at()));
             e.put("actor", a.actor().name());
             e.put("reason", a.reason());
+            e.put("action", a.action().name());
         }
         return trail;
     }

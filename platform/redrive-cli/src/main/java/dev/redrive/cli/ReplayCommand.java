@@ -232,7 +232,7 @@ final class ReplayCommand implements Callable<Integer> {
      * A dead letter of a consumer no route declares cannot be checked: the run stops before anything changes, naming
      * the declared consumers (a replay is never checked against a guess).
      */
-    private static void refuseUndeclared(Backend backend, List<QuarantineRecord> records) {
+    static void refuseUndeclared(Backend backend, List<QuarantineRecord> records) {
         RoutesDocument routes = backend.routesDocument();
         for (QuarantineRecord r : records) {
             if (r.consumer() != null && routes.route(r.consumer()).isEmpty()) {

@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.quarantine.AuditEntry;
 import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.schema.PayloadRedactor;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.TreeMap;
@@ -30,7 +32,8 @@ import picocli.CommandLine.Spec;
             "Show one dead letter: state, classification, failure history (first and last failed, receive count, "
                     + "replay count), message attributes, the payload pretty-printed, and the audit trail.",
             "Fields the payload's JSON Schema marks \"x-sensitive\": true (chosen by the payload's eventType and "
-                    + "version) are redacted; --reveal shows them, and says so, naming who asked."
+                    + "version) are redacted; --reveal shows them, says so, and records in the dead letter's audit "
+                    + "trail who was shown which fields (the console's reveal writes the same entry)."
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -52,7 +55,8 @@ final class ShowCommand implements Callable<Integer> {
     @Option(
             names = "--reveal",
             order = 1,
-            description = "Show the sensitive fields too (the output says that they " + "were revealed, and to whom).")
+            description = "Show the sensitive fields too (the output says that they were revealed, and to whom; the "
+                    + "audit trail records it).")
     boolean reveal;
 
     @Option(names = "--json", order = 2, description = "Machine output: one JSON object.")
@@ -64,8 +68,18 @@ final class ShowCommand implements Callable<Integer> {
         QuarantineRecord r = Targets.require(backend, id);
         Instant now = root.context().clock().instant();
         String body = backend.operator().payload(r).orElse(null);
-        Redactor.Redaction payload = body == null ? null : new Redactor(backend.schemas()).redact(body, reveal);
-        String revealedTo = reveal && payload != null ? root.actor().name() : null;
+        PayloadRedactor.Redaction payload =
+                body == null ? null : new PayloadRedactor(backend.schemas()).redact(body, reveal);
+        List<String> secretAttributes =
+                PayloadRedactor.secretAttributePaths(r.attributes().keySet());
+        String revealedTo = null;
+        if (reveal && (payload != null || !secretAttributes.isEmpty())) {
+            // Recorded before it is shown: a reveal that cannot be recorded shows nothing.
+            revealedTo = root.actor().name();
+            List<String> shown = new ArrayList<>(payload == null ? List.of() : payload.sensitive());
+            shown.addAll(secretAttributes);
+            r = backend.operator().recordReveal(r.id(), root.actor(), shown);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Json.print(out, json(r, now, payload, revealedTo));
@@ -81,7 +95,8 @@ final class ShowCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private void text(PrintWriter out, QuarantineRecord r, Instant now, Redactor.Redaction payload, String revealedTo) {
+    private void text(
+            PrintWriter out, QuarantineRecord r, Instant now, PayloadRedactor.Redaction payload, String revealedTo) {
         out.println("Dead letter " + r.id());
         field(out, "state", r.state() + (r.note().isEmpty() ? "" : "  (" + r.note() + ")"));
         field(out, "consumer", r.consumer());
@@ -112,9 +127,14 @@ final class ShowCommand implements Callable<Integer> {
         if (r.attributes().isEmpty()) {
             out.println("  (none)");
         }
+        boolean revealed = revealedTo != null;
         new TreeMap<>(r.attributes())
-                .forEach((k, v) ->
-                        field(out, k, v.dataType().equals("String") ? text(v) : text(v) + " (" + v.dataType() + ")"));
+                .forEach((k, v) -> field(
+                        out,
+                        k,
+                        v.dataType().equals("String")
+                                ? text(k, v, revealed)
+                                : text(k, v, revealed) + " (" + v.dataType() + ")"));
         out.println();
         payload(out, r, payload, revealedTo);
         out.println();
@@ -132,7 +152,7 @@ final class ShowCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private void payload(PrintWriter out, QuarantineRecord r, Redactor.Redaction payload, String revealedTo) {
+    private void payload(PrintWriter out, QuarantineRecord r, PayloadRedactor.Redaction payload, String revealedTo) {
         if (payload == null) {
             out.println("Payload");
             out.println(
@@ -157,20 +177,18 @@ final class ShowCommand implements Callable<Integer> {
                                     + (payload.redacted().size() == 1 ? "it" : "them"))
                     + ")");
         }
-        String text = payload.payload()
-                .map(p -> Json.MAPPER.valueToTree(p).toPrettyString())
-                .orElseGet(() -> payload.text().orElse(""));
-        text.lines().forEach(l -> out.println("  " + l));
+        payload.shown().lines().forEach(l -> out.println("  " + l));
     }
 
-    private static ObjectNode json(QuarantineRecord r, Instant now, Redactor.Redaction payload, String revealedTo) {
+    private static ObjectNode json(
+            QuarantineRecord r, Instant now, PayloadRedactor.Redaction payload, String revealedTo) {
         ObjectNode n = Json.summary(r, now);
         n.put("idempotencyKey", r.idempotencyKey());
         n.put("sourceMessageId", r.sourceMessageId());
         ObjectNode attributes = n.putObject("attributes");
         ObjectNode types = n.putObject("attributeTypes");
         new TreeMap<>(r.attributes()).forEach((k, v) -> {
-            attributes.put(k, text(v));
+            attributes.put(k, text(k, v, revealedTo != null));
             types.put(k, v.dataType());
         });
         n.put("archiveRef", r.archiveRef());
@@ -182,14 +200,22 @@ final class ShowCommand implements Callable<Integer> {
             p.put("withheld", payload.withheld());
             ArrayNode redacted = p.putArray("redacted");
             payload.redacted().forEach(redacted::add);
+            ArrayNode sensitive = p.putArray("sensitive");
+            payload.sensitive().forEach(sensitive::add);
             p.put("revealedTo", revealedTo);
         }
         n.set("audit", Json.audit(r));
         return n;
     }
 
-    /** An attribute's value as text: a String's or Number's own, a Binary's in base64. */
-    private static String text(MessageAttribute a) {
+    /**
+     * An attribute's value as text: a String's or Number's own, a Binary's in base64; redacted when its name looks
+     * secret ({@link PayloadRedactor#secretAttribute}) unless revealed.
+     */
+    private static String text(String name, MessageAttribute a, boolean revealed) {
+        if (!revealed && PayloadRedactor.secretAttribute(name)) {
+            return PayloadRedactor.MASK;
+        }
         return a.binaryValue() == null ? a.stringValue() : Base64.getEncoder().encodeToString(a.binaryValue());
     }
 

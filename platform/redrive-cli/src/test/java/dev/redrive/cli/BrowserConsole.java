@@ -2,7 +2,7 @@ package dev.redrive.cli;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.redrive.cli.browser.HeadlessChromium;
+import dev.redrive.localstack.browser.HeadlessChromium;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;

@@ -3,9 +3,9 @@ package dev.redrive.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.redrive.cli.browser.HeadlessChromium;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.localstack.browser.HeadlessChromium;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.net.InetAddress;

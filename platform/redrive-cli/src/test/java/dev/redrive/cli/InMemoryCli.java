@@ -81,6 +81,7 @@ final class InMemoryCli {
             .stats(stats)
             .queues(queues)
             .payloads(payloads)
+            .claims(claims)
             .clock(clock)
             .build();
 

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.AuditEntry;
+import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.schema.PayloadRedactor;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
@@ -69,6 +73,39 @@ class ShowCommandTest {
     }
 
     @Test
+    void revealRecordsWhoWasShownWhichFieldsInTheAuditTrailAndAPlainShowRecordsNothing() {
+        rig.run("show", "q-v2", "--actor", "bob");
+        assertThat(rig.record("q-v2").audit())
+                .as("a redacted show is not recorded")
+                .hasSize(1);
+
+        CliRig.Run run = rig.run("show", "q-v2", "--reveal", "--actor", "ada");
+        CliRig.Run text = rig.run("show", "q-text", "--reveal", "--actor", "ada");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(rig.record("q-v2").audit())
+                .hasSize(2)
+                .last()
+                .isEqualTo(new AuditEntry(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.QUARANTINED,
+                        CliRig.NOW,
+                        Actor.person("ada"),
+                        "revealed the payload's sensitive fields: $.customer.email, $.customer.name",
+                        AuditEntry.Action.PAYLOAD_REVEALED));
+        assertThat(rig.record("q-v2").state()).isEqualTo(QuarantineState.QUARANTINED);
+        assertThat(run.out())
+                .as("the trail shown includes the reveal")
+                .containsPattern("QUARANTINED\\s+QUARANTINED\\s+ada\\s+revealed the payload's sensitive fields");
+        assertThat(text.exitCode()).isZero();
+        assertThat(rig.record("q-text").audit())
+                .last()
+                .satisfies(a -> assertThat(a.reason())
+                        .isEqualTo("revealed the whole payload (withheld, since its sensitive fields cannot be told "
+                                + "apart)"));
+    }
+
+    @Test
     void eachVersionIsRedactedByItsOwnSchemaAndPayloadsWithoutOneByNameOrWithheld() {
         CliRig.Run v1 = rig.run("show", "q-v1");
         CliRig.Run v0 = rig.run("show", "q-v0");
@@ -94,7 +131,7 @@ class ShowCommandTest {
 
         JsonNode n = Json.MAPPER.readTree(run.out());
         assertThat(n.get("id").asText()).isEqualTo("q-v2");
-        assertThat(n.at("/payload/body/customer/email").asText()).isEqualTo(Redactor.MASK);
+        assertThat(n.at("/payload/body/customer/email").asText()).isEqualTo(PayloadRedactor.MASK);
         assertThat(n.at("/payload/body/total/amountMinor").asLong()).isEqualTo(2500);
         assertThat(n.at("/payload/redacted")).hasSize(2);
         assertThat(n.at("/payload/revealedTo").isNull()).isTrue();

@@ -1,6 +1,8 @@
 package dev.redrive.console;
 
 import dev.redrive.console.internal.BreakersPage;
+import dev.redrive.console.internal.DeadLetterPage;
+import dev.redrive.console.internal.EditRetry;
 import dev.redrive.console.internal.Guard;
 import dev.redrive.console.internal.Pages;
 import dev.redrive.console.internal.Rendering;
@@ -50,6 +52,8 @@ public final class ConsoleServer implements AutoCloseable {
         SavedViews savedViews = new SavedViews(options.stateDir(), sources.actor(), rendering);
         WindowsPage windows = new WindowsPage(sources, rendering);
         BreakersPage breakers = new BreakersPage(sources, rendering);
+        EditRetry edits = new EditRetry(sources, rendering);
+        DeadLetterPage deadLetter = new DeadLetterPage(sources, pages, options.readOnly());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -91,8 +95,11 @@ public final class ConsoleServer implements AutoCloseable {
             config.routes.get("/api/arrivals", pages::arrivals);
             config.routes.get("/groups", pages::groups);
             config.routes.get("/dead-letters", pages::letters);
-            config.routes.get("/dead-letters/{id}", pages::deadLetter);
+            config.routes.get("/dead-letters/{id}", deadLetter::show);
+            config.routes.post("/dead-letters/{id}/reveal", deadLetter::reveal);
             config.routes.post("/dead-letters/{id}/archive", pages::archive);
+            config.routes.get("/dead-letters/{id}/edit", edits::page);
+            config.routes.post("/dead-letters/{id}/edit", edits::step);
             config.routes.get("/windows", windows::page);
             config.routes.post("/windows", windows::add);
             config.routes.post("/windows/{id}/remove", windows::remove);

@@ -192,8 +192,9 @@ class ConsolePagesTest {
     void aDeadLettersPageShowsItsTimeline() {
         Document page = rig.page("/dead-letters/" + timeouts.get(0), cookie);
         assertThat(page.getElementById("state").text()).isEqualTo("QUARANTINED");
-        assertThat(page.select("#audit tbody tr")).hasSize(1);
-        assertThat(page.select("#audit tbody td").eachText()).contains("automation", "arrived");
+        assertThat(page.select("#timeline tbody tr").eachAttr("data-kind"))
+                .containsExactly("failure", "failure", "arrival");
+        assertThat(page.select("#timeline tbody td").eachText()).contains("automation", "arrived");
         assertThat(rig.get("/dead-letters/q-none", cookie).statusCode()).isEqualTo(404);
     }
 

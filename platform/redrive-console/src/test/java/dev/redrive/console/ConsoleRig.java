@@ -2,6 +2,7 @@ package dev.redrive.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.core.consumer.MessageAttribute;
 import dev.redrive.core.failure.Classification;
 import dev.redrive.core.failure.FailureClass;
@@ -14,6 +15,8 @@ import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.sweeper.Route;
+import dev.redrive.schema.PayloadRedactor;
+import dev.redrive.schema.SchemaRegistry;
 import dev.redrive.testing.sweeper.SweeperFixture;
 import java.io.IOException;
 import java.net.URI;
@@ -51,6 +54,27 @@ final class ConsoleRig implements AutoCloseable {
             .build();
     private final AtomicInteger ids = new AtomicInteger();
 
+    /**
+     * The event schemas the console redacts by: {@code Signup} v1 marks {@code person.email} and {@code card} sensitive
+     * (the seeded payloads have no event type: they are withheld whole).
+     */
+    static final SchemaRegistry SCHEMAS = SchemaRegistry.of(Map.of(
+            "Signup",
+            Map.of(
+                    1,
+                    json("{\"type\":\"object\",\"properties\":{"
+                            + "\"person\":{\"type\":\"object\",\"properties\":{"
+                            + "\"email\":{\"type\":\"string\",\"x-sensitive\":true},\"plan\":{\"type\":\"string\"}}},"
+                            + "\"card\":{\"type\":\"string\",\"x-sensitive\":true}}}"))));
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
     ConsoleRig(ConsoleOptions options) {
         this(options, List.of());
     }
@@ -61,7 +85,13 @@ final class ConsoleRig implements AutoCloseable {
                 ? fixture.operator().build()
                 : fixture.operator().breakers(fixture.breakers, breakers).build();
         server = ConsoleServer.start(
-                options, new ConsoleSources(operator, List.of(ORDERS, PAYMENTS), () -> OPERATOR, fixture.clock));
+                options,
+                new ConsoleSources(
+                        operator,
+                        List.of(ORDERS, PAYMENTS),
+                        () -> OPERATOR,
+                        fixture.clock,
+                        new PayloadRedactor(SCHEMAS)));
     }
 
     /** On 127.0.0.1, a free port, read and write, its state (saved views) in a new temporary directory. */

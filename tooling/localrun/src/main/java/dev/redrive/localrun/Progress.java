@@ -27,6 +27,13 @@ public final class Progress {
         out.flush();
     }
 
+    /** Prints {@code text} (whole lines) as it is, after clearing the live status line. */
+    public synchronized void text(String text) {
+        clearStatus();
+        out.print(text);
+        out.flush();
+    }
+
     public synchronized void status(String line) {
         lastStatus = line;
         if (terminal) {

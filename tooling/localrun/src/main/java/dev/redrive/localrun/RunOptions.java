@@ -25,6 +25,9 @@ import java.util.Optional;
  * @param chaos          the chaos scenario's faults and traffic; present only for it
  * @param classDataArchive whether the run trains a class-data archive of the function artifact for its sandboxes
  *                       (cheaper, shorter cold starts than Lambda's; see {@code ClassDataArchive})
+ * @param practice       the incident only: dead letters left in quarantine after it, for a person to practise on
+ *                       (several failure classes, error types, dependencies and two time spans); 0 for none
+ * @param keepRunning    whether the system stays up after the scenario and its report, until Ctrl-C or SIGTERM
  */
 public record RunOptions(
         String scenario,
@@ -41,7 +44,9 @@ public record RunOptions(
         Path workDir,
         long seed,
         Optional<ChaosOptions> chaos,
-        boolean classDataArchive) {
+        boolean classDataArchive,
+        int practice,
+        boolean keepRunning) {
 
     public static final List<String> SCENARIOS = List.of("incident", "duplicate-storm", "poison", "basic", "chaos");
 
@@ -77,6 +82,65 @@ public record RunOptions(
                 true);
     }
 
+    /** Options with nothing left for practice and no keeping the system up after the scenario. */
+    public RunOptions(
+            String scenario,
+            int orders,
+            int deadLettered,
+            int alreadyApplied,
+            int legacy,
+            int copies,
+            Optional<Path> report,
+            Path template,
+            Path functionsTarget,
+            int maxInstances,
+            double scheduleSpeed,
+            Path workDir,
+            long seed,
+            Optional<ChaosOptions> chaos,
+            boolean classDataArchive) {
+        this(
+                scenario,
+                orders,
+                deadLettered,
+                alreadyApplied,
+                legacy,
+                copies,
+                report,
+                template,
+                functionsTarget,
+                maxInstances,
+                scheduleSpeed,
+                workDir,
+                seed,
+                chaos,
+                classDataArchive,
+                0,
+                false);
+    }
+
+    /** These options with {@code practice} dead letters left after the incident, and kept running or not. */
+    public RunOptions forPractice(int practice, boolean keepRunning) {
+        return new RunOptions(
+                scenario,
+                orders,
+                deadLettered,
+                alreadyApplied,
+                legacy,
+                copies,
+                report,
+                template,
+                functionsTarget,
+                maxInstances,
+                scheduleSpeed,
+                workDir,
+                seed,
+                chaos,
+                classDataArchive,
+                practice,
+                keepRunning);
+    }
+
     /** These options with {@code chaos} (the chaos scenario's). */
     public RunOptions withChaos(ChaosOptions chaos) {
         return new RunOptions(
@@ -94,13 +158,16 @@ public record RunOptions(
                 workDir,
                 chaos.plan().seed(),
                 Optional.of(chaos),
-                classDataArchive);
+                classDataArchive,
+                practice,
+                keepRunning);
     }
 
     static final String USAGE = """
             usage: bin/redrive-local [--scenario incident|duplicate-storm|poison|basic|chaos] [--report FILE.json]
                                      [--orders T] [--dead N] [--applied M] [--legacy K] [--copies C]
                                      [--max-instances I] [--schedule-speed S] [--template FILE] [--functions DIR]
+                                     [--practice P] [--keep-running]
 
               --scenario        what to run (default incident)
                                   incident: OrderPlaced traffic; an email-provider outage inside an approved
@@ -121,6 +188,13 @@ public record RunOptions(
               --applied M       of N, applied on a late retry of the producer (default 12)
               --legacy K        of N, with a pre-migration payload that has no upcaster (default 3)
               --copies C        duplicate storm: the most deliveries of one order (default 4)
+              --practice P      incident: after it, leave P more dead letters in quarantine for a person to work
+                                on with the CLI or the console (no window approves them): several failure classes
+                                (TRANSIENT, PERMANENT, SCHEMA, POISON), error types and dependencies (both
+                                consumers), in two time spans (3 h ago and since the outage); e.g. --practice 400
+              --keep-running    after the scenario and its report, keep local AWS, the functions, their pollers
+                                and the schedules running until Ctrl-C or SIGTERM (the settings to paste for the
+                                CLI, the console and the AWS CLI are printed once local AWS is up, and again)
               --report FILE     also write the report as JSON
               --max-instances I sandboxes per function (default 2)
               --schedule-speed S  schedules fire S times faster than their rate (default 6)
@@ -148,6 +222,8 @@ public record RunOptions(
         boolean ordersGiven = false;
         boolean copiesGiven = false;
         boolean classDataArchive = true;
+        boolean keepRunning = false;
+        int practice = 0;
         List<String> chaosArgs = new ArrayList<>();
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -161,6 +237,10 @@ public record RunOptions(
             }
             if ("--no-class-data-archive".equals(flag)) {
                 classDataArchive = false;
+                continue;
+            }
+            if ("--keep-running".equals(flag)) {
+                keepRunning = true;
                 continue;
             }
             if (rest.isEmpty()) {
@@ -182,6 +262,7 @@ public record RunOptions(
                 case "--dead" -> dead = positive(flag, value, 1);
                 case "--applied" -> applied = positive(flag, value, 0);
                 case "--legacy" -> legacy = positive(flag, value, 0);
+                case "--practice" -> practice = positive(flag, value, 0);
                 case "--copies" -> {
                     copies = positive(flag, value, 1);
                     copiesGiven = true;
@@ -200,6 +281,10 @@ public record RunOptions(
         if (applied + legacy > dead) {
             throw new UsageException(
                     "--applied (" + applied + ") + --legacy (" + legacy + ") exceed --dead (" + dead + ")");
+        }
+        if (practice > 0 && !"incident".equals(scenario)) {
+            throw new UsageException(
+                    "--practice is an option of the incident scenario (--scenario incident), not of " + scenario);
         }
         Optional<ChaosOptions> chaos = Optional.empty();
         if ("chaos".equals(scenario)) {
@@ -234,7 +319,9 @@ public record RunOptions(
                 Path.of("tooling/localrun/target/run"),
                 seed,
                 chaos,
-                classDataArchive);
+                classDataArchive,
+                practice,
+                keepRunning);
     }
 
     private static long seed(String value) {

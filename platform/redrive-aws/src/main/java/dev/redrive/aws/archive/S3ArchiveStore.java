@@ -139,6 +139,9 @@ public final class S3ArchiveStore implements ArchiveStore {
             entry.put("at", a.at().toString());
             entry.put("actor", a.actor().name());
             entry.put("reason", a.reason());
+            if (!a.transition()) {
+                entry.put("action", a.action().name());
+            }
             audit.add(entry);
         }
         line.put("audit", audit);

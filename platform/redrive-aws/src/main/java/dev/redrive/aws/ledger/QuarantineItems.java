@@ -21,7 +21,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The quarantine table's item layout: {@code pk} = quarantine id, {@code sk} = {@value #SK}; GSI {@code byState}
  * ({@code state}, {@code arrivedAt}) and GSI {@code byQueue} ({@code sourceQueue}, {@code arrivedAt}). Instants are
- * epoch milliseconds; the audit trail is a list of maps inside the item (append-only through the state machine).
+ * epoch milliseconds; the audit trail is a list of maps inside the item (append-only through the state machine), an
+ * entry that is no transition (a reveal of the payload) carrying its {@code action}; one without is a transition (every
+ * entry written before actions existed).
  * A tombstone (archived to S3) keeps its state in {@code storedState} instead of {@code state}: it leaves the sparse
  * {@code byState} index, the active ledger, and stays findable by id and by queue.
  */
@@ -105,6 +107,9 @@ public final class QuarantineItems {
             entry.put("at", n(a.at().toEpochMilli()));
             entry.put("actor", s(a.actor().name()));
             put(entry, "reason", a.reason());
+            if (!a.transition()) {
+                entry.put("action", s(a.action().name()));
+            }
             audit.add(AttributeValue.fromM(entry));
         }
         item.put("audit", AttributeValue.fromL(audit));
@@ -156,7 +161,10 @@ public final class QuarantineItems {
                         QuarantineState.valueOf(e.get("to").s()),
                         Instant.ofEpochMilli(Long.parseLong(e.get("at").n())),
                         new Actor(e.get("actor").s()),
-                        str(e, "reason")));
+                        str(e, "reason"),
+                        e.containsKey("action")
+                                ? AuditEntry.Action.valueOf(e.get("action").s())
+                                : AuditEntry.Action.TRANSITION));
             }
         }
         return new QuarantineRecord(

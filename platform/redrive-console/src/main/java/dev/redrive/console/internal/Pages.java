@@ -5,7 +5,6 @@ import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.operator.FailureGroups;
 import dev.redrive.core.operator.RouteStatus;
 import dev.redrive.core.quarantine.ArchiveDecision;
-import dev.redrive.core.quarantine.PayloadLocation;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.core.sweeper.DeadLetterSource.QueueDepth;
@@ -153,44 +152,6 @@ public final class Pages {
                 new Views.Letters(filter, choices(), records.size(), rows, rows.size()));
     }
 
-    /** {@code GET /dead-letters/{id}}: one dead letter, its payload not shown (redacted by default). */
-    public void deadLetter(Context ctx) {
-        QuarantineRecord r = find(ctx.pathParam("id"));
-        Instant now = sources.clock().instant();
-        List<Views.AuditRow> audit = r.audit().stream()
-                .map(a -> new Views.AuditRow(
-                        Format.at(a.at()),
-                        a.from() == null ? "–" : a.from().name(),
-                        a.to().name(),
-                        a.actor().name(),
-                        Objects.requireNonNullElse(a.reason(), "")))
-                .toList();
-        Views.DeadLetter view = new Views.DeadLetter(
-                r.id(),
-                r.state().name(),
-                r.consumer(),
-                r.sourceQueue(),
-                r.deadLetterQueue(),
-                r.sourceMessageId(),
-                Objects.requireNonNullElse(r.idempotencyKey(), "–"),
-                Format.at(r.arrivedAt()),
-                Format.age(r.age(now)),
-                r.classification().failureClass().name(),
-                r.classification().errorType(),
-                r.classification().reason(),
-                Objects.requireNonNullElse(r.classification().dependency(), "–"),
-                Format.at(r.firstFailedAt()),
-                Format.at(r.lastFailedAt()),
-                r.receiveCount(),
-                r.replayCount(),
-                Objects.requireNonNullElse(r.note(), ""),
-                r.attributes().keySet().stream().sorted().toList(),
-                payload(r.payload()),
-                audit,
-                !readOnly && ArchiveDecision.ARCHIVABLE.contains(r.state()));
-        render(ctx, "dead-letter.jte", frame(r.id(), "letters", ctx), view);
-    }
-
     /**
      * {@code POST /dead-letters/{id}/archive}: archives one dead letter with the operator's reason, as the operator
      * (the console's actor), through the operator port; then shows it again.
@@ -213,18 +174,9 @@ public final class Pages {
         ctx.redirect("/dead-letters/" + URLEncoder.encode(id, StandardCharsets.UTF_8), HttpStatus.SEE_OTHER);
     }
 
-    private QuarantineRecord find(String id) {
+    /** The dead letter {@code id}, else a 404 naming it. */
+    QuarantineRecord find(String id) {
         return sources.operator().show(id).orElseThrow(() -> new NotFoundResponse("no dead letter " + id));
-    }
-
-    private static String payload(PayloadLocation location) {
-        if (location instanceof PayloadLocation.Inline inline) {
-            return "inline, " + inline.body().length() + " characters; not shown (payloads are redacted by default)";
-        }
-        if (location instanceof PayloadLocation.Aside) {
-            return "kept aside (claim check); not shown (payloads are redacted by default)";
-        }
-        return "archived with the record; the ledger keeps a tombstone";
     }
 
     private static Views.RouteRow routeRow(RouteStatus s, Instant now) {
@@ -260,12 +212,12 @@ public final class Pages {
                 Arrays.stream(FailureClass.values()).map(Enum::name).toList());
     }
 
-    private Views.Frame frame(String title, String nav, Context ctx) {
+    Views.Frame frame(String title, String nav, Context ctx) {
         Sessions.Session session = ctx.attribute(Guard.SESSION_ATTRIBUTE);
         return new Views.Frame(title, nav, session == null ? "" : session.csrf(), readOnly, SavedViews.nav(ctx));
     }
 
-    private void render(Context ctx, String template, Views.Frame frame, Object view) {
+    void render(Context ctx, String template, Views.Frame frame, Object view) {
         StringOutput out = new StringOutput();
         templates.render(template, Map.of("frame", frame, "view", view), out);
         ctx.html(out.toString());

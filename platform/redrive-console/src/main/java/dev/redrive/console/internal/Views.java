@@ -95,32 +95,4 @@ public final class Views {
 
     /** The list of dead letters of a filter. */
     public record Letters(Filter filter, Choices choices, long total, List<LetterRow> letters, int shown) {}
-
-    /** One audit entry. */
-    public record AuditRow(String at, String from, String to, String actor, String reason) {}
-
-    /** One dead letter. */
-    public record DeadLetter(
-            String id,
-            String state,
-            String consumer,
-            String sourceQueue,
-            String deadLetterQueue,
-            String sourceMessageId,
-            String idempotencyKey,
-            String arrivedAt,
-            String age,
-            String failureClass,
-            String errorType,
-            String reason,
-            String dependency,
-            String firstFailedAt,
-            String lastFailedAt,
-            int receiveCount,
-            int replayCount,
-            String note,
-            List<String> attributeNames,
-            String payload,
-            List<AuditRow> audit,
-            boolean archivable) {}
 }

@@ -3,15 +3,21 @@ package dev.redrive.core.operator;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerStore;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.claim.ClaimRecord;
+import dev.redrive.core.claim.ClaimStore;
+import dev.redrive.core.claim.IdempotencyKey;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.failure.Printable;
 import dev.redrive.core.names.UnknownName;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
 import dev.redrive.core.quarantine.QuarantineLedger;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.core.replay.EditCheck;
 import dev.redrive.core.replay.MaintenanceWindow;
 import dev.redrive.core.replay.MaintenanceWindows;
+import dev.redrive.core.replay.PayloadEdit;
 import dev.redrive.core.replay.PayloadStore;
 import dev.redrive.core.replay.ReplayOutcome;
 import dev.redrive.core.replay.ReplayService;
@@ -38,6 +44,9 @@ import java.util.TreeSet;
  */
 public final class LedgerOperator implements OperatorPort {
 
+    /** How often a reveal is written again when the record changed between its read and its write. */
+    private static final int REVEAL_ATTEMPTS = 5;
+
     private final QuarantineLedger ledger;
     private final ReplayService replays;
     private final ArchiveDecision archives;
@@ -48,6 +57,7 @@ public final class LedgerOperator implements OperatorPort {
     private final Clock clock;
     private final LedgerQueries queries;
     private final BreakerHolds holds;
+    private final ClaimStore claims;
 
     private LedgerOperator(Builder b) {
         this.ledger = require(b.ledger, "a quarantine ledger");
@@ -60,6 +70,7 @@ public final class LedgerOperator implements OperatorPort {
         this.archives = new ArchiveDecision(ledger, clock);
         this.queries = new LedgerQueries(ledger, clock);
         this.holds = b.breakers == null ? null : new BreakerHolds(b.breakers, windows, b.dependencies);
+        this.claims = b.claims;
     }
 
     @Override
@@ -98,6 +109,39 @@ public final class LedgerOperator implements OperatorPort {
     @Override
     public Optional<String> payload(QuarantineRecord record) {
         return payloads.bodyOf(record);
+    }
+
+    @Override
+    public QuarantineRecord recordReveal(String quarantineId, Actor person, List<String> sensitivePaths) {
+        requirePerson(person);
+        String reason = sensitivePaths.isEmpty()
+                ? "revealed the payload (no field in it is marked sensitive)"
+                : sensitivePaths.equals(List.of("$"))
+                        ? "revealed the whole payload (withheld, since its sensitive fields cannot be told apart)"
+                        : "revealed the payload's sensitive fields: " + String.join(", ", sensitivePaths);
+        for (int attempt = 1; attempt <= REVEAL_ATTEMPTS; attempt++) {
+            QuarantineRecord r = ledger.find(quarantineId)
+                    .orElseThrow(() -> new IllegalArgumentException("no dead letter '" + quarantineId + "'"));
+            Optional<QuarantineRecord> saved =
+                    ledger.save(r.revealed(person, reason, clock.instant()), Optional.empty());
+            if (saved.isPresent()) {
+                return saved.get();
+            }
+        }
+        throw new IllegalStateException("the reveal of " + quarantineId + " could not be recorded: the record changed "
+                + "under each of " + REVEAL_ATTEMPTS + " writes");
+    }
+
+    @Override
+    public Optional<ClaimRecord> claim(QuarantineRecord record) {
+        if (claims == null) {
+            throw new IllegalStateException("this operator port was built without the claim store, so claims cannot "
+                    + "be read (LedgerOperator.Builder.claims)");
+        }
+        if (record.idempotencyKey() == null) {
+            return Optional.empty();
+        }
+        return claims.find(IdempotencyKey.parse(record.idempotencyKey()), clock.instant());
     }
 
     @Override
@@ -151,6 +195,35 @@ public final class LedgerOperator implements OperatorPort {
             listener.done(id, attempt.before().map(QuarantineRecord::state), attempt.outcome());
         }
         return new RunResult(quarantineIds.size(), done, false, Optional.empty());
+    }
+
+    @Override
+    public EditedReplay replayEdited(
+            String quarantineId, String editedPayload, Actor person, String reason, boolean dryRun) {
+        if (!dryRun) {
+            requirePerson(person);
+        }
+        Objects.requireNonNull(editedPayload, "editedPayload");
+        PayloadEdit edit =
+                new PayloadEdit(editedPayload, dryRun && (reason == null || reason.isBlank()) ? "dry run" : reason);
+        Optional<QuarantineRecord> record = ledger.find(quarantineId);
+        if (record.isEmpty()) {
+            return new EditedReplay(new ReplayOutcome.NotFound(quarantineId), Optional.empty());
+        }
+        Optional<EditCheck> checks = Optional.empty();
+        if (!record.get().state().resolved() && !record.get().archivedToStore()) {
+            try {
+                checks = Optional.of(replays.checkEdit(record.get(), editedPayload));
+            } catch (RuntimeException e) { // a store the checks read failed: said, nothing changed
+                return new EditedReplay(
+                        new ReplayOutcome.CheckFailed(quarantineId, Printable.thrown(e)), Optional.empty());
+            }
+        }
+        ReplayService.Attempt attempt = replays.attemptEdited(quarantineId, edit, person, dryRun);
+        if (!dryRun && attempt.outcome() instanceof ReplayOutcome.Sent) {
+            stats.add(classOf(attempt), 1, 0);
+        }
+        return new EditedReplay(attempt.outcome(), checks);
     }
 
     @Override
@@ -339,8 +412,15 @@ public final class LedgerOperator implements OperatorPort {
         private Clock clock = Clock.systemUTC();
         private BreakerStore breakers;
         private List<String> dependencies = List.of();
+        private ClaimStore claims;
 
         private Builder() {}
+
+        /** The claim store the consumers claim in, for {@link #claim}; without it, {@code claim} throws. */
+        public Builder claims(ClaimStore claims) {
+            this.claims = Objects.requireNonNull(claims, "claims");
+            return this;
+        }
 
         /**
          * Where the consumers' circuit breakers are shared, and whose to show; none by default. The maintenance windows

@@ -2,6 +2,7 @@ package dev.redrive.core.operator;
 
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.breaker.BreakerTransition;
+import dev.redrive.core.claim.ClaimRecord;
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.core.quarantine.ArchiveDecision;
@@ -33,6 +34,29 @@ public interface OperatorPort {
     Optional<String> payload(QuarantineRecord record);
 
     /**
+     * Records in {@code quarantineId}'s audit trail that {@code person} was shown its payload's sensitive fields: an
+     * entry of action {@link dev.redrive.core.quarantine.AuditEntry.Action#PAYLOAD_REVEALED} naming the person and the
+     * fields, its state unchanged. Whoever shows a payload unredacted (the CLI's {@code show --reveal}, the console's
+     * reveal) calls this, so every reveal is in the trail the same way. A reveal is no state change: retention still
+     * counts from the last one. Written on the record's version like every operator write, read again and retried when
+     * the record changed meanwhile.
+     *
+     * @param sensitivePaths the fields revealed ({@code $.customer.email}; {@code $} for a payload withheld whole),
+     *     empty when none in it is marked sensitive
+     * @return the record as stored, with the entry
+     * @throws IllegalArgumentException when there is no such dead letter, or {@code person} is the automation
+     */
+    QuarantineRecord recordReveal(String quarantineId, Actor person, List<String> sensitivePaths);
+
+    /**
+     * The idempotency claim of {@code record}'s key as its consumer would see it now, in the claim store the consumers
+     * claim in: its status (COMPLETED means the effect was applied), fencing token (the attempts made) and failure
+     * count, with its last failure. Empty when the record has no key, or no claim of it counts (none was written, or
+     * it expired).
+     */
+    Optional<ClaimRecord> claim(QuarantineRecord record);
+
+    /**
      * Approves replaying these dead letters, in batches per source queue (or, with {@code dryRun}, says what would
      * happen to each).
      */
@@ -50,6 +74,20 @@ public interface OperatorPort {
             String reason,
             boolean dryRun,
             RunListener<ReplayOutcome> listener);
+
+    /**
+     * Replays one dead letter with {@code person}'s correction of its payload (edit and retry), through the same checks,
+     * pacing, attributes and replay marker as any replay, sending {@code editedPayload} instead of the payload kept. The
+     * edit must be readable by the consumer's current schema as written and keep the original's idempotency key;
+     * otherwise it is refused ({@link dev.redrive.core.replay.ReplayOutcome.Rejected}, naming the validator's message or
+     * the old and new key) and nothing changes. The record keeps its original payload; the audit entry that settles the
+     * replay (REPLAYED when sent or found applied) carries the person, the reason and a bounded diff.
+     *
+     * @param reason required (blank allowed only for a dry run)
+     * @param person who edits; may be null for a dry run, which changes nothing
+     * @throws IllegalArgumentException when a reason is missing, or the person is the automation
+     */
+    EditedReplay replayEdited(String quarantineId, String editedPayload, Actor person, String reason, boolean dryRun);
 
     /** Archives these dead letters with a note instead of replaying them. */
     Map<String, ArchiveDecision.Outcome> archive(List<String> quarantineIds, Actor person, String note, boolean dryRun);

@@ -125,9 +125,17 @@ public record QuarantineRecord(
         return Duration.between(arrivedAt(), now);
     }
 
-    /** When its state last changed: the latest audit entry, else its arrival. Retention counts from here. */
+    /**
+     * When its state last changed: the latest transition in its audit trail, else its arrival. Retention counts from
+     * here; an entry that changes nothing (a reveal of its payload) does not restart it.
+     */
     public Instant lastChangedAt() {
-        return audit.isEmpty() ? arrivedAt() : audit.get(audit.size() - 1).at();
+        for (int i = audit.size() - 1; i >= 0; i--) {
+            if (audit.get(i).transition()) {
+                return audit.get(i).at();
+            }
+        }
+        return arrivedAt();
     }
 
     public boolean archivedToStore() {
@@ -156,6 +164,17 @@ public record QuarantineRecord(
     public QuarantineRecord resumed(Actor actor, String reason, Instant at) {
         List<AuditEntry> trail = new ArrayList<>(audit);
         trail.add(new AuditEntry(state, state, at, actor, reason));
+        return new QuarantineRecord(
+                id, state, origin, evidence, payload, attributes, replayCount, note, trail, version);
+    }
+
+    /**
+     * This record, in the same state, with an audit entry saying {@code person} was shown its payload's sensitive
+     * fields ({@link AuditEntry.Action#PAYLOAD_REVEALED}, {@code reason} naming them); its note is unchanged.
+     */
+    public QuarantineRecord revealed(Actor person, String reason, Instant at) {
+        List<AuditEntry> trail = new ArrayList<>(audit);
+        trail.add(new AuditEntry(state, state, at, person, reason, AuditEntry.Action.PAYLOAD_REVEALED));
         return new QuarantineRecord(
                 id, state, origin, evidence, payload, attributes, replayCount, note, trail, version);
     }

@@ -80,6 +80,17 @@ public final class ClaimLookupIdempotencyGate implements IdempotencyGate {
         return lookup(consumerName, body, Map.of(), now);
     }
 
+    /** The key the consumer's reader finds, even in a payload of an older schema version ({@link KeyReader#producerKey}). */
+    @Override
+    public Optional<String> keyOf(String consumerName, String body, Map<String, String> attributes) {
+        KeyReader consumer = consumers.get(consumerName);
+        if (consumer == null || body == null) {
+            return Optional.empty();
+        }
+        return consumer.producerKey(new IncomingMessage("replay-check", null, body, attributes, 1, "", null))
+                .map(producerKey -> new IdempotencyKey(consumerName, producerKey).value());
+    }
+
     private Verdict lookup(String consumerName, String body, Map<String, String> attributes, Instant now) {
         KeyReader consumer = consumers.get(consumerName);
         if (consumer == null) {

@@ -2,6 +2,7 @@ package dev.redrive.core.replay;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /** The idempotency check of a replay: the same claim lookup the consumer makes, before anything is sent. */
 public interface IdempotencyGate {
@@ -23,6 +24,15 @@ public interface IdempotencyGate {
     default Verdict check(
             String consumer, String body, Map<String, String> attributes, Instant deadLetteredAt, Instant now) {
         return check(consumer, body, deadLetteredAt, now);
+    }
+
+    /**
+     * The claim key ({@code <consumer>#<producer key>}) the consumer reads from {@code body} with {@code attributes},
+     * without looking the claim up; empty when it cannot be read. An edited replay must keep the original's key, and a
+     * gate that cannot tell (this default) refuses every edit.
+     */
+    default Optional<String> keyOf(String consumer, String body, Map<String, String> attributes) {
+        return Optional.empty();
     }
 
     /** What the lookup found. */

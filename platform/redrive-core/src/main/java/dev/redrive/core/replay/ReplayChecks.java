@@ -65,8 +65,14 @@ final class ReplayChecks {
     /** What the checks decided about one record. */
     sealed interface Checked permits Ready, Settled {}
 
-    /** A record that passed both checks, saved in IDEMPOTENCY_CHECK, with the body and marker to send. */
-    record Ready(QuarantineRecord record, String body, String upcast, int replayCount) implements Checked {}
+    /**
+     * A record that passed both checks, saved in IDEMPOTENCY_CHECK, with the body and marker to send.
+     *
+     * @param editNote what its REPLAYED audit entry adds for an operator's edit (the reason and the diff); empty for
+     *                 a replay of the payload as kept
+     */
+    record Ready(QuarantineRecord record, String body, String upcast, int replayCount, String editNote)
+            implements Checked {}
 
     /** The replay ends here, with this outcome. */
     record Settled(ReplayOutcome outcome) implements Checked {}
@@ -96,7 +102,7 @@ final class ReplayChecks {
 
     /** Runs the checks and saves their result; returns a {@link Ready} or the outcome that ends the replay here. */
     Checked check(QuarantineRecord r, Actor actor, String why, Optional<LeaseToken> fence) {
-        Decision d = decide(r, actor, why);
+        Decision d = decide(r, actor, why, null);
         return d.after(d.toSave() == null ? Optional.of(r) : ledger.save(d.toSave(), fence), fence);
     }
 
@@ -104,17 +110,20 @@ final class ReplayChecks {
      * Runs the checks on {@code r}; saves nothing (but an upcast body kept aside). A check that fails for this record
      * (a store it reads throws) settles it as {@link ReplayOutcome.CheckFailed} with the reason, changing nothing, so
      * that one record never fails the rest of its batch.
+     *
+     * @param edit an operator's edit to send instead of the payload kept (checked first: a refused one changes
+     *             nothing); null for none
      */
-    Decision decide(QuarantineRecord r, Actor actor, String why) {
+    Decision decide(QuarantineRecord r, Actor actor, String why, PayloadEdit edit) {
         try {
-            return decideChecked(r, actor, why);
+            return decideChecked(r, actor, why, edit);
         } catch (RuntimeException e) {
             ReplayOutcome failed = new ReplayOutcome.CheckFailed(r.id(), Printable.thrown(e));
             return new Decision(r, null, x -> new Settled(failed));
         }
     }
 
-    private Decision decideChecked(QuarantineRecord r, Actor actor, String why) {
+    private Decision decideChecked(QuarantineRecord r, Actor actor, String why, PayloadEdit edit) {
         if (r.state().resolved() || r.archivedToStore()) {
             ReplayOutcome notReplayable = new ReplayOutcome.NotReplayable(
                     r.id(), "it is " + r.state() + (r.note().isEmpty() ? "" : " (" + r.note() + ")"));
@@ -128,6 +137,14 @@ final class ReplayChecks {
                     sending.get().at().plus(SEND_IN_FLIGHT));
             return new Decision(r, null, x -> new Settled(deferred));
         }
+        Optional<AuditEntry> unsentEdit = edit == null ? pendingEdit(r) : Optional.empty();
+        if (unsentEdit.isPresent()) {
+            String back = backFromUnsentEdit(unsentEdit.get());
+            return new Decision(
+                    r,
+                    r.moveTo(QuarantineState.QUARANTINED, actor, back, clock.instant()),
+                    saved -> new Settled(new ReplayOutcome.NotReplayable(r.id(), back)));
+        }
         ClaimChecks.Read read = payloadOf(r);
         if (read.forbidden()) {
             ReplayOutcome refused = new ReplayOutcome.CheckFailed(r.id(), unreadable(read));
@@ -135,6 +152,18 @@ final class ReplayChecks {
         }
         String body = read.payload();
         String sent = read.stored();
+        String editNote = "";
+        if (edit != null) {
+            EditCheck check = checkEdit(r, read, edit.body());
+            if (!check.passed()) {
+                ReplayOutcome rejected =
+                        new ReplayOutcome.Rejected(r.id(), check.refusal().orElseThrow(), false);
+                return new Decision(r, null, x -> new Settled(rejected));
+            }
+            body = edit.body();
+            sent = edit.body();
+            editNote = edit.auditNote(check.diff());
+        }
         QuarantineRecord moved = r;
         String upcast = "";
         if (moved.state() == QuarantineState.QUARANTINED) {
@@ -144,8 +173,17 @@ final class ReplayChecks {
             moved = moved.moveTo(
                     QuarantineState.SCHEMA_CHECK,
                     actor,
-                    "checking against the consumer's current schema",
+                    edit == null
+                            ? "checking against the consumer's current schema"
+                            : "checking the edited payload against the consumer's current schema",
                     clock.instant());
+        }
+        String editReady = PayloadEdit.AUDIT_MARK + ": its schema is current and it keeps the key; it is sent instead"
+                + " of the original, which is kept";
+        if (edit != null && moved.state() == QuarantineState.SCHEMA_CHECK) {
+            moved = moved.moveTo(QuarantineState.IDEMPOTENCY_CHECK, actor, editReady, clock.instant());
+        } else if (edit != null) { // in IDEMPOTENCY_CHECK already: the edit is saved as a resume of its own
+            moved = moved.resumed(actor, editReady, clock.instant());
         }
         if (moved.state() == QuarantineState.SCHEMA_CHECK) {
             SchemaGate.Verdict schema =
@@ -188,7 +226,7 @@ final class ReplayChecks {
                             QuarantineState.REPLAYED,
                             actor,
                             "already applied under " + applied.key() + " (token " + applied.fencingToken()
-                                    + "); nothing sent",
+                                    + "); nothing sent" + (editNote.isEmpty() ? "" : "; " + editNote),
                             clock.instant()),
                     saved -> new Settled(new ReplayOutcome.AlreadyApplied(r.id(), applied.key(), false)));
         }
@@ -196,10 +234,17 @@ final class ReplayChecks {
             return new Decision(
                     r,
                     moved.moveTo(
-                            QuarantineState.ARCHIVED, actor, "unsafe to replay: " + unsafe.reason(), clock.instant()),
+                            QuarantineState.ARCHIVED,
+                            actor,
+                            "unsafe to replay: " + unsafe.reason() + (editNote.isEmpty() ? "" : "; " + editNote),
+                            clock.instant()),
                     saved -> new Settled(new ReplayOutcome.Refused(r.id(), unsafe.reason(), false)));
         }
         boolean resuming = moved == r; // it was in IDEMPOTENCY_CHECK already: a Deferred or a failed send before
+        if (verdict instanceof IdempotencyGate.InProgress busy && edit != null) { // an edit is never kept for later
+            return new Decision(
+                    r, null, x -> new Settled(new ReplayOutcome.Deferred(r.id(), busy.key(), busy.leaseExpiresAt())));
+        }
         if (verdict instanceof IdempotencyGate.InProgress busy) {
             return new Decision(
                     r,
@@ -209,19 +254,123 @@ final class ReplayChecks {
         // Saved before anything is sent, a resume too: of two actors resuming at once only one gets past this write.
         String sentBody = sent;
         String sentUpcast = upcast;
+        String sentEdit = editNote;
         QuarantineRecord toSave = resuming ? r.resumed(actor, "resuming the replay: " + why, clock.instant()) : moved;
-        return new Decision(r, toSave, saved -> new Ready(saved, sentBody, sentUpcast, saved.replayCount() + 1));
+        return new Decision(
+                r, toSave, saved -> new Ready(saved, sentBody, sentUpcast, saved.replayCount() + 1, sentEdit));
+    }
+
+    /**
+     * The audit entry with which an operator's edit readied {@code r} for sending, when that is where it stands: in
+     * IDEMPOTENCY_CHECK, its last entry the edit's. Its send failed or its sender stopped; the edited body is not kept.
+     */
+    static Optional<AuditEntry> pendingEdit(QuarantineRecord r) {
+        if (r.state() != QuarantineState.IDEMPOTENCY_CHECK || r.audit().isEmpty()) {
+            return Optional.empty();
+        }
+        AuditEntry last = r.audit().get(r.audit().size() - 1);
+        return last.reason().startsWith(PayloadEdit.AUDIT_MARK) ? Optional.of(last) : Optional.empty();
+    }
+
+    private static String backFromUnsentEdit(AuditEntry edit) {
+        return "the edited payload " + edit.actor().name() + " readied at " + edit.at()
+                + " was not sent (its send failed or its sender stopped), and an edit is not kept for a resume: back in"
+                + " QUARANTINED, nothing sent; edit and retry it again, or replay the original";
+    }
+
+    /**
+     * The checks an operator's edit of {@code r}'s payload must pass before anything else: it is readable by the
+     * consumer's current schema as written (not through an upcaster: it is sent as written), and it keeps the
+     * original's idempotency key. Changes nothing.
+     */
+    EditCheck checkEdit(QuarantineRecord r, String edited) {
+        return checkEdit(r, payloadOf(r), edited);
+    }
+
+    private EditCheck checkEdit(QuarantineRecord r, ClaimChecks.Read read, String edited) {
+        if (read.claimCheck()) {
+            return new EditCheck(
+                    "not checked",
+                    "not checked",
+                    "",
+                    Optional.of(
+                            "dead letter " + r.id() + " came as a claim check (its payload is kept in the claim-check"
+                                    + " store); an edit of one is not supported: archive it and send the corrected message by"
+                                    + " hand"));
+        }
+        String original = read.payload();
+        String diff = original == null ? "" : PayloadDiff.between(original, edited);
+        java.util.List<String> refusals = new java.util.ArrayList<>();
+        if (edited.equals(original)) {
+            refusals.add("the edited payload is the original: nothing was corrected (replay it as it is instead)");
+        }
+        String schema = "current";
+        SchemaGate.Verdict verdict = schemaCheck(r, edited);
+        if (verdict instanceof SchemaGate.Incompatible incompatible) {
+            schema = incompatible.reason();
+            refusals.add("the edited payload fails the consumer's current schema: " + incompatible.reason());
+        } else if (verdict instanceof SchemaGate.Upcast u) {
+            schema = "schema version v" + u.fromVersion() + ", not the current v" + u.toVersion();
+            refusals.add("the edited payload is of schema version v" + u.fromVersion()
+                    + ", which the consumer's upcasters turn into v" + u.toVersion() + "; an edit is sent as written,"
+                    + " so write it in the current version (v" + u.toVersion() + ")");
+        }
+        KeyRead before = original == null ? new KeyRead(Optional.empty(), "") : readKey(r, original);
+        Optional<String> oldKey = before.key().or(r::key);
+        KeyRead after = readKey(r, edited);
+        String key;
+        if (after.key().isEmpty()) {
+            key = "none read from the edited payload" + after.problem()
+                    + oldKey.map(k -> "; the original's is " + k).orElse("");
+            refusals.add("the consumer reads no idempotency key from the edited payload" + after.problem()
+                    + oldKey.map(k -> " (the original's is " + k + ")").orElse("") + "; an edit must keep the key");
+        } else if (oldKey.isEmpty()) {
+            key = "the original's cannot be read" + before.problem() + "; the edited payload's is "
+                    + after.key().get();
+            refusals.add("the original's idempotency key cannot be read" + before.problem()
+                    + ", so whether the edit keeps it cannot be told (the edited payload's is "
+                    + after.key().get()
+                    + "); an edit must keep the key");
+        } else if (!oldKey.get().equals(after.key().get())) {
+            key = "changed from " + oldKey.get() + " to " + after.key().get();
+            refusals.add("the edit changes the idempotency key from " + oldKey.get() + " to "
+                    + after.key().get()
+                    + "; an edit must keep the key (a message with another key is another message: send it through"
+                    + " its producer)");
+        } else {
+            key = "kept: " + oldKey.get();
+        }
+        return new EditCheck(
+                schema, key, diff, refusals.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", refusals)));
+    }
+
+    /** The key the consumer reads from {@code body}, or why none: {@code problem} reads as a clause (or is empty). */
+    private record KeyRead(Optional<String> key, String problem) {}
+
+    private KeyRead readKey(QuarantineRecord r, String body) {
+        try {
+            return new KeyRead(idempotency.keyOf(r.consumer(), body, r.stringAttributes()), "");
+        } catch (IllegalArgumentException invalid) { // the reader read a key that is no valid key: said, not sent
+            return new KeyRead(Optional.empty(), " (" + invalid.getMessage() + ")");
+        }
     }
 
     /**
      * The save with which another actor readied {@code r} for sending, if it is recent enough that the send may still
-     * be in flight: the last audit entry moved it into (or resumed it in) IDEMPOTENCY_CHECK.
+     * be in flight: the last transition of its audit trail moved it into (or resumed it in) IDEMPOTENCY_CHECK (a reveal
+     * of its payload since is not a transition).
      */
     private static Optional<AuditEntry> sendingByAnother(QuarantineRecord r, Actor actor, Instant now) {
         if (r.state() != QuarantineState.IDEMPOTENCY_CHECK || r.audit().isEmpty()) {
             return Optional.empty();
         }
-        AuditEntry last = r.audit().get(r.audit().size() - 1);
+        AuditEntry last = r.audit().stream()
+                .filter(AuditEntry::transition)
+                .reduce((a, b) -> b)
+                .orElse(null);
+        if (last == null) {
+            return Optional.empty();
+        }
         boolean recent = last.at().plus(SEND_IN_FLIGHT).isAfter(now);
         return last.to() == QuarantineState.IDEMPOTENCY_CHECK
                         && recent
@@ -231,28 +380,39 @@ final class ReplayChecks {
     }
 
     /** What a replay of {@code r} would do; a check that fails for it is its {@link ReplayOutcome.CheckFailed}. */
-    ReplayOutcome dryRun(QuarantineRecord r) {
+    ReplayOutcome dryRun(QuarantineRecord r, PayloadEdit edit) {
         try {
-            return dryRunChecked(r);
+            return dryRunChecked(r, edit);
         } catch (RuntimeException e) {
             return new ReplayOutcome.CheckFailed(r.id(), Printable.thrown(e));
         }
     }
 
-    private ReplayOutcome dryRunChecked(QuarantineRecord r) {
+    private ReplayOutcome dryRunChecked(QuarantineRecord r, PayloadEdit edit) {
         if (r.state().resolved() || r.archivedToStore()) {
             return new ReplayOutcome.NotReplayable(r.id(), "it is " + r.state());
+        }
+        Optional<AuditEntry> unsentEdit = edit == null ? pendingEdit(r) : Optional.empty();
+        if (unsentEdit.isPresent()) {
+            return new ReplayOutcome.NotReplayable(
+                    r.id(), "it would be moved back to QUARANTINED: " + backFromUnsentEdit(unsentEdit.get()));
         }
         ClaimChecks.Read read = payloadOf(r);
         if (read.forbidden()) {
             return new ReplayOutcome.CheckFailed(r.id(), unreadable(read));
         }
-        if (read.missing() != null) {
+        if (edit != null) {
+            EditCheck check = checkEdit(r, read, edit.body());
+            if (!check.passed()) {
+                return new ReplayOutcome.Rejected(r.id(), check.refusal().orElseThrow(), true);
+            }
+        }
+        if (edit == null && read.missing() != null) {
             return new ReplayOutcome.Refused(r.id(), unreadable(read), true);
         }
-        String body = read.payload();
+        String body = edit == null ? read.payload() : edit.body();
         String upcast = "";
-        if (r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
+        if (edit == null && r.state().ordinal() <= QuarantineState.SCHEMA_CHECK.ordinal()) {
             SchemaGate.Verdict schema = schemaCheck(r, body);
             if (schema instanceof SchemaGate.Incompatible incompatible) {
                 return new ReplayOutcome.Refused(r.id(), incompatible.reason(), true);

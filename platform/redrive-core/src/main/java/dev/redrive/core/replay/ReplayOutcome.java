@@ -96,6 +96,17 @@ public sealed interface ReplayOutcome {
         }
     }
 
+    /**
+     * An operator's edit of its payload was refused before anything else: it fails the consumer's current schema, it
+     * changes the idempotency key, or the dead letter cannot be edited. Nothing was changed on it and nothing was sent.
+     */
+    record Rejected(String quarantineId, String reason, boolean dryRun) implements ReplayOutcome {
+        public String describe() {
+            return (dryRun ? "the edit would be refused, nothing would change: " : "edit refused, nothing changed: ")
+                    + reason;
+        }
+    }
+
     /** No such dead letter. */
     record NotFound(String quarantineId) implements ReplayOutcome {
         public String describe() {

@@ -93,9 +93,40 @@ public final class ReplayService {
         if (dryRun) {
             Optional<QuarantineRecord> found = ledger.find(quarantineId);
             return new Attempt(
-                    found, found.map(checks::dryRun).orElseGet(() -> new ReplayOutcome.NotFound(quarantineId)));
+                    found,
+                    found.map(r -> checks.dryRun(r, null)).orElseGet(() -> new ReplayOutcome.NotFound(quarantineId)));
         }
         return attemptAll(List.of(quarantineId), actor, why, fence).get(quarantineId);
+    }
+
+    /**
+     * Replays {@code quarantineId} with an operator's {@code edit} of its payload, on the same path as any replay: the
+     * edit is checked first (the consumer's current schema, as written; the same idempotency key as the original; a
+     * refused one is {@link ReplayOutcome.Rejected} and changes nothing), then the same state changes, idempotency
+     * check, pacing, attributes and marker, sending the edited body instead of the one kept. The record keeps its
+     * original payload; the REPLAYED entry (or the one that settles it) carries the edit's reason and diff. An edit is
+     * never kept for a later resume: if its send fails, the record goes back to QUARANTINED.
+     *
+     * @param dryRun only reports what would happen; changes nothing
+     */
+    public Attempt attemptEdited(String quarantineId, PayloadEdit edit, Actor actor, boolean dryRun) {
+        Objects.requireNonNull(edit, "edit");
+        if (dryRun) {
+            Optional<QuarantineRecord> found = ledger.find(quarantineId);
+            return new Attempt(
+                    found,
+                    found.map(r -> checks.dryRun(r, edit)).orElseGet(() -> new ReplayOutcome.NotFound(quarantineId)));
+        }
+        return attemptAll(List.of(quarantineId), actor, edit.reason(), Optional.empty(), Map.of(quarantineId, edit))
+                .get(quarantineId);
+    }
+
+    /**
+     * What the checks of an edit of {@code record}'s payload answer now (the schema, the key, the diff), changing
+     * nothing: {@link #attemptEdited} runs the same checks again on the record as it is then.
+     */
+    public EditCheck checkEdit(QuarantineRecord record, String editedBody) {
+        return checks.checkEdit(record, editedBody);
     }
 
     /**
@@ -113,6 +144,15 @@ public final class ReplayService {
     /** {@link #replayAll}, saying also what each record was before. */
     public Map<String, Attempt> attemptAll(
             List<String> quarantineIds, Actor actor, String why, Optional<LeaseToken> fence) {
+        return attemptAll(quarantineIds, actor, why, fence, Map.of());
+    }
+
+    private Map<String, Attempt> attemptAll(
+            List<String> quarantineIds,
+            Actor actor,
+            String why,
+            Optional<LeaseToken> fence,
+            Map<String, PayloadEdit> edits) {
         Map<String, ReplayOutcome> outcomes = new LinkedHashMap<>();
         Map<String, Optional<QuarantineRecord>> before = new HashMap<>();
         Map<String, QuarantineRecord> found = ledger.findAll(quarantineIds);
@@ -136,7 +176,7 @@ public final class ReplayService {
             toCheck.removeIf(r -> held.containsKey(r.id()));
         }
         try {
-            checkAndSend(toCheck, actor, why, fence, paced, outcomes);
+            checkAndSend(toCheck, actor, why, fence, paced, edits, outcomes);
         } finally {
             paced.ifPresent(ReplayPacer.Round::finish);
         }
@@ -151,10 +191,15 @@ public final class ReplayService {
             String why,
             Optional<LeaseToken> fence,
             Optional<ReplayPacer.Round> paced,
+            Map<String, PayloadEdit> edits,
             Map<String, ReplayOutcome> outcomes) {
         Map<String, List<ReplayChecks.Ready>> readyByQueue = new LinkedHashMap<>();
         List<Optional<ReplayChecks.Decision>> decided = ParallelChecks.map(
-                toCheck, r -> checks.decide(r, actor, why), parallelism, fence.map(LeaseToken::expiresAt), clock);
+                toCheck,
+                r -> checks.decide(r, actor, why, edits.get(r.id())),
+                parallelism,
+                fence.map(LeaseToken::expiresAt),
+                clock);
         List<ReplayChecks.Decision> decisions = new ArrayList<>();
         for (int i = 0; i < toCheck.size(); i++) {
             if (decided.get(i).isPresent()) {
@@ -239,12 +284,25 @@ public final class ReplayService {
                 ReplayChecks.Ready r = chunk.get(i);
                 String messageId = ids.get(i);
                 if (messageId == null) {
+                    boolean edited = !r.editNote().isEmpty();
                     outcomes.put(
                             r.record().id(),
                             new ReplayOutcome.Conflict(
                                     r.record().id(),
-                                    "the send to " + queue
-                                            + " failed; it stays in IDEMPOTENCY_CHECK for the next attempt"));
+                                    "the send to " + queue + " failed; "
+                                            + (edited
+                                                    ? "an edit is not kept for a resume: it is back in QUARANTINED,"
+                                                            + " nothing sent; edit and retry it again"
+                                                    : "it stays in IDEMPOTENCY_CHECK for the next attempt")));
+                    if (edited) {
+                        replayed.add(r.record()
+                                .moveTo(
+                                        QuarantineState.QUARANTINED,
+                                        actor,
+                                        "the send of the edited payload to " + queue
+                                                + " failed: back in QUARANTINED, nothing sent (an edit is not kept)",
+                                        clock.instant()));
+                    }
                     continue;
                 }
                 replayed.add(r.record()
@@ -262,7 +320,8 @@ public final class ReplayService {
                                                 ? ""
                                                 : ", visible at "
                                                         + slots.get(r.record().id()) + " ("
-                                                        + ReplayPace.laneOf(r.record()) + "'s replay pace)"),
+                                                        + ReplayPace.laneOf(r.record()) + "'s replay pace)")
+                                        + (r.editNote().isEmpty() ? "" : "; " + r.editNote()),
                                 clock.instant()));
             }
             Map<String, QuarantineRecord> done = replayed.isEmpty() ? Map.of() : ledger.saveAll(replayed, fence);

@@ -85,6 +85,37 @@ public abstract class QuarantineLedgerContract {
         assertThat(stored).isEqualTo(r.withVersion(1));
     }
 
+    @Test
+    void anAuditEntryThatChangesNoStateKeepsItsActionThroughSaves() {
+        Instant now = clock.instant();
+        QuarantineRecord r = record(id(), now);
+        assertThat(ledger.insertIfAbsent(r, Optional.empty())).isTrue();
+        QuarantineRecord revealed = ledger.find(r.id())
+                .orElseThrow()
+                .revealed(Actor.person("ada"), "revealed the payload's sensitive fields: $.card", now.plusSeconds(5));
+
+        QuarantineRecord saved = ledger.save(revealed, Optional.empty()).orElseThrow();
+        QuarantineRecord moved = ledger.save(
+                        saved.moveTo(QuarantineState.UNDER_REVIEW, Actor.person("bo"), "look", now.plusSeconds(9)),
+                        Optional.empty())
+                .orElseThrow();
+
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+        assertThat(stored).isEqualTo(moved);
+        assertThat(stored.audit())
+                .extracting(AuditEntry::action)
+                .containsExactly(
+                        AuditEntry.Action.TRANSITION, AuditEntry.Action.PAYLOAD_REVEALED, AuditEntry.Action.TRANSITION);
+        assertThat(stored.audit().get(1))
+                .isEqualTo(new AuditEntry(
+                        QuarantineState.QUARANTINED,
+                        QuarantineState.QUARANTINED,
+                        now.plusSeconds(5),
+                        Actor.person("ada"),
+                        "revealed the payload's sensitive fields: $.card",
+                        AuditEntry.Action.PAYLOAD_REVEALED));
+    }
+
     /** The original's attributes, each with its type, so a replay is the original. */
     static Map<String, MessageAttribute> everyType() {
         Map<String, MessageAttribute> attributes = new LinkedHashMap<>(Attributes.everyType());

@@ -89,6 +89,7 @@ public class SweeperFixture {
                 .stats(stats)
                 .queues(dlq)
                 .payloads(payloads)
+                .claims(claims)
                 .clock(clock);
     }
 

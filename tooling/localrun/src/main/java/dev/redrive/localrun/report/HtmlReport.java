@@ -13,7 +13,9 @@ import java.util.Map;
  * by a small inline script into SVG. No server, no network: the data is in the page, the script is in the page.
  *
  * <p>Each chart is an {@code <svg data-chart=ID>} with one {@code <polyline data-series=NAME data-points=N>} per
- * series, so a headless browser's DOM shows that every chart was drawn with all its samples.
+ * series, so a headless browser's DOM shows that every chart was drawn with all its samples. A chart is drawn at its
+ * grid column's width (and again whenever that width changes), so its time axis is never cut off; a chart of counts
+ * ({@link Timeline.Chart#counts()}) has whole-number ticks.
  */
 public final class HtmlReport {
 
@@ -48,8 +50,8 @@ public final class HtmlReport {
                 h1{font-size:20px} h2{font-size:16px;margin-top:28px}
                 table{border-collapse:collapse;margin:8px 0} td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
                 td.n{text-align:right} .pass{color:#176f2c;font-weight:600} .fail{color:#b00020;font-weight:600}
-                .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:18px}
-                .chart h3{font-size:14px;margin:0 0 4px} svg{background:#fafafa;border:1px solid #ddd}
+                .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%%,520px),1fr));gap:18px}
+                .chart{min-width:0} .chart h3{font-size:14px;margin:0 0 4px} svg{display:block;background:#fafafa;outline:1px solid #ddd}
                 .legend span{display:inline-block;margin-right:12px;font-size:12px}
                 .legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
                 </style></head><body>
@@ -110,29 +112,51 @@ public final class HtmlReport {
                 figures.appendChild(table);
               });
               var timeline = report.timeline || {t: [], charts: []};
-              var t = timeline.t, W = 640, H = 240, L = 56, R = 12, T = 10, B = 28;
+              var t = timeline.t, H = 240, L = 56, R = 16, T = 10, B = 28;
               var tmax = t.length ? t[t.length - 1] : 1;
-              timeline.charts.forEach(function (chart) {
-                var box = el('div', {'class': 'chart'});
-                box.appendChild(el('h3', {}, chart.title + (chart.unit ? ' (' + chart.unit + ')' : '')));
+              // A count axis gets whole-number ticks: a step of 1, 2 or 5 times a power of ten, at least 1, and the
+              // axis ends on a tick at or above the largest value; any other axis five even ticks up to 5% above it.
+              function ticks(vmax, counts) {
+                if (!counts) {
+                  var top = vmax > 0 ? vmax * 1.05 : 1, out = [];
+                  for (var i = 0; i <= 4; i++) { out.push(top * i / 4); }
+                  return out;
+                }
+                var raw = Math.max(1, Math.ceil(vmax) / 4), pow = Math.pow(10, Math.floor(Math.log10(raw))), step;
+                step = [1, 2, 5, 10].map(function (m) { return m * pow; })
+                    .filter(function (c) { return c >= raw; })[0];
+                step = Math.max(1, Math.round(step));
+                var n = Math.max(1, Math.ceil(vmax / step)), out2 = [];
+                for (var k = 0; k <= n; k++) { out2.push(k * step); }
+                return out2;
+              }
+              function label(v, counts) {
+                return counts || v >= 100 ? String(Math.round(v)) : v.toFixed(1);
+              }
+              // Each chart is drawn at its column's width (not a fixed width), and drawn again when that changes; the
+              // last time label is anchored at its end so it stays inside the chart.
+              function draw(box, chart) {
+                var old = box.querySelector('svg');
+                if (old) { box.removeChild(old); }
+                var W = Math.max(200, Math.floor(box.clientWidth));
                 var svg = el('svg', {width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'data-chart': chart.id,
-                                     'data-samples': t.length});
+                                     'data-samples': t.length, 'data-counts': chart.counts ? 'true' : 'false'});
                 var names = Object.keys(chart.series), vmax = 0;
                 names.forEach(function (n) { chart.series[n].forEach(function (v) { vmax = Math.max(vmax, v); }); });
-                vmax = vmax > 0 ? vmax * 1.05 : 1;
+                var ys = ticks(vmax, chart.counts), top = ys[ys.length - 1];
                 function x(s) { return L + (W - L - R) * (tmax > 0 ? s / tmax : 0); }
-                function y(v) { return H - B - (H - B - T) * (v / vmax); }
+                function y(v) { return H - B - (H - B - T) * (v / top); }
                 svg.appendChild(el('line', {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: '#999'}));
                 svg.appendChild(el('line', {x1: L, y1: T, x2: L, y2: H - B, stroke: '#999'}));
+                ys.forEach(function (v) {
+                  svg.appendChild(el('text', {x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 10,
+                      'class': 'y-tick'}, label(v, chart.counts)));
+                });
                 for (var i = 0; i <= 4; i++) {
-                  var v = vmax * i / 4;
-                  svg.appendChild(el('text', {x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 10},
-                      v >= 100 ? Math.round(v) : v.toFixed(1)));
                   var s = tmax * i / 4;
-                  svg.appendChild(el('text', {x: x(s), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 10},
-                      Math.round(s) + ' s'));
+                  svg.appendChild(el('text', {x: x(s), y: H - B + 14, 'font-size': 10, 'class': 't-tick',
+                      'text-anchor': i === 0 ? 'start' : (i === 4 ? 'end' : 'middle')}, Math.round(s) + ' s'));
                 }
-                var legend = el('div', {'class': 'legend'});
                 names.forEach(function (n, k) {
                   var pts = chart.series[n].map(function (v, j) {
                     return x(t[j]).toFixed(1) + ',' + y(v).toFixed(1);
@@ -140,6 +164,15 @@ public final class HtmlReport {
                   svg.appendChild(el('polyline', {points: pts, fill: 'none', stroke: colors[k % colors.length],
                       'stroke-width': 1.5, 'data-series': n, 'data-points': chart.series[n].length,
                       'data-last': chart.series[n].length ? chart.series[n][chart.series[n].length - 1] : 0}));
+                });
+                box.insertBefore(svg, box.querySelector('.legend'));
+              }
+              var drawn = [];
+              timeline.charts.forEach(function (chart) {
+                var box = el('div', {'class': 'chart'});
+                box.appendChild(el('h3', {}, chart.title + (chart.unit ? ' (' + chart.unit + ')' : '')));
+                var legend = el('div', {'class': 'legend'});
+                Object.keys(chart.series).forEach(function (n, k) {
                   var item = el('span');
                   var swatch = el('i');
                   swatch.style.background = colors[k % colors.length];
@@ -147,10 +180,27 @@ public final class HtmlReport {
                   item.appendChild(document.createTextNode(n));
                   legend.appendChild(item);
                 });
-                box.appendChild(svg);
                 box.appendChild(legend);
                 document.getElementById('charts').appendChild(box);
+                draw(box, chart);
+                drawn.push([box, chart]);
               });
+              // Drawn again whenever the charts' column width changes: a window resized, and also a vertical scroll
+              // bar that appears once the page is drawn (no resize event for that one), which narrows every column.
+              // Each chart is redrawn when its column is no longer the width it was drawn at.
+              function redrawResized() {
+                drawn.forEach(function (d) {
+                  if (Math.floor(d[0].clientWidth) !== Number(d[0].querySelector('svg').getAttribute('width'))) {
+                    draw(d[0], d[1]);
+                  }
+                });
+              }
+              redrawResized();
+              if (window.ResizeObserver) {
+                new ResizeObserver(redrawResized).observe(document.getElementById('charts'));
+              } else {
+                window.addEventListener('resize', redrawResized);
+              }
               document.body.setAttribute('data-rendered', 'true');
             })();
             """;

@@ -11,10 +11,23 @@ import java.util.Map;
  */
 public final class Timeline {
 
-    /** One chart: its id, title, unit, and the series drawn in it. */
-    public record Chart(String id, String title, String unit, List<String> series) {
+    /**
+     * One chart: its id, title, unit, the series drawn in it, and whether its values are counts (whole numbers: its
+     * axis gets whole-number ticks).
+     */
+    public record Chart(String id, String title, String unit, List<String> series, boolean counts) {
         public Chart {
             series = List.copyOf(series);
+        }
+
+        /** A chart of measurements (not counts). */
+        public Chart(String id, String title, String unit, List<String> series) {
+            this(id, title, unit, series, false);
+        }
+
+        /** A chart of counts (messages, records, replays...): whole-number ticks. */
+        public static Chart ofCounts(String id, String title, String unit, List<String> series) {
+            return new Chart(id, title, unit, series, true);
         }
     }
 
@@ -64,7 +77,7 @@ public final class Timeline {
         return out;
     }
 
-    /** {@code {"t": [...], "charts": [{"id", "title", "unit", "series": {"name": [...]}}]}}. */
+    /** {@code {"t": [...], "charts": [{"id", "title", "unit", "counts", "series": {"name": [...]}}]}}. */
     public synchronized Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("t", List.copyOf(times));
@@ -74,6 +87,7 @@ public final class Timeline {
             cm.put("id", c.id());
             cm.put("title", c.title());
             cm.put("unit", c.unit());
+            cm.put("counts", c.counts());
             Map<String, Object> series = new LinkedHashMap<>();
             c.series().forEach(s -> series.put(s, List.copyOf(values.get(c.id() + "/" + s))));
             cm.put("series", series);

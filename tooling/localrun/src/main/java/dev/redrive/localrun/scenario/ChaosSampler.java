@@ -76,29 +76,29 @@ final class ChaosSampler implements AutoCloseable {
         this.producer = producer;
         List<String> labels = List.copyOf(queues.keySet());
         this.timeline = new Timeline(List.of(
-                new Chart(DEPTH, "Queue depth (visible, in flight and delayed)", "messages", labels),
+                Chart.ofCounts(DEPTH, "Queue depth (visible, in flight and delayed)", "messages", labels),
                 new Chart(AGE, "Age of the oldest message not done yet", "s", labels),
-                new Chart(
+                Chart.ofCounts(
                         ARRIVALS,
                         "Dead letters quarantined, by failure class (cumulative)",
                         "records",
                         Arrays.stream(FailureClass.values()).map(Enum::name).toList()),
-                new Chart(
+                Chart.ofCounts(
                         STATES,
                         "Quarantine ledger by state",
                         "records",
                         Arrays.stream(QuarantineState.values()).map(Enum::name).toList()),
-                new Chart(
+                Chart.ofCounts(
                         FAULTS,
                         "Injected faults (cumulative)",
                         "injections",
                         Arrays.stream(FaultKind.values()).map(FaultKind::flag).toList()),
-                new Chart(
+                Chart.ofCounts(
                         REPLAYS,
                         "Replays (cumulative)",
                         "replays",
                         List.of("sent by the sweeper", "sent by a person", "already applied", "returned to the DLQ")),
-                new Chart(
+                Chart.ofCounts(
                         APPLIED,
                         "Orders: checkouts done, events published by the relay, applied by each consumer",
                         "orders",

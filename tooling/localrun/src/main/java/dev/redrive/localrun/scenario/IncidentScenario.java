@@ -208,8 +208,85 @@ final class IncidentScenario implements Scenario {
                 new HashSet<>(s.traffic.sent().keySet()),
                 report);
         Reconciliation.reconcileCheckouts(system, s.checkout, report);
+        if (o.practice() > 0) {
+            leaveForPractice(s, o.practice(), operator.windows().find(WINDOW).orElseThrow());
+        }
         s.closingFigures();
         report.put("last sweep invocation", last.getOrDefault("sweep", ""));
+    }
+
+    /** The prefix of the event ids of the dead letters {@code --practice} leaves. */
+    static final String PRACTICE = "evt-practice-";
+
+    /**
+     * {@code --practice P}: after the incident, P more dead letters for a person to work on with the CLI or the console,
+     * left by the consumers in their DLQs as {@link #leftByThePreviousVersion} leaves its K, and quarantined by the
+     * sweeper, which leaves them for a person (no maintenance window approves them: half failed three hours ago, before
+     * the window, half since it closed). They spread over both consumers and their dependencies, the four failure
+     * classes and six error types ({@link PracticeDeadLetter#ofIndex}), so groups, bulk actions and windows have
+     * something to work on. The phase ends when the ledger holds all P, each QUARANTINED, and both DLQs are empty.
+     */
+    private static void leaveForPractice(ScenarioSupport s, int p, MaintenanceWindow closed)
+            throws InterruptedException {
+        s.report.phase("practice: " + p + " dead letters left in quarantine for a person");
+        s.progress.step("leaving " + p + " dead letters of several failure classes, error types, dependencies and two "
+                + "time spans in the DLQs; the sweeper quarantines them and waits for a person");
+        Instant now = Instant.now();
+        Instant earlier = now.minus(Duration.ofHours(3));
+        Instant since = closed.end().plusSeconds(1);
+        Map<String, Integer> byGroup = new LinkedHashMap<>();
+        for (int i = 0; i < p; i++) {
+            PracticeDeadLetter d = PracticeDeadLetter.ofIndex(i);
+            boolean early = i % 2 == 0;
+            Instant failedAt = early
+                    ? earlier.plusMillis(Duration.ofHours(1).toMillis() * i / p)
+                    : since.plusMillis(Math.max(0, now.toEpochMilli() - since.toEpochMilli()) * i / p);
+            String eventId = PRACTICE + (i + 1);
+            String consumer = d.revenue() ? LocalSystem.REVENUE : LocalSystem.EMAIL;
+            deadLetter(
+                    s,
+                    d.revenue() ? s.revenueDlq : s.emailDlq,
+                    d.body(eventId, i),
+                    new DeadLetterMetadata(
+                            consumer,
+                            consumer + "#" + eventId,
+                            d.revenue() ? s.revenueQueue : s.emailQueue,
+                            UUID.randomUUID().toString(),
+                            d.failureClass().name(),
+                            d.errorType(),
+                            d.reason(),
+                            d.dependency(),
+                            4,
+                            failedAt.minusSeconds(90).toEpochMilli(),
+                            failedAt.toEpochMilli()));
+            byGroup.merge(consumer + " " + d.failureClass() + " " + d.errorType(), 1, Integer::sum);
+        }
+        List<QuarantineRecord> left = new ArrayList<>();
+        s.await(
+                "the sweeper to quarantine the " + p + " dead letters left for practice",
+                ScenarioSupport.scaled(p, Duration.ofMillis(200)),
+                () -> {
+                    try {
+                        s.sweep();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return true;
+                    }
+                    left.clear();
+                    s.observer.ledger().stream()
+                            .filter(r -> r.idempotencyKey() != null
+                                    && r.idempotencyKey().contains("#" + PRACTICE))
+                            .forEach(left::add);
+                    return left.size() >= p && s.observer.depth(s.emailDlq) == 0 && s.observer.depth(s.revenueDlq) == 0;
+                });
+        Map<String, Object> practice = new LinkedHashMap<>();
+        practice.put("left in quarantine", left.size());
+        practice.put("by consumer, failure class and error type", byGroup);
+        practice.put("time spans", "half from " + earlier + " for an hour, half since " + since);
+        s.report.put("practice", practice);
+        s.report.check(
+                "the " + p + " dead letters left for practice are quarantined, none replayed or archived",
+                left.size() == p && left.stream().allMatch(r -> r.state() == QuarantineState.QUARANTINED));
     }
 
     /**
@@ -327,18 +404,23 @@ final class IncidentScenario implements Scenario {
                     4,
                     failedAt.toEpochMilli(),
                     failedAt.toEpochMilli());
-            s.system
-                    .aws()
-                    .sqs()
-                    .sendMessage(b -> b.queueUrl(s.emailDlq)
-                            .messageBody(body)
-                            .messageAttributes(Map.of(
-                                    DeadLetterMetadata.ATTRIBUTE,
-                                    MessageAttributeValue.builder()
-                                            .dataType("String")
-                                            .stringValue(meta.toJson())
-                                            .build())));
+            deadLetter(s, s.emailDlq, body, meta);
         }
         return keys;
+    }
+
+    /** Sends {@code body} to {@code dlq} with the failure metadata a consumer attaches when it dead-letters. */
+    private static void deadLetter(ScenarioSupport s, String dlq, String body, DeadLetterMetadata meta) {
+        s.system
+                .aws()
+                .sqs()
+                .sendMessage(b -> b.queueUrl(dlq)
+                        .messageBody(body)
+                        .messageAttributes(Map.of(
+                                DeadLetterMetadata.ATTRIBUTE,
+                                MessageAttributeValue.builder()
+                                        .dataType("String")
+                                        .stringValue(meta.toJson())
+                                        .build())));
     }
 }

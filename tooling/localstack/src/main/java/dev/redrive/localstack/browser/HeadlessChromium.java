@@ -1,4 +1,4 @@
-package dev.redrive.cli.browser;
+package dev.redrive.localstack.browser;
 
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -13,7 +13,7 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
- * A headless Chromium driven by Selenium for browser tests: Debian's {@code chromium} and {@code chromium-driver}
+ * A headless Chromium driven by Selenium for browser tests (the console's, the local run report's): Debian's {@code chromium} and {@code chromium-driver}
  * packages ({@code /usr/bin/chromium}, {@code /usr/bin/chromedriver}; {@code REDRIVE_CHROMIUM} and
  * {@code REDRIVE_CHROMEDRIVER} name others). Both paths are given to Selenium, so its manager never downloads a browser
  * or a driver; when either is missing the test fails saying what to install (CI installs them), it never skips.
@@ -26,7 +26,10 @@ public final class HeadlessChromium {
 
     private HeadlessChromium() {}
 
-    /** A new headless browser whose window is {@code width} × {@code height} CSS pixels; quit it when done. */
+    /**
+     * A new headless browser whose window is {@code width} × {@code height} CSS pixels, with a new profile of its own
+     * (Chromium makes a temporary one); quit it when done.
+     */
     public static ChromeDriver start(int width, int height) {
         Path browser = executable("REDRIVE_CHROMIUM", "/usr/bin/chromium");
         Path driver = executable("REDRIVE_CHROMEDRIVER", "/usr/bin/chromedriver");

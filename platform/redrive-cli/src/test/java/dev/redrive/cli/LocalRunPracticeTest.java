@@ -1,0 +1,252 @@
+package dev.redrive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.infra.RedriveApp;
+import dev.redrive.localrun.LocalRun;
+import dev.redrive.localrun.LocalStackContext;
+import dev.redrive.localrun.OperatorSettings;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+
+/**
+ * The local run as a practice ground, as a person uses it: {@code bin/redrive-local}'s main class runs a small incident
+ * with {@code --practice} and {@code --keep-running} in a process of its own; the block of settings it prints is parsed
+ * (not compared as text) and the CLI, run in-process with exactly those settings and nothing else, reads the run's dead
+ * letters from the running local AWS after the report; then SIGTERM stops the process and everything it started.
+ */
+class LocalRunPracticeTest {
+
+    /** The repository's root (the tests run in {@code platform/redrive-cli}). */
+    static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
+
+    static final int DEAD = 4;
+    static final int APPLIED = 1;
+    static final int LEGACY = 1;
+    /** Two of each of the seven kinds of practice dead letter. */
+    static final int PRACTICE = 14;
+
+    static final Duration RUN = Duration.ofMinutes(10);
+
+    @TempDir
+    Path dir;
+
+    private Process run;
+    private final List<String> out = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopTheRun() throws IOException {
+        // what the run printed, to read after the test (the temporary folder goes)
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target", "local-run-practice.out"), out);
+        if (run != null && run.isAlive()) {
+            run.descendants().forEach(ProcessHandle::destroyForcibly);
+            run.destroyForcibly();
+        }
+    }
+
+    @Test
+    void thePrintedSettingsTakeTheCliToTheRunsDeadLettersWhileItKeepsRunningAndSigtermEndsIt() throws Exception {
+        Path template = synthesizeLocalStack(dir.resolve("cdk.out"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LocalRun.class.getName(),
+                "--scenario",
+                "incident",
+                "--orders",
+                "2",
+                "--dead",
+                Integer.toString(DEAD),
+                "--applied",
+                Integer.toString(APPLIED),
+                "--legacy",
+                Integer.toString(LEGACY),
+                "--practice",
+                Integer.toString(PRACTICE),
+                "--schedule-speed",
+                "30",
+                "--keep-running",
+                "--template",
+                template.toString(),
+                "--functions",
+                ROOT.resolve("examples/checkout/functions/target").toString()));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(dir.toFile()) // its work folder (tooling/localrun/target/run) is made under it
+                .redirectError(dir.resolve("stderr.log").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("AWS_")); // it starts local AWS of its own
+        run = pb.start();
+        Thread reader = new Thread(this::readOutput, "local-run-output");
+        reader.setDaemon(true);
+        reader.start();
+
+        awaitLine(l -> l.equals(OperatorSettings.END), "the settings block");
+        Map<String, String> env = settings(out);
+        assertThat(env)
+                .as("what the block exports")
+                .containsKeys(
+                        "AWS_REGION",
+                        "AWS_ACCESS_KEY_ID",
+                        "AWS_SECRET_ACCESS_KEY",
+                        "AWS_ENDPOINT_URL_SQS",
+                        "AWS_ENDPOINT_URL_DYNAMODB",
+                        "AWS_ENDPOINT_URL_S3",
+                        Settings.QUARANTINE_TABLE,
+                        Settings.CONTROL_TABLE,
+                        Settings.ARCHIVE_BUCKET,
+                        Settings.CLAIMS_TABLE,
+                        Settings.ROUTES);
+        awaitLine(l -> l.startsWith(LocalRun.KEEPING_RUNNING), "the scenario's end and the system kept running");
+        assertThat(out).as("the incident's report").contains("All checks passed.");
+        List<ProcessHandle> started = run.descendants().toList();
+        assertThat(started).as("local AWS and the sandboxes, still up").isNotEmpty();
+
+        // The CLI with exactly the printed settings: the practice dead letters, grouped as the person sees them.
+        CommandRun groups = cli(env, "list", "--state", "QUARANTINED", "--group", "--json", "--limit", "50");
+        assertThat(groups.exit()).as(groups.toString()).isZero();
+        Map<String, Integer> byErrorType = new TreeMap<>();
+        for (JsonNode g : new ObjectMapper().readTree(groups.out())) {
+            byErrorType.merge(g.get("errorType").asText(), g.get("count").asInt(), Integer::sum);
+        }
+        assertThat(byErrorType)
+                .as("%d practice dead letters, two of each kind (the two Timeout kinds share a group)", PRACTICE)
+                .isEqualTo(Map.of(
+                        "Timeout", 4,
+                        "SlowDown", 2,
+                        "ProvisionedThroughputExceededException", 2,
+                        "InvalidRecipient", 2,
+                        "OutdatedVersion", 2,
+                        "NoFailureRecorded", 2));
+        // The incident's own: N - K replayed by its sweep (M of them "already applied"); its K archived to S3 leave the
+        // ledger's by-state index (tombstones), so a state listing does not show them.
+        CommandRun incident = cli(env, "list", "--state", "REPLAYED", "--json", "--limit", "100");
+        assertThat(incident.exit()).as(incident.toString()).isZero();
+        assertThat(new ObjectMapper().readTree(incident.out()))
+                .as("the incident's %d dead letters its sweep replayed or found applied", DEAD - LEGACY)
+                .hasSize(DEAD - LEGACY);
+        assertThat(run.isAlive()).as("still running after answering the CLI").isTrue();
+
+        // A stop request (SIGTERM, as Ctrl-C's SIGINT): the process and everything it started end.
+        run.destroy();
+        await().atMost(Duration.ofMinutes(2)).until(() -> !run.isAlive());
+        assertThat(run.exitValue()).as("the exit status of a SIGTERM").isEqualTo(143);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(started.stream().filter(ProcessHandle::isAlive))
+                        .as("processes the run started, still alive")
+                        .isEmpty());
+        URI sqs = URI.create(env.get("AWS_ENDPOINT_URL_SQS"));
+        assertThat(refuses(sqs)).as("local AWS's SQS endpoint %s, closed", sqs).isTrue();
+    }
+
+    private void readOutput() {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(run.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                out.add(line);
+            }
+        } catch (IOException e) {
+            out.add("(reading the run's output failed: " + e + ")");
+        }
+    }
+
+    private void awaitLine(Predicate<String> line, String what) {
+        await().atMost(RUN).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (out.stream().anyMatch(line)) {
+                return true;
+            }
+            if (!run.isAlive()) {
+                throw new AssertionError("the local run ended (exit " + run.exitValue() + ") before " + what
+                        + "; its output:\n" + String.join("\n", out) + "\nstderr:\n"
+                        + Files.readString(dir.resolve("stderr.log")));
+            }
+            return false;
+        });
+    }
+
+    /** The variables the block between {@link OperatorSettings#BEGIN} and its end exports, unquoted as a shell does. */
+    static Map<String, String> settings(List<String> lines) {
+        int begin = lines.indexOf(OperatorSettings.BEGIN);
+        int end = lines.indexOf(OperatorSettings.END);
+        assertThat(begin).as("the block's first line").isNotNegative().isLessThan(end);
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String l : lines.subList(begin + 1, end)) {
+            if (l.startsWith("#")) {
+                continue;
+            }
+            assertThat(l).as("a line of the block").matches("export [A-Z0-9_]+='.*'");
+            String name = l.substring("export ".length(), l.indexOf('='));
+            String quoted = l.substring(l.indexOf('=') + 1);
+            env.put(name, quoted.substring(1, quoted.length() - 1).replace("'\\''", "'"));
+        }
+        return env;
+    }
+
+    record CommandRun(int exit, String out, String err) {}
+
+    private static CommandRun cli(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (RedriveCli root = new RedriveCli(CliContext.of(env, Clock.systemUTC(), "practice"))) {
+            CommandLine cl = RedriveCli.commandLine(root);
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int code = cl.execute(args);
+            return new CommandRun(code, out.toString(), err.toString());
+        }
+    }
+
+    private static boolean refuses(URI endpoint) {
+        try (Socket s = new Socket(endpoint.getHost(), endpoint.getPort())) {
+            return false;
+        } catch (ConnectException e) {
+            return true;
+        } catch (IOException e) {
+            throw new AssertionError("connecting to " + endpoint + " failed otherwise than refused: " + e, e);
+        }
+    }
+
+    /** The stack bin/redrive-local synthesizes: the context of local-stack.properties and the packaged functions. */
+    private static Path synthesizeLocalStack(Path outdir) throws IOException {
+        Map<String, Object> context = new LinkedHashMap<>(
+                LocalStackContext.of(ROOT.resolve("tooling/localrun/local-stack.properties"), false, System.getenv()));
+        Path functions = ROOT.resolve("examples/checkout/functions/target/function.zip");
+        assertThat(functions)
+                .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
+                .exists();
+        context.put("functionsAsset", functions.toString());
+        App app = new App(
+                AppProps.builder().outdir(outdir.toString()).context(context).build());
+        RedriveApp.create(app);
+        app.synth();
+        return outdir.resolve("Redrive.template.json");
+    }
+}
