@@ -5,8 +5,12 @@ import dev.redrive.console.ConsoleServer;
 import dev.redrive.console.ConsoleSources;
 import dev.redrive.core.quarantine.Actor;
 import dev.redrive.schema.PayloadRedactor;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -78,9 +82,9 @@ final class ConsoleCommand implements Callable<Integer> {
             names = "--state-dir",
             paramLabel = "DIR",
             order = 4,
-            description = "Where bulk runs (their frozen ids, reason, progress) are journaled, so a console started "
-                    + "again resumes them; default $XDG_STATE_HOME/redrive/console, else "
-                    + "~/.local/state/redrive/console.")
+            description = "Where the console keeps its state: bulk runs (their frozen ids, reason, progress), so a "
+                    + "console started again resumes them, and the operators' saved views; created if missing; "
+                    + "default $XDG_STATE_HOME/redrive/console, else ~/.local/state/redrive/console.")
     Path stateDir;
 
     @Override
@@ -93,8 +97,7 @@ final class ConsoleCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         }
-        Optional<Path> state = Optional.ofNullable(stateDir)
-                .or(() -> ConsoleOptions.defaultStateDir(root.context().env()));
+        Optional<Path> state = stateDir(root.context());
         if (state.isPresent()) {
             options = options.withStateDir(state.get());
         } else if (!readOnly) {
@@ -145,5 +148,38 @@ final class ConsoleCommand implements Callable<Integer> {
         } catch (UncheckedIOException | IllegalStateException e) {
             throw CliException.config(e.getMessage());
         }
+    }
+
+    /**
+     * {@code --state-dir}, created if missing and refused unless a file can be written in it; else the default of this
+     * run's environment (created only when the console first keeps something there), empty without HOME.
+     */
+    private Optional<Path> stateDir(CliContext context) {
+        if (stateDir == null) {
+            return ConsoleOptions.defaultStateDir(context.env());
+        }
+        Path dir = stateDir.toAbsolutePath().normalize();
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw CliException.usage("--state-dir " + stateDir + " is a file, not a directory: give a directory "
+                    + "(it is created if missing)");
+        }
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".redrive-console-", ".probe"));
+        } catch (IOException | SecurityException e) {
+            throw CliException.usage(
+                    "--state-dir " + stateDir + " cannot be written (" + why(e) + "): give a directory you can write");
+        }
+        return Optional.of(dir);
+    }
+
+    private static String why(Exception e) {
+        if (e instanceof AccessDeniedException denied) {
+            return "permission denied: " + denied.getFile();
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason() + ": " + fs.getFile();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.redrive.console.internal.FileRunJournal;
 import dev.redrive.console.internal.RunJournal;
 import dev.redrive.core.failure.FailureClass;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ConnectException;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -167,6 +169,95 @@ class ConsoleCommandTest {
                 .until(() -> URL.matcher(out.toString()).find());
         run.cancel(true);
         return new String[] {out.toString(), err.toString()};
+    }
+
+    @Test
+    void keepsItsStateInTheStateDirCreatedIfMissing(@TempDir Path temp) throws Exception {
+        Path dir = temp.resolve("incident-42").resolve("console");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = RedriveCli.commandLine(cli.root(CliContext.of(Map.of(), cli.clock, "os-user")));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        Future<Integer> run =
+                runner.submit(() -> cl.execute("console", "--actor", "alice", "--state-dir", dir.toString()));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> URL.matcher(out.toString()).find());
+        Matcher m = URL.matcher(out.toString());
+        assertThat(m.find()).isTrue();
+        URI open = URI.create(m.group());
+        assertThat(dir).as("created at start").isDirectory();
+        assertThat(err.toString()).isEmpty();
+
+        HttpResponse<String> opened =
+                http.send(HttpRequest.newBuilder(open).build(), HttpResponse.BodyHandlers.ofString());
+        String setCookie = opened.headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+        String page = http.send(
+                        HttpRequest.newBuilder(open.resolve("/groups"))
+                                .header("Cookie", cookie)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        String csrf = Pattern.compile("name=\"csrf-token\" content=\"([^\"]+)\"")
+                .matcher(page)
+                .results()
+                .findFirst()
+                .orElseThrow()
+                .group(1);
+        HttpResponse<String> saved = http.send(
+                HttpRequest.newBuilder(open.resolve("/views"))
+                        .header("Cookie", cookie)
+                        .header("Origin", "http://127.0.0.1:" + open.getPort())
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "name=timeouts&url=%2Fgroups%3Fstate%3Dall&_csrf=" + csrf))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(saved.statusCode()).isEqualTo(303);
+
+        assertThat(dir.resolve("saved-views.json"))
+                .as("the saved view is kept in --state-dir")
+                .content()
+                .contains("timeouts", "/groups?state=all");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .as("the writability probe left nothing behind")
+                    .containsExactly("saved-views.json");
+        }
+        run.cancel(true);
+    }
+
+    @Test
+    void aStateDirThatCannotBeWrittenIsRefusedNamingIt(@TempDir Path temp) throws IOException {
+        Path file = Files.writeString(temp.resolve("notes.txt"), "not a directory");
+
+        CliRig.Run onAFile = cli.run("console", "--state-dir", file.toString());
+        assertThat(onAFile.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(onAFile.err())
+                .contains("--state-dir " + file + " is a file, not a directory: give a directory (it is created if "
+                        + "missing)");
+
+        Path under = file.resolve("console");
+        CliRig.Run underAFile = cli.run("console", "--state-dir", under.toString());
+        assertThat(underAFile.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(underAFile.err())
+                .contains("--state-dir " + under + " cannot be written (")
+                .contains("give a directory you can write")
+                .doesNotContain("Exception");
+        assertThat(underAFile.out()).doesNotContain("/open?token=");
+    }
+
+    @Test
+    void theHelpNamesTheStateDirAndItsDefault() {
+        CliRig.Run help = cli.run("console", "--help");
+
+        assertThat(help.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(help.out()).contains("--state-dir=DIR");
+        assertThat(help.out().replaceAll("\\s+", ""))
+                .as("the text as printed, whatever the line breaks")
+                .contains(
+                        "createdifmissing;default$XDG_STATE_HOME/redrive/console,else~/.local/state/redrive/console.");
     }
 
     @Test

@@ -111,7 +111,8 @@ public final class ConsumerRuntime {
     }
 
     /**
-     * The batch processor: claims, leases, backoff and claim checks as {@code settings} say. Lanes run on threads
+     * The batch processor: claims, leases, backoff, claim checks and the build version its failures record as
+     * {@code settings} say. Lanes run on threads
      * started per batch, not a sandbox-wide pool: a hung effect holds only its own thread.
      */
     public static BatchProcessor batchProcessor(
@@ -124,13 +125,14 @@ public final class ConsumerRuntime {
             Optional<S3Client> s3,
             RedriveSettings settings) {
         MessageProcessor processor = new MessageProcessor(
-                claims,
-                settings.claims().leasePolicy(),
-                settings.backoff().policy(),
-                random,
-                clock,
-                listener,
-                breakers);
+                        claims,
+                        settings.claims().leasePolicy(),
+                        settings.backoff().policy(),
+                        random,
+                        clock,
+                        listener,
+                        breakers)
+                .withBuildVersion(settings.build().version());
         if (s3.isPresent()) {
             processor = processor.withClaimChecks(
                     settings.claimChecks().settings().on(s3.get()),

@@ -7,6 +7,7 @@ import dev.redrive.core.backoff.FullJitterBackoff;
 import dev.redrive.core.breaker.BreakerPolicy;
 import dev.redrive.core.claim.ClaimRetention;
 import dev.redrive.core.claim.LeasePolicy;
+import dev.redrive.core.failure.FailureRecord;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.lambda.internal.BreakerVariables;
 import dev.redrive.lambda.internal.Variables;
@@ -33,6 +34,7 @@ import java.util.TreeMap;
  * @param effects     the SDK clients effects call their dependencies with (one retry layer: {@link EffectClients})
  * @param aws         Redrive's own AWS calls: its tables, queues and buckets ({@link PlatformClients})
  * @param breakers    the circuit breakers of the effects' dependencies, shared by every sandbox
+ * @param build       the consumer's build, whose version each failure records (the console's deploy markers)
  */
 public record RedriveSettings(
         Claims claims,
@@ -42,7 +44,8 @@ public record RedriveSettings(
         ClaimChecks claimChecks,
         EffectClients.Settings effects,
         Aws aws,
-        Breakers breakers) {
+        Breakers breakers,
+        Build build) {
 
     public RedriveSettings {
         Objects.requireNonNull(claims, "claims");
@@ -53,6 +56,7 @@ public record RedriveSettings(
         Objects.requireNonNull(effects, "effects");
         Objects.requireNonNull(aws, "aws");
         Objects.requireNonNull(breakers, "breakers");
+        Objects.requireNonNull(build, "build");
     }
 
     /** The settings of this process' environment ({@link System#getenv()}). */
@@ -97,8 +101,10 @@ public record RedriveSettings(
                         env.duration("redrive.effects.call-timeout", Defaults.EFFECTS_CALL_TIMEOUT),
                         env.duration("redrive.effects.retry-delay", Defaults.EFFECTS_RETRY_DELAY)),
                 new Aws(env.integer("redrive.aws.max-attempts", Defaults.AWS_MAX_ATTEMPTS)),
-                new Breakers(
-                        env.string("redrive.breakers.table", Defaults.BREAKERS_TABLE), BreakerVariables.read(env)));
+                new Breakers(env.string("redrive.breakers.table", Defaults.BREAKERS_TABLE), BreakerVariables.read(env)),
+                Build.of(
+                        env.optional("redrive.build-version"),
+                        Optional.ofNullable(environment.get(Build.FUNCTION_VERSION_VARIABLE))));
     }
 
     /**
@@ -310,6 +316,48 @@ public record RedriveSettings(
         public Breaker {
             Objects.requireNonNull(policy, "policy");
             Objects.requireNonNull(cacheTtl, "cacheTtl");
+        }
+    }
+
+    /**
+     * The consumer's build: its version is recorded with each failure (on the claim, on a dead letter the consumer
+     * sends, in the quarantine), and the console marks where it changed.
+     *
+     * @param version {@code REDRIVE_BUILD_VERSION} (a release, a commit, an image tag: at most {@value FailureRecord#MAX_VERSION_LENGTH}
+     *                characters, one line); else {@code AWS_LAMBDA_FUNCTION_VERSION}, which Lambda sets to
+     *                the published version number, unless it is {@code $LATEST} (which names no build); else
+     *                {@value FailureRecord#UNKNOWN_VERSION}
+     */
+    public record Build(String version) {
+
+        /** The variable Lambda sets to the function's published version, or {@code $LATEST}. */
+        public static final String FUNCTION_VERSION_VARIABLE = "AWS_LAMBDA_FUNCTION_VERSION";
+
+        /** The version {@code AWS_LAMBDA_FUNCTION_VERSION} holds when the unpublished function runs: no build. */
+        public static final String UNPUBLISHED = "$LATEST";
+
+        public Build {
+            Objects.requireNonNull(version, "version");
+            FailureRecord.versionProblem(version).ifPresent(problem -> {
+                throw new IllegalArgumentException("REDRIVE_BUILD_VERSION " + problem
+                        + (version.isBlank() ? "; leave it unset for the Lambda function version" : ""));
+            });
+        }
+
+        /**
+         * The build a function runs: {@code configured} ({@code REDRIVE_BUILD_VERSION}) when set, else
+         * {@code functionVersion} ({@code AWS_LAMBDA_FUNCTION_VERSION}) unless blank or {@value #UNPUBLISHED}, else
+         * {@value FailureRecord#UNKNOWN_VERSION}.
+         */
+        public static Build of(Optional<String> configured, Optional<String> functionVersion) {
+            Optional<String> set = configured.map(String::strip).filter(v -> !v.isEmpty());
+            if (set.isPresent()) {
+                return new Build(set.get());
+            }
+            return new Build(functionVersion
+                    .map(String::strip)
+                    .filter(v -> !v.isEmpty() && !v.equals(UNPUBLISHED))
+                    .orElse(FailureRecord.UNKNOWN_VERSION));
         }
     }
 }

@@ -39,6 +39,44 @@ class RedriveSettingsTest {
         assertThat(s.breakers().byDependency()).isEmpty();
         assertThat(s.breakers().of("anything"))
                 .isEqualTo(new RedriveSettings.Breaker(true, BreakerPolicy.DEFAULT, Duration.ofSeconds(5)));
+        assertThat(s.build().version()).as("no version known").isEqualTo("unknown");
+    }
+
+    @Test
+    void theBuildVersionIsTheConfiguredOneElseThePublishedFunctionVersionElseUnknown() {
+        assertThat(RedriveSettings.fromEnvironment(
+                                Map.of("REDRIVE_BUILD_VERSION", " 1.5.0+abc123 ", "AWS_LAMBDA_FUNCTION_VERSION", "12"))
+                        .build())
+                .isEqualTo(new RedriveSettings.Build("1.5.0+abc123"));
+        assertThat(RedriveSettings.fromEnvironment(Map.of("AWS_LAMBDA_FUNCTION_VERSION", "12"))
+                        .build()
+                        .version())
+                .isEqualTo("12");
+        assertThat(RedriveSettings.fromEnvironment(Map.of("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST"))
+                        .build()
+                        .version())
+                .as("$LATEST names no build")
+                .isEqualTo("unknown");
+        assertThat(RedriveSettings.fromEnvironment(
+                                Map.of("REDRIVE_BUILD_VERSION", "  ", "AWS_LAMBDA_FUNCTION_VERSION", "3"))
+                        .build()
+                        .version())
+                .as("a blank variable is unset")
+                .isEqualTo("3");
+    }
+
+    @Test
+    void aBuildVersionTooLongOrOverSeveralLinesIsRefusedSayingWhy() {
+        assertThatThrownBy(() -> RedriveSettings.fromEnvironment(Map.of("REDRIVE_BUILD_VERSION", "v".repeat(129))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("REDRIVE_BUILD_VERSION is 129 characters long; at most 128");
+        assertThat(RedriveSettings.fromEnvironment(Map.of("REDRIVE_BUILD_VERSION", "v".repeat(128)))
+                        .build()
+                        .version())
+                .hasSize(128);
+        assertThatThrownBy(() -> RedriveSettings.fromEnvironment(Map.of("REDRIVE_BUILD_VERSION", "v1\nv2")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("REDRIVE_BUILD_VERSION holds a control character");
     }
 
     @Test

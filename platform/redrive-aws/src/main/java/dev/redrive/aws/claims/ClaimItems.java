@@ -37,6 +37,8 @@ public final class ClaimItems {
     public static final String FIRST_FAILED_AT = "firstFailedAt";
     public static final String LAST_FAILED_AT = "lastFailedAt";
     public static final String FAILURE_QUEUE = "failureQueue";
+    /** The consumer's build version at the failure; absent in items written before versions were recorded. */
+    public static final String BUILD_VERSION = "buildVersion";
 
     private ClaimItems() {}
 
@@ -65,7 +67,10 @@ public final class ClaimItems {
         return item;
     }
 
-    /** The attributes that describe a failure, for an update's SET clause or a full item. */
+    /**
+     * The attributes that describe a failure, for an update's SET clause or a full item. {@value #BUILD_VERSION} is
+     * left out when the failure has none (a release then removes an earlier failure's).
+     */
     public static Map<String, AttributeValue> failureAttributes(FailureRecord f) {
         Map<String, AttributeValue> item = new HashMap<>();
         Classification c = f.classification();
@@ -77,6 +82,7 @@ public final class ClaimItems {
         item.put(FIRST_FAILED_AT, n(f.firstFailedAt().toEpochMilli()));
         item.put(LAST_FAILED_AT, n(f.lastFailedAt().toEpochMilli()));
         item.put(FAILURE_QUEUE, s(f.sourceQueue()));
+        putIfPresent(item, BUILD_VERSION, f.buildVersion());
         return item;
     }
 
@@ -96,7 +102,8 @@ public final class ClaimItems {
                 (int) num(item, FAILED_ATTEMPT, 0),
                 Instant.ofEpochMilli(num(item, FIRST_FAILED_AT, 0)),
                 Instant.ofEpochMilli(num(item, LAST_FAILED_AT, 0)),
-                str(item, FAILURE_QUEUE));
+                str(item, FAILURE_QUEUE),
+                str(item, BUILD_VERSION));
     }
 
     public static ClaimRecord fromItem(Map<String, AttributeValue> item) {

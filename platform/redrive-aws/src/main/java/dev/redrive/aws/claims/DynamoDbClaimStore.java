@@ -1,5 +1,6 @@
 package dev.redrive.aws.claims;
 
+import static dev.redrive.aws.claims.ClaimItems.BUILD_VERSION;
 import static dev.redrive.aws.claims.ClaimItems.EXPIRES_AT;
 import static dev.redrive.aws.claims.ClaimItems.FAILURE_COUNT;
 import static dev.redrive.aws.claims.ClaimItems.FENCING_TOKEN;
@@ -148,10 +149,16 @@ public final class DynamoDbClaimStore implements TransactionalClaimStore<Transac
             set.append(", #f").append(i).append(" = :f").append(i);
             i++;
         }
+        String remove = "";
+        if (failure.buildVersion().isEmpty()) {
+            // A consumer that records no version: the claim must not keep an earlier failure's.
+            names.put("#buildVersion", BUILD_VERSION);
+            remove = " REMOVE #buildVersion";
+        }
         names.put("#version", VERSION);
         names.put("#failures", FAILURE_COUNT);
         values.put(":one", n(1));
-        return conditionalUpdate(key, set + " ADD #version :one, #failures :one", names, values);
+        return conditionalUpdate(key, set + remove + " ADD #version :one, #failures :one", names, values);
     }
 
     @Override

@@ -60,6 +60,7 @@ public final class QuarantineItems {
             "note",
             "archiveRef",
             "audit",
+            "buildVersion",
             "version");
 
     private QuarantineItems() {}
@@ -95,6 +96,7 @@ public final class QuarantineItems {
         item.put("replayCount", n(r.replayCount()));
         put(item, "note", r.note());
         put(item, "archiveRef", r.archiveRef());
+        put(item, "buildVersion", r.buildVersion());
         List<AttributeValue> audit = new ArrayList<>();
         for (AuditEntry a : r.audit()) {
             Map<String, AttributeValue> entry = new HashMap<>();
@@ -183,7 +185,8 @@ public final class QuarantineItems {
                                 str(item, "dependency")),
                         instant(item, "firstFailedAt"),
                         instant(item, "lastFailedAt"),
-                        (int) num(item, "receiveCount")),
+                        (int) num(item, "receiveCount"),
+                        str(item, "buildVersion")),
                 payload(item),
                 attributes,
                 (int) num(item, "replayCount"),

@@ -1,5 +1,6 @@
 package dev.redrive.aws.queues;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -21,6 +22,8 @@ import java.util.Optional;
  * @param sourceQueue     the queue it was consumed from
  * @param sourceMessageId the message id in the source queue (stable across a re-sent dead letter: the sweeper
  *                        quarantines each once)
+ * @param buildVersion    the consumer's build version when it failed; absent (null) in metadata a consumer attached
+ *                        before versions were recorded, or when it records none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -35,10 +38,44 @@ public record DeadLetterMetadata(
         String dependency,
         int attempt,
         long firstFailedAtMillis,
-        long lastFailedAtMillis) {
+        long lastFailedAtMillis,
+        String buildVersion) {
 
     public static final String ATTRIBUTE = "redrive-failure";
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Metadata with no build version (as a consumer attached it before versions were recorded). */
+    public DeadLetterMetadata(
+            String consumer,
+            String idempotencyKey,
+            String sourceQueue,
+            String sourceMessageId,
+            String failureClass,
+            String errorType,
+            String reason,
+            String dependency,
+            int attempt,
+            long firstFailedAtMillis,
+            long lastFailedAtMillis) {
+        this(
+                consumer,
+                idempotencyKey,
+                sourceQueue,
+                sourceMessageId,
+                failureClass,
+                errorType,
+                reason,
+                dependency,
+                attempt,
+                firstFailedAtMillis,
+                lastFailedAtMillis,
+                null);
+    }
+
+    @JsonCreator
+    public DeadLetterMetadata {
+        buildVersion = buildVersion == null || buildVersion.isBlank() ? null : buildVersion;
+    }
 
     public static DeadLetterMetadata of(DeadLetter letter) {
         FailureRecord f = letter.failure();
@@ -54,7 +91,8 @@ public record DeadLetterMetadata(
                 c.dependency(),
                 f.attempt(),
                 f.firstFailedAt().toEpochMilli(),
-                f.lastFailedAt().toEpochMilli());
+                f.lastFailedAt().toEpochMilli(),
+                f.buildVersion());
     }
 
     public FailureRecord failure() {
@@ -63,7 +101,8 @@ public record DeadLetterMetadata(
                 attempt,
                 Instant.ofEpochMilli(firstFailedAtMillis),
                 Instant.ofEpochMilli(lastFailedAtMillis),
-                sourceQueue);
+                sourceQueue,
+                buildVersion);
     }
 
     public String toJson() {

@@ -145,7 +145,12 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
 
     private Map<String, String> variables() {
         return ConsumerWiring.variables(
-                props.claimsTable(), deadLetterQueue, props.backoff(), props.batchConcurrency(), maxReceiveCount);
+                props.claimsTable(),
+                deadLetterQueue,
+                props.backoff(),
+                props.batchConcurrency(),
+                maxReceiveCount,
+                props.buildVersion());
     }
 
     private void attach() {

@@ -34,6 +34,10 @@ import software.amazon.awscdk.services.sqs.IQueue;
  * @param backoff            the retry backoff of TRANSIENT failures (default 2 s doubling up to 15 min)
  * @param minimumRetryWindow the shortest expected time a failing message may take to reach the dead-letter queue
  *                           (default 15 min, see {@link RetryWindow}); {@link Duration#ZERO} accepts any
+ * @param buildVersion       the consumer's build version ({@code REDRIVE_BUILD_VERSION}): a release, a commit, an
+ *                           image tag, at most 128 characters, one line; recorded with each failure, so the console
+ *                           marks deploys. Empty (the default): the function records its published Lambda version,
+ *                           else {@code unknown}
  */
 public record AttachedConsumerProps(
         String name,
@@ -51,7 +55,8 @@ public record AttachedConsumerProps(
         int maxConcurrency,
         int batchConcurrency,
         BackoffSettings backoff,
-        Duration minimumRetryWindow) {
+        Duration minimumRetryWindow,
+        Optional<String> buildVersion) {
 
     static final Pattern NAME = IdempotentConsumerProps.NAME; // one rule for a consumer's name
 
@@ -64,6 +69,7 @@ public record AttachedConsumerProps(
         Objects.requireNonNull(maxBatchingWindow, "maxBatchingWindow");
         Objects.requireNonNull(backoff, "backoff");
         Objects.requireNonNull(minimumRetryWindow, "minimumRetryWindow");
+        buildVersion = ConsumerWiring.buildVersion(name, buildVersion);
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("consumer name '" + name + "' must be 1 to 40 lower-case letters, "
                     + "digits and dashes: it is the first part of every claim key and of its route");
@@ -112,6 +118,7 @@ public record AttachedConsumerProps(
         private int batchConcurrency = 10;
         private BackoffSettings backoff = BackoffSettings.DEFAULT;
         private Duration minimumRetryWindow = RetryWindow.DEFAULT_MINIMUM;
+        private String buildVersion;
 
         private Builder(String name, IQueue queue, IFunction function, ITable claimsTable) {
             this.name = name;
@@ -177,6 +184,16 @@ public record AttachedConsumerProps(
             return this;
         }
 
+        /**
+         * The consumer's build version, set as {@code REDRIVE_BUILD_VERSION} (a release, a commit, an image tag; at
+         * most 128 characters, one line), recorded with each failure. Unset: the published Lambda version, else
+         * {@code unknown}.
+         */
+        public Builder buildVersion(String value) {
+            this.buildVersion = value;
+            return this;
+        }
+
         public AttachedConsumerProps build() {
             return new AttachedConsumerProps(
                     name,
@@ -194,7 +211,8 @@ public record AttachedConsumerProps(
                     maxConcurrency,
                     batchConcurrency,
                     backoff,
-                    minimumRetryWindow);
+                    minimumRetryWindow,
+                    Optional.ofNullable(buildVersion));
         }
     }
 }

@@ -35,5 +35,11 @@ public final class ConsumerEnvironment {
     /** When a consumer deletes a claim check's payload: LIFECYCLE (never; the bucket expires it) or AFTER_APPLY. */
     public static final String CLAIM_CHECKS_CLEANUP = "REDRIVE_CLAIM_CHECKS_CLEANUP";
 
+    /**
+     * The consumer's build version, recorded with each failure (the console marks where it changed); set only when the
+     * consumer's props name one, else the function records its published Lambda version, or {@code unknown}.
+     */
+    public static final String BUILD_VERSION = "REDRIVE_BUILD_VERSION";
+
     private ConsumerEnvironment() {}
 }

@@ -119,7 +119,8 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
                 deadLetterQueue,
                 props.backoff(),
                 props.batchConcurrency(),
-                props.maxReceiveCount()));
+                props.maxReceiveCount(),
+                props.buildVersion()));
         return env;
     }
 

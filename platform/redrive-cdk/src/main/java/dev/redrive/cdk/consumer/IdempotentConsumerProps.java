@@ -31,6 +31,10 @@ import java.util.regex.Pattern;
  * @param batchConcurrency   records of a batch processed at once inside one invocation (default 10)
  * @param backoff            the retry backoff for TRANSIENT failures
  * @param environment        extra environment variables of the function
+ * @param buildVersion       the consumer's build version ({@code REDRIVE_BUILD_VERSION}): a release, a commit, an
+ *                           image tag, at most 128 characters, one line; recorded with each failure, so the console
+ *                           marks deploys. Empty (the default): the function records its published Lambda version,
+ *                           else {@code unknown}
  */
 public record IdempotentConsumerProps(
         String name,
@@ -47,7 +51,8 @@ public record IdempotentConsumerProps(
         int maxConcurrency,
         int batchConcurrency,
         BackoffSettings backoff,
-        Map<String, String> environment) {
+        Map<String, String> environment,
+        Optional<String> buildVersion) {
 
     /** A consumer name: 1 to 40 lower-case letters, digits and dashes (part of queue names and claim keys). */
     static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
@@ -77,6 +82,7 @@ public record IdempotentConsumerProps(
                     "maxBatchingWindow of " + name + " must be 0 to 300 s, was " + maxBatchingWindow);
         }
         checkQueueTimes(name, timeout, maxBatchingWindow, visibilityTimeout, sourceRetention, deadLetterRetention);
+        buildVersion = ConsumerWiring.buildVersion(name, buildVersion);
         if (batchSize > 10 && maxBatchingWindow.isZero()) {
             throw new IllegalArgumentException("batchSize " + batchSize + " of " + name
                     + " needs a maxBatchingWindow above 0 s (Lambda allows more than 10 only with a window)");
@@ -139,6 +145,7 @@ public record IdempotentConsumerProps(
         private int batchConcurrency = 10;
         private BackoffSettings backoff = BackoffSettings.DEFAULT;
         private final Map<String, String> environment = new TreeMap<>();
+        private String buildVersion;
 
         private Builder(String name, String handler) {
             this.name = name;
@@ -212,6 +219,16 @@ public record IdempotentConsumerProps(
             return this;
         }
 
+        /**
+         * The consumer's build version, set as {@code REDRIVE_BUILD_VERSION} (a release, a commit, an image tag; at
+         * most 128 characters, one line), recorded with each failure. Unset: the published Lambda version, else
+         * {@code unknown}.
+         */
+        public Builder buildVersion(String value) {
+            this.buildVersion = value;
+            return this;
+        }
+
         /** The props; throws {@link IllegalArgumentException} naming the setting that breaks a limit or a rule. */
         public IdempotentConsumerProps build() {
             Duration visibility =
@@ -231,7 +248,8 @@ public record IdempotentConsumerProps(
                     maxConcurrency,
                     batchConcurrency,
                     backoff,
-                    environment);
+                    environment,
+                    Optional.ofNullable(buildVersion));
         }
     }
 }

@@ -134,6 +134,23 @@ class AttachedConsumerTest {
                 .doesNotContain("dynamodb:Scan")
                 .doesNotContain("dynamodb:DeleteItem");
         assertThat(consumer.environment()).containsKeys("REDRIVE_CLAIMS_TABLE", "REDRIVE_DEAD_LETTERS_QUEUE_URL");
+        assertThat(consumer.environment())
+                .as("no build version named: the function records its published version")
+                .doesNotContainKey("REDRIVE_BUILD_VERSION");
+    }
+
+    @Test
+    void aBuildVersionNamedInThePropsIsSetOnTheFunction() {
+        TeamStack team = new TeamStack();
+        AttachedConsumer consumer = team.attach(b -> b.buildVersion("v42"));
+
+        assertThat(consumer.environment()).containsEntry("REDRIVE_BUILD_VERSION", "v42");
+        Template.fromStack(team.stack)
+                .hasResourceProperties(
+                        "AWS::Lambda::Function",
+                        Map.of(
+                                "Environment",
+                                Map.of("Variables", Match.objectLike(Map.of("REDRIVE_BUILD_VERSION", "v42")))));
     }
 
     @Test

@@ -64,6 +64,7 @@ class IdempotentConsumerConstructTest {
                         .batchConcurrency(4)
                         .backoff(new BackoffSettings(Duration.ofMillis(500), 3.0, Duration.ofMinutes(2)))
                         .environment("EXTRA", "yes")
+                        .buildVersion("2026.12.06-abc123")
                         .build());
         template = Template.fromStack(stack);
     }
@@ -118,6 +119,7 @@ class IdempotentConsumerConstructTest {
                                         "REDRIVE_BACKOFF_MULTIPLIER", "3.0",
                                         "REDRIVE_BACKOFF_MAX_DELAY", "PT2M",
                                         "REDRIVE_BATCH_CONCURRENCY", "4",
+                                        "REDRIVE_BUILD_VERSION", "2026.12.06-abc123",
                                         "EXTRA", "yes")))));
         assertThat(template.findResources(
                         "AWS::Lambda::Function",

@@ -25,6 +25,38 @@ class IdempotentConsumerPropsTest {
         assertThat(props.runtime()).isEqualTo(FunctionRuntime.JVM);
         assertThat(props.effectiveMemoryMb()).isEqualTo(1024);
         assertThat(props.backoff()).isEqualTo(BackoffSettings.DEFAULT);
+        assertThat(props.buildVersion())
+                .as("none: the function's published version")
+                .isEmpty();
+    }
+
+    @Test
+    void aBuildVersionIsKeptStrippedAndOneThatNoConsumerWouldAcceptIsRefusedSayingWhy() {
+        assertThat(IdempotentConsumerProps.builder("orders", "h")
+                        .buildVersion(" 1.5.0+abc123 ")
+                        .build()
+                        .buildVersion())
+                .contains("1.5.0+abc123");
+        assertThat(IdempotentConsumerProps.builder("orders", "h")
+                        .buildVersion("v".repeat(128))
+                        .build()
+                        .buildVersion())
+                .hasValueSatisfying(v -> assertThat(v).hasSize(128));
+
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .buildVersion("  ")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "buildVersion of consumer orders is blank: leave it unset for the published Lambda version");
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .buildVersion("v".repeat(129))
+                        .build())
+                .hasMessageContaining("buildVersion of consumer orders is 129 characters long; at most 128");
+        assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
+                        .buildVersion("v1\nv2")
+                        .build())
+                .hasMessageContaining("buildVersion of consumer orders holds a control character");
     }
 
     @Test

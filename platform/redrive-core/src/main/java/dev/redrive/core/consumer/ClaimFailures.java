@@ -34,7 +34,11 @@ final class ClaimFailures {
     private final Clock clock;
     private final ProcessingListener listener;
     private final EffectBreakers breakers;
+    private final String buildVersion;
 
+    /**
+     * @param buildVersion the consumer's build version, recorded with every failure; empty when unknown to the caller
+     */
     ClaimFailures(
             ClaimStore claims,
             LeasePolicy leases,
@@ -42,7 +46,8 @@ final class ClaimFailures {
             RandomSource random,
             Clock clock,
             ProcessingListener listener,
-            EffectBreakers breakers) {
+            EffectBreakers breakers,
+            String buildVersion) {
         this.claims = claims;
         this.leases = leases;
         this.backoff = Objects.requireNonNull(backoff, "backoff");
@@ -50,6 +55,7 @@ final class ClaimFailures {
         this.clock = clock;
         this.listener = listener;
         this.breakers = breakers;
+        this.buildVersion = buildVersion == null ? "" : buildVersion;
     }
 
     /**
@@ -99,8 +105,8 @@ final class ClaimFailures {
             IdempotentConsumer<?> consumer, ClaimRecord claim, IncomingMessage message, Throwable error) {
         Instant now = now();
         Classification c = consumer.classifier().classify(error);
-        FailureRecord failure =
-                FailureRecord.next(claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue());
+        FailureRecord failure = FailureRecord.next(
+                claim.lastFailure(), c, message.receiveCount(), now, message.sourceQueue(), buildVersion);
         MessageOutcome superseded = release(claim, failure, now);
         return superseded != null ? superseded : routeFailure(claim.key(), failure, message);
     }
@@ -119,7 +125,12 @@ final class ClaimFailures {
                 "the circuit breaker of " + dependency + " is open: not called, deferred " + delay + " s",
                 dependency);
         FailureRecord failure = FailureRecord.next(
-                claim.lastFailure(), c, message.receiveCount(), failedAt(refused, claim, now), message.sourceQueue());
+                claim.lastFailure(),
+                c,
+                message.receiveCount(),
+                failedAt(refused, claim, now),
+                message.sourceQueue(),
+                buildVersion);
         MessageOutcome superseded = release(claim, failure, now);
         return superseded != null
                 ? superseded
@@ -176,7 +187,12 @@ final class ClaimFailures {
             c = c.withDependency(dependency);
         }
         FailureRecord failure = FailureRecord.next(
-                previousFailure(request.key(), now), c, message.receiveCount(), now, message.sourceQueue());
+                previousFailure(request.key(), now),
+                c,
+                message.receiveCount(),
+                now,
+                message.sourceQueue(),
+                buildVersion);
         if (record) {
             try {
                 claims.recordFailure(request, failure, now);
@@ -219,7 +235,9 @@ final class ClaimFailures {
                 Duration.ZERO);
         try {
             claims.recordFailure(
-                    request, FailureRecord.next(null, why, member.receiveCount(), now, member.sourceQueue()), now);
+                    request,
+                    FailureRecord.next(null, why, member.receiveCount(), now, member.sourceQueue(), buildVersion),
+                    now);
         } catch (RuntimeException e) {
             listener.releaseFailed(key, e);
         }
@@ -243,7 +261,8 @@ final class ClaimFailures {
 
     MessageOutcome deadLetter(
             IdempotencyKey key, FailureRecord previous, Classification c, IncomingMessage message, Instant now) {
-        FailureRecord failure = FailureRecord.next(previous, c, message.receiveCount(), now, message.sourceQueue());
+        FailureRecord failure =
+                FailureRecord.next(previous, c, message.receiveCount(), now, message.sourceQueue(), buildVersion);
         return new MessageOutcome.DeadLettered(key == null ? null : key.value(), failure);
     }
 

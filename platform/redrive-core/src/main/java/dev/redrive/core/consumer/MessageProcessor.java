@@ -63,6 +63,7 @@ public final class MessageProcessor {
     private final FullJitterBackoff backoff;
     private final RandomSource random;
     private final AppliedClaimChecks applied;
+    private final String buildVersion;
 
     public MessageProcessor(
             ClaimStore claims,
@@ -85,7 +86,17 @@ public final class MessageProcessor {
             Clock clock,
             ProcessingListener listener,
             EffectBreakers breakers) {
-        this(claims, leases, backoff, random, clock, listener, breakers, ClaimChecks.NONE, ClaimCheckCleanup.LIFECYCLE);
+        this(
+                claims,
+                leases,
+                backoff,
+                random,
+                clock,
+                listener,
+                breakers,
+                ClaimChecks.NONE,
+                ClaimCheckCleanup.LIFECYCLE,
+                "");
     }
 
     private MessageProcessor(
@@ -97,7 +108,9 @@ public final class MessageProcessor {
             ProcessingListener listener,
             EffectBreakers breakers,
             ClaimChecks claimChecks,
-            ClaimCheckCleanup cleanup) {
+            ClaimCheckCleanup cleanup,
+            String buildVersion) {
+        this.buildVersion = buildVersion == null ? "" : buildVersion.strip();
         this.claimChecks = Objects.requireNonNull(claimChecks, "claimChecks");
         this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
         this.backoff = backoff;
@@ -107,7 +120,8 @@ public final class MessageProcessor {
         this.leases = Objects.requireNonNull(leases, "leases");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.listener = listener == null ? ProcessingListener.NONE : listener;
-        this.failures = new ClaimFailures(claims, leases, backoff, random, clock, this.listener, breakers);
+        this.failures =
+                new ClaimFailures(claims, leases, backoff, random, clock, this.listener, breakers, this.buildVersion);
         this.applied = new AppliedClaimChecks(claims, leases, claimChecks, clock);
     }
 
@@ -119,7 +133,24 @@ public final class MessageProcessor {
      * @param cleanup when the payload is deleted ({@link ClaimCheckCleanup#LIFECYCLE}: never, by Redrive)
      */
     public MessageProcessor withClaimChecks(ClaimChecks checks, ClaimCheckCleanup cleanup) {
-        return new MessageProcessor(claims, leases, backoff, random, clock, listener, breakers, checks, cleanup);
+        return new MessageProcessor(
+                claims, leases, backoff, random, clock, listener, breakers, checks, cleanup, buildVersion);
+    }
+
+    /**
+     * This processor recording {@code buildVersion} (the consumer's build, as its settings name it) with every failure
+     * it records: on the claim, on a dead letter it sends, so the quarantine and the console's deploy markers know which
+     * build failed. A processor built without one records none (an empty version, as records written before versions
+     * were).
+     */
+    public MessageProcessor withBuildVersion(String buildVersion) {
+        return new MessageProcessor(
+                claims, leases, backoff, random, clock, listener, breakers, claimChecks, cleanup, buildVersion);
+    }
+
+    /** The build version this processor records with each failure; empty when none. */
+    public String buildVersion() {
+        return buildVersion;
     }
 
     /**

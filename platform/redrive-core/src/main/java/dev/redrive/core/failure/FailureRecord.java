@@ -2,6 +2,7 @@ package dev.redrive.core.failure;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The failure metadata recorded on every failed attempt, on the claim record and on a dead letter sent by the
@@ -26,6 +27,31 @@ public record FailureRecord(
 
     /** The version of a consumer that knows none. */
     public static final String UNKNOWN_VERSION = "unknown";
+
+    /**
+     * The longest build version a consumer records: a release, a commit, an image tag. It travels with every failure,
+     * in the dead-letter metadata attribute among others.
+     */
+    public static final int MAX_VERSION_LENGTH = 128;
+
+    /**
+     * Why {@code version} cannot be a consumer's build version, as the end of a sentence that names the setting ("is
+     * blank", "is 130 characters long; at most 128", "holds a control character"); empty when it can. The one rule of
+     * the consumer's settings and of the IaC that sets them.
+     */
+    public static Optional<String> versionProblem(String version) {
+        if (version == null || version.isBlank()) {
+            return Optional.of("is blank");
+        }
+        if (version.length() > MAX_VERSION_LENGTH) {
+            return Optional.of("is " + version.length() + " characters long; at most " + MAX_VERSION_LENGTH
+                    + " (a release, a commit, an image tag)");
+        }
+        if (version.chars().anyMatch(Character::isISOControl)) {
+            return Optional.of("holds a control character; a version is one line of printable text");
+        }
+        return Optional.empty();
+    }
 
     /** A failure with no build version recorded (a record written before versions were). */
     public FailureRecord(

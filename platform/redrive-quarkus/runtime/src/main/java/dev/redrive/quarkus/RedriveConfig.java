@@ -57,6 +57,15 @@ public interface RedriveConfig {
      */
     ClaimChecks claimChecks();
 
+    /**
+     * The consumer's build version (a release, a commit, an image tag; at most 128 characters), recorded with each
+     * failure on the claim, on a dead letter the consumer sends and so in the quarantine, where the console marks the
+     * deploys on its charts. Absent: the function's published Lambda version ({@code AWS_LAMBDA_FUNCTION_VERSION})
+     * unless it is {@code $LATEST}, else {@code unknown}. Redrive's CDK construct sets it from its {@code buildVersion}
+     * prop.
+     */
+    Optional<String> buildVersion();
+
     /** Claim checks: where payloads larger than SQS allows are read from and checked in. */
     interface ClaimChecks {
         /**

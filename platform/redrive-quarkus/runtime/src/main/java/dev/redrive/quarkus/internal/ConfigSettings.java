@@ -7,6 +7,7 @@ import dev.redrive.lambda.internal.BreakerVariables;
 import dev.redrive.quarkus.RedriveConfig;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -17,8 +18,19 @@ public final class ConfigSettings {
 
     private ConfigSettings() {}
 
-    /** The settings {@code config} holds. */
+    /**
+     * The settings {@code config} holds, the build version falling back to this process' {@code
+     * AWS_LAMBDA_FUNCTION_VERSION} as a plain-Java function's does.
+     */
     public static RedriveSettings of(RedriveConfig config) {
+        return of(config, Optional.ofNullable(System.getenv(RedriveSettings.Build.FUNCTION_VERSION_VARIABLE)));
+    }
+
+    /**
+     * The settings {@code config} holds, for a function whose Lambda version ({@code AWS_LAMBDA_FUNCTION_VERSION}, which
+     * is no {@code redrive.} property) is {@code functionVersion}.
+     */
+    public static RedriveSettings of(RedriveConfig config, Optional<String> functionVersion) {
         RedriveConfig.Claims claims = config.claims();
         RedriveConfig.Backoff backoff = config.backoff();
         RedriveConfig.Batch batch = config.batch();
@@ -48,7 +60,8 @@ public final class ConfigSettings {
                         effects.callTimeout(),
                         effects.retryDelay()),
                 new RedriveSettings.Aws(config.aws().maxAttempts()),
-                new RedriveSettings.Breakers(config.breakers().table(), breakers(config.breakers())));
+                new RedriveSettings.Breakers(config.breakers().table(), breakers(config.breakers())),
+                RedriveSettings.Build.of(config.buildVersion(), functionVersion));
     }
 
     /**

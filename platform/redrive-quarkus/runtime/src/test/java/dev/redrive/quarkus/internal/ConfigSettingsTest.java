@@ -10,6 +10,7 @@ import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +35,9 @@ class ConfigSettingsTest {
             Map.entry("REDRIVE_AWS_MAX_ATTEMPTS", "2"),
             Map.entry("REDRIVE_BREAKERS_TABLE", "control"),
             Map.entry("REDRIVE_BREAKERS_EMAIL_PROVIDER_CACHE_TTL", "0s"),
-            Map.entry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "20m"));
+            Map.entry("REDRIVE_BREAKERS_EMAIL_PROVIDER_MAX_OPEN_PERIOD", "20m"),
+            Map.entry("REDRIVE_BUILD_VERSION", "2026.12.06-abc123"),
+            Map.entry("AWS_LAMBDA_FUNCTION_VERSION", "7"));
 
     @Test
     void theDefaultsAreTheSame() {
@@ -44,6 +47,29 @@ class ConfigSettingsTest {
     @Test
     void theSameEnvironmentGivesTheSameSettings() {
         assertSame(ENVIRONMENT);
+    }
+
+    @Test
+    void theBuildVersionFallsBackTheSameWay() {
+        assertSame(Map.of("AWS_LAMBDA_FUNCTION_VERSION", "12"));
+        assertSame(Map.of("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST"));
+        assertSame(Map.of("REDRIVE_BUILD_VERSION", "v2", "AWS_LAMBDA_FUNCTION_VERSION", "12"));
+
+        assertThat(settings(Map.of("AWS_LAMBDA_FUNCTION_VERSION", "12")).build().version())
+                .isEqualTo("12");
+        assertThat(settings(Map.of("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST"))
+                        .build()
+                        .version())
+                .isEqualTo("unknown");
+        assertThat(settings(Map.of("REDRIVE_BUILD_VERSION", "v2", "AWS_LAMBDA_FUNCTION_VERSION", "12"))
+                        .build()
+                        .version())
+                .isEqualTo("v2");
+        assertThat(ConfigSettings.of(config(Map.of("redrive.build-version", "v3")), Optional.empty())
+                        .build()
+                        .version())
+                .as("the property's name")
+                .isEqualTo("v3");
     }
 
     @Test
@@ -77,8 +103,14 @@ class ConfigSettingsTest {
                 .getConfigMapping(RedriveConfig.class);
     }
 
+    private static RedriveSettings settings(Map<String, String> environment) {
+        return ConfigSettings.of(
+                config(environment),
+                Optional.ofNullable(environment.get(RedriveSettings.Build.FUNCTION_VERSION_VARIABLE)));
+    }
+
     private static void assertSame(Map<String, String> environment) {
-        RedriveSettings quarkus = ConfigSettings.of(config(environment));
+        RedriveSettings quarkus = settings(environment);
         RedriveSettings plain = RedriveSettings.fromEnvironment(environment);
 
         assertThat(quarkus.claims()).isEqualTo(plain.claims());
@@ -91,5 +123,6 @@ class ConfigSettingsTest {
         assertThat(quarkus.breakers().table()).isEqualTo(plain.breakers().table());
         assertThat(quarkus.breakers().of("email-provider"))
                 .isEqualTo(plain.breakers().of("email-provider"));
+        assertThat(quarkus.build()).isEqualTo(plain.build());
     }
 }
