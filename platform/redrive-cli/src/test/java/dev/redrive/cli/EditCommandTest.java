@@ -69,6 +69,27 @@ class EditCommandTest {
     }
 
     @Test
+    void correctingASensitiveFieldKeepsItsValuesOutOfTheDiffTheAuditTrailAndTheOutput() throws Exception {
+        String fixed = Orders.v2("e-1", 100).replace("ada@example.com", "ada.lovelace@example.com");
+
+        CliRig.Run run = rig.run(
+                "edit", "q-1", "--payload", file(fixed), "--reason", "customer's address corrected", "--actor", "ada");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("diff    /customer/email: [redacted] → [redacted]")
+                .doesNotContain("ada@example.com", "ada.lovelace@example.com");
+        assertThat(rig.drainSource())
+                .singleElement()
+                .satisfies(m -> assertThat(m.body()).isEqualTo(fixed));
+        AuditEntry last =
+                rig.record("q-1").audit().get(rig.record("q-1").audit().size() - 1);
+        assertThat(last.reason())
+                .contains("diff: /customer/email: [redacted] → [redacted]")
+                .doesNotContain("ada@example.com", "ada.lovelace@example.com");
+    }
+
+    @Test
     void anEditThatBreaksTheSchemaIsRefusedWithTheValidatorsMessageAndNothingIsSent() throws Exception {
         CliRig.Run run =
                 rig.run("edit", "q-1", "--payload", file(Orders.brokenV2("e-1")), "--reason", "fix", "--actor", "ada");

@@ -7,6 +7,7 @@ import dev.redrive.core.failure.SchemaViolation;
 import dev.redrive.core.replay.SchemaGate;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -22,6 +23,19 @@ public final class ContractSchemaGate implements SchemaGate {
     /** The gate of these consumers' readers, by consumer name. */
     public ContractSchemaGate(Map<String, ContractReader> readers) {
         this.readers = Map.copyOf(readers);
+    }
+
+    /**
+     * The redactor's answer for {@code body} by the consumer's own schemas (the rule {@code redrive show} and the
+     * console redact by); {@code $} for a consumer no route declares.
+     */
+    @Override
+    public Set<String> sensitivePaths(String consumer, String body) {
+        ContractReader reader = readers.get(consumer);
+        if (reader == null) {
+            return Set.of(PayloadRedactor.WHOLE);
+        }
+        return Set.copyOf(new PayloadRedactor(reader.schemas()).reveal(body).sensitive());
     }
 
     @Override

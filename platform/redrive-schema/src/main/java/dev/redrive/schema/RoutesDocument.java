@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -163,13 +164,21 @@ public final class RoutesDocument {
      */
     public SchemaGate schemaGate(Map<String, ContractReader> readers) {
         ContractSchemaGate declared = new ContractSchemaGate(readers);
-        return (consumer, body) -> {
-            if (!byConsumer.containsKey(consumer)) {
-                return new SchemaGate.Incompatible(undeclared(consumer));
+        return new SchemaGate() {
+            @Override
+            public Verdict check(String consumer, String body) {
+                if (!byConsumer.containsKey(consumer)) {
+                    return new SchemaGate.Incompatible(undeclared(consumer));
+                }
+                return readers.containsKey(consumer)
+                        ? declared.check(consumer, body)
+                        : new SchemaGate.Incompatible(NoKey.reason(consumer));
             }
-            return readers.containsKey(consumer)
-                    ? declared.check(consumer, body)
-                    : new SchemaGate.Incompatible(NoKey.reason(consumer));
+
+            @Override
+            public Set<String> sensitivePaths(String consumer, String body) {
+                return declared.sensitivePaths(consumer, body);
+            }
         };
     }
 

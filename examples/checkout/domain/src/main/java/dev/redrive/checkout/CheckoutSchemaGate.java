@@ -6,6 +6,7 @@ import dev.redrive.core.schema.UpcasterChain;
 import dev.redrive.schema.ContractSchemaGate;
 import dev.redrive.schema.Upcasters;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The schema check of a replay for the checkout consumers, which all read {@code OrderPlaced} at
@@ -30,6 +31,15 @@ public final class CheckoutSchemaGate implements SchemaGate {
 
     @Override
     public Verdict check(String consumer, String body) {
-        return new ContractSchemaGate(Map.of(consumer, reader.contractReader())).check(consumer, body);
+        return gate(consumer).check(consumer, body);
+    }
+
+    @Override
+    public Set<String> sensitivePaths(String consumer, String body) {
+        return gate(consumer).sensitivePaths(consumer, body);
+    }
+
+    private ContractSchemaGate gate(String consumer) {
+        return new ContractSchemaGate(Map.of(consumer, reader.contractReader()));
     }
 }

@@ -14,7 +14,10 @@ import java.util.Set;
  * (absent) → "late"}); for anything else, where the text first differs and the changed span. Bounded: each value is cut
  * to {@value #MAX_VALUE_CHARS} characters and the whole diff to {@value #MAX_CHARS}, past which it says how many changes
  * were left out, so an edit of a huge payload never makes its ledger record too large (a DynamoDB item holds 400 KB).
- * Core keeps no JSON library, so the small reader here parses standard JSON (RFC 8259) for the diff alone.
+ * The values of sensitive fields never appear (an audit trail is read by whoever opens the dead letter): a change at, or
+ * above, a path the consumer's schema marks sensitive shows as {@code [redacted] → [redacted]}, so the trail says what
+ * was corrected, not to what. Core keeps no JSON library, so the small reader here parses standard JSON (RFC 8259) for
+ * the diff alone.
  */
 public final class PayloadDiff {
 
@@ -27,12 +30,28 @@ public final class PayloadDiff {
     /** What a diff of two equal payloads says. */
     public static final String NO_CHANGE = "no change";
 
+    /** A sensitive path meaning the whole payload: its sensitive fields cannot be told apart. */
+    public static final String WHOLE = "$";
+
     private static final String ABSENT = "(absent)";
+    private static final String MASK = "[redacted]";
 
     private PayloadDiff() {}
 
-    /** The bounded diff from {@code before} to {@code after}; {@link #NO_CHANGE} when they are equal. */
+    /** The bounded diff from {@code before} to {@code after}, no field sensitive; {@link #NO_CHANGE} when equal. */
     public static String between(String before, String after) {
+        return between(before, after, Set.of());
+    }
+
+    /**
+     * The bounded diff from {@code before} to {@code after}; {@link #NO_CHANGE} when they are equal.
+     *
+     * @param sensitive the paths of sensitive fields in either payload, as {@code SchemaGate#sensitivePaths} names them
+     *     ({@code $.customer.email}, {@code $.cards[0].pan}); {@link #WHOLE} when they cannot be told apart: then no
+     *     value is shown at all
+     */
+    public static String between(String before, String after, Set<String> sensitive) {
+        Objects.requireNonNull(sensitive, "sensitive");
         Objects.requireNonNull(before, "before");
         Objects.requireNonNull(after, "after");
         if (before.equals(after)) {
@@ -44,10 +63,10 @@ public final class PayloadDiff {
             a = new Reader(before).document();
             b = new Reader(after).document();
         } catch (IllegalArgumentException notJson) {
-            return textDiff(before, after);
+            return textDiff(before, after, sensitive.contains(WHOLE));
         }
         List<String> changes = new ArrayList<>();
-        diff("", a, b, changes);
+        diff("", "$", a, b, Set.copyOf(sensitive), changes);
         if (changes.isEmpty()) {
             return "no change but layout (whitespace or key order)";
         }
@@ -68,18 +87,20 @@ public final class PayloadDiff {
         return out.toString();
     }
 
-    private static void diff(String path, Object a, Object b, List<String> changes) {
+    private static void diff(
+            String path, String dollar, Object a, Object b, Set<String> sensitive, List<String> changes) {
         if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
             Set<Object> keys = new LinkedHashSet<>(ma.keySet());
             keys.addAll(mb.keySet());
             for (Object k : keys) {
                 String p = path + "/" + escape((String) k);
+                String d = dollar + "." + k;
                 if (!mb.containsKey(k)) {
-                    changes.add(p + ": " + show(ma.get(k)) + " → " + ABSENT);
+                    changes.add(p + ": " + show(ma.get(k), d, sensitive) + " → " + ABSENT);
                 } else if (!ma.containsKey(k)) {
-                    changes.add(p + ": " + ABSENT + " → " + show(mb.get(k)));
+                    changes.add(p + ": " + ABSENT + " → " + show(mb.get(k), d, sensitive));
                 } else {
-                    diff(p, ma.get(k), mb.get(k), changes);
+                    diff(p, d, ma.get(k), mb.get(k), sensitive, changes);
                 }
             }
             return;
@@ -87,19 +108,45 @@ public final class PayloadDiff {
         if (a instanceof List<?> la && b instanceof List<?> lb) {
             for (int i = 0; i < Math.max(la.size(), lb.size()); i++) {
                 String p = path + "/" + i;
+                String d = dollar + "[" + i + "]";
                 if (i >= lb.size()) {
-                    changes.add(p + ": " + show(la.get(i)) + " → " + ABSENT);
+                    changes.add(p + ": " + show(la.get(i), d, sensitive) + " → " + ABSENT);
                 } else if (i >= la.size()) {
-                    changes.add(p + ": " + ABSENT + " → " + show(lb.get(i)));
+                    changes.add(p + ": " + ABSENT + " → " + show(lb.get(i), d, sensitive));
                 } else {
-                    diff(p, la.get(i), lb.get(i), changes);
+                    diff(p, d, la.get(i), lb.get(i), sensitive, changes);
                 }
             }
             return;
         }
         if (!a.equals(b)) {
-            changes.add((path.isEmpty() ? "/" : path) + ": " + show(a) + " → " + show(b));
+            changes.add((path.isEmpty() ? "/" : path) + ": " + show(a, dollar, sensitive) + " → "
+                    + show(b, dollar, sensitive));
         }
+    }
+
+    /**
+     * Whether the value at {@code dollar} is, holds or lies in a sensitive field (or the whole payload's sensitive
+     * fields cannot be told apart).
+     */
+    private static boolean masked(String dollar, Set<String> sensitive) {
+        if (sensitive.contains(WHOLE)) {
+            return true;
+        }
+        for (String s : sensitive) {
+            if (s.equals(dollar)
+                    || dollar.startsWith(s + ".")
+                    || dollar.startsWith(s + "[")
+                    || s.startsWith(dollar + ".")
+                    || s.startsWith(dollar + "[")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String show(Object value, String dollar, Set<String> sensitive) {
+        return masked(dollar, sensitive) ? MASK : show(value);
     }
 
     /** RFC 6901: {@code ~} and {@code /} in a member name. */
@@ -157,7 +204,7 @@ public final class PayloadDiff {
     }
 
     /** Where two texts first differ, and the changed span of each (common start and end left out). */
-    private static String textDiff(String before, String after) {
+    private static String textDiff(String before, String after, boolean hidden) {
         int start = 0;
         while (start < before.length() && start < after.length() && before.charAt(start) == after.charAt(start)) {
             start++;
@@ -167,6 +214,10 @@ public final class PayloadDiff {
         while (endA > start && endB > start && before.charAt(endA - 1) == after.charAt(endB - 1)) {
             endA--;
             endB--;
+        }
+        if (hidden) {
+            return "text at character " + start
+                    + " (values not shown: the payload's sensitive fields cannot be told apart)";
         }
         return "text at character " + start + ": " + cut(quote(before.substring(start, endA))) + " → "
                 + cut(quote(after.substring(start, endB)));

@@ -14,8 +14,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -287,6 +289,13 @@ final class ReplayChecks {
         return checkEdit(r, payloadOf(r), edited);
     }
 
+    /** The sensitive fields of either payload, whose values an edit's diff must not show. */
+    private Set<String> sensitivePaths(QuarantineRecord r, String original, String edited) {
+        Set<String> paths = new HashSet<>(schemas.sensitivePaths(r.consumer(), original));
+        paths.addAll(schemas.sensitivePaths(r.consumer(), edited));
+        return paths;
+    }
+
     private EditCheck checkEdit(QuarantineRecord r, ClaimChecks.Read read, String edited) {
         if (read.claimCheck()) {
             return new EditCheck(
@@ -299,7 +308,8 @@ final class ReplayChecks {
                                     + " hand"));
         }
         String original = read.payload();
-        String diff = original == null ? "" : PayloadDiff.between(original, edited);
+        String diff =
+                original == null ? "" : PayloadDiff.between(original, edited, sensitivePaths(r, original, edited));
         java.util.List<String> refusals = new java.util.ArrayList<>();
         if (edited.equals(original)) {
             refusals.add("the edited payload is the original: nothing was corrected (replay it as it is instead)");

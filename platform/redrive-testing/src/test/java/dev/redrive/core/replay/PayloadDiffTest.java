@@ -2,6 +2,7 @@ package dev.redrive.core.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -46,5 +47,39 @@ class PayloadDiffTest {
         assertThat(diff).startsWith("/f0: \"xxx").contains("… → \"yyy").matches("(?s).*; … and \\d+ more changes$");
         int shown = diff.split("; /").length;
         assertThat(diff).endsWith("and " + (2_000 - shown) + " more changes");
+    }
+
+    @Test
+    void theValuesOfSensitiveFieldsAreNeverInTheDiffOnlyThatTheyChanged() {
+        String before = "{\"customer\":{\"email\":\"ada@example.com\",\"name\":\"Ada\"},\"total\":10,"
+                + "\"cards\":[{\"pan\":\"4111\"}]}";
+        String after = "{\"customer\":{\"email\":\"ada@example.org\",\"name\":\"Ada\"},\"total\":12,"
+                + "\"cards\":[{\"pan\":\"4242\"}]}";
+        Set<String> sensitive = Set.of("$.customer.email", "$.customer.name", "$.cards[0].pan");
+
+        String diff = PayloadDiff.between(before, after, sensitive);
+
+        assertThat(diff)
+                .isEqualTo("/customer/email: [redacted] → [redacted]; /total: 10 → 12; /cards/0/pan: [redacted] → "
+                        + "[redacted]")
+                .doesNotContain("ada@", "4111", "4242");
+    }
+
+    @Test
+    void aChangedParentOfASensitiveFieldIsMaskedWhole() {
+        String before = "{\"customer\":{\"email\":\"ada@example.com\"},\"total\":10}";
+        String after = "{\"total\":10}";
+
+        assertThat(PayloadDiff.between(before, after, Set.of("$.customer.email")))
+                .isEqualTo("/customer: [redacted] → (absent)");
+    }
+
+    @Test
+    void aPayloadWhoseSensitiveFieldsCannotBeToldApartShowsWhereNotWhat() {
+        assertThat(PayloadDiff.between("{\"a\":\"secret-1\"}", "{\"a\":\"secret-2\"}", Set.of(PayloadDiff.WHOLE)))
+                .isEqualTo("/a: [redacted] → [redacted]");
+        assertThat(PayloadDiff.between("k1|pin=1234", "k1|pin=9876", Set.of(PayloadDiff.WHOLE)))
+                .isEqualTo("text at character 7 (values not shown: the payload's sensitive fields cannot be told "
+                        + "apart)");
     }
 }
