@@ -1,28 +1,30 @@
 package dev.redrive.localrun.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.awaitility.Awaitility.await;
 
+import dev.redrive.localstack.browser.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * The HTML report draws every chart of its timeline, with every sample, in a real browser: headless Chromium loads
- * the static page (no server, no network) and the DOM it prints holds an SVG per chart and a polyline per series.
- * Skipped, saying why, where Chromium is not installed ({@code apt-get install chromium}).
+ * the static page (no server, no network) and the DOM after its scripts ran holds an SVG per chart and a polyline per
+ * series. Without Chromium and its driver the test fails saying what to install (bin/check-prerequisites names them).
  */
 class HtmlReportRendersInAHeadlessBrowserTest {
 
     @Test
     void everyChartAndEverySeriesIsDrawnWithAllItsSamples() throws Exception {
-        var browser = HeadlessChromium.find();
-        assumeTrue(browser.isPresent(), "headless Chromium is not installed (apt-get install chromium): skipped");
         Timeline timeline = new Timeline(List.of(
                 new Timeline.Chart("depth", "Queue depth", "messages", List.of("source", "DLQ")),
                 new Timeline.Chart("faults", "Injected faults </script><b>", "injections", List.of("kill"))));
@@ -42,7 +44,17 @@ class HtmlReportRendersInAHeadlessBrowserTest {
         Path page = dir.resolve("report.html");
         HtmlReport.write(page, "Chaos <run>", report);
 
-        String dom = HeadlessChromium.dumpDom(browser.get(), page);
+        ChromeDriver browser = HeadlessChromium.start(1280, 900);
+        String dom;
+        try {
+            browser.get(page.toUri().toString());
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "true"
+                            .equals(browser.findElement(By.tagName("body")).getDomAttribute("data-rendered")));
+            dom = browser.getPageSource();
+        } finally {
+            browser.quit();
+        }
 
         assertThat(dom).contains("data-rendered=\"true\"");
         assertThat(count(dom, "<svg[^>]*data-chart=\"depth\"[^>]*data-samples=\"5\""))
