@@ -40,6 +40,19 @@ class ConsoleInBrowserTest {
             console.awaitElement(".arrivals-chart canvas");
             assertThat(console.consoleProblems()).isEmpty();
 
+            // The time × class matrix under the chart drills down to exactly the dead letters of its cell.
+            console.awaitElement("table.arrivals-matrix");
+            assertThat(console.all("table.arrivals-matrix tr[data-class='TRANSIENT'] a[data-count]"))
+                    .extracting(e -> e.getText())
+                    .containsExactly("1", "1");
+            console.clickAndLeave("table.arrivals-matrix tr[data-class='TRANSIENT'] a[data-count]");
+            assertThat(console.all("#letters tbody tr"))
+                    .extracting(e -> e.getText())
+                    .singleElement()
+                    .asString()
+                    .contains("q-b1");
+            assertThat(console.browser.getCurrentUrl()).contains("class=TRANSIENT", "state=all", "from=", "to=");
+
             console.go("/groups?queue=" + CliRig.QUEUE);
             assertThat(console.text()).contains("Timeout", "InvalidRecipient");
             assertThat(console.all("[data-count]"))

@@ -9,6 +9,7 @@ import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,30 @@ class ConsolePagesTest {
                 .as("arrivals over 7 days, from the URL")
                 .containsEntry("SCHEMA", 2L);
         assertThat(rig.get("/?since=soon", cookie).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aBucketsDrillDownListsExactlyTheDeadLettersItCounts() throws Exception {
+        JsonNode m = new ObjectMapper()
+                .readTree(
+                        rig.get("/api/arrivals?queue=orders&since=24h", cookie).body());
+        long step = m.get("step").asLong();
+        for (String c : List.of("TRANSIENT", "PERMANENT")) {
+            for (Map.Entry<Integer, Long> cell : row(m, c).entrySet()) {
+                Instant from =
+                        Instant.ofEpochSecond(m.get("times").get(cell.getKey()).asLong());
+                Document listed = rig.page(
+                        "/dead-letters?queue=orders&state=all&class=" + c + "&from=" + from + "&to="
+                                + from.plusSeconds(step),
+                        cookie);
+                assertThat(listed.select("#letters tbody tr"))
+                        .as(c + " in the bucket from " + from)
+                        .hasSize(cell.getValue().intValue());
+            }
+        }
+        HttpResponse<String> bad = rig.get("/dead-letters?queue=orders&from=yesterday", cookie);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("from must be an instant such as 2026-12-06T10:00:00Z, not 'yesterday'");
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.redrive.core.operator.OperatorPort;
 import dev.redrive.core.quarantine.QuarantineRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +38,11 @@ public record Arrivals(
     /** The matrix of {@code queue} over {@code since} before {@code now}, in {@code buckets} buckets. */
     public static Arrivals of(OperatorPort operator, String queue, Duration since, int buckets, Instant now) {
         long step = Math.max(1, since.toSeconds() / buckets);
-        Instant start = now.minusSeconds(step * buckets);
+        // Whole seconds (now rounded up): each bucket is exactly [times[i], times[i] + step), the window its drill-down
+        // lists, so a bucket's count and its dead letters agree.
+        Instant whole = now.truncatedTo(ChronoUnit.SECONDS);
+        Instant end = whole.equals(now) ? now : whole.plusSeconds(1);
+        Instant start = end.minusSeconds(step * buckets);
         long[][] cells = new long[FailureClass.values().length][buckets];
         List<VersionMarker> markers = new ArrayList<>();
         // the version in effect when the period starts: the last recorded before it (one record, not the history)
@@ -46,7 +51,7 @@ public record Arrivals(
                 .map(QuarantineRecord::buildVersion)
                 .orElse("");
         for (QuarantineRecord r : operator.arrivedSince(queue, start)) {
-            if (!r.arrivedAt().isBefore(now)) {
+            if (!r.arrivedAt().isBefore(end)) {
                 continue;
             }
             String v = r.buildVersion();

@@ -5,6 +5,8 @@ import dev.redrive.core.operator.QuarantineQuery;
 import dev.redrive.core.quarantine.QuarantineState;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -24,8 +26,16 @@ import java.util.stream.Collectors;
  * @param failureClass a class's name, or empty
  * @param errorType an error type, or empty
  * @param olderThan an age ({@code 2h}), or empty
+ * @param from      arrived at or after this instant ({@code 2026-12-06T10:00:00Z}), or empty: a chart bucket's start
+ * @param to        arrived before this instant, or empty: a chart bucket's end
  */
-public record Filter(String queue, String state, String failureClass, String errorType, String olderThan) {
+public record Filter(
+        String queue, String state, String failureClass, String errorType, String olderThan, String from, String to) {
+
+    /** A filter of any arrival time. */
+    public Filter(String queue, String state, String failureClass, String errorType, String olderThan) {
+        this(queue, state, failureClass, errorType, olderThan, "", "");
+    }
 
     /** The filter of a URL's query parameters; absent ones are empty. */
     public static Filter from(Function<String, String> param) {
@@ -34,7 +44,9 @@ public record Filter(String queue, String state, String failureClass, String err
                 clean(param.apply("state")).isEmpty() ? "unresolved" : clean(param.apply("state")),
                 clean(param.apply("class")).toUpperCase(Locale.ROOT),
                 clean(param.apply("errorType")),
-                clean(param.apply("olderThan")));
+                clean(param.apply("olderThan")),
+                clean(param.apply("from")),
+                clean(param.apply("to")));
     }
 
     /**
@@ -49,7 +61,9 @@ public record Filter(String queue, String state, String failureClass, String err
                 failureClass.isEmpty() ? Set.of() : Set.of(parsedClass()),
                 olderThan.isEmpty() ? Optional.empty() : Optional.of(Format.parseAge(olderThan)),
                 optional(errorType),
-                Integer.MAX_VALUE);
+                Integer.MAX_VALUE,
+                instant("from", from),
+                instant("to", to));
     }
 
     /** This filter as a query string ({@code queue=...&state=...}), the parameters that are set only. */
@@ -60,6 +74,8 @@ public record Filter(String queue, String state, String failureClass, String err
         p.put("class", failureClass);
         p.put("errorType", errorType);
         p.put("olderThan", olderThan);
+        p.put("from", from);
+        p.put("to", to);
         return p.entrySet().stream()
                 .filter(e -> !e.getValue().isEmpty())
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
@@ -68,7 +84,7 @@ public record Filter(String queue, String state, String failureClass, String err
 
     /** This filter narrowed to one error type (a group's drill-down). */
     public Filter withErrorType(String type) {
-        return new Filter(queue, state, failureClass, type, olderThan);
+        return new Filter(queue, state, failureClass, type, olderThan, from, to);
     }
 
     private FailureClass parsedClass() {
@@ -98,6 +114,18 @@ public record Filter(String queue, String state, String failureClass, String err
             }
         }
         return states;
+    }
+
+    private static Optional<Instant> instant(String name, String text) {
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(text));
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    name + " must be an instant such as 2026-12-06T10:00:00Z, not '" + text + "'");
+        }
     }
 
     private static Optional<String> optional(String s) {

@@ -46,6 +46,55 @@
     el.parentNode.appendChild(list);
   }
 
+  // The time × class matrix under the chart: a row per class, a column per bucket; each count links to the dead
+  // letters of that class that arrived in that bucket (every state), the drill-down.
+  function matrix(el, data) {
+    var queue = new URLSearchParams(el.getAttribute('data-src').split('?')[1] || '').get('queue') || '';
+    var table = document.createElement('table');
+    table.className = 'arrivals-matrix';
+    var head = document.createElement('tr');
+    head.appendChild(document.createElement('th'));
+    data.times.forEach(function (t) {
+      var th = document.createElement('th');
+      var at = new Date(t * 1000);
+      th.textContent = ('0' + at.getUTCHours()).slice(-2) + ':' + ('0' + at.getUTCMinutes()).slice(-2);
+      th.title = at.toISOString().replace('.000', '');
+      head.appendChild(th);
+    });
+    var thead = document.createElement('thead');
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = document.createElement('tbody');
+    Object.keys(data.counts).forEach(function (c) {
+      var row = document.createElement('tr');
+      row.setAttribute('data-class', c);
+      var label = document.createElement('th');
+      label.textContent = c;
+      row.appendChild(label);
+      data.counts[c].forEach(function (n, i) {
+        var cell = document.createElement('td');
+        cell.className = 'num';
+        if (n > 0) {
+          var from = new Date(data.times[i] * 1000).toISOString().replace('.000', '');
+          var to = new Date((data.times[i] + data.step) * 1000).toISOString().replace('.000', '');
+          var link = document.createElement('a');
+          link.href = '/dead-letters?' + new URLSearchParams({ queue: queue, state: 'all', 'class': c, from: from,
+            to: to }).toString();
+          link.textContent = String(n);
+          link.setAttribute('data-count', String(n));
+          cell.appendChild(link);
+        }
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    var wrap = document.createElement('div');
+    wrap.className = 'matrix-wrap';
+    wrap.appendChild(table);
+    el.parentNode.appendChild(wrap);
+  }
+
   function draw(el, data) {
     var classes = Object.keys(data.counts);
     var series = [{}];
@@ -59,6 +108,7 @@
       scales: { x: { time: true } }, axes: [{}, { label: 'dead letters' }],
       plugins: [versionMarkers(data.markers || [])] }, columns, el);
     listMarkers(el, data.markers || []);
+    matrix(el, data);
   }
 
   document.querySelectorAll('.arrivals-chart[data-src]').forEach(function (el) {

@@ -20,6 +20,8 @@ import java.util.Set;
  * @param olderThan   only those waiting longer than this, if given
  * @param errorType   only this error type, if given
  * @param limit       at most this many
+ * @param arrivedFrom   only those that arrived at or after this, if given (a chart bucket's start)
+ * @param arrivedBefore only those that arrived before this, if given (a chart bucket's end)
  */
 public record QuarantineQuery(
         Optional<String> sourceQueue,
@@ -27,7 +29,9 @@ public record QuarantineQuery(
         Set<FailureClass> classes,
         Optional<Duration> olderThan,
         Optional<String> errorType,
-        int limit) {
+        int limit,
+        Optional<Instant> arrivedFrom,
+        Optional<Instant> arrivedBefore) {
 
     public QuarantineQuery {
         states =
@@ -40,6 +44,25 @@ public record QuarantineQuery(
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1");
         }
+        Objects.requireNonNull(arrivedFrom, "arrivedFrom");
+        Objects.requireNonNull(arrivedBefore, "arrivedBefore");
+        if (arrivedFrom.isPresent()
+                && arrivedBefore.isPresent()
+                && arrivedBefore.get().isBefore(arrivedFrom.get())) {
+            throw new IllegalArgumentException("the arrival window ends before it starts: from " + arrivedFrom.get()
+                    + " to " + arrivedBefore.get());
+        }
+    }
+
+    /** A query of any arrival time. */
+    public QuarantineQuery(
+            Optional<String> sourceQueue,
+            Set<QuarantineState> states,
+            Set<FailureClass> classes,
+            Optional<Duration> olderThan,
+            Optional<String> errorType,
+            int limit) {
+        this(sourceQueue, states, classes, olderThan, errorType, limit, Optional.empty(), Optional.empty());
     }
 
     /** Everything unresolved, up to {@code limit}. */
@@ -61,6 +84,8 @@ public record QuarantineQuery(
     public boolean matches(QuarantineRecord r, Instant now) {
         return (classes.isEmpty() || classes.contains(r.classification().failureClass()))
                 && errorType.map(t -> t.equals(r.classification().errorType())).orElse(true)
-                && olderThan.map(age -> r.age(now).compareTo(age) > 0).orElse(true);
+                && olderThan.map(age -> r.age(now).compareTo(age) > 0).orElse(true)
+                && arrivedFrom.map(from -> !r.arrivedAt().isBefore(from)).orElse(true)
+                && arrivedBefore.map(before -> r.arrivedAt().isBefore(before)).orElse(true);
     }
 }
