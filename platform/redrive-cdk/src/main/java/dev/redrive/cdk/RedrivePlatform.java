@@ -116,6 +116,7 @@ public final class RedrivePlatform extends Construct {
     private Monitoring monitoring(Builder b, AlarmThresholds thresholds) {
         MonitoringProps.Builder props = MonitoringProps.builder(b.prefix, key, sweeper)
                 .consumers(List.copyOf(consumers.values()))
+                .tables(tables)
                 .thresholds(thresholds);
         b.consumers.stream()
                 .map(ConsumerSpec::breaker)

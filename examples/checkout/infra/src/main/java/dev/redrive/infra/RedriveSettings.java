@@ -4,13 +4,17 @@ import dev.redrive.cdk.consumer.BackoffSettings;
 import dev.redrive.cdk.consumer.BreakerSettings;
 import dev.redrive.cdk.consumer.ConsumerTuning;
 import dev.redrive.cdk.function.FunctionRuntime;
+import dev.redrive.cdk.monitoring.AlarmNotifications;
 import dev.redrive.cdk.monitoring.AlarmThresholds;
+import dev.redrive.cdk.monitoring.MonitoringProps;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.monitoring.ProducerAlarmThresholds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -33,8 +37,14 @@ import software.constructs.Node;
  *                             ({@link ClaimTtl}), a shorter explicit value is refused
  * @param archiveExpiryDays    {@code archiveExpiryDays}: days archived dead letters are kept (default 365)
  * @param placeholderDirectory where the placeholder asset is written ({@code target/function-placeholder})
- * @param alarms               the platform's alarm thresholds (queues, sweeper, breakers)
- * @param producerAlarms       the checkout producer's alarm thresholds (outbox, relay, payment provider)
+ * @param alarms               the platform's alarm thresholds, each {@code -c alarm<Setting>} ({@code
+ *                             alarmSourceOldestMessageAge=PT15M}, ...; see the README): {@link AlarmThresholds}
+ * @param producerAlarms       the checkout producer's alarm thresholds ({@code alarmOldestUnpublishedOutbox},
+ *                             {@code alarmRelayIteratorAge}, {@code alarmPaymentProviderUnavailable})
+ * @param alarmNotifications   {@code alarmEmails} and {@code alarmHttpsEndpoints} (comma-separated): subscribed to the
+ *                             alarm topic (default: nobody)
+ * @param runbook              {@code runbookUrl}: the runbook the alarms' descriptions link to (default {@value
+ *                             dev.redrive.cdk.monitoring.MonitoringProps#DEFAULT_RUNBOOK})
  * @param consumers            {@code consumerTimeout}, {@code maxReceiveCount}, {@code backoffBase},
  *                             {@code backoffMultiplier}, {@code backoffMaxDelay}, {@code minimumRetryWindow}: the
  *                             consumers' tuning
@@ -68,6 +78,8 @@ public record RedriveSettings(
         Path placeholderDirectory,
         AlarmThresholds alarms,
         ProducerAlarmThresholds producerAlarms,
+        AlarmNotifications alarmNotifications,
+        String runbook,
         ConsumerTuning consumers,
         BreakerSettings breakers,
         ReplayPace replayPace,
@@ -105,8 +117,10 @@ public record RedriveSettings(
                         .map(v -> integer("archiveExpiryDays", v))
                         .orElse(365),
                 text(node, "placeholderDirectory").map(Path::of).orElse(DEFAULT_PLACEHOLDER_DIRECTORY),
-                AlarmThresholds.DEFAULT,
-                ProducerAlarmThresholds.DEFAULT,
+                alarmThresholds(node),
+                producerAlarmThresholds(node),
+                AlarmNotifications.subscribers(list(node, "alarmEmails"), list(node, "alarmHttpsEndpoints")),
+                text(node, "runbookUrl").orElse(MonitoringProps.DEFAULT_RUNBOOK),
                 consumerTuning(node),
                 new BreakerSettings(
                         text(node, "breakerOpenPeriod")
@@ -132,6 +146,68 @@ public record RedriveSettings(
                         .map(v -> bool("checkoutProducer", v))
                         .orElse(true),
                 text(node, "paymentProviderUrl").map(RedriveSettings::paymentProviderUrl));
+    }
+
+    /** Every platform alarm threshold from {@code -c alarm<Setting>}, the default where absent. */
+    private static AlarmThresholds alarmThresholds(Node node) {
+        AlarmThresholds d = AlarmThresholds.DEFAULT;
+        try {
+            return new AlarmThresholds(
+                    alarmDuration(node, "SourceOldestMessageAge", d.sourceOldestMessageAge()),
+                    alarmInt(node, "SourceVisibleMessages", d.sourceVisibleMessages()),
+                    alarmDuration(node, "DeadLetterOldestMessageAge", d.deadLetterOldestMessageAge()),
+                    alarmInt(node, "DeadLetterVisibleMessages", d.deadLetterVisibleMessages()),
+                    alarmDuration(node, "OldestUnresolvedQuarantine", d.oldestUnresolvedQuarantine()),
+                    alarmNumber(node, "ReplaySuccessRate", d.replaySuccessRate()),
+                    alarmDuration(node, "ReplaySuccessWindow", d.replaySuccessWindow()),
+                    alarmDuration(node, "BreakerOpen", d.breakerOpen()),
+                    alarmDuration(node, "Period", d.period()),
+                    alarmInt(node, "EvaluationPeriods", d.evaluationPeriods()),
+                    alarmNumber(node, "DeadLetterArrivalBand", d.deadLetterArrivalBand()),
+                    alarmInt(node, "FunctionErrors", d.functionErrors()),
+                    alarmInt(node, "FunctionThrottles", d.functionThrottles()),
+                    alarmInt(node, "TableThrottles", d.tableThrottles()),
+                    alarmInt(node, "AccountConcurrency", d.accountConcurrency()),
+                    alarmDuration(node, "SweeperHeartbeat", d.sweeperHeartbeat()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (-c alarm<Setting>=...)", e);
+        }
+    }
+
+    private static ProducerAlarmThresholds producerAlarmThresholds(Node node) {
+        ProducerAlarmThresholds d = ProducerAlarmThresholds.DEFAULT;
+        return new ProducerAlarmThresholds(
+                alarmDuration(node, "OldestUnpublishedOutbox", d.oldestUnpublishedOutbox()),
+                alarmDuration(node, "RelayIteratorAge", d.relayIteratorAge()),
+                alarmInt(node, "PaymentProviderUnavailable", d.paymentProviderUnavailable()));
+    }
+
+    private static Duration alarmDuration(Node node, String setting, Duration fallback) {
+        return text(node, "alarm" + setting)
+                .map(v -> duration("alarm" + setting, v))
+                .orElse(fallback);
+    }
+
+    private static int alarmInt(Node node, String setting, int fallback) {
+        return text(node, "alarm" + setting)
+                .map(v -> integer("alarm" + setting, v))
+                .orElse(fallback);
+    }
+
+    private static double alarmNumber(Node node, String setting, double fallback) {
+        return text(node, "alarm" + setting)
+                .map(v -> number("alarm" + setting, v))
+                .orElse(fallback);
+    }
+
+    /** A comma-separated list; absent: empty. */
+    private static List<String> list(Node node, String key) {
+        return text(node, key)
+                .map(v -> Arrays.stream(v.split(","))
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .toList())
+                .orElse(List.of());
     }
 
     private static String paymentProviderUrl(String value) {

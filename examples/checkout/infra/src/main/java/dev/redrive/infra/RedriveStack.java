@@ -7,7 +7,9 @@ import dev.redrive.cdk.consumer.IdempotentConsumer;
 import dev.redrive.cdk.consumer.RetryWindow;
 import dev.redrive.cdk.function.FunctionArtifact;
 import dev.redrive.cdk.function.FunctionFactory;
+import dev.redrive.cdk.monitoring.MonitoredFunction;
 import dev.redrive.cdk.monitoring.MonitoredQueue;
+import dev.redrive.cdk.monitoring.MonitoredTable;
 import dev.redrive.cdk.monitoring.Monitoring;
 import dev.redrive.cdk.monitoring.MonitoringProps;
 import dev.redrive.cdk.storage.Buckets;
@@ -15,6 +17,7 @@ import dev.redrive.cdk.storage.Tables;
 import dev.redrive.cdk.sweeper.DlqSweeper;
 import dev.redrive.cdk.sweeper.SweeperProps;
 import dev.redrive.cdk.sweeper.SweptConsumer;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.infra.checkout.CheckoutConsumers;
 import dev.redrive.infra.checkout.CheckoutProducer;
 import dev.redrive.infra.checkout.CheckoutRoutes;
@@ -174,19 +177,37 @@ public final class RedriveStack extends Stack {
     private Monitoring monitoring(String prefix, Key key, RedriveSettings settings) {
         MonitoringProps.Builder props = MonitoringProps.builder(prefix, key, sweeper)
                 .consumers(checkout.all())
-                .thresholds(settings.alarms());
+                .tables(tables)
+                .table(new MonitoredTable("revenue", revenue))
+                .thresholds(settings.alarms())
+                .notifications(settings.alarmNotifications())
+                .runbook(settings.runbook());
         checkout.breakerDependencies().forEach(props::breaker);
         producer.ifPresent(p -> {
-            props.queue(
-                    new MonitoredQueue(p.relayFailuresName(), p.relayFailures(), MonitoredQueue.Kind.FAILURE_RECORD));
-            props.queue(new MonitoredQueue(
+            props.table(new MonitoredTable(
+                    "orders",
+                    p.orders(),
+                    List.of(CheckoutProducer.UNPUBLISHED_INDEX, CheckoutProducer.OPEN_ATTEMPT_INDEX)));
+            props.function(new MonitoredFunction(CheckoutNames.CHECKOUT, p.checkout()));
+            props.function(new MonitoredFunction(CheckoutNames.OUTBOX_RELAY, p.relay()));
+            props.function(new MonitoredFunction(CheckoutNames.OUTBOX_SWEEPER, p.outboxSweeper()));
+            props.function(new MonitoredFunction(CheckoutNames.CHECKOUT_RECONCILIATION, p.reconciliation()));
+            props.queue(MonitoredQueue.failureRecord(
+                    p.relayFailuresName(),
+                    p.relayFailures(),
+                    "The outbox relay gave up on a batch of the orders table's stream after its retries: those"
+                            + " OrderPlaced events were not published by the relay (the outbox republishes what"
+                            + " stays unpublished)"));
+            props.queue(MonitoredQueue.failureRecord(
                     p.outboxScheduleDeadLetterQueueName(),
                     p.outboxSchedule().deadLetterQueue(),
-                    MonitoredQueue.Kind.FAILURE_RECORD));
-            props.queue(new MonitoredQueue(
+                    "An outbox sweep run failed, went stale or could not be invoked: unpublished OrderPlaced events"
+                            + " wait for the next run"));
+            props.queue(MonitoredQueue.failureRecord(
                     p.reconciliationScheduleDeadLetterQueueName(),
                     p.reconciliationSchedule().deadLetterQueue(),
-                    MonitoredQueue.Kind.FAILURE_RECORD));
+                    "A checkout reconciliation run failed, went stale or could not be invoked: abandoned checkouts"
+                            + " keep their authorizations and held stock until the next run"));
         });
         Monitoring monitoring = new Monitoring(this, "Monitoring", props.build());
         producer.ifPresent(p -> ProducerMonitoring.addTo(monitoring, p, settings.producerAlarms()));

@@ -193,10 +193,10 @@ class AlarmCoverageTest {
         assertThat(description("redrive-outbox-relay-failures-arrival"))
                 .startsWith("The outbox relay gave up on")
                 .doesNotContain("sweep");
-        assertThat(description("redrive-outbox-sweeper-schedule-dlq-arrival"))
+        assertThat(description("redrive-outbox-schedule-dlq-arrival"))
                 .startsWith("An outbox sweep run")
                 .doesNotContain("dead-letter sweeper");
-        assertThat(description("redrive-checkout-reconciliation-schedule-dlq-arrival"))
+        assertThat(description("redrive-reconciliation-schedule-dlq-arrival"))
                 .startsWith("A checkout reconciliation run")
                 .doesNotContain("sweep");
     }

@@ -54,6 +54,7 @@ public final class DlqSweeper extends Construct {
     private final String scheduleDeadLetterQueueName;
     private final Queue scheduleDeadLetterQueue;
     private final Schedule schedule;
+    private final String scheduleExpression;
 
     public DlqSweeper(Construct scope, String id, SweeperProps props) {
         super(scope, id);
@@ -79,6 +80,7 @@ public final class DlqSweeper extends Construct {
                 .prune(false)
                 .retainOnDelete(true)
                 .build();
+        this.scheduleExpression = props.scheduleExpression();
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
         ScheduledRun run = ScheduledRun.of(
                 this,
@@ -205,5 +207,10 @@ public final class DlqSweeper extends Construct {
     /** The schedule that runs the sweeper. */
     public Schedule schedule() {
         return schedule;
+    }
+
+    /** The schedule's expression, {@code rate(5 minutes)} or {@code cron(...)} (the sweeper's heartbeat alarm reads it). */
+    public String scheduleExpression() {
+        return scheduleExpression;
     }
 }

@@ -28,6 +28,20 @@ class AlarmThresholdsTest {
         assertThat(D.breakerOpen()).isEqualTo(Duration.ofMinutes(15));
         assertThat(D.period()).isEqualTo(Duration.ofMinutes(5));
         assertThat(D.evaluationPeriods()).isEqualTo(3);
+        assertThat(D.deadLetterArrivalBand()).isEqualTo(2);
+        assertThat(D.functionErrors()).isEqualTo(1);
+        assertThat(D.functionThrottles()).isEqualTo(1);
+        assertThat(D.tableThrottles()).isEqualTo(1);
+        assertThat(D.accountConcurrency()).isEqualTo(900);
+        assertThat(D.sweeperHeartbeat()).isEqualTo(Duration.ofMinutes(30));
+    }
+
+    @Test
+    void theHeartbeatMustCoverTwoSweeps() {
+        D.requireHeartbeatCovers(Duration.ofMinutes(15));
+        assertThatThrownBy(() -> D.requireHeartbeatCovers(Duration.ofMinutes(16)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sweeperHeartbeat PT30M must be at least twice the sweep interval PT16M");
     }
 
     @Test
@@ -43,7 +57,13 @@ class AlarmThresholdsTest {
                         Duration.ofHours(1),
                         Duration.ofMinutes(15),
                         Duration.ofMinutes(5),
-                        3));
+                        3,
+                        2,
+                        1,
+                        1,
+                        1,
+                        900,
+                        Duration.ofMinutes(30)));
         assertThat(D.withPeriod(Duration.ofMinutes(1), 1))
                 .returns(Duration.ofMinutes(1), AlarmThresholds::period)
                 .returns(1, AlarmThresholds::evaluationPeriods)
@@ -74,7 +94,15 @@ class AlarmThresholdsTest {
                 bad("breakerOpen must be positive", () -> D.withBreakerOpen(Duration.ZERO)),
                 bad("period must be whole minutes", () -> D.withPeriod(Duration.ofSeconds(30), 3)),
                 bad("period must be whole minutes", () -> D.withPeriod(Duration.ofSeconds(61), 3)),
-                bad("evaluationPeriods must be at least 1", () -> D.withPeriod(Duration.ofMinutes(5), 0)));
+                bad("evaluationPeriods must be at least 1", () -> D.withPeriod(Duration.ofMinutes(5), 0)),
+                bad("deadLetterArrivalBand must be in (0, 100]", () -> D.withDeadLetterArrivalBand(0)),
+                bad("deadLetterArrivalBand must be in (0, 100]", () -> D.withDeadLetterArrivalBand(101)),
+                bad("functionErrors must be at least 1", () -> D.withFunctionAlarms(0, 1)),
+                bad("functionThrottles must be at least 1", () -> D.withFunctionAlarms(1, 0)),
+                bad("tableThrottles must be at least 1", () -> D.withTableThrottles(0)),
+                bad("accountConcurrency must be at least 1", () -> D.withAccountConcurrency(0)),
+                bad("sweeperHeartbeat must be whole minutes", () -> D.withSweeperHeartbeat(Duration.ofSeconds(90))),
+                bad("sweeperHeartbeat must be at most a day", () -> D.withSweeperHeartbeat(Duration.ofHours(25))));
     }
 
     private static Arguments bad(String message, Supplier<AlarmThresholds> make) {

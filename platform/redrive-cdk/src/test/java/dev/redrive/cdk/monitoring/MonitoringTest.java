@@ -26,10 +26,15 @@ import software.amazon.awscdk.services.cloudwatch.CreateAlarmOptions;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.TextWidget;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
+import software.amazon.awscdk.services.dynamodb.Attribute;
+import software.amazon.awscdk.services.dynamodb.AttributeType;
+import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.sns.ITopic;
+import software.amazon.awscdk.services.sns.Topic;
 import software.amazon.awscdk.services.sqs.Queue;
 import software.constructs.Construct;
 
@@ -192,7 +197,7 @@ class MonitoringTest {
     }
 
     @Test
-    void aDeadLetterQueueAlarmsOnAgeDepthAndAnyArrival() {
+    void aDeadLetterQueueAlarmsOnAgeDepthAndArrivalsAboveTheirLearnedBaseline() {
         Fixture f = new Fixture();
         Template t = f.template();
 
@@ -210,13 +215,52 @@ class MonitoringTest {
                 "GreaterThanOrEqualToThreshold",
                 100,
                 3);
-        assertQueueAlarm(
-                alarm(t, "shop-orders-dlq-arrival"),
-                f.ref(f.dlq),
-                "ApproximateNumberOfMessagesVisible",
-                "GreaterThanOrEqualToThreshold",
-                1,
-                1);
+        // Issue 40, point 4: an absolute "any message" alarm sits in ALARM for good at a steady 1 % rate.
+        assertThat(alarms(t)).doesNotContainKey("shop-orders-dlq-arrival");
+        Map<String, Object> arrivals = alarm(t, "shop-orders-dlq-arrivals-above-baseline");
+        assertThat(arrivals)
+                .containsEntry("ComparisonOperator", "GreaterThanUpperThreshold")
+                .containsEntry("EvaluationPeriods", 3)
+                .containsEntry("DatapointsToAlarm", 3)
+                .containsEntry("TreatMissingData", "ignore")
+                .containsEntry("ThresholdMetricId", "expr_1")
+                .doesNotContainKeys("Threshold", "MetricName");
+        assertThat(arrivals.get("Metrics"))
+                .isEqualTo(List.of(
+                        Map.of(
+                                "Expression", "ANOMALY_DETECTION_BAND(m0, 2)",
+                                "Id", "expr_1",
+                                "Label", "Anomaly Detection Band",
+                                "ReturnData", true),
+                        Map.of(
+                                "Id",
+                                "m0",
+                                "MetricStat",
+                                Map.of(
+                                        "Metric",
+                                        Map.of(
+                                                "Dimensions",
+                                                List.of(Map.of("Name", "DeadLetterQueue", "Value", "orders-dlq")),
+                                                "MetricName",
+                                                "Arrivals",
+                                                "Namespace",
+                                                "Redrive"),
+                                        "Period",
+                                        300,
+                                        "Stat",
+                                        "Sum"),
+                                "ReturnData",
+                                true)));
+        t.hasResourceProperties(
+                "AWS::CloudWatch::AnomalyDetector",
+                Map.of(
+                        "SingleMetricAnomalyDetector",
+                        Map.of(
+                                "Namespace", "Redrive",
+                                "MetricName", "Arrivals",
+                                "Stat", "Sum",
+                                "Dimensions", List.of(Map.of("Name", "DeadLetterQueue", "Value", "orders-dlq")))));
+        assertThat(t.findResources("AWS::CloudWatch::AnomalyDetector")).hasSize(1);
     }
 
     @Test
@@ -326,8 +370,9 @@ class MonitoringTest {
         String key = f.ref(f.key);
 
         assertThat(alarms(t))
-                .as("per source queue 2, per DLQ 3, per failure record 1, the sweeper's 3, the breaker's 1")
-                .hasSize(2 + 3 + 1 + 3 + 1)
+                .as("per source queue 2, per DLQ 3, per failure record 1, the sweeper's 5 (quarantine age, replay rate,"
+                        + " heartbeat, errors, throttles), the account's concurrency 1, the breaker's 1")
+                .hasSize(2 + 3 + 1 + 5 + 1 + 1)
                 .allSatisfy((name, alarm) -> {
                     assertThat(alarm.get("AlarmActions")).isEqualTo(List.of(Map.of("Ref", topic)));
                     assertThat(alarm.get("OKActions")).isEqualTo(List.of(Map.of("Ref", topic)));
@@ -339,7 +384,7 @@ class MonitoringTest {
                         Map.of("Fn::GetAtt", List.of(key, "Arn")),
                         "DisplayName",
                         "Redrive alarms (shop)"));
-        assertThat(f.monitoring.alarms()).hasSize(10);
+        assertThat(f.monitoring.alarms()).hasSize(13);
     }
 
     @Test
@@ -473,7 +518,7 @@ class MonitoringTest {
         assertThat(dashboardBody(t))
                 .as("added after the dashboard was made, and still in its alarm row")
                 .contains("<" + addedId + ".Arn>");
-        assertThat(f.monitoring.alarms()).hasSize(12).contains(added);
+        assertThat(f.monitoring.alarms()).hasSize(15).contains(added);
     }
 
     @Test
@@ -544,6 +589,235 @@ class MonitoringTest {
         assertThatThrownBy(() -> props(f, "shop", List.of(), List.of("mail provider")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("monitoring breakers: 'mail provider'");
+    }
+
+    /** Issue 40, point 7: a sweeper that stops running emits nothing, so missing data must breach. */
+    @Test
+    void theSweepersHeartbeatBreachesOnMissingDataAndItsFunctionAlarmsOnErrorsAndThrottles() {
+        Fixture f = new Fixture(d -> d.withSweeperHeartbeat(Duration.ofMinutes(20)));
+        Template t = f.template();
+
+        assertThat(alarm(t, "shop-sweeper-heartbeat"))
+                .containsEntry("Namespace", "Redrive")
+                .containsEntry("MetricName", "Replayed")
+                .containsEntry("Statistic", "SampleCount")
+                .containsEntry("Period", 1200)
+                .containsEntry("ComparisonOperator", "LessThanThreshold")
+                .containsEntry("Threshold", 1)
+                .containsEntry("TreatMissingData", "breaching");
+        assertThat(alarm(t, "shop-sweeper-throttles"))
+                .containsEntry("Namespace", "AWS/Lambda")
+                .containsEntry("MetricName", "Throttles")
+                .containsEntry("TreatMissingData", "notBreaching")
+                .containsEntry(
+                        "Dimensions",
+                        List.of(Map.of("Name", "FunctionName", "Value", Map.of("Ref", f.ref(f.sweeper)))));
+        assertThat(alarm(t, "shop-oldest-unresolved-quarantine"))
+                .as("the sweeper reports it each run: missing keeps the state, the heartbeat pages")
+                .containsEntry("TreatMissingData", "ignore");
+        assertThat(alarm(t, "shop-replay-success-rate")).containsEntry("TreatMissingData", "ignore");
+    }
+
+    @Test
+    void furtherFunctionsTablesAndIndexesAndTheAccountsConcurrencyAlarm() {
+        Fixture f = new Fixture();
+        Table table = Table.Builder.create(f.stack, "Ledger")
+                .partitionKey(Attribute.builder()
+                        .name("pk")
+                        .type(AttributeType.STRING)
+                        .build())
+                .build();
+        Monitoring monitoring = new Monitoring(
+                f.stack,
+                "More",
+                new MonitoringProps(
+                        "team",
+                        f.key,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of("/aws/lambda/api"),
+                        f.sweeper,
+                        AlarmThresholds.DEFAULT
+                                .withFunctionAlarms(2, 3)
+                                .withTableThrottles(4)
+                                .withAccountConcurrency(50),
+                        List.of(new MonitoredFunction("api", f.sweeper)),
+                        List.of(new MonitoredTable("ledger", table, List.of("byDay"))),
+                        AlarmNotifications.NONE,
+                        "https://runbooks.example.org/redrive.md"));
+        Template t = f.template();
+
+        assertThat(alarm(t, "team-api-errors"))
+                .containsEntry("MetricName", "Errors")
+                .containsEntry("Threshold", 2);
+        assertThat(alarm(t, "team-api-throttles"))
+                .containsEntry("MetricName", "Throttles")
+                .containsEntry("Threshold", 3);
+        String tableRef = f.ref(table);
+        Map<String, Object> tableThrottles = alarm(t, "team-ledger-table-throttles");
+        assertThat(tableThrottles)
+                .containsEntry("Threshold", 4)
+                .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
+                .containsEntry("TreatMissingData", "notBreaching");
+        assertThat(String.valueOf(tableThrottles.get("Metrics")))
+                .contains("FILL(reads, 0) + FILL(writes, 0)", "ReadThrottleEvents", "WriteThrottleEvents")
+                .contains("Name=TableName, Value={Ref=" + tableRef + "}")
+                .doesNotContain("GlobalSecondaryIndexName");
+        assertThat(String.valueOf(alarm(t, "team-ledger-byDay-index-throttles").get("Metrics")))
+                .contains("Name=GlobalSecondaryIndexName, Value=byDay", "Name=TableName, Value={Ref=" + tableRef + "}");
+        assertThat(alarm(t, "team-account-concurrency"))
+                .containsEntry("Namespace", "AWS/Lambda")
+                .containsEntry("MetricName", "ClaimedAccountConcurrency")
+                .containsEntry("Statistic", "Maximum")
+                .containsEntry("Threshold", 50)
+                .doesNotContainKey("Dimensions");
+        assertThat(monitoring.alarms())
+                .allSatisfy(a -> assertThat(String.valueOf(
+                                alarms(t).get(a.getNode().getId()).get("AlarmDescription")))
+                        .contains(" Runbook: https://runbooks.example.org/redrive.md#"));
+    }
+
+    @Test
+    void everyPlatformAlarmSaysWhatItMeansAndLinksItsRunbookSection() {
+        Template t = new Fixture().template();
+        Pattern link = Pattern.compile("\\. Runbook: docs/runbook\\.md#[a-z-]+$");
+
+        assertThat(alarms(t))
+                .hasSize(13)
+                .allSatisfy((name, a) -> assertThat(String.valueOf(a.get("AlarmDescription")))
+                        .as(name)
+                        .containsPattern(link));
+        assertThat(String.valueOf(alarm(t, "shop-sweeper-schedule-dlq-arrival").get("AlarmDescription")))
+                .as("a failure record given without its meaning (the builder gives the sweeper's schedule DLQ its own)")
+                .startsWith(
+                        "A failure was recorded in shop-sweeper-schedule-dlq (a run of a schedule or an asynchronous"
+                                + " invocation failed). shop-sweeper-schedule-dlq holds the details")
+                .endsWith("#failure-record-arrival");
+    }
+
+    @Test
+    void subscribersAreAttachedToTheTopicAndAnExistingTopicCanBeGiven() {
+        Fixture f = new Fixture();
+        Monitoring own = new Monitoring(
+                f.stack,
+                "Own",
+                props(
+                        f,
+                        "own",
+                        AlarmNotifications.subscribers(
+                                List.of("oncall@example.org"), List.of("https://pager.example.org/hook"))));
+        ITopic existing = Topic.fromTopicArn(f.stack, "Existing", "arn:aws:sns:eu-west-1:111122223333:pager");
+        Monitoring onExisting = new Monitoring(
+                f.stack,
+                "OnExisting",
+                props(
+                        f,
+                        "ext",
+                        AlarmNotifications.subscribers(List.of("team@example.org"), List.of())
+                                .onTopic(existing)));
+        Template t = f.template();
+
+        String ownTopic = f.ref((Construct) own.alarmTopic());
+        t.hasResourceProperties(
+                "AWS::SNS::Subscription",
+                Map.of("Protocol", "email", "Endpoint", "oncall@example.org", "TopicArn", Map.of("Ref", ownTopic)));
+        t.hasResourceProperties(
+                "AWS::SNS::Subscription",
+                Map.of(
+                        "Protocol",
+                        "https",
+                        "Endpoint",
+                        "https://pager.example.org/hook",
+                        "TopicArn",
+                        Map.of("Ref", ownTopic)));
+        t.hasResourceProperties(
+                "AWS::SNS::Subscription",
+                Map.of(
+                        "Protocol",
+                        "email",
+                        "Endpoint",
+                        "team@example.org",
+                        "TopicArn",
+                        "arn:aws:sns:eu-west-1:111122223333:pager"));
+        assertThat(onExisting.alarmTopic()).isSameAs(existing);
+        assertThat(alarms(t).get("ext-sweeper-errors").get("AlarmActions"))
+                .isEqualTo(List.of("arn:aws:sns:eu-west-1:111122223333:pager"));
+        assertThat(t.findResources("AWS::SNS::Topic"))
+                .as("the fixture's and Own's; none for the existing")
+                .hasSize(2);
+        assertThatThrownBy(() -> AlarmNotifications.subscribers(List.of("oncall"), List.of()))
+                .hasMessageContaining("alarm email 'oncall' is not an email address");
+        assertThatThrownBy(() -> AlarmNotifications.subscribers(List.of(), List.of("http://pager.example.org")))
+                .hasMessageContaining("alarm endpoint 'http://pager.example.org' is not an https:// URL");
+    }
+
+    @Test
+    void anAlarmDescriptionLongerThanCloudFormationTakesIsRefused() {
+        Fixture f = new Fixture();
+        Metric metric =
+                Metric.Builder.create().namespace("Shop").metricName("X").build();
+
+        assertThatThrownBy(() -> f.monitoring.addAlarm(
+                        "shop-x",
+                        metric,
+                        CreateAlarmOptions.builder()
+                                .threshold(1)
+                                .evaluationPeriods(1)
+                                .alarmDescription("x".repeat(1025))
+                                .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "alarm shop-x's description has 1025 characters; CloudFormation takes at most 1024");
+    }
+
+    @Test
+    void propsRefuseAFunctionNamedAsTheSweeperAndARunbookWithAnAnchor() {
+        Fixture f = new Fixture();
+        assertThatThrownBy(() -> new MonitoringProps(
+                        "shop",
+                        f.key,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        f.sweeper,
+                        AlarmThresholds.DEFAULT,
+                        List.of(new MonitoredFunction("sweeper", f.sweeper)),
+                        List.of(),
+                        AlarmNotifications.NONE,
+                        "docs/runbook.md"))
+                .hasMessageContaining("monitoring functions: sweeper is given twice or is the sweeper's name");
+        assertThatThrownBy(() -> new MonitoringProps(
+                        "shop",
+                        f.key,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        f.sweeper,
+                        AlarmThresholds.DEFAULT,
+                        List.of(),
+                        List.of(),
+                        AlarmNotifications.NONE,
+                        "docs/runbook.md#top"))
+                .hasMessageContaining("monitoring runbook 'docs/runbook.md#top'");
+    }
+
+    private static MonitoringProps props(Fixture f, String prefix, AlarmNotifications notifications) {
+        return new MonitoringProps(
+                prefix,
+                f.key,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of("/aws/lambda/receipts"),
+                f.sweeper,
+                AlarmThresholds.DEFAULT,
+                List.of(),
+                List.of(),
+                notifications,
+                MonitoringProps.DEFAULT_RUNBOOK);
     }
 
     private static MonitoringProps props(Fixture f, String prefix, List<MonitoredQueue> queues, List<String> breakers) {

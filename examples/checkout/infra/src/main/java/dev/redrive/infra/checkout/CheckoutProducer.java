@@ -321,6 +321,16 @@ public final class CheckoutProducer extends Construct {
         return reconciliationSchedule;
     }
 
+    /** The scheduled outbox sweep. */
+    public Function outboxSweeper() {
+        return outboxSweeper;
+    }
+
+    /** The scheduled checkout reconciliation. */
+    public Function reconciliation() {
+        return reconciliation;
+    }
+
     /** The producer's functions. */
     public List<Function> functions() {
         return List.of(checkout, relay, outboxSweeper, reconciliation);

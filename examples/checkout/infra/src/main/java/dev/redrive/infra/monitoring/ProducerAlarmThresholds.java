@@ -22,11 +22,18 @@ public record ProducerAlarmThresholds(
 
     /** Checks the values can make alarms. */
     public ProducerAlarmThresholds {
-        Objects.requireNonNull(oldestUnpublishedOutbox, "oldestUnpublishedOutbox");
-        Objects.requireNonNull(relayIteratorAge, "relayIteratorAge");
+        positive("oldestUnpublishedOutbox", oldestUnpublishedOutbox);
+        positive("relayIteratorAge", relayIteratorAge);
         if (paymentProviderUnavailable < 1) {
             throw new IllegalArgumentException(
                     "paymentProviderUnavailable must be at least 1, was " + paymentProviderUnavailable);
+        }
+    }
+
+    private static void positive(String setting, Duration value) {
+        Objects.requireNonNull(value, setting);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(setting + " must be positive, was " + value);
         }
     }
 }

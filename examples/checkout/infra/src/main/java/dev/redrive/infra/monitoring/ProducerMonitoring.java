@@ -12,6 +12,7 @@ import software.amazon.awscdk.services.cloudwatch.GraphWidget;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 
 /**
  * The checkout producer's alarms and dashboard row, added to the platform's {@link Monitoring} through its extension
@@ -19,7 +20,9 @@ import software.amazon.awscdk.services.cloudwatch.MetricOptions;
  * {@link ProducerAlarmThresholds#oldestUnpublishedOutbox()} (the relay and its sweep both failed it); the relay falling
  * behind its stream ({@code IteratorAge} over {@link ProducerAlarmThresholds#relayIteratorAge()}); the payment provider
  * not answering checkouts; the reconciliation unable to end abandoned checkouts (their voids unconfirmed) for the
- * platform's evaluation periods. The producer's failure records (the relay's failures, the outbox and reconciliation
+ * platform's evaluation periods. Each description ends in its section of the runbook ({@code docs/runbook.md}, "The
+ * checkout example's alarms"); the producer's functions' errors and throttles and its orders table's throttles are
+ * the platform's alarms, from the props. The producer's failure records (the relay's failures, the outbox and reconciliation
  * schedules' DLQs) are queues of the platform's props. Not a construct of its own: the alarms are made in the
  * {@code Monitoring} construct, beside the platform's.
  */
@@ -39,10 +42,14 @@ public final class ProducerMonitoring {
                         thresholds.oldestUnpublishedOutbox().toSeconds(),
                         ComparisonOperator.GREATER_THAN_THRESHOLD,
                         1,
+                        // Reported by the outbox sweep's runs: missing means the sweep stopped, not that the outbox
+                        // is empty. Keep the state; the sweep's schedule DLQ and errors alarms report the stop.
+                        TreatMissingData.IGNORE,
                         "An OrderPlaced event has waited in the outbox for more than "
                                 + thresholds.oldestUnpublishedOutbox().toMinutes() + " min: the relay and the outbox "
                                 + "sweep could not publish it. Its consumers have not seen the order yet; see the "
-                                + "relay's log and its failure queue"));
+                                + "relay's log and its failure queue.",
+                        monitoring.runbookLink("outbox-oldest-unpublished")));
         monitoring.addAlarm(
                 prefix + "-outbox-relay-iterator-age",
                 relayIteratorAge(producer, period, null),
@@ -50,9 +57,12 @@ public final class ProducerMonitoring {
                         thresholds.relayIteratorAge().toMillis(),
                         ComparisonOperator.GREATER_THAN_THRESHOLD,
                         1,
+                        // Reported only while the stream has records for the relay: missing is no new order.
+                        TreatMissingData.NOT_BREACHING,
                         "The outbox relay is behind the orders table's stream by more than "
                                 + thresholds.relayIteratorAge().toMinutes()
-                                + " min: orders are reaching their consumers late"));
+                                + " min: orders are reaching their consumers late.",
+                        monitoring.runbookLink("outbox-relay-iterator-age")));
         monitoring.addAlarm(
                 prefix + "-payment-provider-unavailable",
                 custom(CheckoutNames.Metrics.PAYMENT_PROVIDER_UNAVAILABLE, "Sum", period),
@@ -60,8 +70,12 @@ public final class ProducerMonitoring {
                         thresholds.paymentProviderUnavailable(),
                         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                         1,
-                        "Checkouts are answered 503 because the payment provider does not answer: clients retry with "
-                                + "their keys; abandoned ones are voided by the reconciliation"));
+                        // Reported only when a checkout got no answer: missing is none.
+                        TreatMissingData.NOT_BREACHING,
+                        "At least " + thresholds.paymentProviderUnavailable() + " checkouts in a period were answered"
+                                + " 503 because the payment provider does not answer: clients retry with their keys;"
+                                + " abandoned ones are voided by the reconciliation.",
+                        monitoring.runbookLink("payment-provider-unavailable")));
         monitoring.addAlarm(
                 prefix + "-checkout-attempts-not-ended",
                 custom(CheckoutNames.Metrics.CHECKOUT_ATTEMPTS_NOT_ENDED, "Sum", period),
@@ -69,11 +83,15 @@ public final class ProducerMonitoring {
                         1,
                         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                         evaluationPeriods,
+                        // Reported by each reconciliation run that left some: missing is none left (a stopped
+                        // reconciliation is its schedule DLQ's and errors alarms' to report).
+                        TreatMissingData.NOT_BREACHING,
                         "The checkout reconciliation could not end abandoned checkouts for " + evaluationPeriods
                                 + " periods in a row: the payment provider does not confirm their voids, so their "
                                 + "authorizations may stand and their stock stays held. No client can place them (they "
                                 + "answer 410); each run retries them first. See the reconciliation's log for the "
-                                + "provider's answer"));
+                                + "provider's answer.",
+                        monitoring.runbookLink("checkout-attempts-not-ended")));
         monitoring.addDashboardRow(
                 graph(
                         "Checkout outbox: oldest unpublished (s), publish lag commit to queue (ms, p99)",
@@ -101,12 +119,18 @@ public final class ProducerMonitoring {
     }
 
     private static CreateAlarmOptions options(
-            Number threshold, ComparisonOperator comparison, int evaluationPeriods, String description) {
+            Number threshold,
+            ComparisonOperator comparison,
+            int evaluationPeriods,
+            TreatMissingData missingData,
+            String meaning,
+            String runbook) {
         return CreateAlarmOptions.builder()
                 .threshold(threshold)
                 .comparisonOperator(comparison)
                 .evaluationPeriods(evaluationPeriods)
-                .alarmDescription(description)
+                .treatMissingData(missingData)
+                .alarmDescription(meaning + " Runbook: " + runbook)
                 .build();
     }
 

@@ -1,8 +1,11 @@
 package dev.redrive.cdk.monitoring.internal;
 
 import dev.redrive.cdk.monitoring.AlarmThresholds;
+import dev.redrive.cdk.monitoring.MonitoredFunction;
 import dev.redrive.cdk.monitoring.MonitoredQueue;
+import dev.redrive.cdk.monitoring.MonitoredTable;
 import dev.redrive.cdk.monitoring.Monitoring;
+import dev.redrive.cdk.monitoring.MonitoringProps;
 import dev.redrive.core.names.RedriveNames.Dimensions;
 import dev.redrive.core.names.RedriveNames.Metrics;
 import java.util.LinkedHashMap;
@@ -14,11 +17,14 @@ import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.lambda.IFunction;
 
 /**
  * The platform's own alarms, added to a {@link Monitoring} through {@link Monitoring#addAlarm} as an app's are: per
- * queue by its kind, the sweeper's, and per circuit breaker; every threshold from {@link AlarmThresholds}.
+ * queue by its kind, the sweeper's, per function, per table and index, the account's concurrency, and per circuit
+ * breaker; every threshold from {@link AlarmThresholds}, every missing-data treatment chosen for what a missing metric
+ * means, every description ending in its runbook section ({@link RunbookSections}).
  */
 public final class PlatformAlarms {
 
@@ -49,6 +55,11 @@ public final class PlatformAlarms {
     public void queueAlarms(MonitoredQueue q) {
         if (q.kind() == MonitoredQueue.Kind.FAILURE_RECORD) {
             // Nothing drains it: alarm on what arrives in a period (clears by itself), never on what sits there.
+            // NumberOfMessagesSent counts what a destination or a scheduler sends to it (not a redrive policy's moves).
+            String meaning = q.arrivalMeaning() != null
+                    ? q.arrivalMeaning()
+                    : "A failure was recorded in " + q.name() + " (a run of a schedule or an asynchronous invocation"
+                            + " failed)";
             alarm(
                     alarmName(q, "arrival"),
                     q.queue()
@@ -59,9 +70,10 @@ public final class PlatformAlarms {
                     1,
                     ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                     1,
-                    "A sweep did not run: the schedule could not invoke the sweeper, or the run failed or went "
-                            + "stale. " + q.name() + " holds the details (read it; it is not drained and keeps them 14 "
-                            + "days). The next scheduled run retries.");
+                    TreatMissingData.NOT_BREACHING,
+                    meaning + ". " + q.name() + " holds the details (it is not drained and keeps them 14 days); the"
+                            + " alarm clears after a period without a new one.",
+                    RunbookSections.FAILURE_RECORD);
             return;
         }
         MetricOptions maximum =
@@ -70,33 +82,65 @@ public final class PlatformAlarms {
                 (q.deadLetter() ? thresholds.deadLetterOldestMessageAge() : thresholds.sourceOldestMessageAge())
                         .toSeconds());
         int depth = q.deadLetter() ? thresholds.deadLetterVisibleMessages() : thresholds.sourceVisibleMessages();
+        int periods = thresholds.evaluationPeriods();
+        // SQS reports an idle queue's metrics for hours after its last activity, then none: missing means empty.
         alarm(
                 alarmName(q, "oldest-message-age"),
                 q.queue().metricApproximateAgeOfOldestMessage(maximum),
                 age.toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
-                thresholds.evaluationPeriods(),
-                "Oldest message of " + q.name() + " is older than " + age.toHumanString());
+                periods,
+                TreatMissingData.NOT_BREACHING,
+                q.deadLetter()
+                        ? "The oldest dead letter in " + q.name() + " is older than " + age.toHumanString() + " in "
+                                + periods + " periods in a row: the sweeper is not draining it."
+                        : "The oldest message in " + q.name() + " is older than " + age.toHumanString() + " in "
+                                + periods + " periods in a row: its consumer is behind, failing or not polling.",
+                q.deadLetter() ? RunbookSections.DEAD_LETTER_AGE : RunbookSections.SOURCE_AGE);
         alarm(
                 alarmName(q, "depth"),
                 q.queue().metricApproximateNumberOfMessagesVisible(maximum),
                 depth,
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                thresholds.evaluationPeriods(),
-                "At least " + depth + " messages wait in " + q.name());
+                periods,
+                TreatMissingData.NOT_BREACHING,
+                q.deadLetter()
+                        ? "At least " + depth + " dead letters wait in " + q.name() + " in " + periods
+                                + " periods in a row: a flood of failures, or the sweeper cannot keep up."
+                        : "At least " + depth + " messages wait in " + q.name() + " in " + periods
+                                + " periods in a row: its consumer does not keep up.",
+                q.deadLetter() ? RunbookSections.DEAD_LETTER_DEPTH : RunbookSections.SOURCE_DEPTH);
         if (q.deadLetter()) {
-            alarm(
-                    alarmName(q, "arrival"),
-                    q.queue().metricApproximateNumberOfMessagesVisible(maximum),
-                    1,
-                    ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                    1,
-                    "A message arrived in the normally empty dead-letter queue " + q.name()
-                            + ": the sweeper quarantines it; see the quarantine ledger");
+            // SQS's NumberOfMessagesSent does not count what a redrive policy moves into a DLQ: the sweeper's count of
+            // what it found there, per run, is the arrival rate. A steady rate is learned as normal and the alarm
+            // returns to OK; a jump above the band fires it again. Missing (the sweeper not running): keep the state,
+            // the heartbeat alarm pages for that.
+            monitoring.addAboveBaselineAlarm(
+                    alarmName(q, "arrivals-above-baseline"),
+                    Metric.Builder.create()
+                            .namespace(Metrics.NAMESPACE)
+                            .metricName(Metrics.ARRIVALS)
+                            .dimensionsMap(Map.of(Dimensions.DEAD_LETTER_QUEUE, q.name()))
+                            .statistic("Sum")
+                            .period(period())
+                            .build(),
+                    thresholds.deadLetterArrivalBand(),
+                    periods,
+                    TreatMissingData.IGNORE,
+                    described(
+                            "Dead letters arrive in " + q.name() + " faster than its learned baseline ("
+                                    + thresholds.deadLetterArrivalBand() + " standard deviations) in " + periods
+                                    + " periods in a row: a new failure, not the usual rate. The sweeper quarantines"
+                                    + " them; see which failure class grew.",
+                            RunbookSections.DEAD_LETTER_ARRIVALS));
         }
     }
 
-    /** The sweeper's alarms: the oldest unresolved quarantine entry, the replay success rate, its errors. */
+    /**
+     * The sweeper's alarms: the oldest unresolved quarantine entry and the replay success rate (missing data keeps
+     * their state: the sweeper stopped, which its heartbeat reports), its heartbeat (no run reported in the window:
+     * missing data breaches), and its errors and throttles.
+     */
     public void sweeperAlarms(IFunction sweeper) {
         alarm(
                 prefix + "-oldest-unresolved-quarantine",
@@ -104,28 +148,144 @@ public final class PlatformAlarms {
                 thresholds.oldestUnresolvedQuarantine().toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
                 1,
-                "A quarantined dead letter has waited for a decision longer than "
-                        + thresholds.oldestUnresolvedQuarantine());
+                TreatMissingData.IGNORE,
+                "A quarantined dead letter has waited for a person's decision for more than "
+                        + Duration.seconds(
+                                        thresholds.oldestUnresolvedQuarantine().toSeconds())
+                                .toHumanString()
+                        + ".",
+                RunbookSections.OLDEST_UNRESOLVED);
         alarm(
                 prefix + "-replay-success-rate",
                 replaySuccessRate(),
                 thresholds.replaySuccessRate(),
                 ComparisonOperator.LESS_THAN_THRESHOLD,
                 1,
-                "Replays keep returning to the dead-letter queue: fewer than " + thresholds.replaySuccessRate()
+                TreatMissingData.IGNORE,
+                "Replays keep returning to the dead-letter queues: fewer than " + thresholds.replaySuccessRate()
                         + " of the replays of the last "
                         + thresholds.replaySuccessWindow().toMinutes()
-                        + " min stayed out (or replays returned in a window that sent none)");
+                        + " min stayed out (or replays returned in a window that sent none).",
+                RunbookSections.REPLAY_SUCCESS_RATE);
+        Duration heartbeat = Duration.seconds(thresholds.sweeperHeartbeat().toSeconds());
+        // Every run that gets to export its figures reports Replayed (0 included): its sample count is the runs.
         alarm(
-                prefix + "-sweeper-errors",
-                sweeper.metricErrors(MetricOptions.builder()
-                        .statistic("Sum")
-                        .period(period())
-                        .build()),
+                prefix + "-sweeper-heartbeat",
+                custom(Metrics.REPLAYED, "SampleCount", heartbeat),
                 1,
+                ComparisonOperator.LESS_THAN_THRESHOLD,
+                1,
+                TreatMissingData.BREACHING,
+                "No dead-letter sweeper run reported its figures for " + heartbeat.toHumanString()
+                        + ": the sweeper is not running (schedule disabled or failing, runs timing out or failing"
+                        + " before the end). Dead letters are not quarantined or replayed, and the quarantine"
+                        + " alarms keep their last state.",
+                RunbookSections.SWEEPER_HEARTBEAT);
+        functionAlarms(new MonitoredFunction(MonitoringProps.SWEEPER, sweeper));
+    }
+
+    /**
+     * A function's errors and throttles in a period. Lambda reports them only for invoked functions: missing data is
+     * no invocation, not breaching (a scheduled function that stops running is its heartbeat's to report).
+     */
+    public void functionAlarms(MonitoredFunction f) {
+        MetricOptions sum =
+                MetricOptions.builder().statistic("Sum").period(period()).build();
+        alarm(
+                prefix + "-" + f.name() + "-errors",
+                f.function().metricErrors(sum),
+                thresholds.functionErrors(),
                 ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
                 1,
-                "The dead-letter sweeper failed: dead letters are not being quarantined");
+                TreatMissingData.NOT_BREACHING,
+                "The function " + f.name() + " failed at least " + thresholds.functionErrors()
+                        + " time(s) in a period (an unhandled error, a timeout or running out of memory).",
+                RunbookSections.FUNCTION_ERRORS);
+        alarm(
+                prefix + "-" + f.name() + "-throttles",
+                f.function().metricThrottles(sum),
+                thresholds.functionThrottles(),
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                1,
+                TreatMissingData.NOT_BREACHING,
+                "Lambda throttled the function " + f.name() + " at least " + thresholds.functionThrottles()
+                        + " time(s) in a period: its reserved concurrency or the account's concurrency is used up.",
+                RunbookSections.FUNCTION_THROTTLES);
+    }
+
+    /**
+     * A table's read plus write throttle events, and each of its global secondary indexes' (reported only under the
+     * index's {@code GlobalSecondaryIndexName}). DynamoDB reports throttle events only when there are some, and
+     * alarms on {@code AWS/DynamoDB} metrics keep their state on missing data whatever they are told: {@code FILL(...,
+     * 0)} makes a quiet period a 0, so the alarm returns to OK.
+     */
+    public void tableAlarms(MonitoredTable t) {
+        throttleAlarm(t, null);
+        t.indexes().forEach(index -> throttleAlarm(t, index));
+    }
+
+    private void throttleAlarm(MonitoredTable t, String index) {
+        Map<String, String> dimensions = new LinkedHashMap<>();
+        dimensions.put("TableName", t.table().getTableName());
+        if (index != null) {
+            dimensions.put("GlobalSecondaryIndexName", index);
+        }
+        Map<String, IMetric> inputs = new LinkedHashMap<>();
+        inputs.put("reads", dynamo("ReadThrottleEvents", dimensions));
+        inputs.put("writes", dynamo("WriteThrottleEvents", dimensions));
+        String what = index == null ? "The table " + t.name() : "The index " + index + " of the table " + t.name();
+        alarm(
+                index == null
+                        ? prefix + "-" + t.name() + "-table-throttles"
+                        : prefix + "-" + t.name() + "-" + index + "-index-throttles",
+                MathExpression.Builder.create()
+                        .expression("FILL(reads, 0) + FILL(writes, 0)")
+                        .usingMetrics(inputs)
+                        .period(period())
+                        .label(t.name() + (index == null ? "" : " " + index) + " throttle events")
+                        .build(),
+                thresholds.tableThrottles(),
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                1,
+                TreatMissingData.NOT_BREACHING,
+                what + " throttled at least " + thresholds.tableThrottles() + " read or write event(s) in a period"
+                        + (index == null
+                                ? "."
+                                : ": a throttled index write throttles the table's write that caused it."),
+                RunbookSections.TABLE_THROTTLES);
+    }
+
+    private Metric dynamo(String name, Map<String, String> dimensions) {
+        return Metric.Builder.create()
+                .namespace("AWS/DynamoDB")
+                .metricName(name)
+                .dimensionsMap(dimensions)
+                .statistic("Sum")
+                .period(period())
+                .build();
+    }
+
+    /**
+     * The account's claimed concurrency in the region ({@code ClaimedAccountConcurrency}: unreserved concurrent
+     * executions plus reserved and provisioned concurrency); reported only while functions run, so missing is not
+     * breaching.
+     */
+    public void accountConcurrencyAlarm() {
+        alarm(
+                prefix + "-account-concurrency",
+                Metric.Builder.create()
+                        .namespace("AWS/Lambda")
+                        .metricName("ClaimedAccountConcurrency")
+                        .statistic("Maximum")
+                        .period(period())
+                        .build(),
+                thresholds.accountConcurrency(),
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                1,
+                TreatMissingData.NOT_BREACHING,
+                "The account's claimed Lambda concurrency in this region reached " + thresholds.accountConcurrency()
+                        + ": further invocations of any function without reserved concurrency will be throttled.",
+                RunbookSections.ACCOUNT_CONCURRENCY);
     }
 
     /**
@@ -148,10 +308,12 @@ public final class PlatformAlarms {
                 thresholds.breakerOpen().toSeconds(),
                 ComparisonOperator.GREATER_THAN_THRESHOLD,
                 1,
+                TreatMissingData.NOT_BREACHING,
                 "The circuit breaker of " + dependency + " has been open for more than "
                         + thresholds.breakerOpen().toMinutes() + " min: its messages are deferred, not sent. Check "
                         + dependency + "; for a planned outage, `redrive window add` lets the sweeper replay what "
-                        + "reaches the dead-letter queue");
+                        + "reaches the dead-letter queue.",
+                RunbookSections.BREAKER_OPEN);
     }
 
     /**
@@ -188,16 +350,24 @@ public final class PlatformAlarms {
             Number threshold,
             ComparisonOperator comparison,
             int evaluationPeriods,
-            String description) {
+            TreatMissingData missingData,
+            String meaning,
+            String section) {
         monitoring.addAlarm(
                 name,
                 metric,
                 CreateAlarmOptions.builder()
-                        .alarmDescription(description)
+                        .alarmDescription(described(meaning, section))
                         .threshold(threshold)
                         .comparisonOperator(comparison)
                         .evaluationPeriods(evaluationPeriods)
+                        .treatMissingData(missingData)
                         .build());
+    }
+
+    /** What an alarm means, then its runbook section: {@code "... Runbook: <runbook>#<section>"}. */
+    private String described(String meaning, String section) {
+        return meaning + " Runbook: " + monitoring.runbookLink(section);
     }
 
     private Duration period() {
