@@ -224,7 +224,7 @@ public final class Monitoring extends Construct {
         Objects.requireNonNull(missingData, "missingData");
         requireName(name);
         requireDescription(name, description);
-        CfnAnomalyDetector.Builder.create(this, name + "-baseline")
+        CfnAnomalyDetector detector = CfnAnomalyDetector.Builder.create(this, name + "-baseline")
                 .singleMetricAnomalyDetector(CfnAnomalyDetector.SingleMetricAnomalyDetectorProperty.builder()
                         .namespace(metric.getNamespace())
                         .metricName(metric.getMetricName())
@@ -250,6 +250,8 @@ public final class Monitoring extends Construct {
                 .datapointsToAlarm(evaluationPeriods)
                 .treatMissingData(missingData)
                 .build();
+        // The model the alarm's band reads exists before the alarm does (CloudFormation orders them by this only).
+        alarm.getNode().addDependency(detector);
         return notifying(alarm);
     }
 

@@ -260,7 +260,16 @@ class MonitoringTest {
                                 "MetricName", "Arrivals",
                                 "Stat", "Sum",
                                 "Dimensions", List.of(Map.of("Name", "DeadLetterQueue", "Value", "orders-dlq")))));
-        assertThat(t.findResources("AWS::CloudWatch::AnomalyDetector")).hasSize(1);
+        Map<String, Map<String, Object>> detectors = t.findResources("AWS::CloudWatch::AnomalyDetector");
+        assertThat(detectors).hasSize(1);
+        String alarmId = t.findResources("AWS::CloudWatch::Alarm").entrySet().stream()
+                .filter(e -> String.valueOf(e.getValue()).contains("shop-orders-dlq-arrivals-above-baseline"))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseThrow();
+        assertThat(t.findResources("AWS::CloudWatch::Alarm").get(alarmId).get("DependsOn"))
+                .as("the model the alarm's band reads is made before the alarm")
+                .isEqualTo(List.of(detectors.keySet().iterator().next()));
     }
 
     @Test
