@@ -101,6 +101,7 @@ public final class RedriveStack extends Stack {
                 platform,
                 settings.runtime(),
                 settings.consumers(),
+                settings.consumerScaling(),
                 emailOutbox,
                 revenue,
                 tables.control(),
@@ -132,7 +133,8 @@ public final class RedriveStack extends Stack {
                         key,
                         checkout.all(),
                         settings.paymentProviderUrl(),
-                        settings.sweepRate()))
+                        settings.sweepRate(),
+                        settings.checkoutReservedConcurrency()))
                 : Optional.empty();
         this.monitoring = monitoring(prefix, key, settings);
         outputs();
