@@ -35,10 +35,10 @@ public final class CfnLint {
      * @param exit   its exit code (bits: 1 fatal, 2 error, 4 warning, 8 informational)
      * @param output what it printed
      */
-    record Findings(int exit, String output) {
+    public record Findings(int exit, String output) {
 
         /** The lines that name a SnapStart rule. */
-        List<String> snapStart() {
+        public List<String> snapStart() {
             List<String> lines = new ArrayList<>();
             for (String line : output.split("\\R")) {
                 Matcher m = SNAPSTART_FINDING.matcher(line);
@@ -79,7 +79,7 @@ public final class CfnLint {
     }
 
     /** Runs cfn-lint with its informational checks on {@code template}; throws if cfn-lint is not installed. */
-    static Findings lint(Path template) throws IOException, InterruptedException {
+    public static Findings lint(Path template) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(findCfnLint()
                 .orElseThrow(() -> new IllegalStateException(
                         "cfn-lint is not installed (neither '<python> -m cfnlint' nor 'cfn-lint' on the PATH works): "
@@ -95,7 +95,7 @@ public final class CfnLint {
     }
 
     /** The command that runs cfn-lint here, if any. */
-    static Optional<List<String>> findCfnLint() throws InterruptedException {
+    public static Optional<List<String>> findCfnLint() throws InterruptedException {
         String python = System.getProperty("redrive.python", System.getenv().getOrDefault("REDRIVE_PYTHON", "python3"));
         for (List<String> candidate : List.of(List.of(python, "-m", "cfnlint"), List.of("cfn-lint"))) {
             List<String> probe = new ArrayList<>(candidate);
