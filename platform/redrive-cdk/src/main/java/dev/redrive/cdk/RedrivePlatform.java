@@ -176,7 +176,7 @@ public final class RedrivePlatform extends Construct {
         private String prefix = "redrive";
         private IKey key;
         private SweeperCode sweeperCode;
-        private Architecture architecture = Architecture.X86_64;
+        private Architecture architecture = Architecture.ARM_64;
         private Duration quarantineRetention = Duration.ofDays(7);
         private String sweepRate = "rate(5 minutes)";
         private ReplayPace replayPace = ReplayPace.DEFAULT;
@@ -263,7 +263,10 @@ public final class RedrivePlatform extends Construct {
             return this;
         }
 
-        /** The sweeper function's architecture (default x86_64). */
+        /**
+         * The sweeper function's architecture (default arm64: its jar runs on either, and Lambda's price per GB-second
+         * is about 20 % lower on arm64).
+         */
         public Builder architecture(Architecture value) {
             this.architecture = Objects.requireNonNull(value, "architecture");
             return this;

@@ -2,11 +2,13 @@ package dev.redrive.infra;
 
 import dev.redrive.cdk.consumer.BackoffSettings;
 import dev.redrive.cdk.consumer.BreakerSettings;
+import dev.redrive.cdk.consumer.ConsumerScaling;
 import dev.redrive.cdk.consumer.ConsumerTuning;
 import dev.redrive.cdk.function.FunctionRuntime;
 import dev.redrive.cdk.monitoring.AlarmNotifications;
 import dev.redrive.cdk.monitoring.AlarmThresholds;
 import dev.redrive.cdk.monitoring.MonitoringProps;
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.monitoring.ProducerAlarmThresholds;
@@ -14,8 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import software.amazon.awscdk.services.lambda.Architecture;
@@ -29,8 +33,9 @@ import software.constructs.Node;
  *                             and architecture; absent: a placeholder (a given path that does not exist fails)
  * @param runtime              {@code runtime}: {@code jvm} (default: what {@code ./mvnw package} builds anywhere) or
  *                             {@code native} (a GraalVM/Mandrel {@code bootstrap})
- * @param architecture         {@code architecture}: {@code x86_64} (default: what a native build on a usual machine
- *                             makes, and the JVM artifact runs on both) or {@code arm64}
+ * @param architecture         {@code architecture}: {@code arm64} or {@code x86_64}. Default: {@code arm64} for the JVM
+ *                             artifact (it runs on both, and Lambda's GB-second costs about 20 % less on arm64),
+ *                             {@code x86_64} for the native one (what a native build on a usual machine makes)
  * @param sweepRate            {@code sweepRate}: the sweeper's schedule (default {@code rate(5 minutes)})
  * @param quarantineRetention  {@code sweeperRetention}: quarantine before archiving, ISO-8601 (default {@code P7D})
  * @param claimTtl             {@code claimTtl}: how long claims count; default derived from the retentions
@@ -65,6 +70,13 @@ import software.constructs.Node;
  *                             leaves the consumers fed by whatever sends to their queues
  * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls; absent,
  *                             the checkout answers 503 (no provider configured)
+ * @param consumerScaling      per consumer name: {@code batchSize}, {@code maxBatchingWindow} (ISO-8601),
+ *                             {@code maxConcurrency} and {@code reservedConcurrency}, each for every consumer, or for
+ *                             one as {@code <consumer>.<setting>} (which wins). Defaults: 10, {@code PT0S}, 5, and a
+ *                             reserved concurrency equal to the consumer's maxConcurrency ({@code none}: no reservation)
+ * @param checkoutReservedConcurrency {@code checkoutReservedConcurrency}: the concurrency reserved for the checkout
+ *                             behind the Function URL, which is also its ceiling, so a burst of orders cannot starve the
+ *                             consumers (default 50; {@code none}: no reservation, no ceiling)
  */
 public record RedriveSettings(
         String prefix,
@@ -86,12 +98,20 @@ public record RedriveSettings(
         boolean allowShortRetries,
         ClaimCheckCleanup claimCheckCleanup,
         boolean checkoutProducer,
-        Optional<String> paymentProviderUrl) {
+        Optional<String> paymentProviderUrl,
+        Map<String, ConsumerScaling> consumerScaling,
+        Optional<Integer> checkoutReservedConcurrency) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
 
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9-]{0,19}");
+
+    /** The checkout's reserved concurrency when the context sets none. */
+    public static final int DEFAULT_CHECKOUT_RESERVED_CONCURRENCY = 50;
+
+    /** The consumers whose scaling the context sets, by name. */
+    static final List<String> CONSUMERS = List.of(CheckoutNames.CONFIRMATION_EMAIL, CheckoutNames.REVENUE_ANALYTICS);
 
     /** Checks the prefix; it is part of every explicit name. */
     public RedriveSettings {
@@ -99,15 +119,20 @@ public record RedriveSettings(
             throw new IllegalArgumentException("prefix '" + prefix + "' must be 1 to 20 lower-case letters, digits "
                     + "and dashes, starting with a letter (-c prefix=...)");
         }
+        consumerScaling = Map.copyOf(consumerScaling);
     }
 
     /** Reads the settings from the context of {@code node}; every value has a default. */
     public static RedriveSettings fromContext(Node node) {
+        FunctionRuntime runtime =
+                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.JVM);
         return new RedriveSettings(
                 text(node, "prefix").orElse("redrive"),
                 text(node, "functionsAsset"),
-                text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.JVM),
-                text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.X86_64),
+                runtime,
+                text(node, "architecture")
+                        .map(RedriveSettings::architecture)
+                        .orElse(runtime == FunctionRuntime.JVM ? Architecture.ARM_64 : Architecture.X86_64),
                 text(node, "sweepRate").orElse("rate(5 minutes)"),
                 text(node, "sweeperRetention")
                         .map(v -> duration("sweeperRetention", v))
@@ -145,7 +170,56 @@ public record RedriveSettings(
                 text(node, "checkoutProducer")
                         .map(v -> bool("checkoutProducer", v))
                         .orElse(true),
-                text(node, "paymentProviderUrl").map(RedriveSettings::paymentProviderUrl));
+                text(node, "paymentProviderUrl").map(RedriveSettings::paymentProviderUrl),
+                consumerScaling(node),
+                text(node, "checkoutReservedConcurrency")
+                        .map(v -> reservation("checkoutReservedConcurrency", v))
+                        .orElse(Optional.of(DEFAULT_CHECKOUT_RESERVED_CONCURRENCY)));
+    }
+
+    /**
+     * Each consumer's scaling: {@code -c <consumer>.<setting>}, else {@code -c <setting>}, else the default; the
+     * reserved concurrency defaults to the consumer's maxConcurrency. The values are checked by the consumer's props.
+     */
+    private static Map<String, ConsumerScaling> consumerScaling(Node node) {
+        Map<String, ConsumerScaling> out = new LinkedHashMap<>();
+        ConsumerScaling d = ConsumerScaling.DEFAULT;
+        for (String consumer : CONSUMERS) {
+            int maxConcurrency = scalingText(node, consumer, "maxConcurrency")
+                    .map(v -> integer(consumer + ".maxConcurrency", v))
+                    .orElse(d.maxConcurrency());
+            out.put(
+                    consumer,
+                    new ConsumerScaling(
+                            scalingText(node, consumer, "batchSize")
+                                    .map(v -> integer(consumer + ".batchSize", v))
+                                    .orElse(d.batchSize()),
+                            scalingText(node, consumer, "maxBatchingWindow")
+                                    .map(v -> duration(consumer + ".maxBatchingWindow", v))
+                                    .orElse(d.maxBatchingWindow()),
+                            maxConcurrency,
+                            scalingText(node, consumer, "reservedConcurrency")
+                                    .map(v -> reservation(consumer + ".reservedConcurrency", v))
+                                    .orElse(Optional.of(maxConcurrency))));
+        }
+        return out;
+    }
+
+    private static Optional<String> scalingText(Node node, String consumer, String setting) {
+        return text(node, consumer + "." + setting).or(() -> text(node, setting));
+    }
+
+    /** A reserved concurrency: a whole number, or {@code none}. */
+    private static Optional<Integer> reservation(String key, String value) {
+        if (value.equalsIgnoreCase("none")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Integer.parseInt(value));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "-c " + key + "=" + value + " is neither a whole number nor none (no reservation)", e);
+        }
     }
 
     /** Every platform alarm threshold from {@code -c alarm<Setting>}, the default where absent. */

@@ -104,6 +104,7 @@ public final class RedriveStack extends Stack {
                 platform,
                 settings.runtime(),
                 settings.consumers(),
+                settings.consumerScaling(),
                 emailOutbox,
                 revenue,
                 tables.control(),
@@ -135,7 +136,8 @@ public final class RedriveStack extends Stack {
                         key,
                         checkout.all(),
                         settings.paymentProviderUrl(),
-                        settings.sweepRate()))
+                        settings.sweepRate(),
+                        settings.checkoutReservedConcurrency()))
                 : Optional.empty();
         this.monitoring = monitoring(prefix, key, settings);
         outputs();

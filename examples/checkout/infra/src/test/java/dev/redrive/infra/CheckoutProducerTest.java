@@ -32,7 +32,8 @@ class CheckoutProducerTest {
                 .singleElement()
                 .satisfies(u -> assertThat(map(u, "Properties"))
                         .containsEntry("AuthType", "AWS_IAM")
-                        .containsEntry("TargetFunctionArn", Map.of("Fn::GetAtt", List.of(checkout, "Arn"))));
+                        .containsEntry("TargetFunctionArn", Map.of("Fn::GetAtt", List.of(checkout, "Arn")))
+                        .containsEntry("Qualifier", "live"));
         assertThat(t.environment(checkout))
                 .containsEntry("REDRIVE_CHECKOUT_ORDERS_TABLE", Map.of("Ref", orders()))
                 .doesNotContainKey("REDRIVE_CHECKOUT_PAYMENTS_URL");
@@ -76,7 +77,7 @@ class CheckoutProducerTest {
         String relay = t.function("outbox-relay");
         Map<String, Object> mapping = t.resources("AWS::Lambda::EventSourceMapping").values().stream()
                 .map(r -> map(r, "Properties"))
-                .filter(m -> Map.of("Ref", relay).equals(m.get("FunctionName")))
+                .filter(m -> t.invokedName(relay).equals(m.get("FunctionName")))
                 .findFirst()
                 .orElseThrow();
 
@@ -119,7 +120,7 @@ class CheckoutProducerTest {
             String fn = t.function(handler);
             assertThat(t.resources("AWS::Scheduler::Schedule").values())
                     .as(handler)
-                    .anyMatch(s -> Map.of("Fn::GetAtt", List.of(fn, "Arn"))
+                    .anyMatch(s -> Map.of("Ref", t.alias(fn))
                             .equals(map(map(s, "Properties"), "Target").get("Arn")));
             assertThat(t.statementsOf(fn))
                     .filteredOn(s -> s.allows("dynamodb:Query"))

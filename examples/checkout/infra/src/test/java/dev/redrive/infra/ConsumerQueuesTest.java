@@ -35,7 +35,7 @@ class ConsumerQueuesTest {
                 .filter(p -> String.valueOf(p.get("EventSourceArn")).contains(queue))
                 .findFirst()
                 .orElseThrow();
-        String function = (String) map(mapping, "FunctionName").get("Ref");
+        String function = t.invokedFunction(mapping.get("FunctionName"));
         int timeout = (Integer) t.properties(function).get("Timeout");
 
         assertThat(timeout).isEqualTo(30);

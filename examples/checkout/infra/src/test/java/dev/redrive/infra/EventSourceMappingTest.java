@@ -28,8 +28,7 @@ class EventSourceMappingTest {
                 .hasSize(2);
         queueByHandler.forEach((handler, queue) -> {
             Map<String, Object> mapping = mappings.stream()
-                    .filter(m ->
-                            t.function(handler).equals(map(m, "FunctionName").get("Ref")))
+                    .filter(m -> t.invokedName(t.function(handler)).equals(m.get("FunctionName")))
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no mapping for " + handler));
             assertThat(mapping.get("EventSourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of(queue, "Arn")));
@@ -97,7 +96,7 @@ class EventSourceMappingTest {
     }
 
     @Test
-    void byDefaultEveryFunctionIsTheJvmArtifactOnX8664WhatAPlainBuildMakes() {
+    void byDefaultEveryFunctionIsTheJvmArtifactOnArm64WhichItRunsOnAtALowerPricePerGbSecond() {
         assertThat(t.functionIds())
                 .as("2 consumers, the sweeper, the checkout, its relay, outbox sweep and reconciliation")
                 .hasSize(7)
@@ -106,7 +105,7 @@ class EventSourceMappingTest {
                     assertThat(fn.get("Runtime")).isEqualTo("java21");
                     assertThat(fn.get("Handler"))
                             .isEqualTo("io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest");
-                    assertThat(fn.get("Architectures")).isEqualTo(List.of("x86_64"));
+                    assertThat(fn.get("Architectures")).isEqualTo(List.of("arm64"));
                     assertThat(t.environment(id)).doesNotContainKey("DISABLE_SIGNAL_HANDLERS");
                 });
         assertThat(t.functionIds().stream()

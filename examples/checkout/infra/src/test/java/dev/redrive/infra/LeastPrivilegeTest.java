@@ -187,7 +187,8 @@ class LeastPrivilegeTest {
                 .orElseThrow();
         List<Statement> policy = t.statementsOfRole(role);
 
-        assertThat(allows(policy, "lambda:InvokeFunction", t.function("dlq-sweeper")))
+        assertThat(allows(policy, "lambda:InvokeFunction", t.alias(t.function("dlq-sweeper"))))
+                .as("the schedule invokes the sweeper's alias")
                 .isTrue();
         assertThat(policy)
                 .filteredOn(s -> s.allows("lambda:InvokeFunction"))

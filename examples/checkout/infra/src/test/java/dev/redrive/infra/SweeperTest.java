@@ -107,14 +107,14 @@ class SweeperTest {
 
         assertThat(props.get("ScheduleExpression")).isEqualTo("rate(5 minutes)");
         assertThat(props.get("State")).isEqualTo("ENABLED");
-        assertThat(target.get("Arn")).isEqualTo(Map.of("Fn::GetAtt", List.of(t.function("dlq-sweeper"), "Arn")));
+        assertThat(target.get("Arn")).isEqualTo(Map.of("Ref", t.alias(t.function("dlq-sweeper"))));
         assertThat(target.get("Input")).isEqualTo("{\"source\":\"redrive.schedule\"}");
         assertThat(map(target, "RetryPolicy")).containsEntry("MaximumRetryAttempts", 2);
         assertThat(map(target, "DeadLetterConfig").get("Arn"))
                 .isEqualTo(Map.of("Fn::GetAtt", List.of(t.queue("redrive-sweeper-schedule-dlq"), "Arn")));
         String role = (String) ((List<?>) map(target, "RoleArn").get("Fn::GetAtt")).get(0);
         assertThat(t.statementsOfRole(role))
-                .anyMatch(s -> s.allows("lambda:InvokeFunction") && s.on(t.function("dlq-sweeper")));
+                .anyMatch(s -> s.allows("lambda:InvokeFunction") && s.on(t.alias(t.function("dlq-sweeper"))));
     }
 
     @Test
@@ -129,7 +129,13 @@ class SweeperTest {
                 "Properties");
 
         assertThat(config.get("FunctionName")).isEqualTo(Map.of("Ref", t.function("dlq-sweeper")));
-        assertThat(config.get("Qualifier")).isEqualTo("$LATEST");
+        assertThat(config.get("Qualifier"))
+                .as("the settings of what the schedule invokes, the alias (they are per qualifier)")
+                .isEqualTo(Map.of(
+                        "Fn::Select",
+                        List.of(
+                                7,
+                                Map.of("Fn::Split", List.of(":", Map.of("Ref", t.alias(t.function("dlq-sweeper"))))))));
         assertThat(config.get("MaximumRetryAttempts")).isEqualTo(0);
         assertThat(config.get("MaximumEventAgeInSeconds")).isEqualTo(300);
         assertThat(map(map(config, "DestinationConfig"), "OnFailure").get("Destination"))

@@ -73,6 +73,47 @@ final class TemplateView {
                 .orElseThrow(() -> new AssertionError("no function with handler " + handler));
     }
 
+    /** The logical id of the {@code live} alias of the function {@code functionId} (the JVM runtime's). */
+    String alias(String functionId) {
+        return resources("AWS::Lambda::Alias").entrySet().stream()
+                .filter(e -> Map.of("Ref", functionId)
+                        .equals(map(e.getValue(), "Properties").get("FunctionName")))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no alias of " + functionId));
+    }
+
+    /**
+     * A mapping's {@code FunctionName} when it invokes the alias of {@code functionId}: CDK takes the function name
+     * from the alias's ARN and appends {@code :live}.
+     */
+    Map<String, Object> invokedName(String functionId) {
+        return Map.of(
+                "Fn::Join",
+                List.of(
+                        "",
+                        List.of(
+                                Map.of(
+                                        "Fn::Select",
+                                        List.of(
+                                                6,
+                                                Map.of("Fn::Split", List.of(":", Map.of("Ref", alias(functionId)))))),
+                                ":live")));
+    }
+
+    /** The function a mapping's {@code FunctionName} invokes, through its alias or directly. */
+    String invokedFunction(Object functionName) {
+        return functionIds().stream()
+                .filter(id -> Map.of("Ref", id).equals(functionName)
+                        || (!resources("AWS::Lambda::Alias").isEmpty()
+                                && resources("AWS::Lambda::Alias").values().stream()
+                                        .anyMatch(a -> Map.of("Ref", id)
+                                                .equals(map(a, "Properties").get("FunctionName")))
+                                && invokedName(id).equals(functionName)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no function is invoked as " + functionName));
+    }
+
     Map<String, Object> environment(String functionId) {
         return map(map(properties(functionId), "Environment"), "Variables");
     }

@@ -7,9 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Token;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.CfnFunction;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.IFunction;
+import software.amazon.awscdk.services.lambda.Version;
 import software.amazon.awscdk.services.sqs.CfnQueue;
 import software.amazon.awscdk.services.sqs.DeadLetterQueue;
 import software.amazon.awscdk.services.sqs.IQueue;
@@ -32,12 +36,17 @@ import software.constructs.Construct;
  *   <li>the dead-letter queue keeps messages longer than the queue (a message's age counts from its first enqueue:
  *       a shorter retention deletes dead letters on arrival);</li>
  *   <li>a message that keeps failing TRANSIENT stays out of the dead-letter queue for at least the minimum retry
- *       window ({@link RetryWindow}).</li>
+ *       window ({@link RetryWindow});</li>
+ *   <li>a function with SnapStart is given as its alias or version, not unqualified: the mapping would invoke
+ *       {@code $LATEST}, which SnapStart never applies to;</li>
+ *   <li>a function's reserved concurrency, if it has one, covers the mapping's maximum concurrency (else the extra
+ *       invocations are throttled and their batches count receives towards the dead-letter queue).</li>
  * </ul>
  *
  * <p>A queue or function defined in the same app is read; an imported one's settings are declared in the
  * {@link AttachedConsumerProps} and must agree with what can be read. An imported function's environment cannot be
- * set: the construct then warns and lists the variables in {@link #environment()} for the team to set.
+ * set: the construct then warns and lists the variables in {@link #environment()} for the team to set. An alias or a
+ * version of a function defined in the app counts as that function (its environment, timeout and role).
  */
 public final class AttachedConsumer extends Construct implements IIdempotentConsumer {
 
@@ -86,9 +95,8 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
                 name,
                 "the function timeout",
                 props.functionTimeout(),
-                props.function() instanceof Function f
-                        ? Optional.of(f.getTimeout() == null ? LAMBDA_DEFAULT_TIMEOUT : seconds(f.getTimeout()))
-                        : Optional.empty(),
+                ownFunction(props.function())
+                        .map(f -> f.getTimeout() == null ? LAMBDA_DEFAULT_TIMEOUT : seconds(f.getTimeout())),
                 "the function is imported: declare functionTimeout(...)");
         this.visibilityTimeout = settle(
                 name,
@@ -132,6 +140,24 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
                     + " so dead letters would be deleted on arrival. Give the dead-letter queue a longer "
                     + "retentionPeriod (14 days, the SQS maximum, is usual)");
         }
+        if (props.function() instanceof Function unqualified && snapStart(unqualified)) {
+            throw new IllegalArgumentException("the function of consumer " + name + " runs SnapStart on its published "
+                    + "versions, but it is given unqualified, so its queue's mapping would invoke $LATEST, which "
+                    + "SnapStart never applies to: give the consumer its alias (Alias.Builder...version("
+                    + "function.getCurrentVersion())) instead");
+        }
+        ownFunction(props.function())
+                .flatMap(AttachedConsumer::reservedConcurrency)
+                .ifPresent(reserved -> {
+                    if (reserved < props.maxConcurrency()) {
+                        throw new IllegalArgumentException("the function of consumer " + name
+                                + " has a reserved concurrency of "
+                                + reserved + ", below the maxConcurrency " + props.maxConcurrency() + " of its queue's "
+                                + "mapping: the extra invocations would be throttled, and each throttled batch returns to the "
+                                + "queue with its receive count raised, on its way to the DLQ. Reserve at least "
+                                + props.maxConcurrency() + " or lower maxConcurrency");
+                    }
+                });
         if (!props.minimumRetryWindow().isZero()) {
             List<String> problems = RetryWindow.problems(
                     new ConsumerTuning(functionTimeout, maxReceiveCount, props.backoff(), props.minimumRetryWindow()));
@@ -174,8 +200,9 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
                 props.claimsTable().getEncryptionKey().grantEncryptDecrypt(function);
             }
         }
-        if (function instanceof Function own) {
-            environment.forEach(own::addEnvironment);
+        Optional<Function> own = ownFunction(function);
+        if (own.isPresent()) {
+            environment.forEach(own.get()::addEnvironment);
         } else {
             Annotations.of(this)
                     .addWarningV2(
@@ -184,6 +211,36 @@ public final class AttachedConsumer extends Construct implements IIdempotentCons
                                     + "set here: set " + String.join(", ", environment.keySet())
                                     + " on it yourself (AttachedConsumer.environment() has their values)");
         }
+    }
+
+    /** The function defined in this app that {@code function} is, or is an alias or version of. */
+    static Optional<Function> ownFunction(IFunction function) {
+        if (function instanceof Function own) {
+            return Optional.of(own);
+        }
+        if (function instanceof Alias alias) {
+            return ownFunction(alias.getVersion().getLambda());
+        }
+        if (function instanceof Version version) {
+            return ownFunction(version.getLambda());
+        }
+        return Optional.empty();
+    }
+
+    private static boolean snapStart(Function function) {
+        return function.getNode().getDefaultChild() instanceof CfnFunction cfn
+                && cfn.getSnapStart() != null
+                && String.valueOf(Stack.of(function).resolve(cfn.getSnapStart()))
+                        .contains("PublishedVersions");
+    }
+
+    private static Optional<Integer> reservedConcurrency(Function function) {
+        if (!(function.getNode().getDefaultChild() instanceof CfnFunction cfn)
+                || cfn.getReservedConcurrentExecutions() == null) {
+            return Optional.empty();
+        }
+        Number reserved = cfn.getReservedConcurrentExecutions();
+        return Token.isUnresolved(reserved) ? Optional.empty() : Optional.of(reserved.intValue());
     }
 
     private static <T> T settle(

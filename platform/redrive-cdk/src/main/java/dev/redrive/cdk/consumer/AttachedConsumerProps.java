@@ -18,7 +18,9 @@ import software.amazon.awscdk.services.sqs.IQueue;
  * @param name               the consumer's name, the first part of every claim key: the name the handler gives its
  *                           consumer ({@code Redrive...externalEffect("<name>", ...)}). Never rename one in production
  * @param queue              the queue the function consumes; it must have a redrive policy to a dead-letter queue
- * @param function           the consumer's function, of any runtime
+ * @param function           the consumer's function, of any runtime; what the queue's mapping invokes. A function
+ *                           with SnapStart must be given as its alias (or version): SnapStart never applies to
+ *                           {@code $LATEST}, and the construct refuses the unqualified function
  * @param claimsTable        the idempotency claims table the function claims in
  * @param deadLetterQueue    the queue's dead-letter queue; read from the queue's redrive policy when it has one here
  * @param maxReceiveCount    receives before SQS dead-letters a message; read from the redrive policy likewise
@@ -27,9 +29,10 @@ import software.amazon.awscdk.services.sqs.IQueue;
  *                           when it sets none)
  * @param sourceRetention    the queue's message retention; read likewise (default 4 days)
  * @param deadLetterRetention the dead-letter queue's retention; read likewise
- * @param batchSize          records per invocation (default 10)
- * @param maxBatchingWindow  how long Lambda gathers a batch (default 0 s)
- * @param maxConcurrency     the most concurrent invocations the queue drives (default 5, at least 2)
+ * @param batchSize          records per invocation (default 10; 1 to 10, up to 10,000 with a batching window)
+ * @param maxBatchingWindow  how long Lambda gathers a batch (default 0 s; whole seconds up to 300 s)
+ * @param maxConcurrency     the most concurrent invocations the queue drives (default 5; 2 to 1,000; at most the
+ *                           function's reserved concurrency, when it has one)
  * @param batchConcurrency   records of a batch the handler processes at once (default 10)
  * @param backoff            the retry backoff of TRANSIENT failures (default 2 s doubling up to 15 min)
  * @param minimumRetryWindow the shortest expected time a failing message may take to reach the dead-letter queue
@@ -74,18 +77,9 @@ public record AttachedConsumerProps(
             throw new IllegalArgumentException("consumer name '" + name + "' must be 1 to 40 lower-case letters, "
                     + "digits and dashes: it is the first part of every claim key and of its route");
         }
-        between(name, "batchSize", batchSize, 1, 10_000);
-        between(name, "maxConcurrency", maxConcurrency, 2, 1000);
         between(name, "batchConcurrency", batchConcurrency, 1, 10_000);
         maxReceiveCount.ifPresent(n -> between(name, "maxReceiveCount", n, 1, 1000));
-        if (maxBatchingWindow.isNegative() || maxBatchingWindow.compareTo(Duration.ofMinutes(5)) > 0) {
-            throw new IllegalArgumentException(
-                    "maxBatchingWindow of " + name + " must be 0 to 300 s, was " + maxBatchingWindow);
-        }
-        if (batchSize > 10 && maxBatchingWindow.isZero()) {
-            throw new IllegalArgumentException("batchSize " + batchSize + " of " + name
-                    + " needs a maxBatchingWindow above 0 s (Lambda allows more than 10 only with a window)");
-        }
+        ConsumerWiring.checkScaling(name, batchSize, maxBatchingWindow, maxConcurrency, Optional.empty());
     }
 
     private static void between(String name, String what, int value, int min, int max) {

@@ -55,6 +55,50 @@ final class ConsumerWiring {
         return buildVersion.map(String::strip);
     }
 
+    /**
+     * Refuses, naming consumer {@code name} and the setting, what Lambda refuses for an SQS event source mapping
+     * (the {@code CreateEventSourceMapping} API reference, and "Configuring scaling behavior for SQS event source
+     * mappings" in the Lambda developer guide): a batch of 1 to 10 records, up to 10,000 only with a batching window
+     * of at least 1 s; a window of 0 to 300 s; a maximum concurrency of 2 to 1,000. And a reserved concurrency below the
+     * maximum concurrency, which the guide warns against: the mapping would invoke more instances than the function may
+     * run, and every throttled batch goes back to the queue with its receive count raised, on its way to the DLQ.
+     */
+    static void checkScaling(
+            String name,
+            int batchSize,
+            Duration batchingWindow,
+            int maxConcurrency,
+            Optional<Integer> reservedConcurrency) {
+        between(name, "batchSize", batchSize, 1, 10_000);
+        between(name, "maxConcurrency", maxConcurrency, 2, 1000);
+        if (batchingWindow.isNegative()
+                || batchingWindow.compareTo(Duration.ofMinutes(5)) > 0
+                || batchingWindow.getNano() != 0) {
+            throw new IllegalArgumentException("maxBatchingWindow of " + name
+                    + " must be whole seconds from 0 to 300 s," + " was " + batchingWindow);
+        }
+        if (batchSize > 10 && batchingWindow.isZero()) {
+            throw new IllegalArgumentException("batchSize " + batchSize + " of " + name
+                    + " needs a maxBatchingWindow above 0 s (Lambda allows more than 10 only with a window)");
+        }
+        reservedConcurrency.ifPresent(reserved -> {
+            if (reserved < maxConcurrency) {
+                throw new IllegalArgumentException("reservedConcurrency " + reserved + " of " + name + " is below its"
+                        + " maxConcurrency " + maxConcurrency + ": the queue's mapping would invoke more instances than"
+                        + " the function may run, and each throttled batch returns to the queue with its receive count"
+                        + " raised, on its way to the DLQ. Reserve at least " + maxConcurrency + " or lower"
+                        + " maxConcurrency");
+            }
+        });
+    }
+
+    private static void between(String name, String what, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    what + " of " + name + " must be " + min + " to " + max + ", was " + value);
+        }
+    }
+
     /** The event source mapping of {@code queue}: partial batch responses, the batch and its concurrency. */
     static SqsEventSource eventSource(IQueue queue, int batchSize, Duration batchingWindow, int maxConcurrency) {
         return SqsEventSource.Builder.create(queue)

@@ -1,6 +1,7 @@
 package dev.redrive.cdk.consumer;
 
 import dev.redrive.cdk.function.FunctionSpec;
+import dev.redrive.cdk.function.LiveFunction;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,7 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
     private final Queue deadLetterQueue;
     private final Queue sourceQueue;
     private final Function function;
+    private final LiveFunction live;
 
     public IdempotentConsumer(Construct scope, String id, ConsumerPlatform platform, IdempotentConsumerProps props) {
         super(scope, id);
@@ -82,7 +84,7 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
                         .maxReceiveCount(props.maxReceiveCount())
                         .build())
                 .build();
-        this.function = platform.functions()
+        this.live = platform.functions()
                 .create(
                         this,
                         "Function",
@@ -92,10 +94,14 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
                                 props.timeout(),
                                 props.effectiveMemoryMb(),
                                 environment(platform),
-                                "Redrive idempotent consumer " + props.name() + " of " + sourceName));
+                                "Redrive idempotent consumer " + props.name() + " of " + sourceName,
+                                props.reservedConcurrency()));
+        this.function = live.function();
         grant(platform);
-        function.addEventSource(ConsumerWiring.eventSource(
-                sourceQueue, props.batchSize(), props.maxBatchingWindow(), props.maxConcurrency()));
+        // On the alias of the SnapStart version (JVM), never $LATEST; consuming the queue is granted to its role.
+        live.entryPoint()
+                .addEventSource(ConsumerWiring.eventSource(
+                        sourceQueue, props.batchSize(), props.maxBatchingWindow(), props.maxConcurrency()));
     }
 
     /**
@@ -180,9 +186,14 @@ public final class IdempotentConsumer extends Construct implements IIdempotentCo
         return props.deadLetterRetention();
     }
 
-    /** The consumer function. */
+    /** The consumer function (its configuration, role, log group and metrics). */
     @Override
     public Function function() {
         return function;
+    }
+
+    /** The function and what its queue's mapping invokes: the {@code live} alias on the JVM runtime. */
+    public LiveFunction live() {
+        return live;
     }
 }

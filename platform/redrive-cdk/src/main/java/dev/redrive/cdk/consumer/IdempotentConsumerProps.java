@@ -25,10 +25,13 @@ import java.util.regex.Pattern;
  * @param sourceRetention    how long the source queue keeps a message (default 4 days)
  * @param deadLetterRetention how long the DLQ keeps a message (default 14 days, the SQS maximum; must exceed the
  *                           source's, as the age of a message counts from its first enqueue)
- * @param batchSize          records per invocation (default 10)
- * @param maxBatchingWindow  how long Lambda gathers a batch (default 0 s)
- * @param maxConcurrency     the most concurrent invocations the queue drives (default 5, at least 2)
+ * @param batchSize          records per invocation (default 10; 1 to 10, up to 10,000 with a batching window)
+ * @param maxBatchingWindow  how long Lambda gathers a batch (default 0 s; whole seconds up to 300 s)
+ * @param maxConcurrency     the most concurrent invocations the queue drives (default 5; 2 to 1,000)
  * @param batchConcurrency   records of a batch processed at once inside one invocation (default 10)
+ * @param reservedConcurrency the concurrency reserved for the function, so no other function of the account can
+ *                           starve it (it is also its ceiling); at least {@code maxConcurrency}. Empty (the
+ *                           default): none, it shares the account's unreserved pool
  * @param backoff            the retry backoff for TRANSIENT failures
  * @param environment        extra environment variables of the function
  * @param buildVersion       the consumer's build version ({@code REDRIVE_BUILD_VERSION}): a release, a commit, an
@@ -52,7 +55,8 @@ public record IdempotentConsumerProps(
         int batchConcurrency,
         BackoffSettings backoff,
         Map<String, String> environment,
-        Optional<String> buildVersion) {
+        Optional<String> buildVersion,
+        Optional<Integer> reservedConcurrency) {
 
     /** A consumer name: 1 to 40 lower-case letters, digits and dashes (part of queue names and claim keys). */
     static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?");
@@ -74,19 +78,11 @@ public record IdempotentConsumerProps(
                     + "digits and dashes: it becomes part of the queue names");
         }
         between("maxReceiveCount", maxReceiveCount, 1, 1000);
-        between("batchSize", batchSize, 1, 10_000);
-        between("maxConcurrency", maxConcurrency, 2, 1000);
         between("batchConcurrency", batchConcurrency, 1, 10_000);
-        if (maxBatchingWindow.isNegative() || maxBatchingWindow.compareTo(Duration.ofMinutes(5)) > 0) {
-            throw new IllegalArgumentException(
-                    "maxBatchingWindow of " + name + " must be 0 to 300 s, was " + maxBatchingWindow);
-        }
+        Objects.requireNonNull(reservedConcurrency, "reservedConcurrency");
+        ConsumerWiring.checkScaling(name, batchSize, maxBatchingWindow, maxConcurrency, reservedConcurrency);
         checkQueueTimes(name, timeout, maxBatchingWindow, visibilityTimeout, sourceRetention, deadLetterRetention);
         buildVersion = ConsumerWiring.buildVersion(name, buildVersion);
-        if (batchSize > 10 && maxBatchingWindow.isZero()) {
-            throw new IllegalArgumentException("batchSize " + batchSize + " of " + name
-                    + " needs a maxBatchingWindow above 0 s (Lambda allows more than 10 only with a window)");
-        }
     }
 
     private static void checkQueueTimes(
@@ -146,6 +142,7 @@ public record IdempotentConsumerProps(
         private BackoffSettings backoff = BackoffSettings.DEFAULT;
         private final Map<String, String> environment = new TreeMap<>();
         private String buildVersion;
+        private Integer reservedConcurrency;
 
         private Builder(String name, String handler) {
             this.name = name;
@@ -229,6 +226,25 @@ public record IdempotentConsumerProps(
             return this;
         }
 
+        /**
+         * Reserves {@code value} concurrent instances for the function (at least {@code maxConcurrency}), so no other
+         * function of the account can starve it; it is also its ceiling. Lambda keeps 100 of the account's limit
+         * unreserved, so the account's reservations must stay below its limit minus 100.
+         */
+        public Builder reservedConcurrency(int value) {
+            this.reservedConcurrency = value;
+            return this;
+        }
+
+        /** Applies the event source mapping's and the function's scaling settings. */
+        public Builder scaling(ConsumerScaling value) {
+            this.batchSize = value.batchSize();
+            this.maxBatchingWindow = value.maxBatchingWindow();
+            this.maxConcurrency = value.maxConcurrency();
+            this.reservedConcurrency = value.reservedConcurrency().orElse(null);
+            return this;
+        }
+
         /** The props; throws {@link IllegalArgumentException} naming the setting that breaks a limit or a rule. */
         public IdempotentConsumerProps build() {
             Duration visibility =
@@ -249,7 +265,8 @@ public record IdempotentConsumerProps(
                     batchConcurrency,
                     backoff,
                     environment,
-                    Optional.ofNullable(buildVersion));
+                    Optional.ofNullable(buildVersion),
+                    Optional.ofNullable(reservedConcurrency));
         }
     }
 }

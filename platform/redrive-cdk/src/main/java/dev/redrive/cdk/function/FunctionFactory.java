@@ -7,21 +7,30 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.VersionOptions;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
 import software.constructs.Construct;
 
 /**
  * Makes the Lambda functions of the stack: all run the one {@link FunctionArtifact}, each with its own Quarkus
- * handler ({@code QUARKUS_LAMBDA_HANDLER}), and each logs to a log group of its own with a bounded retention.
+ * handler ({@code QUARKUS_LAMBDA_HANDLER}), and each logs to a log group of its own with a bounded retention. On the
+ * JVM runtime each function runs Lambda SnapStart: a version is published whenever its code or configuration changes,
+ * Lambda snapshots it after its init (the artifact's priming hook, an org.crac {@code Resource}, runs then), and the
+ * alias {@value #LIVE_ALIAS} points at it; its triggers must invoke that alias ({@link LiveFunction#entryPoint()}).
  */
 public final class FunctionFactory {
 
     /** The environment variable that picks the {@code @Named} handler inside the one artifact. */
     public static final String HANDLER_VARIABLE = "QUARKUS_LAMBDA_HANDLER";
+
+    /** The alias of a JVM function's published SnapStart version: every trigger invokes it. */
+    public static final String LIVE_ALIAS = "live";
 
     private final FunctionArtifact artifact;
     private final Supplier<Code> code;
@@ -72,10 +81,12 @@ public final class FunctionFactory {
     }
 
     /**
-     * A function named {@code id} inside {@code scope}, and its log group ({@code id + "Logs"}). Throws
-     * {@link IllegalArgumentException} when its environment could pass Lambda's 4 KB ({@link EnvironmentSize}).
+     * A function named {@code id} inside {@code scope}, and its log group ({@code id + "Logs"}); on the JVM runtime
+     * with SnapStart on its published versions, its current version and the alias {@value #LIVE_ALIAS}
+     * ({@code id + "Live"}) on it. Throws {@link IllegalArgumentException} when its environment could pass Lambda's
+     * 4 KB ({@link EnvironmentSize}).
      */
-    public Function create(Construct scope, String id, FunctionSpec spec) {
+    public LiveFunction create(Construct scope, String id, FunctionSpec spec) {
         if (plainHandler.isPresent() && spec.runtime() != FunctionRuntime.JVM) {
             throw new IllegalArgumentException("the plain Java handler " + plainHandler.get() + " runs on the JVM "
                     + "runtime, not " + spec.runtime());
@@ -86,7 +97,7 @@ public final class FunctionFactory {
                 .retention(RetentionDays.ONE_MONTH)
                 .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                 .build();
-        return Function.Builder.create(scope, id)
+        Function.Builder function = Function.Builder.create(scope, id)
                 .description(spec.description())
                 .code(code.get())
                 .runtime(spec.runtime().lambdaRuntime())
@@ -95,7 +106,24 @@ public final class FunctionFactory {
                 .memorySize(spec.memoryMb())
                 .timeout(Duration.seconds(spec.timeout().toSeconds()))
                 .environment(environment)
-                .logGroup(logs)
+                .logGroup(logs);
+        spec.reservedConcurrency().ifPresent(function::reservedConcurrentExecutions);
+        if (!spec.runtime().snapStart()) {
+            return new LiveFunction(function.build(), Optional.empty());
+        }
+        // The current version's logical id hashes the function's code and configuration (read at synth, so variables
+        // added after this call count too): a deploy that changes either publishes a new version, snapshotted with
+        // SnapStart, and moves the alias to it. The version it replaces is deleted once the alias has moved.
+        Function built = function.snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                .currentVersionOptions(VersionOptions.builder()
+                        .removalPolicy(RemovalPolicy.DESTROY)
+                        .build())
                 .build();
+        Alias live = Alias.Builder.create(scope, id + "Live")
+                .aliasName(LIVE_ALIAS)
+                .version(built.getCurrentVersion())
+                .description("What every trigger of " + spec.handlerName() + " invokes: its SnapStart version")
+                .build();
+        return new LiveFunction(built, Optional.of(live));
     }
 }

@@ -51,6 +51,15 @@ public enum FunctionRuntime {
         return defaultMemoryMb;
     }
 
+    /**
+     * Whether functions of this runtime run Lambda SnapStart on a published version: the managed {@code java21}
+     * runtime does; the OS-only {@code provided.al2023} the native executable runs on is not supported by SnapStart
+     * (and a native executable has nothing to snapshot: it starts in milliseconds).
+     */
+    public boolean snapStart() {
+        return this == JVM;
+    }
+
     /** Parses the context value {@code native} or {@code jvm} (any case). */
     public static FunctionRuntime parse(String value) {
         try {

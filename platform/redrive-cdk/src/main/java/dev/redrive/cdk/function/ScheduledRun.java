@@ -8,7 +8,7 @@ import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.iam.ServicePrincipalOpts;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
-import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.scheduler.Schedule;
 import software.amazon.awscdk.services.scheduler.ScheduleExpression;
@@ -26,7 +26,8 @@ import software.constructs.Construct;
  * than one run's timeout are dropped, and the next scheduled run is the retry; a run that failed or went stale, and an
  * invocation the scheduler could not deliver, land in the schedule's dead-letter queue (KMS-encrypted, 14 days, not
  * drained: its alarm is on arrivals). Creates {@code ScheduleDeadLetterQueue}, {@code ScheduleRole} and
- * {@code Schedule} in {@code scope}.
+ * {@code Schedule} in {@code scope}. Give it what the function's triggers invoke ({@link LiveFunction#entryPoint()}):
+ * the schedule invokes it, and the asynchronous invocation settings, which Lambda keeps per qualifier, are set on it.
  *
  * @param deadLetterQueue where failed and undeliverable runs are recorded
  * @param schedule        the schedule
@@ -34,7 +35,7 @@ import software.constructs.Construct;
 public record ScheduledRun(Queue deadLetterQueue, Schedule schedule) {
 
     /**
-     * Schedules {@code function} in {@code scope}.
+     * Schedules {@code function} (a function, or the alias its triggers invoke) in {@code scope}.
      *
      * @param queueName   the dead-letter queue's name
      * @param what        what the schedule runs, for its description ("the Redrive dead-letter sweeper")
@@ -44,7 +45,7 @@ public record ScheduledRun(Queue deadLetterQueue, Schedule schedule) {
      */
     public static ScheduledRun of(
             Construct scope,
-            Function function,
+            IFunction function,
             IKey key,
             String queueName,
             String what,

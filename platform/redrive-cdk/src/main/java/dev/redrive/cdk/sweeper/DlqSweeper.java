@@ -5,6 +5,7 @@ import dev.redrive.cdk.consumer.IIdempotentConsumer;
 import dev.redrive.cdk.function.EnvironmentSize;
 import dev.redrive.cdk.function.FunctionSpec;
 import dev.redrive.cdk.function.IsoDurations;
+import dev.redrive.cdk.function.LiveFunction;
 import dev.redrive.cdk.function.ScheduledRun;
 import dev.redrive.core.names.RedriveNames.Handlers;
 import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
@@ -46,6 +47,7 @@ public final class DlqSweeper extends Construct {
     public static final String ROUTES_KEY = "routes.json";
 
     private final Function function;
+    private final LiveFunction live;
     private final Bucket routesBucket;
     private final BucketDeployment routesDeployment;
     private final String routesDocument;
@@ -72,7 +74,8 @@ public final class DlqSweeper extends Construct {
         this.environment = props.functions().environment(spec);
         this.consumerCount = props.consumers().size();
         requireEnvironmentFits(Map.of());
-        this.function = props.functions().create(this, "Function", spec);
+        this.live = props.functions().create(this, "Function", spec);
+        this.function = live.function();
         grant(props);
         this.routesDeployment = BucketDeployment.Builder.create(this, "Routes")
                 .destinationBucket(routesBucket)
@@ -84,7 +87,7 @@ public final class DlqSweeper extends Construct {
         this.scheduleDeadLetterQueueName = props.prefix() + "-sweeper-schedule-dlq";
         ScheduledRun run = ScheduledRun.of(
                 this,
-                function,
+                live.entryPoint(),
                 props.key(),
                 scheduleDeadLetterQueueName,
                 "the Redrive dead-letter sweeper",
@@ -186,9 +189,14 @@ public final class DlqSweeper extends Construct {
         return routesDocument;
     }
 
-    /** The sweeper function. */
+    /** The sweeper function (its configuration, role, log group and metrics). */
     public Function function() {
         return function;
+    }
+
+    /** The function and what its schedule invokes: the {@code live} alias on the JVM runtime. */
+    public LiveFunction live() {
+        return live;
     }
 
     /**

@@ -114,7 +114,7 @@ class IdempotentConsumerPropsTest {
         assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
                         .maxConcurrency(1)
                         .build())
-                .hasMessageContaining("maxConcurrency must be 2 to 1000");
+                .hasMessage("maxConcurrency of orders must be 2 to 1000, was 1");
         assertThatThrownBy(() -> IdempotentConsumerProps.builder("orders", "h")
                         .batchSize(100)
                         .build())

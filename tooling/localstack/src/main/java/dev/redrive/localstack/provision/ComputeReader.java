@@ -148,6 +148,7 @@ final class ComputeReader {
         String functionRef = props.path("FunctionName").asText();
         return functions.values().stream()
                 .filter(f -> f.name().equals(functionRef)
+                        || functionRef.startsWith(f.name() + ":") // <name>:<alias>, as CDK names an alias
                         || f.arn().equals(functionRef)
                         || functionRef.startsWith(f.arn() + ":"))
                 .map(LocalFunction::logicalId)

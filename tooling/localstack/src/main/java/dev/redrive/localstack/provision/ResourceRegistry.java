@@ -122,6 +122,17 @@ final class ResourceRegistry implements IntrinsicResolver.References {
                                 "RoleId",
                                 "AROA" + Integer.toHexString(name.hashCode()).toUpperCase(Locale.ROOT)));
             case "AWS::Lambda::Function" -> new Registered(name, Map.of("Arn", prefix + "function:" + name));
+            case "AWS::Lambda::Version" -> {
+                // Run locally as the function itself: a published version is the function's code at that moment.
+                String function = resolver.resolveText(resource.properties().path("FunctionName"));
+                yield new Registered(prefix + "function:" + function + ":1", Map.of("Version", "1"));
+            }
+            case "AWS::Lambda::Alias" -> {
+                // arn:...:function:<name>:<alias>, so what CDK derives from it (the name, the qualifier) resolves.
+                String function = resolver.resolveText(resource.properties().path("FunctionName"));
+                String arn = prefix + "function:" + function + ":" + name;
+                yield new Registered(arn, Map.of("AliasArn", arn));
+            }
             case "AWS::SNS::Topic" ->
                 new Registered(prefix + name, Map.of("TopicArn", prefix + name, "TopicName", name));
             case "AWS::Logs::LogGroup" -> new Registered(name, Map.of("Arn", prefix + "log-group:" + name + ":*"));

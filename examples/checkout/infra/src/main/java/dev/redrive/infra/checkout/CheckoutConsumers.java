@@ -3,6 +3,7 @@ package dev.redrive.infra.checkout;
 import dev.redrive.cdk.consumer.BreakerSettings;
 import dev.redrive.cdk.consumer.ConsumerEnvironment;
 import dev.redrive.cdk.consumer.ConsumerPlatform;
+import dev.redrive.cdk.consumer.ConsumerScaling;
 import dev.redrive.cdk.consumer.ConsumerTuning;
 import dev.redrive.cdk.consumer.IdempotentConsumer;
 import dev.redrive.cdk.consumer.IdempotentConsumerProps;
@@ -39,12 +40,16 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
     /** The revenue-analytics consumer's counters table. */
     public static final String REVENUE_TABLE = "REDRIVE_CHECKOUT_REVENUE_TABLE";
 
-    /** Creates both consumers in {@code scope} with the grants of their own side effects. */
+    /**
+     * Creates both consumers in {@code scope} with the grants of their own side effects, each scaled by its entry of
+     * {@code scaling} (by consumer name; {@link ConsumerScaling#DEFAULT} without one).
+     */
     public static CheckoutConsumers create(
             Construct scope,
             ConsumerPlatform platform,
             FunctionRuntime runtime,
             ConsumerTuning tuning,
+            Map<String, ConsumerScaling> scaling,
             IBucket emailOutbox,
             ITable revenueTable,
             ITable controlTable,
@@ -56,6 +61,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                 platform,
                 runtime,
                 tuning,
+                scaling.getOrDefault(CheckoutNames.CONFIRMATION_EMAIL, ConsumerScaling.DEFAULT),
                 EMAIL_OUTBOX_BUCKET,
                 emailOutbox.getBucketName(),
                 PolicyStatement.Builder.create()
@@ -71,6 +77,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                 platform,
                 runtime,
                 tuning,
+                scaling.getOrDefault(CheckoutNames.REVENUE_ANALYTICS, ConsumerScaling.DEFAULT),
                 REVENUE_TABLE,
                 revenueTable.getTableName(),
                 PolicyStatement.Builder.create()
@@ -107,6 +114,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
             ConsumerPlatform platform,
             FunctionRuntime runtime,
             ConsumerTuning tuning,
+            ConsumerScaling scaling,
             String targetVariable,
             String target,
             PolicyStatement.Builder effect) {
@@ -115,6 +123,7 @@ public record CheckoutConsumers(IdempotentConsumer confirmationEmail, Idempotent
                 id,
                 platform,
                 tuning.applyTo(IdempotentConsumerProps.builder(name, name))
+                        .scaling(scaling)
                         .runtime(runtime)
                         .environment(targetVariable, target)
                         .build());

@@ -4,6 +4,7 @@ import dev.redrive.cdk.consumer.IdempotentConsumer;
 import dev.redrive.cdk.function.FunctionFactory;
 import dev.redrive.cdk.function.FunctionRuntime;
 import dev.redrive.cdk.function.FunctionSpec;
+import dev.redrive.cdk.function.LiveFunction;
 import dev.redrive.cdk.function.ScheduledRun;
 import dev.redrive.cdk.storage.Tables;
 import dev.redrive.checkout.CheckoutNames;
@@ -38,7 +39,9 @@ import software.constructs.Construct;
  * The producer side of the checkout example: {@code POST /orders} and its transactional outbox.
  * <ul>
  *   <li>the orders table ({@link #ordersTable}: attempts, stock, reservations, orders, outbox; its stream);</li>
- *   <li>the checkout function (handler {@value Handlers#CHECKOUT}) behind a Function URL with IAM auth;</li>
+ *   <li>the checkout function (handler {@value Handlers#CHECKOUT}) behind a Function URL with IAM auth, with a
+ *       reserved concurrency (by default) that is also its ceiling, so a burst of orders cannot take the concurrency
+ *       the consumers need;</li>
  *   <li>the relay (handler {@value Handlers#OUTBOX_RELAY}) on the table's stream, filtered to outbox INSERTs: batches
  *       of 10, {@code ReportBatchItemFailures}, bisect on error, 5 retries, then the on-failure queue; it sends each
  *       event to every consumer's source queue directly (no emulator here serves SNS to SQS, and one SendMessage per
@@ -47,7 +50,8 @@ import software.constructs.Construct;
  *       ({@value Handlers#CHECKOUT_RECONCILIATION}), each on its own schedule ({@link ScheduledRun}).</li>
  * </ul>
  * Each function may touch only the orders table (and, for the relay and the sweep, the subscriber queues); the
- * actions are the ones its code calls.
+ * actions are the ones its code calls. On the JVM runtime every trigger (the URL, the stream's mapping, the schedules)
+ * invokes the function's {@code live} alias, its published SnapStart version ({@link LiveFunction}).
  */
 public final class CheckoutProducer extends Construct {
 
@@ -118,8 +122,10 @@ public final class CheckoutProducer extends Construct {
 
     private final Table orders;
     private final Function checkout;
+    private final LiveFunction liveCheckout;
     private final FunctionUrl url;
     private final Function relay;
+    private final LiveFunction liveRelay;
     private final Queue relayFailures;
     private final String relayFailuresName;
     private final String prefix;
@@ -133,6 +139,7 @@ public final class CheckoutProducer extends Construct {
      * @param subscribers        the consumers OrderPlaced goes to (each one's source queue)
      * @param paymentProviderUrl the payment provider's base URL; absent: the checkout answers 503
      * @param scheduleExpression how often the outbox sweep and the reconciliation run
+     * @param checkoutReservedConcurrency the checkout's reserved concurrency (its share, and its ceiling); empty: none
      */
     public CheckoutProducer(
             Construct scope,
@@ -143,7 +150,8 @@ public final class CheckoutProducer extends Construct {
             IKey key,
             List<IdempotentConsumer> subscribers,
             Optional<String> paymentProviderUrl,
-            String scheduleExpression) {
+            String scheduleExpression,
+            Optional<Integer> checkoutReservedConcurrency) {
         super(scope, id);
         this.prefix = prefix;
         this.orders = ordersTable(this, key);
@@ -153,7 +161,7 @@ public final class CheckoutProducer extends Construct {
 
         Map<String, String> checkoutEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table));
         paymentProviderUrl.ifPresent(u -> checkoutEnv.put(PAYMENTS_URL, u));
-        this.checkout = functions.create(
+        this.liveCheckout = functions.create(
                 this,
                 "Checkout",
                 new FunctionSpec(
@@ -162,12 +170,16 @@ public final class CheckoutProducer extends Construct {
                         Duration.ofSeconds(15),
                         runtime.defaultMemoryMb(),
                         checkoutEnv,
-                        "Redrive checkout: POST /orders, reservation, payment, order and outbox in one transaction"));
+                        "Redrive checkout: POST /orders, reservation, payment, order and outbox in one transaction",
+                        checkoutReservedConcurrency));
+        this.checkout = liveCheckout.function();
         allow(checkout, "OrdersTable", CHECKOUT_ACTIONS, List.of(orders.getTableArn()));
         key.grantEncryptDecrypt(checkout);
-        this.url = checkout.addFunctionUrl(FunctionUrlOptions.builder()
-                .authType(FunctionUrlAuthType.AWS_IAM)
-                .build());
+        this.url = liveCheckout
+                .entryPoint()
+                .addFunctionUrl(FunctionUrlOptions.builder()
+                        .authType(FunctionUrlAuthType.AWS_IAM)
+                        .build());
 
         this.relayFailuresName = prefix + "-outbox-relay-failures";
         this.relayFailures = Queue.Builder.create(this, "RelayFailures")
@@ -180,7 +192,7 @@ public final class CheckoutProducer extends Construct {
         Map<String, String> relayEnv = Map.of(ORDERS_TABLE, table, SUBSCRIBER_QUEUES, queues);
         Map<String, String> outboxSweepEnv = new TreeMap<>(relayEnv);
         outboxSweepEnv.put(REPUBLISH_AFTER, REPUBLISH_AFTER_DEFAULT.toString());
-        this.relay = functions.create(
+        this.liveRelay = functions.create(
                 this,
                 "Relay",
                 new FunctionSpec(
@@ -190,25 +202,28 @@ public final class CheckoutProducer extends Construct {
                         runtime.defaultMemoryMb(),
                         relayEnv,
                         "Redrive outbox relay: publishes OrderPlaced from the orders table's stream"));
+        this.relay = liveRelay.function();
         allow(relay, "MarkPublished", List.of("dynamodb:UpdateItem"), List.of(orders.getTableArn()));
         subscribers.forEach(c -> c.sourceQueue().grantSendMessages(relay));
         key.grantEncryptDecrypt(relay);
-        relay.addEventSource(DynamoEventSource.Builder.create(orders)
-                .startingPosition(StartingPosition.TRIM_HORIZON)
-                .batchSize(10)
-                .bisectBatchOnError(true)
-                .retryAttempts(5)
-                .reportBatchItemFailures(true)
-                .parallelizationFactor(1)
-                .onFailure(new SqsDlq(relayFailures))
-                .filters(List.of(FilterCriteria.filter(OrderedMap.<String, Object>of(
-                        "eventName",
-                        FilterRule.isEqual("INSERT"),
-                        "dynamodb",
-                        Map.of("Keys", Map.of("sk", Map.of("S", FilterRule.beginsWith("outbox#"))))))))
-                .build());
+        liveRelay
+                .entryPoint()
+                .addEventSource(DynamoEventSource.Builder.create(orders)
+                        .startingPosition(StartingPosition.TRIM_HORIZON)
+                        .batchSize(10)
+                        .bisectBatchOnError(true)
+                        .retryAttempts(5)
+                        .reportBatchItemFailures(true)
+                        .parallelizationFactor(1)
+                        .onFailure(new SqsDlq(relayFailures))
+                        .filters(List.of(FilterCriteria.filter(OrderedMap.<String, Object>of(
+                                "eventName",
+                                FilterRule.isEqual("INSERT"),
+                                "dynamodb",
+                                Map.of("Keys", Map.of("sk", Map.of("S", FilterRule.beginsWith("outbox#"))))))))
+                        .build());
 
-        this.outboxSweeper = functions.create(
+        LiveFunction liveOutboxSweeper = functions.create(
                 this,
                 "OutboxSweeper",
                 new FunctionSpec(
@@ -218,6 +233,7 @@ public final class CheckoutProducer extends Construct {
                         runtime.defaultMemoryMb(),
                         outboxSweepEnv,
                         "Redrive outbox sweep: republishes what the relay missed"));
+        this.outboxSweeper = liveOutboxSweeper.function();
         allow(
                 outboxSweeper,
                 "Unpublished",
@@ -228,7 +244,7 @@ public final class CheckoutProducer extends Construct {
         Construct outboxScope = new Construct(this, "OutboxSchedule");
         this.outboxSchedule = ScheduledRun.of(
                 outboxScope,
-                outboxSweeper,
+                liveOutboxSweeper.entryPoint(),
                 key,
                 outboxScheduleDeadLetterQueueName(),
                 "the Redrive outbox sweep",
@@ -244,7 +260,7 @@ public final class CheckoutProducer extends Construct {
                 RECONCILIATION_LEASE,
                 RECONCILIATION_LEASE_DEFAULT.toString()));
         paymentProviderUrl.ifPresent(u -> reconciliationEnv.put(PAYMENTS_URL, u));
-        this.reconciliation = functions.create(
+        LiveFunction liveReconciliation = functions.create(
                 this,
                 "Reconciliation",
                 new FunctionSpec(
@@ -254,6 +270,7 @@ public final class CheckoutProducer extends Construct {
                         runtime.defaultMemoryMb(),
                         reconciliationEnv,
                         "Redrive checkout reconciliation: voids authorizations whose order was never written"));
+        this.reconciliation = liveReconciliation.function();
         allow(
                 reconciliation,
                 "AbandonedCheckouts",
@@ -263,7 +280,7 @@ public final class CheckoutProducer extends Construct {
         Construct reconciliationScope = new Construct(this, "ReconciliationSchedule");
         this.reconciliationSchedule = ScheduledRun.of(
                 reconciliationScope,
-                reconciliation,
+                liveReconciliation.entryPoint(),
                 key,
                 reconciliationScheduleDeadLetterQueueName(),
                 "the Redrive checkout reconciliation",
@@ -288,8 +305,14 @@ public final class CheckoutProducer extends Construct {
         return checkout;
     }
 
+    /** The checkout's Function URL: on its {@code live} alias (JVM), so callers are granted on the alias. */
     public FunctionUrl url() {
         return url;
+    }
+
+    /** The checkout function and what its URL invokes. */
+    public LiveFunction liveCheckout() {
+        return liveCheckout;
     }
 
     public Function relay() {
