@@ -22,7 +22,11 @@ import software.constructs.Node;
  *
  * @param prefix               {@code prefix}: names of queues, tables, alarms (default {@code redrive})
  * @param functionsAsset       {@code functionsAsset}: the functions artifact zip, checked at synth against the runtime
- *                             and architecture; absent: a placeholder (a given path that does not exist fails)
+ *                             and architecture; absent: refused unless {@code placeholderAsset} (a given path
+ *                             that does not exist fails)
+ * @param placeholderAsset     {@code placeholderAsset=true}: without {@code functionsAsset}, the functions get a
+ *                             placeholder asset that fails every invocation (the build's own synth and tests);
+ *                             default {@code false}: the synth refuses to go on without an artifact
  * @param runtime              {@code runtime}: {@code jvm} (default: what {@code ./mvnw package} builds anywhere) or
  *                             {@code native} (a GraalVM/Mandrel {@code bootstrap})
  * @param architecture         {@code architecture}: {@code x86_64} (default: what a native build on a usual machine
@@ -53,12 +57,14 @@ import software.constructs.Node;
  *                             example, {@code POST /orders} with its orders table, outbox relay, outbox sweep and
  *                             reconciliation ({@link dev.redrive.infra.checkout.CheckoutProducer}); {@code false}
  *                             leaves the consumers fed by whatever sends to their queues
- * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls; absent,
- *                             the checkout answers 503 (no provider configured)
+ * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls;
+ *                             required with {@code checkoutProducer} (the synth refuses the checkout without it: every
+ *                             order would answer 503)
  */
 public record RedriveSettings(
         String prefix,
         Optional<String> functionsAsset,
+        boolean placeholderAsset,
         FunctionRuntime runtime,
         Architecture architecture,
         String sweepRate,
@@ -94,6 +100,9 @@ public record RedriveSettings(
         return new RedriveSettings(
                 text(node, "prefix").orElse("redrive"),
                 text(node, "functionsAsset"),
+                text(node, "placeholderAsset")
+                        .map(v -> bool("placeholderAsset", v))
+                        .orElse(false),
                 text(node, "runtime").map(FunctionRuntime::parse).orElse(FunctionRuntime.JVM),
                 text(node, "architecture").map(RedriveSettings::architecture).orElse(Architecture.X86_64),
                 text(node, "sweepRate").orElse("rate(5 minutes)"),

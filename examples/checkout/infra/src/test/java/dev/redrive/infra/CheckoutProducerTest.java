@@ -35,7 +35,7 @@ class CheckoutProducerTest {
                         .containsEntry("TargetFunctionArn", Map.of("Fn::GetAtt", List.of(checkout, "Arn"))));
         assertThat(t.environment(checkout))
                 .containsEntry("REDRIVE_CHECKOUT_ORDERS_TABLE", Map.of("Ref", orders()))
-                .doesNotContainKey("REDRIVE_CHECKOUT_PAYMENTS_URL");
+                .containsEntry("REDRIVE_CHECKOUT_PAYMENTS_URL", Synth.PAYMENT_PROVIDER_URL);
         assertThat(t.statementsOf(checkout))
                 .filteredOn(s -> s.on(orders()))
                 .singleElement()
