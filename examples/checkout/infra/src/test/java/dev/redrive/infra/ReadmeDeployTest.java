@@ -25,8 +25,9 @@ import software.amazon.awscdk.assertions.Template;
  * its "Deploy" section is read here (so the doc and this test cannot drift), the {@code cd} is followed, and the first
  * {@code deploy}'s app is {@code cdk.json}'s command, run in a shell from that directory with the CLI's environment
  * ({@code CDK_OUTDIR}, {@code CDK_CONTEXT_JSON}: {@code cdk.json}'s context and the command's {@code -c} flags). That
- * command builds what the app needs in the reactor ({@code -am}) and runs the app once. The functions artifact is a
- * small zip in its place (the functions' Quarkus build is not run), which passes the synth's artifact checks.
+ * command builds what the app needs in the reactor ({@code -am}) and runs the app once, here on a local repository
+ * without this project's installed artifacts (as on a clean clone). The functions artifact is a small zip in its place
+ * (the functions' Quarkus build is not run), which passes the synth's artifact checks.
  */
 class ReadmeDeployTest {
 
@@ -66,7 +67,7 @@ class ReadmeDeployTest {
         Path outdir = Files.createDirectories(dir.resolve("cdk.out"));
         Map<String, String> first = new LinkedHashMap<>(deploys.get(0));
         first.put("functionsAsset", artifact.toString());
-        Process synth = cdkApp(app, first, outdir, dir.resolve("synth.log"));
+        Process synth = cdkApp(app, first, outdir, dir.resolve("synth.log"), withoutThisProject(dir.resolve("repo")));
         boolean ended = synth.waitFor(5, TimeUnit.MINUTES);
         if (!ended) {
             synth.destroyForcibly();
@@ -93,7 +94,10 @@ class ReadmeDeployTest {
                 .containsEntry("REDRIVE_CHECKOUT_PAYMENTS_URL", deploys.get(0).get("paymentProviderUrl"));
 
         // The block's other deploys synthesize too (in this JVM: the app command's run is the one above).
-        for (Map<String, String> other : deploys.subList(1, deploys.size())) {
+        for (Map<String, String> other : new java.util.LinkedHashSet<>(deploys.subList(1, deploys.size()))) {
+            if (other.equals(deploys.get(0))) {
+                continue;
+            }
             Map<String, Object> context = new LinkedHashMap<>(cdkJsonContext(app));
             context.putAll(other);
             context.put("functionsAsset", artifact.toString());
@@ -128,11 +132,43 @@ class ReadmeDeployTest {
     }
 
     /**
+     * A local repository as a clean clone meets it: this build's repository (its third-party artifacts, symbolic links to
+     * them) without {@code dev/redrive}, which {@code mvnw install} may have filled. So the app must build the
+     * project's modules it needs in the reactor, as on a machine that never installed them.
+     */
+    private static Path withoutThisProject(Path repo) throws IOException {
+        Path outer = Path.of(System.getProperty("redrive.maven.repo.local", ""));
+        assertThat(outer)
+                .as("this build's local repository (the surefire argLine)")
+                .isDirectory();
+        Files.createDirectories(repo.resolve("dev"));
+        try (Stream<Path> groups = Files.list(outer)) {
+            for (Path group : groups.toList()) {
+                if (!group.getFileName().toString().equals("dev")) {
+                    Files.createSymbolicLink(repo.resolve(group.getFileName().toString()), group);
+                }
+            }
+        }
+        if (Files.isDirectory(outer.resolve("dev"))) {
+            try (Stream<Path> groups = Files.list(outer.resolve("dev"))) {
+                for (Path group : groups.toList()) {
+                    if (!group.getFileName().toString().equals("redrive")) {
+                        Files.createSymbolicLink(
+                                repo.resolve("dev").resolve(group.getFileName().toString()), group);
+                    }
+                }
+            }
+        }
+        return repo;
+    }
+
+    /**
      * Starts {@code cdk.json}'s app the way the CDK CLI does: through a shell, in the app's directory, with the output
-     * directory and the context in the environment. The outer build's offline mode and local repository reach the
+     * directory and the context in the environment. The outer build's offline mode and the local repository reach the
      * nested Maven through {@code MAVEN_ARGS}.
      */
-    private static Process cdkApp(Path app, Map<String, String> flags, Path outdir, Path log) throws IOException {
+    private static Process cdkApp(Path app, Map<String, String> flags, Path outdir, Path log, Path repo)
+            throws IOException {
         Map<String, Object> context = new LinkedHashMap<>(cdkJsonContext(app));
         context.putAll(flags);
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", cdkJsonApp(app))
@@ -145,10 +181,7 @@ class ReadmeDeployTest {
         if (Boolean.getBoolean("redrive.maven.offline")) {
             mavenArgs.add("-o");
         }
-        String repo = System.getProperty("redrive.maven.repo.local", "");
-        if (!repo.isBlank()) {
-            mavenArgs.add("-Dmaven.repo.local=" + repo);
-        }
+        mavenArgs.add("-Dmaven.repo.local=" + repo);
         pb.environment().put("MAVEN_ARGS", String.join(" ", mavenArgs));
         return pb.start();
     }
