@@ -32,6 +32,8 @@ class CdkSettingsDriveLocalAwsTest {
                     .context(Map.of(
                             "maxReceiveCount", Integer.toString(maxReceives),
                             "allowShortRetries", "true",
+                            "placeholderAsset", "true",
+                            "checkoutProducer", "false",
                             "placeholderDirectory", out.resolve("placeholder").toString()))
                     .build());
             RedriveApp.create(app);

@@ -31,7 +31,8 @@ public final class RedriveApp {
         app.synth();
         if (stack.artifact().isPlaceholder()) {
             System.err.println("[redrive] synthesized with the placeholder function asset ("
-                    + stack.artifact().path() + "); pass -c functionsAsset=<function.zip> to deploy real code");
+                    + stack.artifact().path() + ", -c placeholderAsset=true): every invocation fails; pass "
+                    + "-c functionsAsset=<function.zip> to deploy real code");
         }
     }
 

@@ -30,7 +30,11 @@ import software.constructs.Node;
  *
  * @param prefix               {@code prefix}: names of queues, tables, alarms (default {@code redrive})
  * @param functionsAsset       {@code functionsAsset}: the functions artifact zip, checked at synth against the runtime
- *                             and architecture; absent: a placeholder (a given path that does not exist fails)
+ *                             and architecture; absent: refused unless {@code placeholderAsset} (a given path
+ *                             that does not exist fails)
+ * @param placeholderAsset     {@code placeholderAsset=true}: without {@code functionsAsset}, the functions get a
+ *                             placeholder asset that fails every invocation (the build's own synth and tests);
+ *                             default {@code false}: the synth refuses to go on without an artifact
  * @param runtime              {@code runtime}: {@code jvm} (default: what {@code ./mvnw package} builds anywhere) or
  *                             {@code native} (a GraalVM/Mandrel {@code bootstrap})
  * @param architecture         {@code architecture}: {@code arm64} or {@code x86_64}. Default: {@code arm64} for the JVM
@@ -68,8 +72,9 @@ import software.constructs.Node;
  *                             example, {@code POST /orders} with its orders table, outbox relay, outbox sweep and
  *                             reconciliation ({@link dev.redrive.infra.checkout.CheckoutProducer}); {@code false}
  *                             leaves the consumers fed by whatever sends to their queues
- * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls; absent,
- *                             the checkout answers 503 (no provider configured)
+ * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls;
+ *                             required with {@code checkoutProducer} (the synth refuses the checkout without it: every
+ *                             order would answer 503)
  * @param consumerScaling      per consumer name: {@code batchSize}, {@code maxBatchingWindow} (ISO-8601),
  *                             {@code maxConcurrency} and {@code reservedConcurrency}, each for every consumer, or for
  *                             one as {@code <consumer>.<setting>} (which wins). Defaults: 10, {@code PT0S}, 5, and a
@@ -81,6 +86,7 @@ import software.constructs.Node;
 public record RedriveSettings(
         String prefix,
         Optional<String> functionsAsset,
+        boolean placeholderAsset,
         FunctionRuntime runtime,
         Architecture architecture,
         String sweepRate,
@@ -129,6 +135,9 @@ public record RedriveSettings(
         return new RedriveSettings(
                 text(node, "prefix").orElse("redrive"),
                 text(node, "functionsAsset"),
+                text(node, "placeholderAsset")
+                        .map(v -> bool("placeholderAsset", v))
+                        .orElse(false),
                 runtime,
                 text(node, "architecture")
                         .map(RedriveSettings::architecture)

@@ -90,11 +90,7 @@ public final class RedriveStack extends Stack {
                 settings.architecture(),
                 CHECKOUT_BUILD);
         if (artifact.isPlaceholder()) {
-            Annotations.of(this)
-                    .addWarningV2(
-                            "redrive:placeholderAsset",
-                            "No functions artifact (-c functionsAsset not given): the functions get a placeholder that "
-                                    + "fails every invocation. Deploy with -c functionsAsset=<function.zip>.");
+            placeholderAsset(settings);
         }
         retryWindow(settings);
         FunctionFactory functions = new FunctionFactory(artifact, settings.architecture());
@@ -126,6 +122,12 @@ public final class RedriveStack extends Stack {
                         settings.sweepRate(),
                         settings.replayPace()));
         claimTtl(settings);
+        if (settings.checkoutProducer() && settings.paymentProviderUrl().isEmpty()) {
+            throw new IllegalArgumentException("the checkout needs a payment provider: without -c "
+                    + "paymentProviderUrl=https://<provider>/ every POST /orders would answer 503 and hold its stock. "
+                    + "Give its base URL, or deploy the platform without the checkout's producer (no Function URL, "
+                    + "orders table, relay, outbox sweep or reconciliation) with -c checkoutProducer=false");
+        }
         this.producer = settings.checkoutProducer()
                 ? Optional.of(new CheckoutProducer(
                         this,
@@ -141,6 +143,24 @@ public final class RedriveStack extends Stack {
                 : Optional.empty();
         this.monitoring = monitoring(prefix, key, settings);
         outputs();
+    }
+
+    /**
+     * Refuses functions without code unless the placeholder was asked for ({@code -c placeholderAsset=true}, the build's
+     * own synth and tests), then only warns: a deploy would succeed and every invocation fail.
+     */
+    private void placeholderAsset(RedriveSettings settings) {
+        if (!settings.placeholderAsset()) {
+            throw new IllegalArgumentException("no functions artifact: pass -c functionsAsset=<function.zip> (build it "
+                    + "with " + CHECKOUT_BUILD.jvm() + "), or -c placeholderAsset=true to synthesize functions that "
+                    + "fail every invocation (a template to read or lint, never to deploy)");
+        }
+        Annotations.of(this)
+                .addWarningV2(
+                        "redrive:placeholderAsset",
+                        "No functions artifact (-c functionsAsset not given, -c placeholderAsset=true): the functions "
+                                + "get a placeholder that fails every invocation. Deploy with "
+                                + "-c functionsAsset=<function.zip>.");
     }
 
     /** Refuses a retry window that dead-letters short outages, or only warns on a demo stack. */

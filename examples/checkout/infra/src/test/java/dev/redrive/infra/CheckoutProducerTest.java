@@ -36,7 +36,7 @@ class CheckoutProducerTest {
                         .containsEntry("Qualifier", "live"));
         assertThat(t.environment(checkout))
                 .containsEntry("REDRIVE_CHECKOUT_ORDERS_TABLE", Map.of("Ref", orders()))
-                .doesNotContainKey("REDRIVE_CHECKOUT_PAYMENTS_URL");
+                .containsEntry("REDRIVE_CHECKOUT_PAYMENTS_URL", Synth.PAYMENT_PROVIDER_URL);
         assertThat(t.statementsOf(checkout))
                 .filteredOn(s -> s.on(orders()))
                 .singleElement()

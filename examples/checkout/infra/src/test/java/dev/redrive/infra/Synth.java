@@ -30,8 +30,25 @@ final class Synth {
                 .toString();
     }
 
-    /** The stack for these context values (the placeholder goes under target/). */
+    /**
+     * The provider URL the tests' stacks give the checkout unless a test gives its own: the synth refuses the checkout
+     * without one ({@code -c paymentProviderUrl}).
+     */
+    static final String PAYMENT_PROVIDER_URL = "https://payments.test.invalid/";
+
+    /**
+     * The stack for these context values, with the placeholder asset asked for explicitly ({@code placeholderAsset},
+     * written under target/) and {@link #PAYMENT_PROVIDER_URL} unless given: what most tests need to read a template.
+     */
     static RedriveStack stack(Map<String, Object> context) {
+        Map<String, Object> ctx = new HashMap<>(context);
+        ctx.putIfAbsent("placeholderAsset", "true");
+        ctx.putIfAbsent("paymentProviderUrl", PAYMENT_PROVIDER_URL);
+        return asGiven(ctx);
+    }
+
+    /** The stack for exactly these context values (only the placeholder's directory is added, under target/). */
+    static RedriveStack asGiven(Map<String, Object> context) {
         Map<String, Object> ctx = new HashMap<>(context);
         ctx.putIfAbsent("placeholderDirectory", "target/test-function-placeholder");
         return RedriveApp.create(

@@ -2,7 +2,7 @@ package com.example.quickstart.infra;
 
 import software.amazon.awscdk.App;
 
-/** The CDK app ({@code cdk.json}: {@code mvn -q compile exec:java}): one stack, {@code RedriveQuickstart}. */
+/** The CDK app ({@code cdk.json}: {@code ../mvnw -q compile exec:java}): one stack, {@code RedriveQuickstart}. */
 public final class QuickstartApp {
     private QuickstartApp() {}
 

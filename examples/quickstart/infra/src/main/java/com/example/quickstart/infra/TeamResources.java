@@ -35,7 +35,7 @@ public class TeamResources extends Construct {
         Path jar = Path.of(jarContext == null ? DEFAULT_JAR : jarContext.toString());
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("the functions' jar " + jar.toAbsolutePath().normalize()
-                    + " does not exist: build it with mvn -f ../pom.xml package, or pass -c functionJar=<path>");
+                    + " does not exist: build it with ../mvnw -f ../pom.xml package, or pass -c functionJar=<path>");
         }
         Object webhook = getNode().tryGetContext("receiptsWebhookUrl");
         Table totals = Table.Builder.create(this, "RevenueTable")
