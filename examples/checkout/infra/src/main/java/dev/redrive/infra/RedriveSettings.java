@@ -7,6 +7,7 @@ import dev.redrive.cdk.function.FunctionRuntime;
 import dev.redrive.cdk.monitoring.AlarmThresholds;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.infra.checkout.IndexShardSettings;
 import dev.redrive.infra.monitoring.ProducerAlarmThresholds;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,8 @@ import software.constructs.Node;
  *                             leaves the consumers fed by whatever sends to their queues
  * @param paymentProviderUrl   {@code paymentProviderUrl}: the payment provider's base URL the checkout calls; absent,
  *                             the checkout answers 503 (no provider configured)
+ * @param orderIndexShards     {@code orderIndexShards} (default 8, 1 to 64) and {@code orderIndexShardsDraining}: the
+ *                             shards of the orders table's sparse indexes ({@link IndexShardSettings})
  */
 public record RedriveSettings(
         String prefix,
@@ -74,7 +77,8 @@ public record RedriveSettings(
         boolean allowShortRetries,
         ClaimCheckCleanup claimCheckCleanup,
         boolean checkoutProducer,
-        Optional<String> paymentProviderUrl) {
+        Optional<String> paymentProviderUrl,
+        IndexShardSettings orderIndexShards) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -131,7 +135,12 @@ public record RedriveSettings(
                 text(node, "checkoutProducer")
                         .map(v -> bool("checkoutProducer", v))
                         .orElse(true),
-                text(node, "paymentProviderUrl").map(RedriveSettings::paymentProviderUrl));
+                text(node, "paymentProviderUrl").map(RedriveSettings::paymentProviderUrl),
+                new IndexShardSettings(
+                        text(node, "orderIndexShards")
+                                .map(v -> integer("orderIndexShards", v))
+                                .orElse(IndexShardSettings.DEFAULT.count()),
+                        text(node, "orderIndexShardsDraining").map(v -> integer("orderIndexShardsDraining", v))));
     }
 
     private static String paymentProviderUrl(String value) {

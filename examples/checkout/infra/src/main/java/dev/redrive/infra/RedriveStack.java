@@ -132,7 +132,8 @@ public final class RedriveStack extends Stack {
                         key,
                         checkout.all(),
                         settings.paymentProviderUrl(),
-                        settings.sweepRate()))
+                        settings.sweepRate(),
+                        settings.orderIndexShards()))
                 : Optional.empty();
         this.monitoring = monitoring(prefix, key, settings);
         outputs();
