@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -68,7 +69,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
     public DynamoDbCheckoutStore(DynamoDbClient dynamoDb, String table, IndexShards shards) {
         this.dynamoDb = dynamoDb;
         this.table = table;
-        this.shards = java.util.Objects.requireNonNull(shards, "shards");
+        this.shards = Objects.requireNonNull(shards, "shards");
     }
 
     @Override
