@@ -64,4 +64,29 @@ public final class CheckoutNames {
 
         private Metrics() {}
     }
+
+    /**
+     * The shards of the orders table's two sparse indexes (outbox items not yet published, unfinished checkout
+     * attempts): each item's index partition key is its shard, {@code "1"} to {@code "<count>"}, so the index's writes
+     * spread over that many partitions; readers query each shard. The CDK app and the functions agree on these.
+     */
+    public static final class OrderIndexShards {
+
+        /** The shard count when none is set: room for about 2,500 orders a second (the domain's docs say why). */
+        public static final int DEFAULT = 8;
+
+        /** The most shards: each reader's run queries every shard, so its queries grow with the count. */
+        public static final int MAX = 64;
+
+        /** The functions' variable holding the shard count ({@code redrive.checkout.index-shards}). */
+        public static final String VARIABLE = "REDRIVE_CHECKOUT_INDEX_SHARDS";
+
+        /**
+         * The functions' variable holding a former, larger shard count whose shards the readers still query while
+         * they drain ({@code redrive.checkout.index-shards-draining}).
+         */
+        public static final String DRAINING_VARIABLE = "REDRIVE_CHECKOUT_INDEX_SHARDS_DRAINING";
+
+        private OrderIndexShards() {}
+    }
 }

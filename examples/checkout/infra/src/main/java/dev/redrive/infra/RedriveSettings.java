@@ -11,6 +11,7 @@ import dev.redrive.cdk.monitoring.MonitoringProps;
 import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.infra.checkout.IndexShardSettings;
 import dev.redrive.infra.monitoring.ProducerAlarmThresholds;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,6 +83,8 @@ import software.constructs.Node;
  * @param checkoutReservedConcurrency {@code checkoutReservedConcurrency}: the concurrency reserved for the checkout
  *                             behind the Function URL, which is also its ceiling, so a burst of orders cannot starve the
  *                             consumers (default 50; {@code none}: no reservation, no ceiling)
+ * @param orderIndexShards     {@code orderIndexShards} (default 8, 1 to 64) and {@code orderIndexShardsDraining}: the
+ *                             shards of the orders table's sparse indexes ({@link IndexShardSettings})
  */
 public record RedriveSettings(
         String prefix,
@@ -106,7 +109,8 @@ public record RedriveSettings(
         boolean checkoutProducer,
         Optional<String> paymentProviderUrl,
         Map<String, ConsumerScaling> consumerScaling,
-        Optional<Integer> checkoutReservedConcurrency) {
+        Optional<Integer> checkoutReservedConcurrency,
+        IndexShardSettings orderIndexShards) {
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -183,7 +187,12 @@ public record RedriveSettings(
                 consumerScaling(node),
                 text(node, "checkoutReservedConcurrency")
                         .map(v -> reservation("checkoutReservedConcurrency", v))
-                        .orElse(Optional.of(DEFAULT_CHECKOUT_RESERVED_CONCURRENCY)));
+                        .orElse(Optional.of(DEFAULT_CHECKOUT_RESERVED_CONCURRENCY)),
+                new IndexShardSettings(
+                        text(node, "orderIndexShards")
+                                .map(v -> integer("orderIndexShards", v))
+                                .orElse(IndexShardSettings.DEFAULT.count()),
+                        text(node, "orderIndexShardsDraining").map(v -> integer("orderIndexShardsDraining", v))));
     }
 
     /**

@@ -139,7 +139,8 @@ public final class RedriveStack extends Stack {
                         checkout.all(),
                         settings.paymentProviderUrl(),
                         settings.sweepRate(),
-                        settings.checkoutReservedConcurrency()))
+                        settings.checkoutReservedConcurrency(),
+                        settings.orderIndexShards()))
                 : Optional.empty();
         this.monitoring = monitoring(prefix, key, settings);
         outputs();

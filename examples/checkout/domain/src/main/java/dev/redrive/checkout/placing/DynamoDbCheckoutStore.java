@@ -5,9 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -24,14 +26,19 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * <ul>
  *   <li>{@code checkout#<key> / attempt}: the attempt (begun or taken over by one UpdateItem, conditional on there
  *       being none or its lease having lapsed, {@code ALL_OLD} on refusal: a duplicate costs no read); in the sparse
- *       index {@value #OPEN_ATTEMPT_INDEX} while unfinished (VOIDING included), for the reconciliation;</li>
+ *       index {@value #OPEN_ATTEMPT_INDEX} while unfinished (VOIDING included), for the reconciliation, under the
+ *       shard of its key;</li>
  *   <li>{@code sku#<sku> / stock}: available, unit price, currency;</li>
  *   <li>{@code order#<id> / reservation#<sku>}: a line held, confirmed or released (made in one transaction with the
  *       stock decrements, each conditional: all lines or none, once per order);</li>
  *   <li>{@code order#<id> / order} and {@code order#<id> / outbox#<sequence>}: written in one transaction with the
  *       confirmed reservation and the attempt PLACED (the outbox item carries {@code unpublished} until the relay
- *       marks it, which takes it out of the sparse index {@value #UNPUBLISHED_INDEX}).</li>
+ *       marks it, which takes it out of the sparse index {@value #UNPUBLISHED_INDEX}), under the shard of its
+ *       order.</li>
  * </ul>
+ * Both sparse indexes are sharded ({@link IndexShards}): an item's index partition key is its shard, {@code "1"} to
+ * {@code "<count>"}, so their writes spread over that many index partitions instead of one; the readers
+ * ({@link #unpublished}, {@link #abandoned}) query every shard and merge the answers, oldest first.
  * Times are epoch milliseconds. A checkout that places an order costs 5 calls: begin, stock read, reservation
  * transaction, authorized, placing transaction.
  */
@@ -42,19 +49,27 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
     static final String ORDER = "order";
     static final String RESERVATION = "reservation#";
     static final String OUTBOX = "outbox#";
-    /** The sparse index of outbox items not yet published: {@code unpublished} ("1") and {@code createdAt}. */
+    /** The sparse index of outbox items not yet published: {@code unpublished} (the shard) and {@code createdAt}. */
     public static final String UNPUBLISHED_INDEX = "byUnpublished";
     /** Marks an outbox event published (keeping the first time) and takes it out of {@link #UNPUBLISHED_INDEX}. */
     private static final String MARK = "SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished";
-    /** The sparse index of unfinished attempts: {@code openAttempt} ("1") and {@code leaseUntil}. */
+    /** The sparse index of unfinished attempts: {@code openAttempt} (the shard) and {@code leaseUntil}. */
     public static final String OPEN_ATTEMPT_INDEX = "byOpenAttempt";
 
     private final DynamoDbClient dynamoDb;
     private final String table;
+    private final IndexShards shards;
 
+    /** The store in {@code table}, its indexes in {@link IndexShards#DEFAULT} shards. */
     public DynamoDbCheckoutStore(DynamoDbClient dynamoDb, String table) {
+        this(dynamoDb, table, IndexShards.DEFAULT);
+    }
+
+    /** The store in {@code table}, its indexes in {@code shards}. */
+    public DynamoDbCheckoutStore(DynamoDbClient dynamoDb, String table, IndexShards shards) {
         this.dynamoDb = dynamoDb;
         this.table = table;
+        this.shards = Objects.requireNonNull(shards, "shards");
     }
 
     @Override
@@ -68,7 +83,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         values.put(":lease", n(now.plus(lease).toEpochMilli()));
         values.put(":zero", n(0));
         values.put(":one", n(1));
-        values.put(":open", s("1"));
+        values.put(":open", s(shards.shardOf(key)));
         try {
             Map<String, AttributeValue> item = dynamoDb.updateItem(b -> b.tableName(table)
                             .key(key("checkout#" + key, ATTEMPT))
@@ -330,25 +345,42 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         }
     }
 
+    /** One query per shard of {@value #OPEN_ATTEMPT_INDEX}, merged by lease end. */
     @Override
     public List<CheckoutAttempt> abandoned(Instant leaseEndedBefore, int limit) {
         List<CheckoutAttempt> attempts = new ArrayList<>();
-        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
-                .indexName(OPEN_ATTEMPT_INDEX)
-                .keyConditionExpression("openAttempt = :one AND leaseUntil < :before")
-                .expressionAttributeValues(Map.of(":one", s("1"), ":before", n(leaseEndedBefore.toEpochMilli())))
-                .limit(Math.min(limit, 100)))) {
-            for (Map<String, AttributeValue> i : page.items()) {
-                if (attempts.size() == limit) {
-                    return attempts;
-                }
-                CheckoutAttempt a = attempt(i.get("pk").s().substring("checkout#".length()), i);
-                if (!a.status().finished()) {
-                    attempts.add(a);
-                }
+        Iterator<Map<String, AttributeValue>> oldestFirst =
+                oldestFirst(OPEN_ATTEMPT_INDEX, "openAttempt", "leaseUntil", leaseEndedBefore, limit);
+        while (attempts.size() < limit && oldestFirst.hasNext()) {
+            Map<String, AttributeValue> i = oldestFirst.next();
+            CheckoutAttempt a = attempt(i.get("pk").s().substring("checkout#".length()), i);
+            if (!a.status().finished()) {
+                attempts.add(a);
             }
         }
         return attempts;
+    }
+
+    /**
+     * The items of the sparse index {@code index} whose {@code sortedBy} is before {@code before}, oldest first,
+     * across every shard the readers query: one query per shard, each read a page at a time (pages of at most
+     * {@code min(limit, 100)}) as the merge needs it.
+     */
+    private Iterator<Map<String, AttributeValue>> oldestFirst(
+            String index, String shardKey, String sortedBy, Instant before, int limit) {
+        int page = Math.max(1, Math.min(limit, 100));
+        List<Iterator<Map<String, AttributeValue>>> perShard = new ArrayList<>();
+        for (String shard : shards.readShards()) {
+            perShard.add(dynamoDb.queryPaginator(b -> b.tableName(table)
+                            .indexName(index)
+                            .keyConditionExpression("#shard = :shard AND #sorted < :before")
+                            .expressionAttributeNames(Map.of("#shard", shardKey, "#sorted", sortedBy))
+                            .expressionAttributeValues(Map.of(":shard", s(shard), ":before", n(before.toEpochMilli())))
+                            .limit(page))
+                    .items()
+                    .iterator());
+        }
+        return new ShardMerge(perShard, i -> number(i, sortedBy));
     }
 
     @Override
@@ -464,20 +496,14 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         }
     }
 
+    /** One query per shard of {@value #UNPUBLISHED_INDEX}, merged by the time written. */
     @Override
     public List<OutboxEvent> unpublished(Instant writtenBefore, int limit) {
         List<OutboxEvent> events = new ArrayList<>();
-        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
-                .indexName(UNPUBLISHED_INDEX)
-                .keyConditionExpression("unpublished = :one AND createdAt < :before")
-                .expressionAttributeValues(Map.of(":one", s("1"), ":before", n(writtenBefore.toEpochMilli())))
-                .limit(Math.min(limit, 100)))) {
-            for (Map<String, AttributeValue> i : page.items()) {
-                if (events.size() == limit) {
-                    return events;
-                }
-                events.add(outboxEvent(i));
-            }
+        Iterator<Map<String, AttributeValue>> oldestFirst =
+                oldestFirst(UNPUBLISHED_INDEX, "unpublished", "createdAt", writtenBefore, limit);
+        while (events.size() < limit && oldestFirst.hasNext()) {
+            events.add(outboxEvent(oldestFirst.next()));
         }
         return events;
     }
@@ -566,7 +592,8 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         return item;
     }
 
-    private static Map<String, AttributeValue> outboxItem(OutboxEvent e) {
+    /** The outbox item of {@code e}, as {@link #place} writes it (in its shard of {@value #UNPUBLISHED_INDEX}). */
+    Map<String, AttributeValue> outboxItem(OutboxEvent e) {
         Map<String, AttributeValue> item = new HashMap<>(outboxKey(e.orderId(), e.sequence()));
         item.put("orderId", s(e.orderId()));
         item.put("sequence", n(e.sequence()));
@@ -574,7 +601,7 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         item.put("eventType", s(e.eventType()));
         item.put("payload", s(e.payload()));
         item.put("createdAt", n(e.createdAt().toEpochMilli()));
-        item.put("unpublished", s("1"));
+        item.put("unpublished", s(shards.shardOf(e.orderId())));
         return item;
     }
 

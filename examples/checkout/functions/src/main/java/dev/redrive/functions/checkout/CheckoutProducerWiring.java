@@ -4,6 +4,7 @@ import dev.redrive.checkout.placing.CheckoutService;
 import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.checkout.placing.HttpPaymentProvider;
+import dev.redrive.checkout.placing.IndexShards;
 import dev.redrive.checkout.placing.PaymentProvider;
 import dev.redrive.functions.config.CheckoutConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,13 @@ public class CheckoutProducerWiring {
     @Produces
     @Singleton
     DynamoDbCheckoutStore ordersTable(DynamoDbClient dynamoDb, CheckoutConfig config) {
-        return new DynamoDbCheckoutStore(dynamoDb, config.checkout().ordersTable());
+        return new DynamoDbCheckoutStore(dynamoDb, config.checkout().ordersTable(), indexShards(config.checkout()));
+    }
+
+    /** The index shards configured; a draining count below the count is refused, naming both settings. */
+    static IndexShards indexShards(CheckoutConfig.Checkout checkout) {
+        int count = checkout.indexShards();
+        return new IndexShards(count, checkout.indexShardsDraining().orElse(count));
     }
 
     @Produces

@@ -1,5 +1,6 @@
 package dev.redrive.functions.config;
 
+import dev.redrive.checkout.CheckoutNames.OrderIndexShards;
 import dev.redrive.sweeper.SweeperFunctionSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -60,6 +61,21 @@ public interface CheckoutConfig {
          */
         @WithDefault("redrive-orders")
         String ordersTable();
+
+        /**
+         * The shards of the orders table's two sparse indexes (outbox items not yet published, unfinished attempts),
+         * 1 to {@value dev.redrive.checkout.CheckoutNames.OrderIndexShards#MAX}: an item's index partition key is its
+         * shard, so the indexes' writes spread over that many partitions; the outbox sweep and the reconciliation
+         * query each shard ({@code dev.redrive.checkout.placing.IndexShards}).
+         */
+        @WithDefault("" + OrderIndexShards.DEFAULT)
+        int indexShards();
+
+        /**
+         * After {@link #indexShards} was lowered: the former, larger count, whose shards the readers keep querying
+         * until what was written there is published or finished. Absent: the readers query {@link #indexShards}.
+         */
+        Optional<Integer> indexShardsDraining();
 
         /** The payment provider the checkout authorizes with. */
         Payments payments();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.checkout.CheckoutNames.OrderIndexShards;
+import dev.redrive.checkout.placing.IndexShards;
 import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.quarkus.RedriveConfig;
@@ -13,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -73,6 +76,19 @@ class TemplateSettingsMatchTheDefaultsTest {
 
         assertThat(env.get("REDRIVE_CLAIM_CHECKS_CLEANUP"))
                 .isEqualTo(textDefault(RedriveConfig.ClaimChecks.class, "cleanup"));
+    }
+
+    @Test
+    void theDefaultStacksIndexShardCountIsTheProducersDefault() throws Exception {
+        JsonNode template = new ObjectMapper().readTree(Files.readString(TEMPLATE));
+        for (String handler : List.of("checkout", "outbox-relay", "outbox-sweeper", "checkout-reconciliation")) {
+            Map<String, String> env = environment(template, handler);
+            assertThat(env.get(OrderIndexShards.VARIABLE))
+                    .as(handler)
+                    .isEqualTo(textDefault(CheckoutConfig.Checkout.class, "indexShards"))
+                    .isEqualTo(Integer.toString(IndexShards.DEFAULT.count()));
+            assertThat(env).as(handler).doesNotContainKey(OrderIndexShards.DRAINING_VARIABLE);
+        }
     }
 
     private static Map<String, String> emailConsumerEnvironment(JsonNode template) {

@@ -94,7 +94,8 @@ public final class CheckoutProducer extends Construct {
     /**
      * The checkout's orders table, in {@code scope}, by the same rules as the others: {@code pk}+{@code sk}, its stream
      * of new images (the outbox relay), GSIs {@value #UNPUBLISHED_INDEX} ({@code unpublished}, {@code createdAt}) and
-     * {@value #OPEN_ATTEMPT_INDEX} ({@code openAttempt}, {@code leaseUntil}).
+     * {@value #OPEN_ATTEMPT_INDEX} ({@code openAttempt}, {@code leaseUntil}); their partition keys are shards
+     * ({@link IndexShardSettings}), so their writes spread over as many index partitions.
      */
     static Table ordersTable(Construct scope, IKey key) {
         Table orders = Tables.table(scope, "OrdersTable", key, true).stream(
@@ -140,6 +141,7 @@ public final class CheckoutProducer extends Construct {
      * @param paymentProviderUrl the payment provider's base URL; absent: the checkout answers 503
      * @param scheduleExpression how often the outbox sweep and the reconciliation run
      * @param checkoutReservedConcurrency the checkout's reserved concurrency (its share, and its ceiling); empty: none
+     * @param indexShards        the shards of the orders table's sparse indexes, told to every function here
      */
     public CheckoutProducer(
             Construct scope,
@@ -151,7 +153,8 @@ public final class CheckoutProducer extends Construct {
             List<IdempotentConsumer> subscribers,
             Optional<String> paymentProviderUrl,
             String scheduleExpression,
-            Optional<Integer> checkoutReservedConcurrency) {
+            Optional<Integer> checkoutReservedConcurrency,
+            IndexShardSettings indexShards) {
         super(scope, id);
         this.prefix = prefix;
         this.orders = ordersTable(this, key);
@@ -160,6 +163,7 @@ public final class CheckoutProducer extends Construct {
                 subscribers.stream().map(c -> c.sourceQueue().getQueueUrl()).collect(Collectors.joining(","));
 
         Map<String, String> checkoutEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table));
+        checkoutEnv.putAll(indexShards.environment());
         paymentProviderUrl.ifPresent(u -> checkoutEnv.put(PAYMENTS_URL, u));
         this.liveCheckout = functions.create(
                 this,
@@ -189,7 +193,8 @@ public final class CheckoutProducer extends Construct {
                 .encryptionMasterKey(key)
                 .enforceSsl(true)
                 .build();
-        Map<String, String> relayEnv = Map.of(ORDERS_TABLE, table, SUBSCRIBER_QUEUES, queues);
+        Map<String, String> relayEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table, SUBSCRIBER_QUEUES, queues));
+        relayEnv.putAll(indexShards.environment());
         Map<String, String> outboxSweepEnv = new TreeMap<>(relayEnv);
         outboxSweepEnv.put(REPUBLISH_AFTER, REPUBLISH_AFTER_DEFAULT.toString());
         this.liveRelay = functions.create(
@@ -259,6 +264,7 @@ public final class CheckoutProducer extends Construct {
                 RECONCILIATION_GRACE_DEFAULT.toString(),
                 RECONCILIATION_LEASE,
                 RECONCILIATION_LEASE_DEFAULT.toString()));
+        reconciliationEnv.putAll(indexShards.environment());
         paymentProviderUrl.ifPresent(u -> reconciliationEnv.put(PAYMENTS_URL, u));
         LiveFunction liveReconciliation = functions.create(
                 this,
