@@ -18,6 +18,7 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.s3.BlockPublicAccess;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.deployment.BucketDeployment;
 import software.amazon.awscdk.services.s3.deployment.Source;
 import software.amazon.awscdk.services.scheduler.Schedule;
@@ -40,6 +41,14 @@ public final class DlqSweeper extends Construct {
     static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
     static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
     static final String RETENTION = "REDRIVE_SWEEPER_RETENTION";
+    /** How long a tombstone stays in the ledger after its archiving ({@link SweeperProps#tombstoneTtl()}). */
+    public static final String TOMBSTONE_TTL = "REDRIVE_SWEEPER_TOMBSTONE_TTL";
+
+    /**
+     * Days a replaced version of the routes document is kept (every deploy writes one): a year of who changed a route
+     * and when; the current version never expires.
+     */
+    public static final int ROUTES_HISTORY_DAYS = 365;
     /** Where the routes document is: {@code s3://<routes bucket>/}{@value #ROUTES_KEY}. */
     static final String ROUTES = RoutesDocument.VARIABLE;
     /** The routes document's key in the routes bucket. */
@@ -148,6 +157,7 @@ public final class DlqSweeper extends Construct {
         env.put(ARCHIVE_BUCKET, props.archive().getBucketName());
         env.put(ARCHIVE_KMS_KEY_ID, props.key().getKeyArn());
         env.put(RETENTION, IsoDurations.format(props.retention()));
+        env.put(TOMBSTONE_TTL, IsoDurations.format(props.tombstoneTtl()));
         env.put(ROUTES, "s3://" + routesBucket.getBucketName() + "/" + ROUTES_KEY);
         env.put(
                 ReplayPaceVariables.RATE_PER_SECOND,
@@ -163,7 +173,8 @@ public final class DlqSweeper extends Construct {
 
     /**
      * The routes document's bucket: versioned (who changed a route, and when: every deploy writes a new version),
-     * encrypted with the stack's KMS key, never public, TLS only. It holds thousands of routes with their schemas, where
+     * encrypted with the stack's KMS key, never public, TLS only; a replaced version expires after
+     * {@value #ROUTES_HISTORY_DAYS} days. It holds thousands of routes with their schemas, where
      * Lambda's environment holds 4 KB (about 14 routes of queue URLs) and an SSM parameter 8 KB.
      */
     private Bucket routesBucket(SweeperProps props) {
@@ -175,6 +186,11 @@ public final class DlqSweeper extends Construct {
                 .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
                 .enforceSsl(true)
                 .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
+                .lifecycleRules(List.of(LifecycleRule.builder()
+                        .id("replaced-routes-expire")
+                        .noncurrentVersionExpiration(software.amazon.awscdk.Duration.days(ROUTES_HISTORY_DAYS))
+                        .abortIncompleteMultipartUploadAfter(software.amazon.awscdk.Duration.days(1))
+                        .build()))
                 .build();
     }
 
