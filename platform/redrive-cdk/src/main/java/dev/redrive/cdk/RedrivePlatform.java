@@ -67,7 +67,7 @@ public final class RedrivePlatform extends Construct {
                         .enableKeyRotation(true)
                         .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
                         .build();
-        this.tables = Tables.create(this, key);
+        this.tables = Tables.create(this, key, b.deletionProtection);
         this.buckets = Buckets.create(this, key, b.archiveExpiryDays);
         List<SweptConsumer> swept = new ArrayList<>();
         for (ConsumerSpec spec : b.consumers) {
@@ -102,7 +102,8 @@ public final class RedrivePlatform extends Construct {
                         swept,
                         b.quarantineRetention,
                         b.sweepRate,
-                        b.replayPace));
+                        b.replayPace,
+                        Duration.ofDays(b.tombstoneExpiryDays == null ? b.archiveExpiryDays : b.tombstoneExpiryDays)));
         ClaimTtlWiring.apply(
                 ClaimTtl.derive(List.copyOf(consumers.values()), b.quarantineRetention, Optional.empty()),
                 buckets,
@@ -181,6 +182,8 @@ public final class RedrivePlatform extends Construct {
         private String sweepRate = "rate(5 minutes)";
         private ReplayPace replayPace = ReplayPace.DEFAULT;
         private int archiveExpiryDays = 365;
+        private Integer tombstoneExpiryDays;
+        private boolean deletionProtection = true;
         private AlarmThresholds alarms;
 
         private Builder(Construct scope, String id) {
@@ -297,6 +300,21 @@ public final class RedrivePlatform extends Construct {
         }
 
         /**
+         * Days a tombstone (a dead letter archived to S3) stays in the quarantine ledger before DynamoDB's TTL deletes
+         * it (default: {@link #archiveExpiryDays}, so it goes when its archive object goes); 1 to the archive's expiry.
+         */
+        public Builder tombstoneExpiryDays(int value) {
+            this.tombstoneExpiryDays = value;
+            return this;
+        }
+
+        /** DynamoDB deletion protection on the tables (default on: no one can delete them until it is turned off). */
+        public Builder deletionProtection(boolean value) {
+            this.deletionProtection = value;
+            return this;
+        }
+
+        /**
          * Adds {@link Monitoring}: an encrypted alarm topic; age, depth and arrival alarms on every consumer's queue
          * and dead-letter queue and on the sweeper schedule's; each consumer breaker's long-open alarm; the sweeper's
          * alarms; the dashboard {@code <prefix>-redrive}. Alarms fire at {@code thresholds}
@@ -312,6 +330,11 @@ public final class RedrivePlatform extends Construct {
             if (consumers.isEmpty()) {
                 throw new IllegalArgumentException("a Redrive platform without consumers has nothing to sweep: add one"
                         + " with consumer(name, queue, function, contract)");
+            }
+            if (tombstoneExpiryDays != null && (tombstoneExpiryDays < 1 || tombstoneExpiryDays > archiveExpiryDays)) {
+                throw new IllegalArgumentException("tombstoneExpiryDays must be 1 to the archive's expiry ("
+                        + archiveExpiryDays + " days): a tombstone kept longer points at an object already gone, was "
+                        + tombstoneExpiryDays);
             }
             return new RedrivePlatform(scope, id, this);
         }

@@ -28,6 +28,8 @@ import java.util.Optional;
  * @param deadlineMargin           time kept back from the invocation's deadline: no new batch starts after it
  * @param receiveVisibilitySeconds how long a received dead letter stays invisible while it is quarantined
  * @param replays                  the pace of replays per lane
+ * @param tombstoneTtl             {@code REDRIVE_SWEEPER_TOMBSTONE_TTL}: how long a tombstone stays in the ledger after
+ *                                 its archiving ({@code expiresAt}, the table's TTL); empty: tombstones never expire
  */
 public record SweeperFunctionSettings(
         Optional<String> routes,
@@ -43,9 +45,50 @@ public record SweeperFunctionSettings(
         long archiveObjectChars,
         Duration deadlineMargin,
         int receiveVisibilitySeconds,
-        Replays replays) {
+        Replays replays,
+        Optional<Duration> tombstoneTtl) {
+
+    /** Without a tombstone TTL: tombstones never expire. */
+    public SweeperFunctionSettings(
+            Optional<String> routes,
+            String legacyRoutes,
+            String quarantineTable,
+            String controlTable,
+            String archiveBucket,
+            Optional<String> archiveKmsKeyId,
+            Duration retention,
+            int maxArrivalsPerRun,
+            int inlineBodyLimit,
+            int archiveBatch,
+            long archiveObjectChars,
+            Duration deadlineMargin,
+            int receiveVisibilitySeconds,
+            Replays replays) {
+        this(
+                routes,
+                legacyRoutes,
+                quarantineTable,
+                controlTable,
+                archiveBucket,
+                archiveKmsKeyId,
+                retention,
+                maxArrivalsPerRun,
+                inlineBodyLimit,
+                archiveBatch,
+                archiveObjectChars,
+                deadlineMargin,
+                receiveVisibilitySeconds,
+                replays,
+                Optional.empty());
+    }
 
     public SweeperFunctionSettings {
+        Objects.requireNonNull(tombstoneTtl, "tombstoneTtl");
+        tombstoneTtl.ifPresent(ttl -> {
+            if (ttl.isNegative() || ttl.isZero()) {
+                throw new IllegalArgumentException("REDRIVE_SWEEPER_TOMBSTONE_TTL must be positive, was " + ttl);
+            }
+        });
         Objects.requireNonNull(routes, "routes");
         Objects.requireNonNull(legacyRoutes, "legacyRoutes");
         Objects.requireNonNull(quarantineTable, "quarantineTable");
@@ -113,7 +156,9 @@ public record SweeperFunctionSettings(
                 new Replays(
                         env.decimal("redrive.replays.rate-per-second", Defaults.REPLAYS_RATE_PER_SECOND),
                         env.string("redrive.replays.lane-rates", ""),
-                        env.duration("redrive.replays.horizon", Defaults.REPLAYS_HORIZON)));
+                        env.duration("redrive.replays.horizon", Defaults.REPLAYS_HORIZON)),
+                env.optional("redrive.sweeper.tombstone-ttl")
+                        .map(v -> env.duration("redrive.sweeper.tombstone-ttl", v)));
     }
 
     /** The default of every setting, as the text its variable would hold. */

@@ -1,6 +1,7 @@
 package dev.redrive.sweeper;
 
 import dev.redrive.aws.AwsRedrive;
+import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
 import dev.redrive.aws.payload.ClaimCheckSettings;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SweeperRoutes;
@@ -102,6 +103,8 @@ public final class SweeperWiring {
     public static Sweeper sweeper(
             SweeperFunctionSettings sweeper, AwsRedrive aws, DeclaredChecks checks, ReplayService replays) {
         return aws.sweeper(checks.keys(), replays)
+                .ledger(new DynamoDbQuarantineLedger(
+                        aws.dynamoDb(), aws.names().quarantineTable(), aws.clock(), sweeper.tombstoneTtl()))
                 .settings(new SweeperSettings(
                         sweeper.retention(),
                         sweeper.maxArrivalsPerRun(),

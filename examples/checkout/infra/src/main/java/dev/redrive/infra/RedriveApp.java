@@ -45,6 +45,7 @@ public final class RedriveApp {
                 StackProps.builder()
                         .stackName(RedriveStack.NAME)
                         .description("Redrive: exactly-once SQS-triggered Lambda consumers and a dead-letter workflow")
+                        .terminationProtection(settings.protection().terminationProtection())
                         .build(),
                 settings);
     }

@@ -85,6 +85,9 @@ import software.constructs.Node;
  *                             consumers (default 50; {@code none}: no reservation, no ceiling)
  * @param orderIndexShards     {@code orderIndexShards} (default 8, 1 to 64) and {@code orderIndexShardsDraining}: the
  *                             shards of the orders table's sparse indexes ({@link IndexShardSettings})
+ * @param protection           {@code deletionProtection}, {@code terminationProtection}, {@code tombstoneExpiryDays},
+ *                             {@code emailRetentionDays}, {@code checkoutInvokers}: expiry, protection and who may
+ *                             call the checkout ({@link Protection})
  */
 public record RedriveSettings(
         String prefix,
@@ -110,7 +113,72 @@ public record RedriveSettings(
         Optional<String> paymentProviderUrl,
         Map<String, ConsumerScaling> consumerScaling,
         Optional<Integer> checkoutReservedConcurrency,
-        IndexShardSettings orderIndexShards) {
+        IndexShardSettings orderIndexShards,
+        Protection protection) {
+
+    /**
+     * Expiry, protection and access.
+     *
+     * @param deletionProtection    {@code deletionProtection} (default {@code true}): DynamoDB deletion protection on
+     *                              every table
+     * @param terminationProtection {@code terminationProtection} (default {@code true}): the stack's termination
+     *                              protection ({@code cdk destroy} and a delete are refused until it is turned off)
+     * @param tombstoneExpiryDays   {@code tombstoneExpiryDays}: days a tombstone stays in the ledger after its
+     *                              archiving (default: {@code archiveExpiryDays}; 1 to {@code archiveExpiryDays})
+     * @param emailRetentionDays    {@code emailRetentionDays} (default 90): days an email stays in the email outbox
+     *                              bucket; at least the claim TTL's days, or a redelivery would write one again
+     * @param checkoutInvokers      {@code checkoutInvokers}: comma-separated 12-digit account ids and IAM role or user
+     *                              ARNs granted {@code lambda:InvokeFunctionUrl} and {@code lambda:InvokeFunction} on
+     *                              the checkout's Function URL (default: none)
+     */
+    public record Protection(
+            boolean deletionProtection,
+            boolean terminationProtection,
+            Optional<Integer> tombstoneExpiryDays,
+            int emailRetentionDays,
+            java.util.List<String> checkoutInvokers) {
+
+        /** The defaults: both protections on, tombstones as long as the archive, emails 90 days, no invoker. */
+        public static final Protection DEFAULT = new Protection(true, true, Optional.empty(), 90, java.util.List.of());
+
+        private static final Pattern INVOKER =
+                Pattern.compile("\\d{12}|arn:aws[a-z-]*:iam::\\d{12}:(role|user)/[\\w+=,.@/-]+");
+
+        /** Checks each value. */
+        public Protection {
+            checkoutInvokers = java.util.List.copyOf(checkoutInvokers);
+            for (String invoker : checkoutInvokers) {
+                if (!INVOKER.matcher(invoker).matches()) {
+                    throw new IllegalArgumentException("-c checkoutInvokers: '" + invoker + "' is neither a 12-digit "
+                            + "account id nor an IAM role or user ARN (arn:aws:iam::<account>:role/<name>)");
+                }
+            }
+            if (emailRetentionDays < 1) {
+                throw new IllegalArgumentException(
+                        "-c emailRetentionDays must be at least 1, was " + emailRetentionDays);
+            }
+        }
+
+        static Protection fromContext(Node node) {
+            return new Protection(
+                    text(node, "deletionProtection")
+                            .map(v -> bool("deletionProtection", v))
+                            .orElse(DEFAULT.deletionProtection()),
+                    text(node, "terminationProtection")
+                            .map(v -> bool("terminationProtection", v))
+                            .orElse(DEFAULT.terminationProtection()),
+                    text(node, "tombstoneExpiryDays").map(v -> integer("tombstoneExpiryDays", v)),
+                    text(node, "emailRetentionDays")
+                            .map(v -> integer("emailRetentionDays", v))
+                            .orElse(DEFAULT.emailRetentionDays()),
+                    text(node, "checkoutInvokers")
+                            .map(v -> java.util.Arrays.stream(v.split(","))
+                                    .map(String::trim)
+                                    .filter(x -> !x.isEmpty())
+                                    .toList())
+                            .orElse(DEFAULT.checkoutInvokers()));
+        }
+    }
 
     /** The default placeholder directory, relative to the working directory (the infra module). */
     public static final Path DEFAULT_PLACEHOLDER_DIRECTORY = Path.of("target", "function-placeholder");
@@ -125,6 +193,13 @@ public record RedriveSettings(
 
     /** Checks the prefix; it is part of every explicit name. */
     public RedriveSettings {
+        protection.tombstoneExpiryDays().ifPresent(days -> {
+            if (days < 1 || days > archiveExpiryDays) {
+                throw new IllegalArgumentException(
+                        "-c tombstoneExpiryDays=" + days + " must be 1 to archiveExpiryDays (" + archiveExpiryDays
+                                + "): a tombstone kept longer points at an archive object already gone");
+            }
+        });
         if (!PREFIX.matcher(prefix).matches()) {
             throw new IllegalArgumentException("prefix '" + prefix + "' must be 1 to 20 lower-case letters, digits "
                     + "and dashes, starting with a letter (-c prefix=...)");
@@ -192,7 +267,8 @@ public record RedriveSettings(
                         text(node, "orderIndexShards")
                                 .map(v -> integer("orderIndexShards", v))
                                 .orElse(IndexShardSettings.DEFAULT.count()),
-                        text(node, "orderIndexShardsDraining").map(v -> integer("orderIndexShardsDraining", v))));
+                        text(node, "orderIndexShardsDraining").map(v -> integer("orderIndexShardsDraining", v))),
+                Protection.fromContext(node));
     }
 
     /**

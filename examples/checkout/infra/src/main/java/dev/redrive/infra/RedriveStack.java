@@ -29,7 +29,10 @@ import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.dynamodb.CfnTable;
 import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.iam.AccountPrincipal;
+import software.amazon.awscdk.services.iam.ArnPrincipal;
 import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.s3.Bucket;
@@ -48,6 +51,9 @@ public final class RedriveStack extends Stack {
                     + "examples/checkout/functions/target/function.zip)",
             "./mvnw -B -ntp package -pl examples/checkout/functions -am -Pnative",
             "examples/checkout/infra/README.md: a Mandrel container build on a machine of that architecture");
+
+    /** The id of the email outbox bucket's lifecycle rule ({@code emailRetentionDays}). */
+    public static final String EMAIL_EXPIRY_RULE = "emails-expire";
 
     /** The stack's construct id and CloudFormation name. */
     public static final String NAME = "Redrive";
@@ -120,8 +126,11 @@ public final class RedriveStack extends Stack {
                                 .toList(),
                         settings.quarantineRetention(),
                         settings.sweepRate(),
-                        settings.replayPace()));
-        claimTtl(settings);
+                        settings.replayPace(),
+                        java.time.Duration.ofDays(
+                                settings.protection().tombstoneExpiryDays().orElse(settings.archiveExpiryDays()))));
+        ClaimTtl claimTtl = claimTtl(settings);
+        expireEmails(settings, claimTtl);
         if (settings.checkoutProducer() && settings.paymentProviderUrl().isEmpty()) {
             throw new IllegalArgumentException("the checkout needs a payment provider: without -c "
                     + "paymentProviderUrl=https://<provider>/ every POST /orders would answer 503 and hold its stock. "
@@ -142,6 +151,11 @@ public final class RedriveStack extends Stack {
                         settings.checkoutReservedConcurrency(),
                         settings.orderIndexShards()))
                 : Optional.empty();
+        producer.ifPresent(p -> settings.protection()
+                .checkoutInvokers()
+                .forEach(invoker -> p.grantInvokeUrl(
+                        invoker.startsWith("arn:") ? new ArnPrincipal(invoker) : new AccountPrincipal(invoker))));
+        protectTables(settings.protection().deletionProtection());
         this.monitoring = monitoring(prefix, key, settings);
         outputs();
     }
@@ -184,13 +198,33 @@ public final class RedriveStack extends Stack {
      * Tells every function that claims or looks claims up how long claims count, and what that must cover (they
      * check it again at start).
      */
-    private void claimTtl(RedriveSettings settings) {
-        ClaimTtlWiring.apply(
-                ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl()),
-                buckets,
-                checkout.all(),
-                sweeper,
-                settings.claimCheckCleanup());
+    private ClaimTtl claimTtl(RedriveSettings settings) {
+        ClaimTtl ttl = ClaimTtl.derive(checkout.all(), settings.quarantineRetention(), settings.claimTtl());
+        ClaimTtlWiring.apply(ttl, buckets, checkout.all(), sweeper, settings.claimCheckCleanup());
+        return ttl;
+    }
+
+    /**
+     * Emails expire from the email outbox after {@code emailRetentionDays}, which must cover the claim TTL: the email
+     * consumer reads an email back to tell a redelivery's write from another's, for as long as a copy can come back.
+     */
+    private void expireEmails(RedriveSettings settings, ClaimTtl ttl) {
+        int days = settings.protection().emailRetentionDays();
+        long claimDays = (ttl.ttl().toSeconds() + 86_399) / 86_400;
+        if (days < claimDays) {
+            throw new IllegalArgumentException("-c emailRetentionDays=" + days + " is shorter than the claim TTL ("
+                    + claimDays + " days): a message redelivered or replayed after its email expired would send it "
+                    + "again; use at least " + claimDays);
+        }
+        Buckets.expireAfter(emailOutbox, EMAIL_EXPIRY_RULE, days);
+    }
+
+    /** DynamoDB deletion protection on every table of the stack, the platform's and the example's, as set. */
+    private void protectTables(boolean on) {
+        getNode().findAll().stream()
+                .filter(CfnTable.class::isInstance)
+                .map(CfnTable.class::cast)
+                .forEach(table -> table.setDeletionProtectionEnabled(on));
     }
 
     /**
@@ -272,7 +306,8 @@ public final class RedriveStack extends Stack {
         producer.ifPresent(p -> {
             CfnOutput.Builder.create(this, "CheckoutUrl")
                     .value(p.url().getUrl())
-                    .description("POST <url>orders with an Idempotency-Key header (IAM auth: sign with SigV4)")
+                    .description("POST <url>orders with an Idempotency-Key header, signed with SigV4 by a principal "
+                            + "granted lambda:InvokeFunctionUrl and lambda:InvokeFunction (-c checkoutInvokers)")
                     .build();
             CfnOutput.Builder.create(this, "OrdersTableName")
                     .value(p.orders().getTableName())

@@ -172,4 +172,59 @@ class CheckoutProducerTest {
         assertThatThrownBy(() -> Synth.stack(Map.of("paymentProviderUrl", "payments.example.com")))
                 .hasMessageContaining("paymentProviderUrl");
     }
+
+    @Test
+    void namedCallersGetBothFunctionUrlPermissionsAndNobodyByDefault() {
+        assertThat(t.resources("AWS::Lambda::Permission").values())
+                .as("no caller is granted the URL unless named")
+                .noneMatch(p -> String.valueOf(p).contains("lambda:InvokeFunctionUrl")
+                        || String.valueOf(p).contains("InvokedViaFunctionUrl"));
+
+        String role = "arn:aws:iam::123456789012:role/storefront";
+        TemplateView granted =
+                new TemplateView(Template.fromStack(Synth.stack(Map.of("checkoutInvokers", "210987654321, " + role))));
+        Map<String, Object> checkout = Map.of("Fn::GetAtt", List.of(granted.function("checkout"), "Arn"));
+        List<Map<String, Object>> permissions = granted.resources("AWS::Lambda::Permission").values().stream()
+                .map(p -> map(p, "Properties"))
+                .filter(p -> checkout.equals(p.get("FunctionName")))
+                .toList();
+        assertThat(permissions)
+                .containsExactlyInAnyOrder(
+                        Map.of(
+                                "Action", "lambda:InvokeFunctionUrl",
+                                "FunctionName", checkout,
+                                "Principal", "210987654321",
+                                "FunctionUrlAuthType", "AWS_IAM"),
+                        Map.of(
+                                "Action",
+                                "lambda:InvokeFunction",
+                                "FunctionName",
+                                checkout,
+                                "Principal",
+                                "210987654321",
+                                "InvokedViaFunctionUrl",
+                                true),
+                        Map.of(
+                                "Action",
+                                "lambda:InvokeFunctionUrl",
+                                "FunctionName",
+                                checkout,
+                                "Principal",
+                                role,
+                                "FunctionUrlAuthType",
+                                "AWS_IAM"),
+                        Map.of(
+                                "Action",
+                                "lambda:InvokeFunction",
+                                "FunctionName",
+                                checkout,
+                                "Principal",
+                                role,
+                                "InvokedViaFunctionUrl",
+                                true));
+        assertThatThrownBy(() -> Synth.stack(Map.of("checkoutInvokers", "storefront")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("-c checkoutInvokers: 'storefront' is neither a 12-digit account id nor an IAM role or "
+                        + "user ARN (arn:aws:iam::<account>:role/<name>)");
+    }
 }

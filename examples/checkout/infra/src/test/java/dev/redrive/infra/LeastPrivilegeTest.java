@@ -170,6 +170,21 @@ class LeastPrivilegeTest {
                         assertThat(s.actions()).containsExactlyInAnyOrder("dynamodb:GetItem", "dynamodb:BatchGetItem"));
         assertThat(allows(policy, "s3:PutObject", archive())).isTrue();
         assertThat(allows(policy, "s3:GetObject", archive())).isTrue();
+        assertThat(policy)
+                .filteredOn(s -> s.on(archive()))
+                .as("the archive is the audit trail: read and written, never deleted (only its lifecycle expires it)")
+                .singleElement()
+                .satisfies(s -> assertThat(s.actions()).containsExactly("s3:GetObject", "s3:PutObject"));
+        for (String never : List.of(
+                "s3:DeleteObject",
+                "s3:DeleteObjectVersion",
+                "dynamodb:Scan",
+                "dynamodb:DeleteItem",
+                "dynamodb:BatchWriteItem",
+                "sqs:ChangeMessageVisibility",
+                "sqs:PurgeQueue")) {
+            assertThat(policy).as("the sweeper never calls " + never).noneMatch(s -> s.allows(never));
+        }
         assertThat(policy).noneMatch(s -> s.on(outbox()));
 
         Map<String, List<Statement>> others = Map.of(

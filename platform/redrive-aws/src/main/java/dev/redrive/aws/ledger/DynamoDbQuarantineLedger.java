@@ -50,10 +50,20 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
     private final FencedWrites writes;
 
     public DynamoDbQuarantineLedger(DynamoDbClient dynamoDb, String table, Clock clock) {
+        this(dynamoDb, table, clock, Optional.empty());
+    }
+
+    /**
+     * A ledger whose tombstones expire {@code tombstoneTtl} after they are written: each gets {@code expiresAt} (epoch
+     * seconds, the table's TTL attribute), a record brought back from the archive loses it. Without one, a tombstone's
+     * expiry is left as it is (a person's save through the CLI keeps the sweeper's).
+     */
+    public DynamoDbQuarantineLedger(
+            DynamoDbClient dynamoDb, String table, Clock clock, Optional<java.time.Duration> tombstoneTtl) {
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.clock = clock;
-        this.writes = new FencedWrites(dynamoDb, table);
+        this.writes = new FencedWrites(dynamoDb, table, clock, tombstoneTtl);
     }
 
     /**

@@ -34,12 +34,35 @@ final class FencedWrites {
     /** The item's highest fencing token: written by fenced writes only, kept by every other. */
     static final String FENCE = "fence";
 
+    /** A tombstone's expiry, epoch seconds, read by the table's TTL; an active record has none. */
+    static final String EXPIRES_AT = "expiresAt";
+
     private final DynamoDbClient dynamoDb;
     private final String table;
+    private final java.time.Clock clock;
+    private final Optional<java.time.Duration> tombstoneTtl;
 
     FencedWrites(DynamoDbClient dynamoDb, String table) {
+        this(dynamoDb, table, java.time.Clock.systemUTC(), Optional.empty());
+    }
+
+    /**
+     * Writes that give a tombstone {@code expiresAt} = now + {@code tombstoneTtl} (a writer without one leaves a
+     * tombstone's expiry as it is) and take it off a record that is no tombstone.
+     */
+    FencedWrites(
+            DynamoDbClient dynamoDb, String table, java.time.Clock clock, Optional<java.time.Duration> tombstoneTtl) {
         this.dynamoDb = dynamoDb;
         this.table = table;
+        this.clock = clock;
+        this.tombstoneTtl = tombstoneTtl;
+    }
+
+    private Optional<AttributeValue> expiry(QuarantineRecord record) {
+        return record.archivedToStore()
+                ? tombstoneTtl.map(
+                        ttl -> QuarantineItems.n(clock.instant().plus(ttl).getEpochSecond()))
+                : Optional.empty();
     }
 
     /**
@@ -53,6 +76,7 @@ final class FencedWrites {
         Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(stored));
         Condition c = new Condition("attribute_not_exists(pk)", Map.of(), Map.of()).fenced(fence);
         fence.ifPresent(f -> item.put(FENCE, QuarantineItems.n(f.token())));
+        expiry(stored).ifPresent(e -> item.put(EXPIRES_AT, e));
         return new Write(
                 stored,
                 TransactWriteItem.builder()
@@ -85,6 +109,15 @@ final class FencedWrites {
         Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(stored));
         QuarantineItems.key(stored.id()).keySet().forEach(item::remove);
         String expression = assignments(item, fence.isPresent(), names, values);
+        Optional<AttributeValue> expiry = expiry(stored);
+        if (expiry.isPresent()) {
+            names.put("#expiresAt", EXPIRES_AT);
+            values.put(":expiresAt", expiry.get());
+            expression = expression.replaceFirst("^SET ", "SET #expiresAt = :expiresAt, ");
+        } else if (!stored.archivedToStore()) {
+            names.put("#expiresAt", EXPIRES_AT);
+            expression = expression + (expression.contains(" REMOVE ") ? ", " : " REMOVE ") + "#expiresAt";
+        }
         return new Write(
                 stored,
                 TransactWriteItem.builder()

@@ -35,4 +35,22 @@ public interface IIdempotentConsumer {
 
     /** The consumer's function. */
     IFunction function();
+
+    /**
+     * Lets {@code topic} deliver to the source queue: the queue policy and the queue key's policy admit
+     * {@code sns.amazonaws.com} for this topic only ({@link QueueProducers}). The subscription is the caller's; make it
+     * with raw message delivery, so the consumer reads the event and not SNS's envelope.
+     */
+    default void admitSnsTopic(software.amazon.awscdk.services.sns.ITopic topic) {
+        QueueProducers.admitSnsTopic(this, topic);
+    }
+
+    /**
+     * Lets {@code rule} send to the source queue: the queue policy and the queue key's policy admit
+     * {@code events.amazonaws.com} for this rule only ({@link QueueProducers}). The target is the caller's; give it the
+     * input the consumer reads ({@code RuleTargetInput.fromEventPath("$.detail")} for the event's detail alone).
+     */
+    default void admitEventBridgeRule(software.amazon.awscdk.services.events.IRule rule) {
+        QueueProducers.admitEventBridgeRule(this, rule);
+    }
 }

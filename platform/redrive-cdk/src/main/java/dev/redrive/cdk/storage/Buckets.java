@@ -71,6 +71,24 @@ public record Buckets(Bucket archive, Bucket claimChecks) {
     }
 
     /**
+     * Expires every object of {@code bucket} {@code days} after it was written (S3 counts whole days from creation),
+     * by the lifecycle rule {@code ruleId}; incomplete multipart uploads go after a day. For a consumer's own data that
+     * only matters for a while (an email outbox, an export).
+     *
+     * @throws IllegalArgumentException when {@code days} is below 1
+     */
+    public static void expireAfter(Bucket bucket, String ruleId, int days) {
+        if (days < 1) {
+            throw new IllegalArgumentException("the expiry of " + ruleId + " must be at least 1 day, was " + days);
+        }
+        bucket.addLifecycleRule(LifecycleRule.builder()
+                .id(ruleId)
+                .expiration(Duration.days(days))
+                .abortIncompleteMultipartUploadAfter(Duration.days(1))
+                .build());
+    }
+
+    /**
      * A bucket by the platform's rules, for a consumer's own data: KMS-encrypted with {@code key} (bucket key on), all
      * public access blocked, TLS only, retained on delete or replacement.
      */

@@ -19,6 +19,7 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.s3.BlockPublicAccess;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.deployment.BucketDeployment;
 import software.amazon.awscdk.services.s3.deployment.Source;
 import software.amazon.awscdk.services.scheduler.Schedule;
@@ -41,10 +42,65 @@ public final class DlqSweeper extends Construct {
     static final String ARCHIVE_BUCKET = "REDRIVE_SWEEPER_ARCHIVE_BUCKET";
     static final String ARCHIVE_KMS_KEY_ID = "REDRIVE_SWEEPER_ARCHIVE_KMS_KEY_ID";
     static final String RETENTION = "REDRIVE_SWEEPER_RETENTION";
+    /** How long a tombstone stays in the ledger after its archiving ({@link SweeperProps#tombstoneTtl()}). */
+    public static final String TOMBSTONE_TTL = "REDRIVE_SWEEPER_TOMBSTONE_TTL";
+
+    /**
+     * Days a replaced version of the routes document is kept (every deploy writes one): a year of who changed a route
+     * and when; the current version never expires.
+     */
+    public static final int ROUTES_HISTORY_DAYS = 365;
     /** Where the routes document is: {@code s3://<routes bucket>/}{@value #ROUTES_KEY}. */
     static final String ROUTES = RoutesDocument.VARIABLE;
     /** The routes document's key in the routes bucket. */
     public static final String ROUTES_KEY = "routes.json";
+
+    /**
+     * What the sweeper does with each dead-letter queue: receive, delete what it quarantined (DeleteMessageBatch is
+     * authorized as {@code sqs:DeleteMessage}), read its depth (GetQueueAttributes), resolve its URL by name. No
+     * ChangeMessageVisibility: a received dead letter's visibility is set on the receive.
+     */
+    public static final List<String> DEAD_LETTER_ACTIONS =
+            List.of("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl");
+
+    /** What it does with each source queue: send replays (SendMessageBatch is {@code sqs:SendMessage}), find its URL. */
+    public static final List<String> REPLAY_ACTIONS = List.of("sqs:SendMessage", "sqs:GetQueueUrl");
+
+    /**
+     * Its calls on the quarantine ledger's table: a record by id (GetItem), records by id (BatchGetItem), an insert
+     * (PutItem) and a save (UpdateItem), batches of either in a TransactWriteItems, which IAM authorizes by these
+     * item-level actions (it has none of its own). No Scan, no DeleteItem, no BatchWriteItem: it never calls them. A
+     * change that adds a ConditionCheck or a Delete to a transaction must add its action here.
+     */
+    public static final List<String> QUARANTINE_ACTIONS =
+            List.of("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem");
+
+    /** Its calls on the ledger's indexes ({@code byState}, {@code byQueue}): queries; the table itself is never queried. */
+    public static final List<String> QUARANTINE_INDEX_ACTIONS = List.of("dynamodb:Query");
+
+    /**
+     * Its calls on the control table: its lease (UpdateItem, GetItem), the maintenance windows (Query, GetItem), the
+     * breakers it holds (GetItem, UpdateItem), the replay paces (GetItem, PutItem), the replay statistics (UpdateItem,
+     * Query). It adds and removes no window: a person does, with the CLI.
+     */
+    public static final List<String> CONTROL_ACTIONS =
+            List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query");
+
+    /** Its calls on the claims table: a claim by key, and a received batch's notes in one BatchGetItem. */
+    public static final List<String> CLAIMS_ACTIONS = List.of("dynamodb:GetItem", "dynamodb:BatchGetItem");
+
+    /**
+     * Its calls on the archive: an archive object or a payload kept aside written (PutObject) and read back
+     * (GetObject). Never a delete: the archive is the audit trail, and only its lifecycle rule expires objects.
+     */
+    public static final List<String> ARCHIVE_ACTIONS = List.of("s3:GetObject", "s3:PutObject");
+
+    /**
+     * What it needs of the customer-managed key: a data key to send to an encrypted queue and to put an SSE-KMS
+     * object, decryption to receive and to get one, and the tables' use of it. No CreateGrant, no key administration.
+     */
+    public static final List<String> KEY_ACTIONS =
+            List.of("kms:Decrypt", "kms:DescribeKey", "kms:Encrypt", "kms:GenerateDataKey*");
 
     private final Function function;
     private final LiveFunction live;
@@ -106,6 +162,7 @@ public final class DlqSweeper extends Construct {
         env.put(ARCHIVE_BUCKET, props.archive().getBucketName());
         env.put(ARCHIVE_KMS_KEY_ID, props.key().getKeyArn());
         env.put(RETENTION, IsoDurations.format(props.retention()));
+        env.put(TOMBSTONE_TTL, IsoDurations.format(props.tombstoneTtl()));
         env.put(ROUTES, "s3://" + routesBucket.getBucketName() + "/" + ROUTES_KEY);
         env.put(
                 ReplayPaceVariables.RATE_PER_SECOND,
@@ -121,7 +178,8 @@ public final class DlqSweeper extends Construct {
 
     /**
      * The routes document's bucket: versioned (who changed a route, and when: every deploy writes a new version),
-     * encrypted with the stack's KMS key, never public, TLS only. It holds thousands of routes with their schemas, where
+     * encrypted with the stack's KMS key, never public, TLS only; a replaced version expires after
+     * {@value #ROUTES_HISTORY_DAYS} days. It holds thousands of routes with their schemas, where
      * Lambda's environment holds 4 KB (about 14 routes of queue URLs) and an SSM parameter 8 KB.
      */
     private Bucket routesBucket(SweeperProps props) {
@@ -133,6 +191,11 @@ public final class DlqSweeper extends Construct {
                 .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
                 .enforceSsl(true)
                 .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
+                .lifecycleRules(List.of(LifecycleRule.builder()
+                        .id("replaced-routes-expire")
+                        .noncurrentVersionExpiration(software.amazon.awscdk.Duration.days(ROUTES_HISTORY_DAYS))
+                        .abortIncompleteMultipartUploadAfter(software.amazon.awscdk.Duration.days(1))
+                        .build()))
                 .build();
     }
 
@@ -153,25 +216,37 @@ public final class DlqSweeper extends Construct {
     }
 
     private void grant(SweeperProps props) {
+        List<String> deadLetterQueues = new java.util.ArrayList<>();
+        List<String> sourceQueues = new java.util.ArrayList<>();
         for (SweptConsumer swept : props.consumers()) {
             IIdempotentConsumer consumer = swept.consumer();
-            consumer.deadLetterQueue().grantConsumeMessages(function);
-            consumer.sourceQueue().grantSendMessages(function);
+            deadLetterQueues.add(consumer.deadLetterQueue().getQueueArn());
+            sourceQueues.add(consumer.sourceQueue().getQueueArn());
         }
-        props.tables().quarantine().grantReadWriteData(function);
-        props.tables().control().grantReadWriteData(function);
+        allow("DeadLetterQueues", DEAD_LETTER_ACTIONS, deadLetterQueues);
+        allow("ReplaysToSourceQueues", REPLAY_ACTIONS, sourceQueues);
+        String quarantine = props.tables().quarantine().getTableArn();
+        allow("QuarantineLedger", QUARANTINE_ACTIONS, List.of(quarantine));
+        allow("QuarantineLedgerIndexes", QUARANTINE_INDEX_ACTIONS, List.of(quarantine + "/index/*"));
+        allow("ControlTable", CONTROL_ACTIONS, List.of(props.tables().control().getTableArn()));
         // Reads only: a claim by its key (the replay's idempotency check, the evidence of a dead letter), and the notes
-        // a
-        // consumer keeps there for dead letters that had no room for their failure (one BatchGetItem per received
+        // a consumer keeps there for dead letters that had no room for their failure (one BatchGetItem per received
         // batch).
+        allow(
+                "IdempotencyLookup",
+                CLAIMS_ACTIONS,
+                List.of(props.tables().claims().getTableArn()));
+        allow("Archive", ARCHIVE_ACTIONS, List.of(props.archive().arnForObjects("*")));
+        allow("RoutesDocument", List.of("s3:GetObject"), List.of(routesBucket.arnForObjects(ROUTES_KEY)));
+        allow("DataKey", KEY_ACTIONS, List.of(props.key().getKeyArn()));
+    }
+
+    private void allow(String sid, List<String> actions, List<String> resources) {
         function.addToRolePolicy(PolicyStatement.Builder.create()
-                .sid("IdempotencyLookup")
-                .actions(List.of("dynamodb:GetItem", "dynamodb:BatchGetItem"))
-                .resources(List.of(props.tables().claims().getTableArn()))
+                .sid(sid)
+                .actions(actions)
+                .resources(resources)
                 .build());
-        props.key().grantDecrypt(function);
-        props.archive().grantReadWrite(function);
-        routesBucket.grantRead(function, ROUTES_KEY); // s3:GetObject on the document, kms:Decrypt by its key
     }
 
     /** The bucket of the routes document. */

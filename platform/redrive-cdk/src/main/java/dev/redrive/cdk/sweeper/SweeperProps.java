@@ -25,6 +25,9 @@ import software.amazon.awscdk.services.s3.IBucket;
  * @param retention          how long a dead letter stays in quarantine before it is archived
  * @param scheduleExpression an EventBridge Scheduler expression: {@code rate(5 minutes)}, {@code cron(...)}
  * @param replayPace         the pace of its replays per lane (written to its environment even at the default)
+ * @param tombstoneTtl       how long a tombstone (a record archived to S3) stays in the ledger after its archiving,
+ *                           then DynamoDB's TTL deletes it (default {@link #DEFAULT_TOMBSTONE_TTL}, the archive's default
+ *                           expiry: a tombstone goes when its object goes); at least a day
  */
 public record SweeperProps(
         String prefix,
@@ -36,7 +39,37 @@ public record SweeperProps(
         List<SweptConsumer> consumers,
         Duration retention,
         String scheduleExpression,
-        ReplayPace replayPace) {
+        ReplayPace replayPace,
+        Duration tombstoneTtl) {
+
+    /** The default {@code tombstoneTtl}: 365 days, the archive's default expiry. */
+    public static final Duration DEFAULT_TOMBSTONE_TTL = Duration.ofDays(365);
+
+    /** With the default tombstone TTL ({@link #DEFAULT_TOMBSTONE_TTL}). */
+    public SweeperProps(
+            String prefix,
+            FunctionRuntime runtime,
+            FunctionFactory functions,
+            IKey key,
+            Tables tables,
+            IBucket archive,
+            List<SweptConsumer> consumers,
+            Duration retention,
+            String scheduleExpression,
+            ReplayPace replayPace) {
+        this(
+                prefix,
+                runtime,
+                functions,
+                key,
+                tables,
+                archive,
+                consumers,
+                retention,
+                scheduleExpression,
+                replayPace,
+                DEFAULT_TOMBSTONE_TTL);
+    }
 
     /** The sweeper's Lambda timeout: one sweep must finish well inside the 5-minute schedule. */
     public static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -60,6 +93,10 @@ public record SweeperProps(
             throw new IllegalArgumentException("quarantine retention must be positive, was " + retention);
         }
         scheduleExpression = normalize(scheduleExpression);
+        Objects.requireNonNull(tombstoneTtl, "tombstoneTtl");
+        if (tombstoneTtl.compareTo(Duration.ofDays(1)) < 0) {
+            throw new IllegalArgumentException("tombstone TTL must be at least a day, was " + tombstoneTtl);
+        }
     }
 
     /** {@code 5 minutes} becomes {@code rate(5 minutes)}; {@code rate(...)}, {@code cron(...)}, {@code at(...)} stay. */

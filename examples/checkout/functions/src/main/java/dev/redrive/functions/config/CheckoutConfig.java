@@ -179,6 +179,12 @@ public interface CheckoutConfig {
         Duration retention();
 
         /**
+         * How long a tombstone stays in the ledger after its archiving ({@code expiresAt}, the table's TTL); unset:
+         * tombstones never expire. The stack sets it ({@code REDRIVE_SWEEPER_TOMBSTONE_TTL}).
+         */
+        Optional<Duration> tombstoneTtl();
+
+        /**
          * The queues swept, as a JSON array with one object per consumer:
          * {@code {"consumer", "sourceQueueUrl", "deadLetterQueueUrl"}} (the IaC fills it in).
          */

@@ -54,7 +54,8 @@ public class SweeperRuntime {
                 c.deadlineMargin(),
                 c.receiveVisibilitySeconds(),
                 new SweeperFunctionSettings.Replays(
-                        r.ratePerSecond(), r.laneRates().orElse(""), r.horizon()));
+                        r.ratePerSecond(), r.laneRates().orElse(""), r.horizon()),
+                c.tombstoneTtl());
     }
 
     @Produces

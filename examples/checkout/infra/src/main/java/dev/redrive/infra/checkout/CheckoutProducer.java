@@ -20,6 +20,7 @@ import software.amazon.awscdk.services.dynamodb.AttributeType;
 import software.amazon.awscdk.services.dynamodb.GlobalSecondaryIndexProps;
 import software.amazon.awscdk.services.dynamodb.ProjectionType;
 import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.iam.IGrantable;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.kms.IKey;
 import software.amazon.awscdk.services.lambda.FilterCriteria;
@@ -319,6 +320,19 @@ public final class CheckoutProducer extends Construct {
     /** The checkout function and what its URL invokes. */
     public LiveFunction liveCheckout() {
         return liveCheckout;
+    }
+
+    /**
+     * Lets {@code caller} call the checkout's Function URL (IAM auth): {@code lambda:InvokeFunctionUrl} with the
+     * condition {@code lambda:FunctionUrlAuthType = AWS_IAM}, and {@code lambda:InvokeFunction} with
+     * {@code lambda:InvokedViaFunctionUrl = true}. A function URL made since October 2025 needs both (Lambda's "Control
+     * access to Lambda function URLs"); with one alone every call is refused 403. A principal of this stack gets them in
+     * its identity policy; another account or an imported role gets them in the function's resource policy, and still
+     * needs them in its own identity policy (and signs each request with SigV4 for the service {@code lambda}).
+     */
+    public void grantInvokeUrl(IGrantable caller) {
+        // the URL is the alias's; CDK grants both actions, each with its condition
+        liveCheckout.entryPoint().grantInvokeUrl(caller);
     }
 
     public Function relay() {
