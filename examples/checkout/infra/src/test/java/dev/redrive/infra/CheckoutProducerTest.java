@@ -183,7 +183,8 @@ class CheckoutProducerTest {
         String role = "arn:aws:iam::123456789012:role/storefront";
         TemplateView granted =
                 new TemplateView(Template.fromStack(Synth.stack(Map.of("checkoutInvokers", "210987654321, " + role))));
-        Map<String, Object> checkout = Map.of("Fn::GetAtt", List.of(granted.function("checkout"), "Arn"));
+        // the Function URL is the live alias's (SnapStart), so its permissions name the alias
+        Map<String, Object> checkout = Map.of("Ref", granted.alias(granted.function("checkout")));
         List<Map<String, Object>> permissions = granted.resources("AWS::Lambda::Permission").values().stream()
                 .map(p -> map(p, "Properties"))
                 .filter(p -> checkout.equals(p.get("FunctionName")))

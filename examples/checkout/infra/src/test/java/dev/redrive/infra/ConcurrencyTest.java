@@ -25,21 +25,12 @@ class ConcurrencyTest {
     Path tmp;
 
     private static Map<String, Object> mappingOf(TemplateView t, String handler) {
-        String alias = aliasOf(t, t.function(handler));
+        String alias = t.alias(t.function(handler));
         return t.resources("AWS::Lambda::EventSourceMapping").values().stream()
                 .map(m -> map(m, "Properties"))
                 .filter(m -> String.valueOf(m.get("FunctionName")).contains(alias))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no mapping for " + handler));
-    }
-
-    private static String aliasOf(TemplateView t, String function) {
-        return t.resources("AWS::Lambda::Alias").entrySet().stream()
-                .filter(e -> Map.of("Ref", function)
-                        .equals(map(e.getValue(), "Properties").get("FunctionName")))
-                .map(Map.Entry::getKey)
-                .findFirst()
-                .orElseThrow();
     }
 
     @Test
