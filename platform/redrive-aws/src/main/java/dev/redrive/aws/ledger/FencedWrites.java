@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -31,6 +32,8 @@ final class FencedWrites {
     static final int WRITE_BATCH = 10;
     /** How often a batch is tried again after a cancellation before its records are written one by one. */
     private static final int BATCH_ROUNDS = 3;
+    /** How often a write cancelled by a conflict is tried before its exception is thrown. */
+    private static final int CONFLICT_ATTEMPTS = 8;
 
     /** The item's highest fencing token: written by fenced writes only, kept by every other. */
     static final String FENCE = "fence";
@@ -196,12 +199,9 @@ final class FencedWrites {
         }
     }
 
-    /** How often a write cancelled by a conflict is tried before its exception is thrown. */
-    private static final int CONFLICT_ATTEMPTS = 8;
-
     private static void backOff(int attempt) {
         try {
-            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L << Math.min(attempt, 6)));
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << Math.min(attempt, 6)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while a ledger write waited to be tried again", e);
