@@ -25,6 +25,19 @@ public final class BatchReads {
      */
     public static List<Map<String, AttributeValue>> byKey(
             DynamoDbClient dynamoDb, String table, List<Map<String, AttributeValue>> keys) {
+        return byKey(dynamoDb, table, keys, null, null);
+    }
+
+    /**
+     * {@link #byKey(DynamoDbClient, String, List)} reading back only {@code projection} (with its attribute
+     * {@code names}); both null read whole items. The projection must keep the key for the caller to match items.
+     */
+    public static List<Map<String, AttributeValue>> byKey(
+            DynamoDbClient dynamoDb,
+            String table,
+            List<Map<String, AttributeValue>> keys,
+            String projection,
+            Map<String, String> names) {
         List<Map<String, AttributeValue>> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         for (int from = 0; from < distinct.size(); from += READ_BATCH) {
@@ -32,7 +45,12 @@ public final class BatchReads {
                     distinct.subList(from, Math.min(distinct.size(), from + READ_BATCH));
             Map<String, KeysAndAttributes> request = Map.of(
                     table,
-                    KeysAndAttributes.builder().keys(chunk).consistentRead(true).build());
+                    KeysAndAttributes.builder()
+                            .keys(chunk)
+                            .consistentRead(true)
+                            .projectionExpression(projection)
+                            .expressionAttributeNames(names)
+                            .build());
             for (int round = 0; !request.isEmpty() && round < BATCH_ROUNDS; round++) {
                 Map<String, KeysAndAttributes> asked = request;
                 BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
@@ -42,8 +60,11 @@ public final class BatchReads {
             for (Map<String, AttributeValue> left : request.isEmpty()
                     ? List.<Map<String, AttributeValue>>of()
                     : request.get(table).keys()) {
-                Map<String, AttributeValue> item = dynamoDb.getItem(
-                                b -> b.tableName(table).key(left).consistentRead(true))
+                Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table)
+                                .key(left)
+                                .consistentRead(true)
+                                .projectionExpression(projection)
+                                .expressionAttributeNames(names))
                         .item();
                 if (item != null && !item.isEmpty()) {
                     items.add(item);

@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,12 +16,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.Select;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * The quarantine ledger on DynamoDB. Every write is conditional on the version read. A fenced write (the sweeper's)
@@ -36,6 +38,13 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * refused record cancels its transaction; the cancellation reasons name it, and the others are written again without
  * it.
  * {@link #findAll} is a consistent BatchGetItem per hundred ids.
+ *
+ * <p>The counts ({@link #count}, {@link #countActiveByState}, {@link #countByState}) are kept as the records are
+ * written, in the same transaction ({@link LedgerCounts}): one item read per queue, whatever the ledger holds. A save
+ * first reads the stored item's state, queue and version (a consistent GetItem, or a BatchGetItem per hundred for
+ * {@link #saveAll}) to know which count it leaves; a write that adds a record or moves it to another count is a
+ * TransactWriteItems with the ADD on its queue's counts, one that stays where it is counted a single write as before.
+ * Records written before counts were kept are counted once by {@link #establishCounts}.
  */
 public final class DynamoDbQuarantineLedger implements QuarantineLedger {
 
@@ -111,8 +120,31 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         if (lapsed(fence)) {
             return Optional.empty();
         }
-        FencedWrites.Write w = writes.update(record, fence);
+        Optional<Map<String, AttributeValue>> stored = Optional.ofNullable(dynamoDb.getItem(b -> b.tableName(table)
+                                .key(QuarantineItems.key(record.id()))
+                                .consistentRead(true)
+                                .projectionExpression(STORED_PROJECTION)
+                                .expressionAttributeNames(STORED_NAMES))
+                        .item())
+                .filter(item -> !item.isEmpty());
+        if (stored.isEmpty() || QuarantineItems.version(stored.get()) != record.version()) {
+            return Optional.empty(); // its condition would refuse it: nothing is written
+        }
+        FencedWrites.Write w = writes.update(record, fence, countedAs(stored.get()));
         return writes.put(w) ? Optional.of(w.stored()) : Optional.empty();
+    }
+
+    /**
+     * What a save reads of the stored item first, to move its count: its state and queue, whether it is counted, and
+     * its version (the save's condition holds only at the version read, so what was read is what the write replaces).
+     */
+    private static final String STORED_PROJECTION = "pk, #version, #state, storedState, sourceQueue, counted";
+
+    private static final Map<String, String> STORED_NAMES = Map.of("#version", "version", "#state", "state");
+
+    /** Where a stored item is counted; empty when it was written before counts were kept. */
+    private static Optional<LedgerCounts.Tally> countedAs(Map<String, AttributeValue> stored) {
+        return stored.containsKey(LedgerCounts.COUNTED) ? Optional.of(LedgerCounts.Tally.of(stored)) : Optional.empty();
     }
 
     @Override
@@ -134,9 +166,19 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
         if (lapsed(fence)) {
             return Map.of();
         }
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        QuarantineLedger.distinct(records).forEach(r -> keys.add(QuarantineItems.key(r.id())));
+        Map<String, Map<String, AttributeValue>> stored = new HashMap<>();
+        for (Map<String, AttributeValue> item :
+                BatchReads.byKey(dynamoDb, table, keys, STORED_PROJECTION, STORED_NAMES)) {
+            stored.put(item.get("pk").s(), item);
+        }
         List<FencedWrites.Write> batch = new ArrayList<>();
-        for (QuarantineRecord r : QuarantineLedger.distinct(records)) {
-            batch.add(writes.update(r, fence));
+        for (QuarantineRecord r : records) {
+            Map<String, AttributeValue> item = stored.get(r.id());
+            if (item != null && QuarantineItems.version(item) == r.version()) {
+                batch.add(writes.update(r, fence, countedAs(item)));
+            }
         }
         Map<String, QuarantineRecord> saved = new LinkedHashMap<>();
         writes.putAll(batch).forEach(w -> saved.put(w.stored().id(), w.stored()));
@@ -193,21 +235,56 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 .scanIndexForward(true);
     }
 
-    /** A count query on {@code byState}, filtered by queue: no items are read back. */
+    /** One read of the queue's counts ({@link LedgerCounts}), whatever the ledger holds. */
     @Override
     public long count(QuarantineState state, String sourceQueue) {
-        long total = 0;
-        for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
-                .indexName(QuarantineItems.BY_STATE)
-                .keyConditionExpression("#state = :state")
-                .filterExpression("#queue = :queue")
-                .expressionAttributeNames(Map.of("#state", "state", "#queue", "sourceQueue"))
-                .expressionAttributeValues(
-                        Map.of(":state", QuarantineItems.s(state.name()), ":queue", QuarantineItems.s(sourceQueue)))
-                .select(Select.COUNT))) {
-            total += page.count();
-        }
-        return total;
+        return countActiveByState(sourceQueue).getOrDefault(state, 0L);
+    }
+
+    /** One strongly consistent read of the queue's counts. */
+    @Override
+    public Map<QuarantineState, Long> countActiveByState(String sourceQueue) {
+        return LedgerCounts.active(counts(sourceQueue));
+    }
+
+    private Map<String, AttributeValue> counts(String sourceQueue) {
+        return dynamoDb.getItem(b ->
+                        b.tableName(table).key(LedgerCounts.key(sourceQueue)).consistentRead(true))
+                .item();
+    }
+
+    /**
+     * {@code byState} oldest first, filtered by queue, in pages of 1, 10, 100 and then 1,000 items until one matches:
+     * one item read when the state's oldest record is the queue's (a filter applies after a page's limit).
+     */
+    @Override
+    public Optional<QuarantineRecord> oldestActive(QuarantineState state, String sourceQueue) {
+        Map<String, AttributeValue> start = null;
+        int page = 1;
+        do {
+            QueryResponse response = dynamoDb.query(QueryRequest.builder()
+                    .tableName(table)
+                    .indexName(QuarantineItems.BY_STATE)
+                    .keyConditionExpression("#state = :state")
+                    .filterExpression("#queue = :queue")
+                    .expressionAttributeNames(Map.of("#state", "state", "#queue", "sourceQueue"))
+                    .expressionAttributeValues(
+                            Map.of(":state", QuarantineItems.s(state.name()), ":queue", QuarantineItems.s(sourceQueue)))
+                    .scanIndexForward(true)
+                    .exclusiveStartKey(start)
+                    .limit(page)
+                    .build());
+            if (!response.items().isEmpty()) {
+                // Of two that arrived at once, the index's order is not the id's: take the lowest of the page.
+                return response.items().stream().map(QuarantineItems::fromItem).min(OLDEST_FIRST);
+            }
+            start = response.hasLastEvaluatedKey()
+                            && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey()
+                    : null;
+            page = Math.min(page * 10, PAGE_LIMIT);
+        } while (start != null);
+        return Optional.empty();
     }
 
     /** A query on {@code byQueue}, which keeps tombstones. */
@@ -224,27 +301,86 @@ public final class DynamoDbQuarantineLedger implements QuarantineLedger {
                 limit);
     }
 
-    /**
-     * One pass over {@code byQueue} reading back each item's state and nothing else (a projection; a tombstone's is
-     * {@code storedState}). A count query per state would not be cheaper: {@code byState} leaves tombstones out, and
-     * DynamoDB charges a query for every item it evaluates, whatever it returns. So this pass costs the read units of
-     * the queue's records, in 1 MB pages, but carries a few bytes per record instead of the record.
-     */
+    /** One strongly consistent read of the queue's counts, tombstones included. */
     @Override
     public Map<QuarantineState, Long> countByState(String sourceQueue) {
-        Map<QuarantineState, Long> counts = new EnumMap<>(QuarantineState.class);
+        return LedgerCounts.all(counts(sourceQueue));
+    }
+
+    /**
+     * When the queue's counts are not marked complete: one pass over {@code byQueue} for the records without
+     * {@code counted} (only their key, version, state and queue read back), each counted in a transaction that marks it
+     * counted on the condition that it still is not and still has the version read (a concurrent write of it has
+     * counted it then; a record that changed otherwise is read again). Then the counts are marked complete.
+     */
+    @Override
+    public boolean establishCounts(String sourceQueue, BooleanSupplier inTime) {
+        Map<String, AttributeValue> counts = counts(sourceQueue);
+        if (counts != null && counts.containsKey(LedgerCounts.COMPLETE)) {
+            return true;
+        }
         for (var page : dynamoDb.queryPaginator(b -> b.tableName(table)
                 .indexName(QuarantineItems.BY_QUEUE)
                 .keyConditionExpression("#queue = :queue")
-                .projectionExpression("#state, storedState")
-                .expressionAttributeNames(Map.of("#queue", "sourceQueue", "#state", "state"))
+                .filterExpression("attribute_not_exists(counted)")
+                .projectionExpression("pk")
+                .expressionAttributeNames(Map.of("#queue", "sourceQueue"))
                 .expressionAttributeValues(Map.of(":queue", QuarantineItems.s(sourceQueue))))) {
-            for (Map<String, AttributeValue> item : page.items()) {
-                AttributeValue state = item.containsKey("state") ? item.get("state") : item.get("storedState");
-                counts.merge(QuarantineState.valueOf(state.s()), 1L, Long::sum);
+            for (Map<String, AttributeValue> found : page.items()) {
+                if (!inTime.getAsBoolean()) {
+                    return false;
+                }
+                countOnce(found.get("pk").s());
             }
         }
-        return counts;
+        dynamoDb.updateItem(b -> b.tableName(table)
+                .key(LedgerCounts.key(sourceQueue))
+                .updateExpression("SET #complete = :true")
+                .expressionAttributeNames(Map.of("#complete", LedgerCounts.COMPLETE))
+                .expressionAttributeValues(Map.of(":true", AttributeValue.fromBool(true))));
+        return true;
+    }
+
+    /** Counts the record {@code id} unless it is counted already (read strongly consistent, then a transaction). */
+    private void countOnce(String id) {
+        for (int attempt = 1; ; attempt++) {
+            Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table)
+                            .key(QuarantineItems.key(id))
+                            .consistentRead(true)
+                            .projectionExpression(STORED_PROJECTION)
+                            .expressionAttributeNames(STORED_NAMES))
+                    .item();
+            if (item == null || item.isEmpty() || item.containsKey(LedgerCounts.COUNTED)) {
+                return;
+            }
+            LedgerCounts.Tally tally = LedgerCounts.Tally.of(item);
+            try {
+                dynamoDb.transactWriteItems(b -> b.transactItems(
+                        TransactWriteItem.builder()
+                                .update(Update.builder()
+                                        .tableName(table)
+                                        .key(QuarantineItems.key(id))
+                                        .updateExpression("SET #counted = :true")
+                                        .conditionExpression("attribute_not_exists(#counted) AND #version = :version")
+                                        .expressionAttributeNames(
+                                                Map.of("#counted", LedgerCounts.COUNTED, "#version", "version"))
+                                        .expressionAttributeValues(Map.of(
+                                                ":true",
+                                                AttributeValue.fromBool(true),
+                                                ":version",
+                                                item.get("version")))
+                                        .build())
+                                .build(),
+                        TransactWriteItem.builder()
+                                .update(LedgerCounts.add(table, tally.sourceQueue(), Map.of(tally.attribute(), 1L)))
+                                .build()));
+                return;
+            } catch (TransactionCanceledException e) {
+                if (attempt >= 8) {
+                    throw e; // the item keeps changing or its counts keep conflicting: the next call goes on
+                }
+            }
+        }
     }
 
     /** A range of {@code byQueue}'s sort key, the arrival: only the period's records are read. */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -20,7 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * The quarantine ledger's conditional writes: each record's write (a Put for an insert, an Update for a save) carries
  * the version it was read at and, under a fence, the fencing token, in its own condition ({@code (<version or absence>)
  * AND (attribute_not_exists(fence) OR fence <= :token)}); a write without a fence keeps the item's {@code fence}.
- * Batches go ten to a TransactWriteItems. A record whose condition fails cancels its transaction;
+ * Every write that changes a count carries its ADD on the queue's counts ({@link LedgerCounts}) in the same
+ * TransactWriteItems. Batches go ten to a TransactWriteItems. A record whose condition fails cancels its transaction;
  * the cancellation reasons name it and the others are written again without it (after {@value #BATCH_ROUNDS} rounds,
  * or when the reasons cannot be matched, one by one).
  */
@@ -30,6 +32,8 @@ final class FencedWrites {
     static final int WRITE_BATCH = 10;
     /** How often a batch is tried again after a cancellation before its records are written one by one. */
     private static final int BATCH_ROUNDS = 3;
+    /** How often a write cancelled by a conflict is tried before its exception is thrown. */
+    private static final int CONFLICT_ATTEMPTS = 8;
 
     /** The item's highest fencing token: written by fenced writes only, kept by every other. */
     static final String FENCE = "fence";
@@ -69,7 +73,7 @@ final class FencedWrites {
      * One conditional write of a record as it will be stored: a Put for an insert (there is no item yet), an Update for
      * a save (so the item's {@code fence} outlives a write that carries none).
      */
-    record Write(QuarantineRecord stored, TransactWriteItem item) {}
+    record Write(QuarantineRecord stored, TransactWriteItem item, LedgerCounts.Change counts) {}
 
     Write insert(QuarantineRecord record, Optional<LeaseToken> fence) {
         QuarantineRecord stored = record.withVersion(1);
@@ -77,6 +81,7 @@ final class FencedWrites {
         Condition c = new Condition("attribute_not_exists(pk)", Map.of(), Map.of()).fenced(fence);
         fence.ifPresent(f -> item.put(FENCE, QuarantineItems.n(f.token())));
         expiry(stored).ifPresent(e -> item.put(EXPIRES_AT, e));
+        item.put(LedgerCounts.COUNTED, AttributeValue.fromBool(true));
         return new Write(
                 stored,
                 TransactWriteItem.builder()
@@ -87,7 +92,8 @@ final class FencedWrites {
                                 .expressionAttributeNames(c.namesOrNull())
                                 .expressionAttributeValues(c.valuesOrNull())
                                 .build())
-                        .build());
+                        .build(),
+                new LedgerCounts.Change(Optional.empty(), LedgerCounts.Tally.of(stored)));
     }
 
     /**
@@ -95,9 +101,10 @@ final class FencedWrites {
      * its body and moves {@code state} to {@code storedState}), and {@code fence} set to the token when there is one and
      * otherwise left as it is: a person's save must not clear the fence a sweeper left, or a token the record refused
      * would be accepted again. An Update, not a Put: a Put replaces the whole item and cannot keep an attribute it does
-     * not know.
+     * not know. {@code countedAs} is where the stored item (at the version read) is counted, empty when it was written
+     * before counts were kept: the write counts the record where it goes and marks it counted.
      */
-    Write update(QuarantineRecord record, Optional<LeaseToken> fence) {
+    Write update(QuarantineRecord record, Optional<LeaseToken> fence, Optional<LedgerCounts.Tally> countedAs) {
         QuarantineRecord stored = record.withVersion(record.version() + 1);
         Condition c = new Condition(
                         "#version = :expected",
@@ -108,6 +115,8 @@ final class FencedWrites {
         Map<String, AttributeValue> values = new HashMap<>(c.values());
         Map<String, AttributeValue> item = new HashMap<>(QuarantineItems.toItem(stored));
         QuarantineItems.key(stored.id()).keySet().forEach(item::remove);
+        names.put("#counted", LedgerCounts.COUNTED);
+        values.put(":counted", AttributeValue.fromBool(true));
         String expression = assignments(item, fence.isPresent(), names, values);
         Optional<AttributeValue> expiry = expiry(stored);
         if (expiry.isPresent()) {
@@ -129,7 +138,8 @@ final class FencedWrites {
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
                                 .build())
-                        .build());
+                        .build(),
+                new LedgerCounts.Change(countedAs, LedgerCounts.Tally.of(stored)));
     }
 
     /**
@@ -161,6 +171,7 @@ final class FencedWrites {
         if (fenced) {
             set.add("#fence = :fence"); // the condition's name and value
         }
+        set.add("#counted = :counted");
         if (!left.isEmpty()) {
             throw new IllegalStateException("QuarantineItems.toItem wrote " + left.keySet() + ", which "
                     + "QuarantineItems.ATTRIBUTES does not list: a save would leave them stale; add them there");
@@ -191,7 +202,46 @@ final class FencedWrites {
         }
     }
 
+    /**
+     * Writes {@code w}: alone when it changes no count, else in one transaction with the ADD on its queue's counts;
+     * false when its own condition failed. A transaction cancelled by a conflict (another transaction on the same
+     * counts at the same moment) is tried again.
+     */
     boolean put(Write w) {
+        if (w.counts().none()) {
+            return putAlone(w);
+        }
+        List<TransactWriteItem> items = new ArrayList<>();
+        items.add(w.item());
+        items.addAll(LedgerCounts.updates(table, LedgerCounts.sum(List.of(w.counts()))));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                dynamoDb.transactWriteItems(b -> b.transactItems(items));
+                return true;
+            } catch (TransactionCanceledException e) {
+                List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
+                if (!reasons.isEmpty()
+                        && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+                    return false;
+                }
+                if (attempt >= CONFLICT_ATTEMPTS) {
+                    throw e;
+                }
+                backOff(attempt);
+            }
+        }
+    }
+
+    private static void backOff(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << Math.min(attempt, 6)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while a ledger write waited to be tried again", e);
+        }
+    }
+
+    private boolean putAlone(Write w) {
         try {
             if (w.item().put() != null) {
                 Put p = w.item().put();
@@ -239,16 +289,21 @@ final class FencedWrites {
      */
     private List<Write> transact(List<Write> batch, List<Write> accepted) {
         List<TransactWriteItem> items = new ArrayList<>();
+        List<LedgerCounts.Change> changes = new ArrayList<>();
         for (Write w : batch) {
             items.add(w.item());
+            changes.add(w.counts());
         }
+        // The records first, then one ADD per queue whose counts they change (at most ten more items: well inside a
+        // transaction's hundred).
+        items.addAll(LedgerCounts.updates(table, LedgerCounts.sum(changes)));
         try {
             dynamoDb.transactWriteItems(b -> b.transactItems(items));
             accepted.addAll(batch);
             return List.of();
         } catch (TransactionCanceledException e) {
             List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-            if (reasons.size() != batch.size()) {
+            if (reasons.size() != items.size()) {
                 return batch; // cannot tell which: the caller writes them one by one
             }
             List<Write> again = new ArrayList<>();

@@ -210,6 +210,11 @@ public final class QuarantineItems {
         return new PayloadLocation.Inline(body == null ? "" : body);
     }
 
+    /** The version of a stored item (0 when it has none). */
+    static long version(Map<String, AttributeValue> item) {
+        return num(item, "version");
+    }
+
     static AttributeValue s(String v) {
         return AttributeValue.fromS(v);
     }

@@ -95,7 +95,8 @@ final class LedgerQueries {
             if (state.resolved()) {
                 continue;
             }
-            for (QuarantineRecord r : ledger.inState(state, Optional.of(sourceQueue), 1)) {
+            for (QuarantineRecord r :
+                    ledger.oldestActive(state, sourceQueue).map(List::of).orElse(List.of())) {
                 if (oldest == null || QuarantineLedger.OLDEST_FIRST.compare(r, oldest) < 0) {
                     oldest = r;
                 }

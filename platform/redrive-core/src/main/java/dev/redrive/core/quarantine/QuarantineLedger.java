@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -121,8 +122,48 @@ public interface QuarantineLedger {
      */
     List<QuarantineRecord> ofQueue(String sourceQueue, int limit);
 
-    /** How many active records of {@code sourceQueue} are in {@code state} (tombstones excluded). */
+    /**
+     * How many active records of {@code sourceQueue} are in {@code state} (tombstones excluded). An adapter keeps the
+     * counts as it writes (see {@link #establishCounts}), so this costs the same whatever the ledger holds.
+     */
     long count(QuarantineState state, String sourceQueue);
+
+    /**
+     * {@link #count} of every state at once: how many active records of {@code sourceQueue} are in each state
+     * (tombstones excluded); a state with none is left out. On DynamoDB, one read of the queue's counts.
+     */
+    default Map<QuarantineState, Long> countActiveByState(String sourceQueue) {
+        Map<QuarantineState, Long> counts = new EnumMap<>(QuarantineState.class);
+        for (QuarantineState state : QuarantineState.values()) {
+            long n = count(state, sourceQueue);
+            if (n != 0) {
+                counts.put(state, n);
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * The active record of {@code sourceQueue} in {@code state} that arrived first (of two at once, the lower id), read
+     * without counting or listing the others (on DynamoDB, {@code byState} oldest first in pages that start at one
+     * item).
+     */
+    default Optional<QuarantineRecord> oldestActive(QuarantineState state, String sourceQueue) {
+        return inState(state, Optional.of(sourceQueue), 1).stream().findFirst();
+    }
+
+    /**
+     * Makes {@code sourceQueue}'s counts whole: counts the records written before this ledger kept counts (an existing
+     * deployment's), each one once, then marks the queue's counts complete. Every write since counts keeps them in the
+     * same transaction as the record, so this is a one-off; it is idempotent, safe beside concurrent writers, and stops
+     * when {@code inTime} says so (the next call goes on where the records still uncounted are).
+     *
+     * @return true when the queue's counts are complete (at once, after the first time), false when {@code inTime}
+     *     stopped it first
+     */
+    default boolean establishCounts(String sourceQueue, BooleanSupplier inTime) {
+        return true;
+    }
 
     /**
      * How many records of {@code sourceQueue} are in each state, tombstones included (counted under the state they

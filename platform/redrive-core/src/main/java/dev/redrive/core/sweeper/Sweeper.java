@@ -210,17 +210,21 @@ public final class Sweeper {
         }
     }
 
+    /**
+     * The oldest unresolved record of the route's queue: the queue's counts say which unresolved states hold any (one
+     * read), and the oldest of each of those is read on its own ({@link QuarantineLedger#oldestActive}), so the cost
+     * does not grow with the ledger.
+     */
     private void oldestUnresolved(Route route, SweepReport report) {
         Instant now = clock.instant();
         Instant oldest = null;
-        for (QuarantineState s : QuarantineState.values()) {
+        for (QuarantineState s : ledger.countActiveByState(route.sourceQueue()).keySet()) {
             if (s.resolved()) {
                 continue;
             }
-            for (QuarantineRecord r : ledger.inState(s, Optional.of(route.sourceQueue()), 1)) {
-                if (oldest == null || r.arrivedAt().isBefore(oldest)) {
-                    oldest = r.arrivedAt();
-                }
+            Optional<QuarantineRecord> first = ledger.oldestActive(s, route.sourceQueue());
+            if (first.isPresent() && (oldest == null || first.get().arrivedAt().isBefore(oldest))) {
+                oldest = first.get().arrivedAt();
             }
         }
         report.oldestUnresolved(oldest == null ? Duration.ZERO : Duration.between(oldest, now));

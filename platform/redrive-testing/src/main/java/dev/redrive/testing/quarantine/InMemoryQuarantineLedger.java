@@ -26,6 +26,13 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
     private final Map<String, QuarantineRecord> records = new HashMap<>();
     /** The highest fencing token each record was written with. */
     private final Map<String, Long> fences = new HashMap<>();
+    /**
+     * The counts, kept under the lock with each write as the adapter keeps them in the write's transaction: by queue,
+     * active records by state and tombstones by state.
+     */
+    private final Map<String, Map<QuarantineState, Long>> active = new HashMap<>();
+
+    private final Map<String, Map<QuarantineState, Long>> tombstones = new HashMap<>();
 
     private final Clock clock;
 
@@ -53,6 +60,7 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
         }
         records.put(record.id(), record.withVersion(1));
         fenced(record.id(), fence);
+        tally(record, 1);
         return true;
     }
 
@@ -65,6 +73,8 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
         QuarantineRecord saved = record.withVersion(record.version() + 1);
         records.put(record.id(), saved);
         fenced(record.id(), fence);
+        tally(stored, -1);
+        tally(saved, 1);
         return Optional.of(saved);
     }
 
@@ -109,22 +119,40 @@ public final class InMemoryQuarantineLedger implements QuarantineLedger {
                 .toList();
     }
 
+    private void tally(QuarantineRecord r, long delta) {
+        Map<QuarantineState, Long> counts = (r.archivedToStore() ? tombstones : active)
+                .computeIfAbsent(r.sourceQueue(), q -> new EnumMap<>(QuarantineState.class));
+        long n = counts.merge(r.state(), delta, Long::sum);
+        if (n < 0) {
+            throw new IllegalStateException(
+                    "the count of " + r.state() + " of " + r.sourceQueue() + " went below zero");
+        }
+        if (n == 0) {
+            counts.remove(r.state());
+        }
+    }
+
+    /** From the counts kept with each write, as the adapter reads them. */
     @Override
     public synchronized long count(QuarantineState state, String sourceQueue) {
-        return records.values().stream()
-                .filter(r -> r.state() == state
-                        && !r.archivedToStore()
-                        && r.sourceQueue().equals(sourceQueue))
-                .count();
+        return active.getOrDefault(sourceQueue, Map.of()).getOrDefault(state, 0L);
+    }
+
+    @Override
+    public synchronized Map<QuarantineState, Long> countActiveByState(String sourceQueue) {
+        return new EnumMap<>(active.getOrDefault(sourceQueue, new EnumMap<>(QuarantineState.class)));
     }
 
     @Override
     public synchronized Map<QuarantineState, Long> countByState(String sourceQueue) {
-        Map<QuarantineState, Long> counts = new EnumMap<>(QuarantineState.class);
-        records.values().stream()
-                .filter(r -> r.sourceQueue().equals(sourceQueue))
-                .forEach(r -> counts.merge(r.state(), 1L, Long::sum));
+        Map<QuarantineState, Long> counts = countActiveByState(sourceQueue);
+        tombstones.getOrDefault(sourceQueue, Map.of()).forEach((s, n) -> counts.merge(s, n, Long::sum));
         return counts;
+    }
+
+    @Override
+    public synchronized Optional<QuarantineRecord> oldestActive(QuarantineState state, String sourceQueue) {
+        return inState(state, Optional.of(sourceQueue), 1).stream().findFirst();
     }
 
     @Override

@@ -729,6 +729,156 @@ public abstract class QuarantineLedgerContract {
         assertThat(found.get(records.get(7).id())).isEqualTo(records.get(7).withVersion(1));
     }
 
+    /**
+     * The counts are kept with each write, so after any mix of inserts, batches, moves, tombstones and refused writes by
+     * several writers at once they equal a recount of the records, for every state, active and tombstones alike.
+     */
+    @Test
+    void theCountsEqualARecountAfterConcurrentWritesOfEveryKind() throws Exception {
+        Instant t = clock.instant().minus(Duration.ofHours(1));
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ids.add(id());
+        }
+        int writers = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        try {
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                long seed = 40L + w;
+                done.add(pool.submit(() -> {
+                    java.util.Random random = new java.util.Random(seed);
+                    for (int op = 0; op < 25; op++) {
+                        String id = ids.get(random.nextInt(ids.size()));
+                        int kind = random.nextInt(5);
+                        boolean ok;
+                        if (kind == 0) {
+                            ok = ledger.insertIfAbsent(record(id, t.plusSeconds(op)), Optional.empty());
+                        } else if (kind == 1) {
+                            List<QuarantineRecord> batch = new java.util.ArrayList<>();
+                            for (String other : new java.util.LinkedHashSet<>(List.of(
+                                    ids.get(random.nextInt(ids.size())), ids.get(random.nextInt(ids.size()))))) {
+                                batch.add(record(other, t.plusSeconds(op)));
+                            }
+                            ok = !ledger.insertAllIfAbsent(batch, Optional.empty())
+                                    .isEmpty();
+                        } else {
+                            Optional<QuarantineRecord> read = ledger.find(id);
+                            if (read.isEmpty()) {
+                                continue;
+                            }
+                            QuarantineRecord r = read.get();
+                            QuarantineRecord changed;
+                            if (kind == 2 && !r.archivedToStore()) {
+                                changed = r.tombstone("archive/" + id + ".jsonl.gz");
+                            } else if (kind == 3 && r.archivedToStore()) {
+                                changed = r.withBody("{\"back\":true}"); // a returned replay makes it active again
+                            } else {
+                                List<QuarantineState> next =
+                                        r.state().next().stream().sorted().toList();
+                                if (next.isEmpty()) {
+                                    continue;
+                                }
+                                changed = r.moveTo(
+                                        next.get(random.nextInt(next.size())),
+                                        Actor.AUTOMATION,
+                                        "mix",
+                                        clock.instant());
+                            }
+                            ok = random.nextBoolean()
+                                    ? ledger.save(changed, Optional.empty()).isPresent()
+                                    : !ledger.saveAll(List.of(changed), Optional.empty())
+                                            .isEmpty();
+                        }
+                        (ok ? accepted : refused).incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(accepted.get()).as("writes that held").isPositive();
+        assertThat(refused.get())
+                .as("writes refused (a record there already, a stale version)")
+                .isPositive();
+        assertCountsAreARecount(queue);
+    }
+
+    /** A write refused by its fence, alone or in a batch, changes no count. */
+    @Test
+    void aFencedOutWriteChangesNoCount() {
+        String leaseName = "sweeper#" + queue;
+        Lease old = leases.acquire(leaseName, "old", Duration.ofMillis(300), clock.instant())
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        Lease next = leases.acquire(leaseName, "next", Duration.ofMinutes(5), clock.instant())
+                .orElseThrow();
+        QuarantineRecord r = record(id(), clock.instant());
+        assertThat(ledger.insertIfAbsent(r, Optional.of(next.fence()))).isTrue();
+        QuarantineRecord stored = ledger.find(r.id()).orElseThrow();
+        LeaseToken lagging =
+                new LeaseToken(leaseName, old.token(), clock.instant().plus(Duration.ofMinutes(1)));
+        Map<QuarantineState, Long> before = ledger.countByState(queue);
+
+        assertThat(ledger.save(
+                        stored.moveTo(QuarantineState.ARCHIVED, Actor.AUTOMATION, "late", clock.instant()),
+                        Optional.of(lagging)))
+                .isEmpty();
+        assertThat(ledger.saveAll(List.of(stored.tombstone("archive/late.jsonl.gz")), Optional.of(lagging)))
+                .isEmpty();
+        assertThat(ledger.insertAllIfAbsent(
+                        List.of(record(id(), clock.instant()), record(id(), clock.instant())),
+                        Optional.of(old.fence())))
+                .as("a lapsed token writes nothing")
+                .isEmpty();
+
+        assertThat(before).isEqualTo(Map.of(QuarantineState.QUARANTINED, 1L));
+        assertThat(ledger.countByState(queue)).isEqualTo(before);
+        assertThat(ledger.countActiveByState(queue)).isEqualTo(before);
+        assertCountsAreARecount(queue);
+    }
+
+    @Test
+    void oldestActiveIsTheFirstArrivalOfTheQueueInTheState() {
+        Instant t = clock.instant().minus(Duration.ofHours(3));
+        ledger.insertIfAbsent(recordOf("other-" + queue, id(), t), Optional.empty());
+        QuarantineRecord first = record(id(), t.plusSeconds(1));
+        ledger.insertIfAbsent(first, Optional.empty());
+        ledger.insertIfAbsent(record(id(), t.plusSeconds(2)), Optional.empty());
+        ledger.insertIfAbsent(inState(record(id(), t), QuarantineState.UNDER_REVIEW), Optional.empty());
+
+        assertThat(ledger.oldestActive(QuarantineState.QUARANTINED, queue))
+                .map(QuarantineRecord::id)
+                .contains(first.id());
+        assertThat(ledger.oldestActive(QuarantineState.REPLAYED, queue)).isEmpty();
+    }
+
+    /** The ledger's counts of {@code sourceQueue} are those of its records, counted one by one. */
+    protected void assertCountsAreARecount(String sourceQueue) {
+        Map<QuarantineState, Long> all = new java.util.EnumMap<>(QuarantineState.class);
+        Map<QuarantineState, Long> active = new java.util.EnumMap<>(QuarantineState.class);
+        for (QuarantineRecord r : ledger.ofQueue(sourceQueue, Integer.MAX_VALUE)) {
+            all.merge(r.state(), 1L, Long::sum);
+            if (!r.archivedToStore()) {
+                active.merge(r.state(), 1L, Long::sum);
+            }
+        }
+        assertThat(ledger.countByState(sourceQueue))
+                .as("counts, tombstones included")
+                .isEqualTo(all);
+        assertThat(ledger.countActiveByState(sourceQueue)).as("active counts").isEqualTo(active);
+        for (QuarantineState s : QuarantineState.values()) {
+            assertThat(ledger.count(s, sourceQueue)).as("count of " + s).isEqualTo(active.getOrDefault(s, 0L));
+        }
+    }
+
     /** A QUARANTINED record of another source queue. */
     protected QuarantineRecord recordOf(String sourceQueue, String id, Instant arrivedAt) {
         QuarantineRecord r = record(id, arrivedAt);

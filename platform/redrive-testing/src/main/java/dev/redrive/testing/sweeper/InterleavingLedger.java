@@ -85,6 +85,21 @@ public final class InterleavingLedger implements QuarantineLedger {
     }
 
     @Override
+    public Map<QuarantineState, Long> countActiveByState(String sourceQueue) {
+        return delegate.countActiveByState(sourceQueue);
+    }
+
+    @Override
+    public Optional<QuarantineRecord> oldestActive(QuarantineState state, String sourceQueue) {
+        return delegate.oldestActive(state, sourceQueue);
+    }
+
+    @Override
+    public boolean establishCounts(String sourceQueue, java.util.function.BooleanSupplier inTime) {
+        return delegate.establishCounts(sourceQueue, inTime);
+    }
+
+    @Override
     public Map<QuarantineState, Long> countByState(String sourceQueue) {
         return delegate.countByState(sourceQueue);
     }
