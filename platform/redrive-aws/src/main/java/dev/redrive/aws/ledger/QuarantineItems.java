@@ -145,6 +145,15 @@ public final class QuarantineItems {
                 binary == null ? null : binary.b().asByteArray());
     }
 
+    /**
+     * Whether {@code item} is a dead letter's record: a scan of the table also meets each source queue's counts item
+     * (kept by the ledger as it writes), which is no record.
+     */
+    public static boolean isRecord(Map<String, AttributeValue> item) {
+        AttributeValue sk = item.get("sk");
+        return sk != null && SK.equals(sk.s());
+    }
+
     public static QuarantineRecord fromItem(Map<String, AttributeValue> item) {
         Map<String, MessageAttribute> attributes = new HashMap<>();
         if (item.containsKey("attributes")) {

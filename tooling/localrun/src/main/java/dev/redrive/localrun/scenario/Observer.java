@@ -126,7 +126,7 @@ public final class Observer {
     public List<QuarantineRecord> ledger() {
         List<QuarantineRecord> all = new ArrayList<>();
         for (var page : ddb.scanPaginator(b -> b.tableName(quarantineTable()))) {
-            page.items().forEach(i -> all.add(QuarantineItems.fromItem(i)));
+            page.items().stream().filter(QuarantineItems::isRecord).forEach(i -> all.add(QuarantineItems.fromItem(i)));
         }
         return all;
     }
