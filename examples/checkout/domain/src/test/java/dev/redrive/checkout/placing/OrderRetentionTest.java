@@ -136,6 +136,49 @@ class OrderRetentionTest {
                 .isEqualTo(new OrderRetention(Optional.of(Duration.ofDays(30)), Optional.of(Duration.ofDays(7))));
     }
 
+    @Test
+    void aRetryAfterItsAttemptExpiredIsAnsweredByWhatTheOrderStillHas() {
+        InMemoryPaymentProvider payments = new InMemoryPaymentProvider();
+        CheckoutService checkout = new CheckoutService(store, payments, CheckoutService.Settings.DEFAULT);
+        store.stock("sku-rare", 1, 900, "EUR");
+        Instant later = PLACED.plus(ATTEMPTS).plus(Duration.ofDays(3));
+
+        CheckoutRequest mug =
+                new CheckoutRequest("ada@example.com", List.of(new OrderLine("sku-rare", 1)), "EUR", "tok_visa");
+        CheckoutOutcome placed = checkout.place("placed-key", mug, PLACED, PLACED.plusSeconds(10));
+        assertThat(placed).isInstanceOf(CheckoutOutcome.Placed.class);
+        CheckoutRequest two =
+                new CheckoutRequest("bob@example.com", List.of(new OrderLine("sku-rare", 2)), "EUR", "tok_visa");
+        assertThat(checkout.place("short-key", two, PLACED, PLACED.plusSeconds(10)))
+                .isEqualTo(new CheckoutOutcome.OutOfStock(List.of("sku-rare")));
+        CheckoutRequest declined =
+                new CheckoutRequest("eve@example.com", List.of(new OrderLine("mug-0", 1)), "EUR", "tok_decline");
+        assertThat(checkout.place("declined-key", declined, PLACED, PLACED.plusSeconds(10)))
+                .isEqualTo(new CheckoutOutcome.Declined("card_declined"));
+        for (String key : List.of("placed-key", "short-key", "declined-key")) { // what the TTL does, after expiresAt
+            rig.dynamoDb.deleteItem(
+                    b -> b.tableName(rig.table).key(DynamoDbCheckoutStore.key("checkout#" + key, "attempt")));
+        }
+        int calls = payments.calls();
+
+        assertThat(checkout.place("placed-key", mug, later, later.plusSeconds(10)))
+                .as("the order is still there: the same order, as a replay, after a second authorization call")
+                .isEqualTo(new CheckoutOutcome.Placed(((CheckoutOutcome.Placed) placed).order(), true));
+        assertThat(payments.calls()).isEqualTo(calls + 1);
+        assertThat(store.available("sku-rare")).as("nothing reserved again").isZero();
+
+        assertThat(checkout.place("declined-key", declined, later, later.plusSeconds(10)))
+                .as("its reservation was released: never placed")
+                .isEqualTo(new CheckoutOutcome.Abandoned());
+
+        store.stock("sku-rare", 2, 900, "EUR");
+        CheckoutOutcome shortRetried = checkout.place("short-key", two, later, later.plusSeconds(10));
+        assertThat(shortRetried)
+                .as("it reserved nothing: a new checkout, which places an order now")
+                .isInstanceOf(CheckoutOutcome.Placed.class);
+        assertThat(((CheckoutOutcome.Placed) shortRetried).replayed()).isFalse();
+    }
+
     private Map<String, AttributeValue> attempt(String key) {
         return rig.item("checkout#" + key, "attempt");
     }
