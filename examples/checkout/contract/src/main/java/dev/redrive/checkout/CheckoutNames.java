@@ -89,4 +89,33 @@ public final class CheckoutNames {
 
         private OrderIndexShards() {}
     }
+
+    /**
+     * The orders table's expiry (its TTL): the items that may go carry {@value #ATTRIBUTE}, epoch seconds, and DynamoDB
+     * deletes them some time after it. A finished checkout attempt expires {@link #ATTEMPT_VARIABLE} after it finished,
+     * a published outbox event {@link #EVENT_VARIABLE} after its publication; an unfinished attempt, an unpublished
+     * event, an order, a reservation and stock never carry it. The CDK app and the functions agree on these.
+     */
+    public static final class OrderRetention {
+
+        /** The orders table's TTL attribute, epoch seconds. */
+        public static final String ATTRIBUTE = "expiresAt";
+
+        /** The functions' variable: how long a finished attempt is kept (ISO-8601, {@code P30D}). */
+        public static final String ATTEMPT_VARIABLE = "REDRIVE_CHECKOUT_ATTEMPT_RETENTION";
+
+        /** The functions' variable: how long a published outbox event is kept (ISO-8601, {@code P7D}). */
+        public static final String EVENT_VARIABLE = "REDRIVE_CHECKOUT_PUBLISHED_EVENT_RETENTION";
+
+        /**
+         * A finished attempt's retention when none is set: a client retrying with its Idempotency-Key within it gets
+         * the same answer; after it, a new checkout.
+         */
+        public static final String ATTEMPT_DEFAULT = "P30D";
+
+        /** A published outbox event's retention when none is set. */
+        public static final String EVENT_DEFAULT = "P7D";
+
+        private OrderRetention() {}
+    }
 }

@@ -12,6 +12,7 @@ import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.infra.checkout.IndexShardSettings;
+import dev.redrive.infra.checkout.OrderRetentionSettings;
 import dev.redrive.infra.monitoring.ProducerAlarmThresholds;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,6 +89,9 @@ import software.constructs.Node;
  * @param protection           {@code deletionProtection}, {@code terminationProtection}, {@code tombstoneExpiryDays},
  *                             {@code emailRetentionDays}, {@code checkoutInvokers}: expiry, protection and who may
  *                             call the checkout ({@link Protection})
+ * @param orderRetention       {@code checkoutAttemptRetention} (default {@code P30D}) and {@code outboxEventRetention}
+ *                             (default {@code P7D}): how long the orders table keeps finished attempts and published
+ *                             outbox events ({@link OrderRetentionSettings})
  */
 public record RedriveSettings(
         String prefix,
@@ -114,7 +118,8 @@ public record RedriveSettings(
         Map<String, ConsumerScaling> consumerScaling,
         Optional<Integer> checkoutReservedConcurrency,
         IndexShardSettings orderIndexShards,
-        Protection protection) {
+        Protection protection,
+        OrderRetentionSettings orderRetention) {
 
     /**
      * Expiry, protection and access.
@@ -268,7 +273,14 @@ public record RedriveSettings(
                                 .map(v -> integer("orderIndexShards", v))
                                 .orElse(IndexShardSettings.DEFAULT.count()),
                         text(node, "orderIndexShardsDraining").map(v -> integer("orderIndexShardsDraining", v))),
-                Protection.fromContext(node));
+                Protection.fromContext(node),
+                new OrderRetentionSettings(
+                        text(node, "checkoutAttemptRetention")
+                                .map(v -> duration("checkoutAttemptRetention", v))
+                                .orElse(OrderRetentionSettings.DEFAULT.finishedAttempts()),
+                        text(node, "outboxEventRetention")
+                                .map(v -> duration("outboxEventRetention", v))
+                                .orElse(OrderRetentionSettings.DEFAULT.publishedEvents())));
     }
 
     /**

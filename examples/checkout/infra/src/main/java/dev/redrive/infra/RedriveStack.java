@@ -149,7 +149,8 @@ public final class RedriveStack extends Stack {
                         settings.paymentProviderUrl(),
                         settings.sweepRate(),
                         settings.checkoutReservedConcurrency(),
-                        settings.orderIndexShards()))
+                        settings.orderIndexShards(),
+                        settings.orderRetention()))
                 : Optional.empty();
         producer.ifPresent(p -> settings.protection()
                 .checkoutInvokers()

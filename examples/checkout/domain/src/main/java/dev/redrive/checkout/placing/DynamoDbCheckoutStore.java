@@ -1,6 +1,7 @@
 package dev.redrive.checkout.placing;
 
 import dev.redrive.checkout.placing.CheckoutAttempt.Status;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,7 +40,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * Both sparse indexes are sharded ({@link IndexShards}): an item's index partition key is its shard, {@code "1"} to
  * {@code "<count>"}, so their writes spread over that many index partitions instead of one; the readers
  * ({@link #unpublished}, {@link #abandoned}) query every shard and merge the answers, oldest first.
- * Times are epoch milliseconds. A checkout that places an order costs 5 calls: begin, stock read, reservation
+ * Times are epoch milliseconds, but for {@value #EXPIRES_AT}, the table's TTL, in epoch seconds ({@link OrderRetention}):
+ * written only on a finished attempt (by {@link #finish} and {@link #place}, finished plus its retention) and on a
+ * published outbox event (by the mark, its first publication plus its retention); never on an unfinished attempt, an
+ * unpublished event, an order, a reservation or stock.
+ * A checkout that places an order costs 5 calls: begin, stock read, reservation
  * transaction, authorized, placing transaction.
  */
 public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
@@ -53,23 +58,41 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
     public static final String UNPUBLISHED_INDEX = "byUnpublished";
     /** Marks an outbox event published (keeping the first time) and takes it out of {@link #UNPUBLISHED_INDEX}. */
     private static final String MARK = "SET publishedAt = if_not_exists(publishedAt, :now) REMOVE unpublished";
+    /** The same, setting the event's expiry too (kept from its first publication, as its time is). */
+    private static final String MARK_EXPIRING = "SET publishedAt = if_not_exists(publishedAt, :now), "
+            + "expiresAt = if_not_exists(expiresAt, :expires) REMOVE unpublished";
+    /** The orders table's TTL attribute, epoch seconds. */
+    public static final String EXPIRES_AT = dev.redrive.checkout.CheckoutNames.OrderRetention.ATTRIBUTE;
     /** The sparse index of unfinished attempts: {@code openAttempt} (the shard) and {@code leaseUntil}. */
     public static final String OPEN_ATTEMPT_INDEX = "byOpenAttempt";
 
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final IndexShards shards;
+    private final OrderRetention retention;
+    private final Clock clock;
 
-    /** The store in {@code table}, its indexes in {@link IndexShards#DEFAULT} shards. */
+    /** The store in {@code table}, its indexes in {@link IndexShards#DEFAULT} shards, nothing expiring. */
     public DynamoDbCheckoutStore(DynamoDbClient dynamoDb, String table) {
         this(dynamoDb, table, IndexShards.DEFAULT);
     }
 
-    /** The store in {@code table}, its indexes in {@code shards}. */
+    /** The store in {@code table}, its indexes in {@code shards}, nothing expiring. */
     public DynamoDbCheckoutStore(DynamoDbClient dynamoDb, String table, IndexShards shards) {
+        this(dynamoDb, table, shards, OrderRetention.NONE, Clock.systemUTC());
+    }
+
+    /**
+     * The store in {@code table}, its indexes in {@code shards}, its finished attempts and published events expiring
+     * after {@code retention}; {@code clock} dates an attempt's finish when no time is passed in ({@link #finish}).
+     */
+    public DynamoDbCheckoutStore(
+            DynamoDbClient dynamoDb, String table, IndexShards shards, OrderRetention retention, Clock clock) {
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.shards = Objects.requireNonNull(shards, "shards");
+        this.retention = Objects.requireNonNull(retention, "retention");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
@@ -278,11 +301,16 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         if (!status.finished() || status == Status.PLACED) {
             throw new IllegalArgumentException("finish ends an attempt without an order, not as " + status);
         }
+        Map<String, AttributeValue> values = new HashMap<>(
+                Map.of(":s", s(status.name()), ":r", s(reason), ":t", n(token), ":placed", s(Status.PLACED.name())));
+        Optional<Long> expiry = retention.attemptExpiry(clock.instant());
+        expiry.ifPresent(e -> values.put(":expires", n(e)));
         return update(
                 key,
-                "SET #status = :s, reason = :r REMOVE openAttempt",
+                "SET #status = :s, reason = :r" + (expiry.isPresent() ? ", expiresAt = :expires" : "")
+                        + " REMOVE openAttempt",
                 "#token = :t AND #status <> :placed",
-                Map.of(":s", s(status.name()), ":r", s(reason), ":t", n(token), ":placed", s(Status.PLACED.name())));
+                values);
     }
 
     @Override
@@ -318,18 +346,22 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
                             .expressionAttributeValues(Map.of(":confirmed", s("CONFIRMED"), ":held", s("HELD"))))
                     .build());
         }
+        Map<String, AttributeValue> placing = new HashMap<>(Map.of(
+                ":placed", s(Status.PLACED.name()),
+                ":auth", s(order.authorizationId()),
+                ":t", n(token),
+                ":started", s(Status.STARTED.name()),
+                ":authorized", s(Status.AUTHORIZED.name())));
+        Optional<Long> expiry = retention.attemptExpiry(order.placedAt());
+        expiry.ifPresent(e -> placing.put(":expires", n(e)));
         writes.add(TransactWriteItem.builder()
                 .update(u -> u.tableName(table)
                         .key(key("checkout#" + key, ATTEMPT))
-                        .updateExpression("SET #status = :placed, authorizationId = :auth REMOVE openAttempt")
+                        .updateExpression("SET #status = :placed, authorizationId = :auth"
+                                + (expiry.isPresent() ? ", expiresAt = :expires" : "") + " REMOVE openAttempt")
                         .conditionExpression("#token = :t AND #status IN (:started, :authorized)")
                         .expressionAttributeNames(Map.of("#status", "status", "#token", "token"))
-                        .expressionAttributeValues(Map.of(
-                                ":placed", s(Status.PLACED.name()),
-                                ":auth", s(order.authorizationId()),
-                                ":t", n(token),
-                                ":started", s(Status.STARTED.name()),
-                                ":authorized", s(Status.AUTHORIZED.name()))))
+                        .expressionAttributeValues(placing))
                 .build());
         try {
             dynamoDb.transactWriteItems(b -> b.transactItems(writes));
@@ -450,9 +482,9 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         try {
             dynamoDb.updateItem(b -> b.tableName(table)
                     .key(outboxKey(orderId, sequence))
-                    .updateExpression(MARK)
+                    .updateExpression(mark())
                     .conditionExpression("attribute_exists(pk)")
-                    .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
+                    .expressionAttributeValues(markValues(now)));
         } catch (ConditionalCheckFailedException noSuchEvent) {
             throw new IllegalArgumentException("no outbox event " + sequence + " of order " + orderId);
         }
@@ -476,9 +508,9 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
             writes.add(TransactWriteItem.builder()
                     .update(u -> u.tableName(table)
                             .key(outboxKey(e.orderId(), e.sequence()))
-                            .updateExpression(MARK)
+                            .updateExpression(mark())
                             .conditionExpression("attribute_exists(pk)")
-                            .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))))
+                            .expressionAttributeValues(markValues(now)))
                     .build());
         }
         try {
@@ -516,6 +548,17 @@ public final class DynamoDbCheckoutStore implements CheckoutStore, Outbox {
         return item == null || !item.containsKey("publishedAt")
                 ? Optional.empty()
                 : Optional.of(Instant.ofEpochMilli(number(item, "publishedAt")));
+    }
+
+    /** The mark's update: with the event's expiry when published events expire. */
+    private String mark() {
+        return retention.publishedEvents().isPresent() ? MARK_EXPIRING : MARK;
+    }
+
+    private Map<String, AttributeValue> markValues(Instant now) {
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":now", n(now.toEpochMilli())));
+        retention.eventExpiry(now).ifPresent(e -> values.put(":expires", n(e)));
+        return values;
     }
 
     private static Map<String, AttributeValue> outboxKey(String orderId, long sequence) {

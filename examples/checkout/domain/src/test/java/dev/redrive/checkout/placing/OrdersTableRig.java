@@ -50,6 +50,20 @@ final class OrdersTableRig {
         return new DynamoDbCheckoutStore(dynamoDb, table, shards);
     }
 
+    /** A store whose finished attempts and published events expire after {@code retention}, dated by {@code clock}. */
+    DynamoDbCheckoutStore store(OrderRetention retention, java.time.Clock clock) {
+        return new DynamoDbCheckoutStore(dynamoDb, table, IndexShards.DEFAULT, retention, clock);
+    }
+
+    /** The raw item {@code pk}/{@code sk}; empty when there is none. */
+    Map<String, AttributeValue> item(String pk, String sk) {
+        Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table)
+                        .key(DynamoDbCheckoutStore.key(pk, sk))
+                        .consistentRead(true))
+                .item();
+        return item == null ? Map.of() : item;
+    }
+
     /** Begins the checkout of {@code key} at {@code at}: its attempt enters the open-attempt index. */
     static long begin(DynamoDbCheckoutStore store, String key, Instant at) {
         CheckoutStore.Begin begun = store.begin(key, "fp-1", CheckoutService.orderIdOf(key), at, LEASE);

@@ -5,12 +5,14 @@ import dev.redrive.checkout.placing.DynamoDbCheckoutStore;
 import dev.redrive.checkout.placing.GhostReconciliation;
 import dev.redrive.checkout.placing.HttpPaymentProvider;
 import dev.redrive.checkout.placing.IndexShards;
+import dev.redrive.checkout.placing.OrderRetention;
 import dev.redrive.checkout.placing.PaymentProvider;
 import dev.redrive.functions.config.CheckoutConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -22,7 +24,13 @@ public class CheckoutProducerWiring {
     @Produces
     @Singleton
     DynamoDbCheckoutStore ordersTable(DynamoDbClient dynamoDb, CheckoutConfig config) {
-        return new DynamoDbCheckoutStore(dynamoDb, config.checkout().ordersTable(), indexShards(config.checkout()));
+        CheckoutConfig.Checkout c = config.checkout();
+        return new DynamoDbCheckoutStore(
+                dynamoDb,
+                c.ordersTable(),
+                indexShards(c),
+                OrderRetention.of(c.attemptRetention(), c.publishedEventRetention()),
+                Clock.systemUTC());
     }
 
     /** The index shards configured; a draining count below the count is refused, naming both settings. */

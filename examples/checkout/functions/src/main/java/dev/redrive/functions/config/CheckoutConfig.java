@@ -1,5 +1,6 @@
 package dev.redrive.functions.config;
 
+import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.checkout.CheckoutNames.OrderIndexShards;
 import dev.redrive.sweeper.SweeperFunctionSettings;
 import io.smallrye.config.ConfigMapping;
@@ -76,6 +77,21 @@ public interface CheckoutConfig {
          * until what was written there is published or finished. Absent: the readers query {@link #indexShards}.
          */
         Optional<Integer> indexShardsDraining();
+
+        /**
+         * How long a finished checkout attempt stays in the orders table after it finished ({@code expiresAt}, the
+         * table's TTL): a client retrying with the same Idempotency-Key after it is no longer answered from it, the
+         * checkout begins again. The stack sets it ({@code -c checkoutAttemptRetention}).
+         */
+        @WithDefault(CheckoutNames.OrderRetention.ATTEMPT_DEFAULT)
+        Duration attemptRetention();
+
+        /**
+         * How long a published outbox event stays in the orders table after its first publication ({@code expiresAt});
+         * an unpublished one never expires. The stack sets it ({@code -c outboxEventRetention}).
+         */
+        @WithDefault(CheckoutNames.OrderRetention.EVENT_DEFAULT)
+        Duration publishedEventRetention();
 
         /** The payment provider the checkout authorizes with. */
         Payments payments();

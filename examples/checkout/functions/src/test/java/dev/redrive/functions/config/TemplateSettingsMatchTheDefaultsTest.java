@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.checkout.CheckoutNames.OrderIndexShards;
+import dev.redrive.checkout.CheckoutNames.OrderRetention;
 import dev.redrive.checkout.placing.IndexShards;
 import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
 import dev.redrive.core.replay.ReplayPace;
@@ -88,6 +89,23 @@ class TemplateSettingsMatchTheDefaultsTest {
                     .isEqualTo(textDefault(CheckoutConfig.Checkout.class, "indexShards"))
                     .isEqualTo(Integer.toString(IndexShards.DEFAULT.count()));
             assertThat(env).as(handler).doesNotContainKey(OrderIndexShards.DRAINING_VARIABLE);
+        }
+    }
+
+    @Test
+    void theDefaultStacksOrderRetentionsAreTheProducersDefaults() throws Exception {
+        JsonNode template = new ObjectMapper().readTree(Files.readString(TEMPLATE));
+        for (String handler : List.of("checkout", "checkout-reconciliation")) {
+            assertThat(Duration.parse(environment(template, handler).get(OrderRetention.ATTEMPT_VARIABLE)))
+                    .as(handler)
+                    .isEqualTo(durationDefault(CheckoutConfig.Checkout.class, "attemptRetention"))
+                    .isEqualTo(Duration.ofDays(30));
+        }
+        for (String handler : List.of("outbox-relay", "outbox-sweeper")) {
+            assertThat(Duration.parse(environment(template, handler).get(OrderRetention.EVENT_VARIABLE)))
+                    .as(handler)
+                    .isEqualTo(durationDefault(CheckoutConfig.Checkout.class, "publishedEventRetention"))
+                    .isEqualTo(Duration.ofDays(7));
         }
     }
 

@@ -74,6 +74,10 @@ public final class CheckoutProducer extends Construct {
     static final Duration REPUBLISH_AFTER_DEFAULT = Duration.ofMinutes(5);
     static final Duration RECONCILIATION_GRACE_DEFAULT = Duration.ofMinutes(15);
     static final Duration RECONCILIATION_LEASE_DEFAULT = Duration.ofMinutes(1);
+    /** The checkout function's timeout: the longest an invocation holds its attempt before its lease margin. */
+    static final Duration CHECKOUT_TIMEOUT = Duration.ofSeconds(15);
+    /** The functions' lease margin ({@code redrive.checkout.lease-margin}; the template leaves it at its default). */
+    static final Duration LEASE_MARGIN_DEFAULT = Duration.ofSeconds(5);
 
     /** The checkout's own calls: an attempt, the stock read, the reservation and placing transactions, reads. */
     static final List<String> CHECKOUT_ACTIONS = List.of(
@@ -101,6 +105,7 @@ public final class CheckoutProducer extends Construct {
     static Table ordersTable(Construct scope, IKey key) {
         Table orders = Tables.table(scope, "OrdersTable", key, true).stream(
                         software.amazon.awscdk.services.dynamodb.StreamViewType.NEW_IMAGE)
+                .timeToLiveAttribute(CheckoutNames.OrderRetention.ATTRIBUTE)
                 .build();
         orders.addGlobalSecondaryIndex(sparse(UNPUBLISHED_INDEX, "unpublished", "createdAt"));
         orders.addGlobalSecondaryIndex(sparse(OPEN_ATTEMPT_INDEX, "openAttempt", "leaseUntil"));
@@ -143,6 +148,7 @@ public final class CheckoutProducer extends Construct {
      * @param scheduleExpression how often the outbox sweep and the reconciliation run
      * @param checkoutReservedConcurrency the checkout's reserved concurrency (its share, and its ceiling); empty: none
      * @param indexShards        the shards of the orders table's sparse indexes, told to every function here
+     * @param retention          how long finished attempts and published outbox events are kept (the table's TTL)
      */
     public CheckoutProducer(
             Construct scope,
@@ -155,7 +161,8 @@ public final class CheckoutProducer extends Construct {
             Optional<String> paymentProviderUrl,
             String scheduleExpression,
             Optional<Integer> checkoutReservedConcurrency,
-            IndexShardSettings indexShards) {
+            IndexShardSettings indexShards,
+            OrderRetentionSettings retention) {
         super(scope, id);
         this.prefix = prefix;
         this.orders = ordersTable(this, key);
@@ -165,6 +172,7 @@ public final class CheckoutProducer extends Construct {
 
         Map<String, String> checkoutEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table));
         checkoutEnv.putAll(indexShards.environment());
+        checkoutEnv.putAll(retention.attemptEnvironment());
         paymentProviderUrl.ifPresent(u -> checkoutEnv.put(PAYMENTS_URL, u));
         this.liveCheckout = functions.create(
                 this,
@@ -172,7 +180,7 @@ public final class CheckoutProducer extends Construct {
                 new FunctionSpec(
                         CheckoutNames.CHECKOUT,
                         runtime,
-                        Duration.ofSeconds(15),
+                        CHECKOUT_TIMEOUT,
                         runtime.defaultMemoryMb(),
                         checkoutEnv,
                         "Redrive checkout: POST /orders, reservation, payment, order and outbox in one transaction",
@@ -196,6 +204,7 @@ public final class CheckoutProducer extends Construct {
                 .build();
         Map<String, String> relayEnv = new TreeMap<>(Map.of(ORDERS_TABLE, table, SUBSCRIBER_QUEUES, queues));
         relayEnv.putAll(indexShards.environment());
+        relayEnv.putAll(retention.eventEnvironment());
         Map<String, String> outboxSweepEnv = new TreeMap<>(relayEnv);
         outboxSweepEnv.put(REPUBLISH_AFTER, REPUBLISH_AFTER_DEFAULT.toString());
         this.liveRelay = functions.create(
@@ -266,6 +275,7 @@ public final class CheckoutProducer extends Construct {
                 RECONCILIATION_LEASE,
                 RECONCILIATION_LEASE_DEFAULT.toString()));
         reconciliationEnv.putAll(indexShards.environment());
+        reconciliationEnv.putAll(retention.attemptEnvironment());
         paymentProviderUrl.ifPresent(u -> reconciliationEnv.put(PAYMENTS_URL, u));
         LiveFunction liveReconciliation = functions.create(
                 this,
