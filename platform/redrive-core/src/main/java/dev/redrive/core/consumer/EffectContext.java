@@ -14,7 +14,7 @@ import java.util.Objects;
  * dev.redrive.core.claim.LeasePolicy#effectDeadline}): after it another worker may take the claim over and apply the
  * effect, so no part of the effect may start or finish later. Effects call downstream with timeouts no longer than
  * {@link #timeLeft()} (for AWS SDK clients: {@code apiCallTimeout} and {@code apiCallAttemptTimeout} per request),
- * call {@link #checkTimeLeft()} before each step that applies anything, and, where the downstream can enforce it,
+ * call {@link #checkTimeLeft(String)} before each step that applies anything, and, where the downstream can enforce it,
  * pass the fencing token or make the write conditional on the key, so that even a worker frozen past its deadline
  * and thawed later cannot apply twice.
  *
