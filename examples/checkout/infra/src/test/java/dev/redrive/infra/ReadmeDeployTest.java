@@ -34,6 +34,7 @@ class ReadmeDeployTest {
     private static final Path ROOT = Path.of("..", "..", "..").toAbsolutePath().normalize();
     /** Where the deploy commands are documented (moved out of the root README, which links it). */
     static final String DEPLOY_DOC = "docs/deploy.md";
+
     private static final String DEPLOY = "npx aws-cdk@2 deploy";
     private static final Pattern CONTEXT_FLAG = Pattern.compile("(?:^|\\s)(?:-c|--context)\\s+([^=\\s]+)=(\\S+)");
 
