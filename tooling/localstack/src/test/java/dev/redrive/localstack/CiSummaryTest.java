@@ -70,6 +70,38 @@ class CiSummaryTest {
         assertThat(lines.get(header + 11)).isEqualTo("redrive: 5000 test classes ran");
     }
 
+    /**
+     * Where the time goes: every {@code redrive-phase:} line (printed by {@code SuitePhases}) and every Quarkus boot is
+     * added up per phase, largest total first, with its count and mean.
+     */
+    @Test
+    void phaseLinesAndQuarkusBootsAreAddedUpPerPhaseLargestTotalFirst() throws Exception {
+        Path file = dir.resolve("phases.log");
+        Files.write(
+                file,
+                List.of(
+                        "redrive-phase: moto-start 1500 ms",
+                        "[INFO] Running dev.example.SomeTest",
+                        "redrive-phase: moto-start 2600 ms",
+                        "2026-12-06 15:01:02,003 INFO  [io.quarkus] (main) functions 0.1.0 on JVM (powered by Quarkus"
+                                + " 3.33.2) started in 1.422s. Listening on: http://127.0.0.1:4711",
+                        "(powered by Quarkus 3.33.2) started in 14.045s.",
+                        "redrive-phase: cdk-synth 9000 ms"),
+                StandardCharsets.UTF_8);
+
+        Result r = run(file.toString());
+
+        assertThat(r.exit).isZero();
+        List<String> lines = r.stdout.lines().toList();
+        int header = lines.indexOf("redrive: where the time goes, by phase (count, total and mean seconds;"
+                + " redrive-phase lines and Quarkus boots)");
+        assertThat(header).as("the phase table's header in:%n%s", r.stdout).isNotNegative();
+        assertThat(lines.subList(header + 1, lines.size()))
+                .extracting(l -> l.strip().replaceAll(" +", " "))
+                .containsExactly(
+                        "quarkus-boot 2 15.5 s 7.73 s", "cdk-synth 1 9.0 s 9.00 s", "moto-start 2 4.1 s 2.05 s");
+    }
+
     @Test
     void aLogWithoutTestLinesPrintsAnEmptyTableAndZeroClasses() throws Exception {
         Path file = dir.resolve("empty.log");

@@ -1,5 +1,6 @@
 package dev.redrive.testing.localaws;
 
+import dev.redrive.testing.SuitePhases;
 import dev.redrive.testing.localaws.internal.EmbeddedSqs;
 import dev.redrive.testing.localaws.internal.MotoServer;
 import java.net.URI;
@@ -9,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -78,32 +81,55 @@ public final class LocalAws implements AutoCloseable {
         return shared;
     }
 
-    /** Starts a new instance; the caller closes it. */
+    /**
+     * Starts a new instance; the caller closes it. moto (a Python child that spends most of its start importing) starts
+     * on its own thread while ElasticMQ starts in this one, so a test JVM waits for the slower of the two, not both.
+     */
     public static LocalAws start(EndpointOverrides overrides) {
+        CompletableFuture<MotoServer> motoStart = new CompletableFuture<>();
+        if (overrides.needsMoto()) {
+            Thread starter = new Thread(
+                    () -> {
+                        try {
+                            motoStart.complete(SuitePhases.timed("moto-start", MotoServer::start));
+                        } catch (RuntimeException | Error e) {
+                            motoStart.completeExceptionally(e);
+                        }
+                    },
+                    "redrive-moto-start");
+            starter.setDaemon(true);
+            starter.start();
+        } else {
+            motoStart.complete(null);
+        }
         EmbeddedSqs sqs = null;
-        MotoServer moto = null;
         try {
             if (overrides.sqs().isEmpty()) {
-                sqs = EmbeddedSqs.start(REGION);
+                sqs = SuitePhases.timed("elasticmq-start", () -> EmbeddedSqs.start(REGION));
             }
-            if (overrides.needsMoto()) {
-                moto = MotoServer.start();
-            }
-            EmbeddedSqs q = sqs;
-            MotoServer m = moto;
-            URI sqsUri = overrides.sqs().orElseGet(() -> q.endpoint());
-            URI ddbUri = overrides.dynamoDb().orElseGet(() -> m.endpoint());
-            URI s3Uri = overrides.s3().orElseGet(() -> m.endpoint());
-            return new LocalAws(sqsUri, ddbUri, s3Uri, sqs, moto);
         } catch (RuntimeException e) {
+            motoStart.thenAccept(m -> {
+                if (m != null) {
+                    m.close();
+                }
+            });
+            throw e;
+        }
+        MotoServer moto;
+        try {
+            moto = motoStart.join();
+        } catch (CompletionException e) {
             if (sqs != null) {
                 sqs.close();
             }
-            if (moto != null) {
-                moto.close();
-            }
-            throw e;
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
+        EmbeddedSqs q = sqs;
+        MotoServer m = moto;
+        URI sqsUri = overrides.sqs().orElseGet(() -> q.endpoint());
+        URI ddbUri = overrides.dynamoDb().orElseGet(() -> m.endpoint());
+        URI s3Uri = overrides.s3().orElseGet(() -> m.endpoint());
+        return new LocalAws(sqsUri, ddbUri, s3Uri, sqs, moto);
     }
 
     public URI sqsEndpoint() {
