@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awscdk.assertions.Template;
 
 /**
- * Runs the root README's deploy commands up to the synthesized template, as the CDK CLI runs them: the fenced block of
- * its "Deploy" section is read here (so the doc and this test cannot drift), the {@code cd} is followed, and the first
+ * Runs the documented deploy commands ({@code docs/deploy.md}, which the root README links) up to the synthesized
+ * template, as the CDK CLI runs them: the fenced block of its "Deploy" section is read here (so the doc and this test cannot drift), the {@code cd} is followed, and the first
  * {@code deploy}'s app is {@code cdk.json}'s command, run in a shell from that directory with the CLI's environment
  * ({@code CDK_OUTDIR}, {@code CDK_CONTEXT_JSON}: {@code cdk.json}'s context and the command's {@code -c} flags). That
  * command builds what the app needs in the reactor ({@code -am}) and runs the app once, here on a local repository
@@ -32,6 +32,9 @@ import software.amazon.awscdk.assertions.Template;
 class ReadmeDeployTest {
 
     private static final Path ROOT = Path.of("..", "..", "..").toAbsolutePath().normalize();
+    /** Where the deploy commands are documented (moved out of the root README, which links it). */
+    static final String DEPLOY_DOC = "docs/deploy.md";
+
     private static final String DEPLOY = "npx aws-cdk@2 deploy";
     private static final Pattern CONTEXT_FLAG = Pattern.compile("(?:^|\\s)(?:-c|--context)\\s+([^=\\s]+)=(\\S+)");
 
@@ -42,10 +45,10 @@ class ReadmeDeployTest {
         String cd = commands.stream()
                 .filter(c -> c.startsWith("cd "))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError("the README's deploy block has no cd: " + commands));
+                .orElseThrow(() -> new AssertionError(DEPLOY_DOC + "'s deploy block has no cd: " + commands));
         Path app = ROOT.resolve(cd.substring(3).trim()).normalize();
         assertThat(app.resolve("cdk.json"))
-                .as("the README's cd leads to the CDK app")
+                .as(DEPLOY_DOC + "'s cd leads to the CDK app")
                 .exists();
         assertThat(commands.get(0))
                 .as("the block starts by building the functions' artifact")
@@ -56,7 +59,7 @@ class ReadmeDeployTest {
                 .filter(c -> c.startsWith(DEPLOY))
                 .map(ReadmeDeployTest::contextFlags)
                 .toList();
-        assertThat(deploys).as("deploy commands in the README").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(deploys).as("deploy commands in " + DEPLOY_DOC).hasSizeGreaterThanOrEqualTo(2);
         for (Map<String, String> flags : deploys) {
             assertThat(app.resolve(flags.get("functionsAsset")).normalize())
                     .as("each deploy's functionsAsset is what the block's build writes")
@@ -105,11 +108,11 @@ class ReadmeDeployTest {
         }
     }
 
-    /** The commands of the first fenced block under the README's "## Deploy", comments and comment lines left out. */
+    /** The commands of the first fenced block under the deploy doc's "## Deploy", comments and comment lines left out. */
     private static List<String> deployBlock() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+        String readme = Files.readString(ROOT.resolve(DEPLOY_DOC), StandardCharsets.UTF_8);
         int section = readme.indexOf("\n## Deploy\n");
-        assertThat(section).as("README.md has a Deploy section").isNotNegative();
+        assertThat(section).as(DEPLOY_DOC + " has a Deploy section").isNotNegative();
         int open = readme.indexOf("\n```\n", section);
         int close = readme.indexOf("\n```\n", open + 5);
         List<String> commands = new ArrayList<>();

@@ -48,7 +48,7 @@ public record ChaosOptions(
         double returnShare) {
 
     /**
-     * The rates of a run that names none: every kind strikes a few times in a few hundred orders. The README's
+     * The rates of a run that names none: every kind strikes a few times in a few hundred orders. The evidence page's (docs/evidence.md)
      * 10,000-order command passes its own (lower per-call, since its volume does the rest).
      */
     public static final Map<FaultKind, Double> DEFAULT_RATES = defaults();

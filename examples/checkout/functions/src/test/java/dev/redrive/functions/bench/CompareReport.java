@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Prints {@link CompareBenchmark}'s figures as a Markdown table (the README quotes it as printed), the ratio Redrive /
+ * Prints {@link CompareBenchmark}'s figures as a Markdown table (docs/evidence.md quotes it as printed), the ratio Redrive /
  * baseline per workload, the calls behind them and whether the issue's goal is met.
  */
 final class CompareReport {

@@ -26,7 +26,7 @@ final class NativeBinaryLauncher extends LambdaProcessLauncher {
     List<String> command(Map<String, String> systemProperties, Path work) {
         if (!Files.isExecutable(executable)) {
             throw new IllegalStateException("the native artifact " + executable + " is not an executable file: build it"
-                    + " with -Pnative (see \"Native readiness\" in the README)");
+                    + " with -Pnative (see docs/internals/native.md)");
         }
         List<String> command = new ArrayList<>();
         command.add(executable.toString());

@@ -109,7 +109,7 @@ class NativeClassPathIT {
                 .isInstanceOf(Outcome.Applied.class);
         assertThat(failures)
                 .as("native-image stops at the first of these (AnnotationSubstitutionProcessor.findTargetClass); "
-                        + "choose library versions that fit together, or see \"Native\" in the README")
+                        + "choose library versions that fit together, or see docs/internals/native.md")
                 .isEmpty();
     }
 

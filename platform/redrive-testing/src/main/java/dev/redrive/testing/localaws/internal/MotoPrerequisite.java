@@ -15,7 +15,7 @@ public final class MotoPrerequisite {
     public static final String INSTALL_HINT = "Redrive's local AWS serves DynamoDB and S3 with moto: run "
             + "bin/check-prerequisites --install (a project-local .venv/ with the pinned moto[server]), or install it "
             + "into your Python 3 with  pip install 'moto[server]', or set AWS_ENDPOINT_URL to a running LocalStack "
-            + "(see README).";
+            + "(see docs/getting-started.md#prerequisites).";
 
     private MotoPrerequisite() {}
 
