@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * Issue 40, points 4 and 7: DLQ arrivals against a learned baseline (so an alarm returns to OK at a steady rate),
@@ -241,9 +240,9 @@ class AlarmCoverageTest {
     void noSubscriberByDefaultAndTheGivenEmailAndHttpsEndpointsSubscribe() {
         assertThat(t.resources("AWS::SNS::Subscription")).isEmpty();
 
-        TemplateView subscribed = new TemplateView(Template.fromStack(Synth.stack(Map.of(
+        TemplateView subscribed = Synth.template(Map.of(
                 "alarmEmails", "oncall@example.org,team@example.org",
-                "alarmHttpsEndpoints", "https://pager.example.org/hook"))));
+                "alarmHttpsEndpoints", "https://pager.example.org/hook"));
         String topic =
                 subscribed.resources("AWS::SNS::Topic").keySet().iterator().next();
         List<List<Object>> subscriptions = new ArrayList<>();
@@ -261,14 +260,14 @@ class AlarmCoverageTest {
 
     @Test
     void theThresholdsAreContextSettings() {
-        TemplateView tuned = new TemplateView(Template.fromStack(Synth.stack(Map.of(
+        TemplateView tuned = Synth.template(Map.of(
                 "alarmSourceOldestMessageAge", "PT5M",
                 "alarmDeadLetterArrivalBand", "3",
                 "alarmFunctionErrors", "4",
                 "alarmAccountConcurrency", "450",
                 "alarmSweeperHeartbeat", "PT1H",
                 "alarmTableThrottles", "10",
-                "alarmRelayIteratorAge", "PT2M"))));
+                "alarmRelayIteratorAge", "PT2M"));
         Map<String, Map<String, Object>> a = alarms(tuned);
 
         assertThat(a.get("redrive-confirmation-email-oldest-message-age")).containsEntry("Threshold", 300);

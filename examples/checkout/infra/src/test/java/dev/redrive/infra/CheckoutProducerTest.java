@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * The producer side in the template: the checkout behind an IAM-authenticated Function URL, the orders table with its
@@ -153,7 +152,7 @@ class CheckoutProducerTest {
         assertThat(t.template().findOutputs("CheckoutUrl")).isNotEmpty();
         assertThat(t.template().findOutputs("OrdersTableName")).isNotEmpty();
 
-        TemplateView without = new TemplateView(Template.fromStack(Synth.stack(Map.of("checkoutProducer", "false"))));
+        TemplateView without = Synth.template(Map.of("checkoutProducer", "false"));
 
         assertThat(without.functionIds()).hasSize(3);
         assertThat(without.resources("AWS::Lambda::Url")).isEmpty();
@@ -162,8 +161,7 @@ class CheckoutProducerTest {
 
     @Test
     void aPaymentProviderUrlReachesTheCheckoutAndTheReconciliationAndABadOneIsRefused() {
-        TemplateView with = new TemplateView(
-                Template.fromStack(Synth.stack(Map.of("paymentProviderUrl", "https://payments.example.com/v1/"))));
+        TemplateView with = Synth.template(Map.of("paymentProviderUrl", "https://payments.example.com/v1/"));
 
         for (String handler : List.of("checkout", "checkout-reconciliation")) {
             assertThat(with.environment(with.function(handler)))
@@ -181,8 +179,7 @@ class CheckoutProducerTest {
                         || String.valueOf(p).contains("InvokedViaFunctionUrl"));
 
         String role = "arn:aws:iam::123456789012:role/storefront";
-        TemplateView granted =
-                new TemplateView(Template.fromStack(Synth.stack(Map.of("checkoutInvokers", "210987654321, " + role))));
+        TemplateView granted = Synth.template(Map.of("checkoutInvokers", "210987654321, " + role));
         // the Function URL is the live alias's (SnapStart), so its permissions name the alias
         Map<String, Object> checkout = Map.of("Ref", granted.alias(granted.function("checkout")));
         List<Map<String, Object>> permissions = granted.resources("AWS::Lambda::Permission").values().stream()

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * Payloads over SQS's 1 MiB travel by claim check: a bucket of their own that keeps each payload for as long as the
@@ -124,8 +123,7 @@ class ClaimCheckStorageTest {
 
     @Test
     void deletingAfterApplyIsTheConsumersAloneAndOnlyWhenAsked() {
-        TemplateView afterApply = new TemplateView(
-                Template.fromStack(Synth.stack(Map.of("claimCheckCleanup", "AFTER_APPLY", "prefix", "afterapply"))));
+        TemplateView afterApply = Synth.template(Map.of("claimCheckCleanup", "AFTER_APPLY", "prefix", "afterapply"));
         String bucket = afterApply.resources("AWS::S3::Bucket").keySet().stream()
                 .filter(id -> id.startsWith("ClaimCheckBucket"))
                 .findFirst()

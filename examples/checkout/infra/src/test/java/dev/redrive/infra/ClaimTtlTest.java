@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * The claim TTL comes from how long a message can come back: source retention + dead-letter retention + quarantine
@@ -29,7 +28,7 @@ class ClaimTtlTest {
 
     @Test
     void aLongerQuarantineLengthensTheTtl() {
-        TemplateView t = new TemplateView(Template.fromStack(Synth.stack(Map.of("sweeperRetention", "P30D"))));
+        TemplateView t = Synth.template(Map.of("sweeperRetention", "P30D"));
 
         assertThat(t.environment(t.function("confirmation-email")))
                 .containsEntry("REDRIVE_CLAIMS_RECORD_TTL", "P49D")
@@ -49,7 +48,7 @@ class ClaimTtlTest {
 
     @Test
     void anExplicitTtlLongEnoughIsUsed() {
-        TemplateView t = new TemplateView(Template.fromStack(Synth.stack(Map.of("claimTtl", "P90D"))));
+        TemplateView t = Synth.template(Map.of("claimTtl", "P90D"));
 
         assertThat(t.environment(t.function("dlq-sweeper"))).containsEntry("REDRIVE_CLAIMS_RECORD_TTL", "P90D");
     }

@@ -8,11 +8,12 @@ import dev.redrive.checkout.CheckoutNames;
 import dev.redrive.infra.build.CfnLint;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * Concurrency: each consumer's batch size, batching window and maximum concurrency are settings, its function reserves
@@ -50,14 +51,14 @@ class ConcurrencyTest {
 
     @Test
     void eachConsumersScalingIsASettingOfItsOwnOverTheStackWideOne() {
-        TemplateView t = new TemplateView(Template.fromStack(Synth.stack(Map.of(
+        TemplateView t = Synth.template(Map.of(
                 "maxConcurrency", "8",
                 "revenue-analytics.batchSize", "500",
                 "revenue-analytics.maxBatchingWindow", "PT20S",
                 "revenue-analytics.maxConcurrency", "40",
                 "revenue-analytics.reservedConcurrency", "60",
                 "confirmation-email.reservedConcurrency", "none",
-                "checkoutReservedConcurrency", "none"))));
+                "checkoutReservedConcurrency", "none"));
 
         Map<String, Object> revenue = mappingOf(t, CheckoutNames.REVENUE_ANALYTICS);
         assertThat(revenue.get("BatchSize")).isEqualTo(500);
@@ -90,22 +91,39 @@ class ConcurrencyTest {
                 .hasMessageStartingWith("-c checkoutReservedConcurrency=many is neither a whole number nor none");
     }
 
+    /**
+     * One cfn-lint process lints both templates (its start is paid once): the JVM one is the default stack's (runtime
+     * {@code jvm} is the default, {@link SnapStartTest} reads its {@code java21} functions), the native one
+     * {@link SnapStartTest}'s {@code runtime=native} stack; both are synthesized once per JVM ({@link Synth}).
+     */
     @Test
     void cfnLintWithInformationalChecksFindsNoSnapStartNoticeInTheJvmOrTheNativeTemplate() throws Exception {
         Assumptions.assumeTrue(CfnLint.findCfnLint().isPresent(), "cfn-lint is not installed (pip install cfn-lint)");
-        for (String runtime : new String[] {"jvm", "native"}) {
-            Template template = Template.fromStack(Synth.stack(Map.of("runtime", runtime)));
-            Path file = tmp.resolve(runtime + ".template.json");
+        Map<String, TemplateView> templates = new java.util.LinkedHashMap<>();
+        templates.put("jvm", Synth.defaults());
+        templates.put("native", Synth.template(Map.of("runtime", "native")));
+        List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, TemplateView> template : templates.entrySet()) {
+            Path file = tmp.resolve(template.getKey() + ".template.json");
             Files.writeString(
-                    file, new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(template.toJSON()));
-
-            CfnLint.Findings lint = CfnLint.lint(file);
-
-            assertThat(lint.output()).as(runtime).doesNotContain("I2530", "W2530", "E2530");
-            assertThat(lint.snapStart()).as(runtime).isEmpty();
-            assertThat(lint.exit() & 0b11)
-                    .as(runtime + ": no errors\n" + lint.output())
-                    .isZero();
+                    file,
+                    new com.fasterxml.jackson.databind.ObjectMapper()
+                            .writeValueAsString(template.getValue().template().toJSON()));
+            files.add(file);
         }
+
+        CfnLint.Findings lint = CfnLint.lint(files);
+
+        assertThat(lint.output()).as("jvm and native").doesNotContain("I2530", "W2530", "E2530");
+        assertThat(lint.snapStart()).as("jvm and native").isEmpty();
+        assertThat(lint.exit() & 0b11)
+                .as("jvm and native: no errors (cfn-lint's exit bits are those of both files)\n" + lint.output())
+                .isZero();
+        assertThat(templates.get("native").properties(templates.get("native").function("checkout")))
+                .as("the native template is native")
+                .containsEntry("Runtime", "provided.al2023");
+        assertThat(templates.get("jvm").properties(templates.get("jvm").function("checkout")))
+                .as("the default template is the JVM one")
+                .containsEntry("Runtime", "java21");
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * What a {@code cdk deploy} with missing context refuses, before anything reaches CloudFormation: functions without
@@ -51,8 +50,7 @@ class DeployGuardsTest {
 
     @Test
     void withoutTheCheckoutTheStackIsThePlatformAndNoneOfTheProducer() {
-        TemplateView t = new TemplateView(
-                Template.fromStack(Synth.asGiven(Map.of("placeholderAsset", "true", "checkoutProducer", "false"))));
+        TemplateView t = Synth.templateAsGiven(Map.of("placeholderAsset", "true", "checkoutProducer", "false"));
 
         assertThat(t.functionIds().stream()
                         .map(id -> t.environment(id).get("QUARKUS_LAMBDA_HANDLER"))

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 class EventSourceMappingTest {
 
@@ -70,8 +69,8 @@ class EventSourceMappingTest {
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_PROBE_LEASE", "PT30S")
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_ENABLED", "true");
 
-        TemplateView demo = new TemplateView(Template.fromStack(Synth.stack(
-                Map.of("breakerOpenPeriod", "PT5S", "breakerMaxOpenPeriod", "PT20S", "breakerProbeLease", "PT10S"))));
+        TemplateView demo = Synth.template(
+                Map.of("breakerOpenPeriod", "PT5S", "breakerMaxOpenPeriod", "PT20S", "breakerProbeLease", "PT10S"));
 
         assertThat(demo.environment(demo.function("confirmation-email")))
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_OPEN_PERIOD", "PT5S")
@@ -87,7 +86,7 @@ class EventSourceMappingTest {
 
     @Test
     void theBreakerCanBeSwitchedOffToMeasureWhatItSaves() {
-        TemplateView off = new TemplateView(Template.fromStack(Synth.stack(Map.of("breakerEnabled", "false"))));
+        TemplateView off = Synth.template(Map.of("breakerEnabled", "false"));
 
         assertThat(off.environment(off.function("confirmation-email")))
                 .containsEntry("REDRIVE_BREAKERS_EMAIL_PROVIDER_ENABLED", "false");

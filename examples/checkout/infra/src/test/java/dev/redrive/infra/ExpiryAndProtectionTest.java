@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * Growth: tombstones expire, every bucket has a lifecycle, every table is protected from deletion and the stack from
@@ -32,7 +31,7 @@ class ExpiryAndProtectionTest {
                 .allSatisfy((id, table) ->
                         assertThat(map(table, "Properties")).containsEntry("DeletionProtectionEnabled", true));
 
-        TemplateView off = new TemplateView(Template.fromStack(Synth.stack(Map.of("deletionProtection", "false"))));
+        TemplateView off = Synth.template(Map.of("deletionProtection", "false"));
         assertThat(off.resources("AWS::DynamoDB::Table"))
                 .hasSize(5)
                 .allSatisfy((id, table) ->
@@ -52,8 +51,7 @@ class ExpiryAndProtectionTest {
                 .isEqualTo(Map.of("AttributeName", "expiresAt", "Enabled", true));
         assertThat(t.environment(t.function("dlq-sweeper"))).containsEntry("REDRIVE_SWEEPER_TOMBSTONE_TTL", "P365D");
 
-        TemplateView shorter = new TemplateView(
-                Template.fromStack(Synth.stack(Map.of("tombstoneExpiryDays", "90", "archiveExpiryDays", "400"))));
+        TemplateView shorter = Synth.template(Map.of("tombstoneExpiryDays", "90", "archiveExpiryDays", "400"));
         assertThat(shorter.environment(shorter.function("dlq-sweeper")))
                 .containsEntry("REDRIVE_SWEEPER_TOMBSTONE_TTL", "P90D");
         assertThatThrownBy(() -> Synth.stack(Map.of("tombstoneExpiryDays", "366")))

@@ -7,7 +7,6 @@ import dev.redrive.checkout.CheckoutNames.OrderIndexShards;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * The orders table's index shards in the template: the count reaches every function of the producer (the checkout
@@ -34,8 +33,7 @@ class OrderIndexShardsTest {
 
     @Test
     void theShardCountAndTheDrainingCountAreSettings() {
-        TemplateView t = new TemplateView(
-                Template.fromStack(Synth.stack(Map.of("orderIndexShards", "4", "orderIndexShardsDraining", "16"))));
+        TemplateView t = Synth.template(Map.of("orderIndexShards", "4", "orderIndexShardsDraining", "16"));
         for (String handler : PRODUCER) {
             assertThat(t.environment(t.function(handler)))
                     .as(handler)

@@ -7,7 +7,6 @@ import dev.redrive.checkout.CheckoutNames.OrderRetention;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * The orders table's TTL in the template: the table expires items by {@code expiresAt}; the functions that finish
@@ -50,8 +49,7 @@ class OrderRetentionSettingsTest {
 
     @Test
     void bothRetentionsAreSettings() {
-        TemplateView t = new TemplateView(Template.fromStack(
-                Synth.stack(Map.of("checkoutAttemptRetention", "P90D", "outboxEventRetention", "P2D"))));
+        TemplateView t = Synth.template(Map.of("checkoutAttemptRetention", "P90D", "outboxEventRetention", "P2D"));
         for (String handler : FINISH_ATTEMPTS) {
             assertThat(t.environment(t.function(handler)))
                     .as(handler)

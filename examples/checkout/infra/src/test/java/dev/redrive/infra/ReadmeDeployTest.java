@@ -36,6 +36,9 @@ class ReadmeDeployTest {
     static final String DEPLOY_DOC = "docs/deploy.md";
 
     private static final String DEPLOY = "npx aws-cdk@2 deploy";
+    /** JVM options of the nested Maven, after any MAVEN_OPTS of this build's environment. */
+    static final String NESTED_MAVEN_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
     private static final Pattern CONTEXT_FLAG = Pattern.compile("(?:^|\\s)(?:-c|--context)\\s+([^=\\s]+)=(\\S+)");
 
     @Test
@@ -186,6 +189,11 @@ class ReadmeDeployTest {
         }
         mavenArgs.add("-Dmaven.repo.local=" + repo);
         pb.environment().put("MAVEN_ARGS", String.join(" ", mavenArgs));
+        // The nested Maven is a short-lived JVM (a reactor with nothing to compile, then one synth): C1 alone and the
+        // serial collector cost it less than half the CPU (user 8.6 s against 20.8 s, measured with /usr/bin/time on
+        // the command above). What the run proves (cdk.json's command, this local repository) is unchanged.
+        String opts = System.getenv().getOrDefault("MAVEN_OPTS", "");
+        pb.environment().put("MAVEN_OPTS", (opts + " " + NESTED_MAVEN_OPTS).trim());
         return pb.start();
     }
 

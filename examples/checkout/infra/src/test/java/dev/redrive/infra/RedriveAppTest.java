@@ -12,14 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
-import software.amazon.awscdk.assertions.Template;
 
 class RedriveAppTest {
 
     @Test
     void contextChoosesPrefixRuntimeArchitectureScheduleRetentionAndArtifact(@TempDir Path dir) throws IOException {
         Path zip = zip(dir.resolve("function.zip"), "bootstrap", elf(0xB7)); // EM_AARCH64
-        RedriveStack stack = Synth.stack(Map.of(
+        Map<String, Object> context = Map.of(
                 "prefix",
                 "shop",
                 "runtime",
@@ -31,8 +30,9 @@ class RedriveAppTest {
                 "sweeperRetention",
                 "P3D",
                 "functionsAsset",
-                zip.toString()));
-        TemplateView t = new TemplateView(Template.fromStack(stack));
+                zip.toString());
+        RedriveStack stack = Synth.stack(context);
+        TemplateView t = Synth.template(context);
 
         assertThat(stack.artifact().isPlaceholder()).isFalse();
         assertThat(t.queue("shop-confirmation-email")).isNotBlank();
@@ -56,7 +56,7 @@ class RedriveAppTest {
 
     @Test
     void contextTunesTheConsumersTimeoutReceivesAndBackoffAndTheVisibilityFollows() {
-        TemplateView t = new TemplateView(Template.fromStack(Synth.stack(Map.of(
+        TemplateView t = Synth.template(Map.of(
                 "prefix",
                 "demo",
                 "consumerTimeout",
@@ -68,7 +68,7 @@ class RedriveAppTest {
                 "backoffBase",
                 "PT1S",
                 "backoffMaxDelay",
-                "PT4S"))));
+                "PT4S"));
 
         String email = t.function("confirmation-email");
         assertThat(t.properties(email)).containsEntry("Timeout", 5);
@@ -153,10 +153,9 @@ class RedriveAppTest {
 
         RedriveStack demo = Synth.stack(Map.of(
                 "maxReceiveCount", "4", "backoffBase", "PT1S", "backoffMaxDelay", "PT4S", "allowShortRetries", "true"));
-        Annotations.fromStack(demo)
-                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*maxReceiveCount 4 is below 5.*"));
-        Annotations.fromStack(demo)
-                .hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*dead-letters.*about PT5.5S.*"));
+        Annotations warnings = Annotations.fromStack(demo); // one synth for both
+        warnings.hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*maxReceiveCount 4 is below 5.*"));
+        warnings.hasWarning("/" + RedriveStack.NAME, Match.stringLikeRegexp(".*dead-letters.*about PT5.5S.*"));
     }
 
     @Test

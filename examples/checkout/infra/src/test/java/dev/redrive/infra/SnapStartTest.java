@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 /**
  * Cold starts: every JVM function runs SnapStart on a published version, its alias {@code live} points at that
@@ -135,7 +134,7 @@ class SnapStartTest {
 
     @Test
     void theNativeRuntimeIsUnchangedNoSnapStartNoVersionsOnX86ByDefault() {
-        TemplateView nativeStack = new TemplateView(Template.fromStack(Synth.stack(Map.of("runtime", "native"))));
+        TemplateView nativeStack = Synth.template(Map.of("runtime", "native"));
 
         for (String handler : HANDLERS) {
             assertThat(nativeStack.properties(nativeStack.function(handler)))
@@ -155,7 +154,7 @@ class SnapStartTest {
 
     @Test
     void x86StaysSelectableForTheJvmArtifact() {
-        TemplateView x86 = new TemplateView(Template.fromStack(Synth.stack(Map.of("architecture", "x86_64"))));
+        TemplateView x86 = Synth.template(Map.of("architecture", "x86_64"));
 
         assertThat(x86.properties(x86.function(CheckoutNames.CHECKOUT)))
                 .containsEntry("Architectures", List.of("x86_64"))

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Template;
 
 class SweeperTest {
 
@@ -39,8 +38,8 @@ class SweeperTest {
 
     @Test
     void aReplayPaceSetInTheContextReachesTheSweeperAndABadOneIsRefusedByName() {
-        TemplateView paced = new TemplateView(Template.fromStack(Synth.stack(
-                Map.of("replayRate", "4", "replayLaneRates", "email-provider=2.5", "replayHorizon", "PT5M"))));
+        TemplateView paced = Synth.template(
+                Map.of("replayRate", "4", "replayLaneRates", "email-provider=2.5", "replayHorizon", "PT5M"));
 
         assertThat(paced.environment(paced.function("dlq-sweeper")))
                 .containsEntry("REDRIVE_REPLAYS_RATE_PER_SECOND", "4.0")

@@ -104,6 +104,29 @@ class MonitoringTest {
         }
     }
 
+    /**
+     * The fixture with the default thresholds, and its template, made once for the tests that only read them: each
+     * synth through jsii takes about a second. A test that adds to a fixture (an alarm, a row, another construct) or
+     * gives other thresholds makes its own.
+     */
+    private static Fixture defaults;
+
+    private static Template defaultTemplate;
+
+    private static synchronized Fixture defaults() {
+        if (defaults == null) {
+            defaults = new Fixture();
+        }
+        return defaults;
+    }
+
+    private static synchronized Template defaultTemplate() {
+        if (defaultTemplate == null) {
+            defaultTemplate = defaults().template();
+        }
+        return defaultTemplate;
+    }
+
     /** The alarms of the template by their AlarmName, each its Properties. */
     @SuppressWarnings("unchecked")
     private static Map<String, Map<String, Object>> alarms(Template template) {
@@ -176,8 +199,8 @@ class MonitoringTest {
 
     @Test
     void aSourceQueueAlarmsOnTheAgeOfItsOldestMessageAndItsDepth() {
-        Fixture f = new Fixture();
-        Template t = f.template();
+        Fixture f = defaults();
+        Template t = defaultTemplate();
 
         assertQueueAlarm(
                 alarm(t, "shop-orders-oldest-message-age"),
@@ -198,8 +221,8 @@ class MonitoringTest {
 
     @Test
     void aDeadLetterQueueAlarmsOnAgeDepthAndArrivalsAboveTheirLearnedBaseline() {
-        Fixture f = new Fixture();
-        Template t = f.template();
+        Fixture f = defaults();
+        Template t = defaultTemplate();
 
         assertQueueAlarm(
                 alarm(t, "shop-orders-dlq-oldest-message-age"),
@@ -274,8 +297,8 @@ class MonitoringTest {
 
     @Test
     void aFailureRecordAlarmsOnlyOnArrivalsSoTheAlarmClearsWithoutADrain() {
-        Fixture f = new Fixture();
-        Template t = f.template();
+        Fixture f = defaults();
+        Template t = defaultTemplate();
 
         assertThat(alarm(t, "shop-sweeper-schedule-dlq-arrival"))
                 .containsEntry("Namespace", "AWS/SQS")
@@ -291,7 +314,7 @@ class MonitoringTest {
 
     @Test
     void aBreakerAlarmsWhenItStaysOpenOverTheMaximumOfTenMinutes() {
-        Template t = new Fixture().template();
+        Template t = defaultTemplate();
 
         Map<String, Object> open = alarm(t, "shop-mail-provider-breaker-open");
         assertThat(open)
@@ -308,8 +331,8 @@ class MonitoringTest {
 
     @Test
     void theSweepersAlarmsReadItsMetricsAndItsErrors() {
-        Fixture f = new Fixture();
-        Template t = f.template();
+        Fixture f = defaults();
+        Template t = defaultTemplate();
 
         assertThat(alarm(t, "shop-oldest-unresolved-quarantine"))
                 .containsEntry("Namespace", "Redrive")
@@ -373,8 +396,8 @@ class MonitoringTest {
 
     @Test
     void everyAlarmNotifiesTheEncryptedTopicWhenItFiresAndWhenItClears() {
-        Fixture f = new Fixture();
-        Template t = f.template();
+        Fixture f = defaults();
+        Template t = defaultTemplate();
         String topic = t.findResources("AWS::SNS::Topic").keySet().iterator().next();
         String key = f.ref(f.key);
 
@@ -398,7 +421,7 @@ class MonitoringTest {
 
     @Test
     void onlyThisAccountsAlarmsNamedWithThePrefixMayPublishAndUseTheKey() {
-        Template t = new Fixture().template();
+        Template t = defaultTemplate();
         Map<String, Object> onlyShopAlarms = Map.of(
                 "StringEquals",
                 Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")),
@@ -447,8 +470,8 @@ class MonitoringTest {
 
     @Test
     void theDashboardShowsEveryAlarmTheQueuesTheConsumersAndTheBreakersWithTheirHistory() {
-        Fixture f = new Fixture();
-        Template t = f.template();
+        Fixture f = defaults();
+        Template t = defaultTemplate();
         String body = dashboardBody(t);
 
         assertThat(body).startsWith("{\"widgets\":[{\"type\":\"alarm\",\"width\":24,\"height\":3,\"x\":0,\"y\":0");
@@ -471,7 +494,7 @@ class MonitoringTest {
 
     @Test
     void nothingOfAnExampleIsInIt() {
-        Template t = new Fixture().template();
+        Template t = defaultTemplate();
         String everything = String.valueOf(t.toJSON()).toLowerCase(java.util.Locale.ROOT);
 
         assertThat(everything).doesNotContain("outbox", "payment", "checkout", "orderplaced", "reconciliation");
@@ -581,7 +604,7 @@ class MonitoringTest {
 
     @Test
     void propsRefuseWhatWouldMakeBadOrCollidingAlarmsNamingTheSetting() {
-        Fixture f = new Fixture();
+        Fixture f = defaults();
         List<MonitoredQueue> twice = new ArrayList<>(List.of(
                 new MonitoredQueue("orders", f.source, MonitoredQueue.Kind.SOURCE),
                 new MonitoredQueue("orders", f.dlq, MonitoredQueue.Kind.DEAD_LETTER)));
@@ -689,7 +712,7 @@ class MonitoringTest {
 
     @Test
     void everyPlatformAlarmSaysWhatItMeansAndLinksItsRunbookSection() {
-        Template t = new Fixture().template();
+        Template t = defaultTemplate();
         Pattern link = Pattern.compile("\\. Runbook: docs/runbook\\.md#[a-z-]+$");
 
         assertThat(alarms(t))
@@ -782,7 +805,7 @@ class MonitoringTest {
 
     @Test
     void propsRefuseAFunctionNamedAsTheSweeperAndARunbookWithAnAnchor() {
-        Fixture f = new Fixture();
+        Fixture f = defaults();
         assertThatThrownBy(() -> new MonitoringProps(
                         "shop",
                         f.key,
@@ -840,7 +863,7 @@ class MonitoringTest {
      */
     @Test
     void everyRedriveMetricAlarmedOrChartedIsOneAFunctionEmits() {
-        Template t = new Fixture().template();
+        Template t = defaultTemplate();
         String everything = String.valueOf(t.toJSON()) + dashboardBody(t);
         Set<String> named = new TreeSet<>();
         Matcher alarmed = Pattern.compile(

@@ -80,6 +80,18 @@ public final class CfnLint {
 
     /** Runs cfn-lint with its informational checks on {@code template}; throws if cfn-lint is not installed. */
     public static Findings lint(Path template) throws IOException, InterruptedException {
+        return lint(List.of(template));
+    }
+
+    /**
+     * Runs cfn-lint with its informational checks on every one of {@code templates} in one process (its start, about a
+     * second of Python imports, is paid once); its exit code is the union of the findings' bits over all of them, and
+     * each finding's location line names its file. Throws if cfn-lint is not installed.
+     */
+    public static Findings lint(List<Path> templates) throws IOException, InterruptedException {
+        if (templates.isEmpty()) {
+            throw new IllegalArgumentException("no template to lint");
+        }
         List<String> command = new ArrayList<>(findCfnLint()
                 .orElseThrow(() -> new IllegalStateException(
                         "cfn-lint is not installed (neither '<python> -m cfnlint' nor 'cfn-lint' on the PATH works): "
@@ -88,14 +100,23 @@ public final class CfnLint {
         command.add("--include-checks");
         command.add("I");
         command.add("--");
-        command.add(template.toString());
+        templates.forEach(template -> command.add(template.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         return new Findings(process.waitFor(), output);
     }
 
-    /** The command that runs cfn-lint here, if any. */
-    public static Optional<List<String>> findCfnLint() throws InterruptedException {
+    /** The command that runs cfn-lint here, if any; looked for once per JVM (each probe starts Python). */
+    public static synchronized Optional<List<String>> findCfnLint() throws InterruptedException {
+        if (found == null) {
+            found = probeCfnLint();
+        }
+        return found;
+    }
+
+    private static Optional<List<String>> found;
+
+    private static Optional<List<String>> probeCfnLint() throws InterruptedException {
         String python = System.getProperty("redrive.python", System.getenv().getOrDefault("REDRIVE_PYTHON", "python3"));
         for (List<String> candidate : List.of(List.of(python, "-m", "cfnlint"), List.of("cfn-lint"))) {
             List<String> probe = new ArrayList<>(candidate);
