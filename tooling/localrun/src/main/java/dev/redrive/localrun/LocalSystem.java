@@ -226,6 +226,34 @@ public final class LocalSystem implements AutoCloseable {
      * without one (a native artifact, or a training start that failed) the sandboxes start from the jars.
      */
     private void trainClassDataArchive(Progress progress) throws IOException, InterruptedException {
+        synchronized (TRAINED) {
+            Path known = TRAINED.get(artifact.classpath());
+            if (known != null && Files.isRegularFile(known)) {
+                // A copy under this run's own directory, as a trained one would be: no run maps another run's file.
+                Path copy = Files.createTempDirectory(options.workDir(), "class-data-")
+                        .toAbsolutePath()
+                        .normalize()
+                        .resolve(known.getFileName());
+                Files.copy(known, copy);
+                javaRuntime = javaRuntime.withClassDataArchive(copy);
+                progress.step("class-data archive of the functions trained by an earlier run of this JVM, copied: the "
+                        + "sandboxes map it");
+                return;
+            }
+            trainOwnClassDataArchive(progress);
+            javaRuntime.classDataArchive().ifPresent(a -> TRAINED.put(artifact.classpath(), a));
+        }
+    }
+
+    /**
+     * The class-data archives trained in this JVM, by the class path of the artifact they were trained on: a test JVM
+     * that starts the system several times trains once (a run of bin/redrive-local starts it once), and each later run
+     * maps a copy under its own directory. Each stays where its run wrote it and is never replaced (see {@link
+     * ClassDataArchive}); one that was deleted is trained again.
+     */
+    private static final Map<String, Path> TRAINED = new HashMap<>();
+
+    private void trainOwnClassDataArchive(Progress progress) throws IOException, InterruptedException {
         LocalFunction f = resources
                 .functionWithHandler(EMAIL)
                 .orElseGet(() -> resources.functions().values().iterator().next());

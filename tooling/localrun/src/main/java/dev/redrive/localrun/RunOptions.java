@@ -231,7 +231,7 @@ public record RunOptions(
             if ("--help".equals(flag) || "-h".equals(flag)) {
                 throw new UsageException(null);
             }
-            if ("--no-faults".equals(flag)) {
+            if ("--no-faults".equals(flag) || "--each-at-least-once".equals(flag)) {
                 chaosArgs.add(flag);
                 continue;
             }

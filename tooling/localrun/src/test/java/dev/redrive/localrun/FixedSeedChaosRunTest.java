@@ -34,24 +34,76 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * line must pass (one email and one revenue count per order, every dead letter accounted for, nothing lost or stuck,
  * no stale write accepted) and every fault kind must have struck.
  *
- * <p>The suite runs {@value #DEFAULT_ORDERS} orders with raised fault rates so that every kind strikes in about a
- * minute of traffic (a run takes about 110 s here); {@code -Dredrive.chaos.orders=1000} runs the larger variant with the
- * same seed and rates, {@code -Dredrive.chaos.instances=N} gives each function N sandboxes (2 here) and {@code
- * -Dredrive.chaos.faults="--pause 0.005 ..."} replaces the fault flags, for measuring other sizes.
+ * <p>The suite runs {@value #DEFAULT_ORDERS} orders with {@code --each-at-least-once}: every kind and every kill
+ * point (each of the consumers' steps and each of the producer's crash points) strikes at its first opportunity, and
+ * the faults stay on until each has struck, so the run needs no volume for them; the kinds that cost a sandbox cold
+ * start (kills, pauses, sweeper kills) strike little more than that, the cheap ones (AWS errors, latency, resets) at
+ * raised rates. {@code -Dredrive.chaos.orders=1000} runs a larger variant with the same seed and flags, {@code
+ * -Dredrive.chaos.instances=N} gives each function N sandboxes (2 here) and {@code -Dredrive.chaos.faults="--pause
+ * 0.005 ..."} replaces the fault flags ({@code -Dredrive.chaos.faults=by-rate -Dredrive.chaos.orders=150} is the
+ * suite's former run, every kind by its rate alone), for measuring other sizes.
  */
 class FixedSeedChaosRunTest {
 
     static final long SEED = 20261201L;
-    static final int DEFAULT_ORDERS = 150;
+    static final int DEFAULT_ORDERS = 40;
 
     /**
-     * Raised rates, so that every kind strikes in the suite's run, yet no higher than that needs: every sandbox kill,
-     * sweeper kill and pause costs a JVM cold start (about 2.5 s of CPU here), so the consumers' kill points, the pause,
-     * and the sweeper kill are set to strike a handful of times each rather than dozens (a decision is
-     * {@code uniform < rate} on a draw fixed by the seed and the opportunity, so a lower rate strikes a subset of the
-     * same opportunities). The producer's crash points, which the test asserts one by one, keep their rates.
+     * Each kind and kill point once at its first opportunity, then at these rates: every sandbox kill, sweeper kill
+     * and pause costs a JVM cold start (about 3 s of CPU here), so those strike about once or twice each; the producer's
+     * crash points, which the test asserts one by one, a few times; the cheap AWS faults as often as in the former
+     * 150-order run.
      */
     static final List<String> FAULTS = List.of(
+            "--each-at-least-once",
+            "--producers",
+            "8",
+            "--outage",
+            "PT8S",
+            "--sweeper-timeout",
+            "PT15S",
+            "--sweep-every",
+            "PT2S",
+            "--operator-every",
+            "PT4S",
+            "--drain-timeout",
+            "PT4M",
+            "--kill-at",
+            "takes-event=0.002,claim-write=0.002,effect-call=0.002,effect-response=0.002,completed=0.002,"
+                    + "returned=0.002,checkout-reserved=0.02,checkout-authorized=0.02,checkout-placed=0.02,"
+                    + "relay-published=0.05,reconciliation-voided=0.2",
+            "--abandon",
+            "0.8",
+            "--return",
+            "0.9",
+            "--provider-hang",
+            "0.03",
+            "--pause",
+            "0.002",
+            "--ddb-throttle",
+            "0.015",
+            "--ddb-500",
+            "0.015",
+            "--ddb-conflict",
+            "0.015",
+            "--s3-slowdown",
+            "0.05",
+            "--sqs-500",
+            "0.05",
+            "--latency",
+            "0.015",
+            "--reset",
+            "0.01",
+            "--sweeper-kill",
+            "0.002",
+            "--two-sweepers",
+            "0.5");
+
+    /**
+     * The suite's former flags (150 orders, every kind by its rate alone): raised rates so that every kind struck in
+     * about two minutes of traffic, the consumers' kill points, the pause and the sweeper kill a handful of times each.
+     */
+    static final List<String> RATES_WITHOUT_GUARANTEE = List.of(
             "--producers", "8",
             "--outage", "PT8S",
             "--sweeper-timeout", "PT15S",
@@ -76,9 +128,16 @@ class FixedSeedChaosRunTest {
             "--sweeper-kill", "0.01",
             "--two-sweepers", "0.5");
 
-    /** {@link #FAULTS}, or (for measuring other rates) the flags in {@code -Dredrive.chaos.faults}, space-separated. */
+    /**
+     * {@link #FAULTS}, or (for measuring other rates) the flags in {@code -Dredrive.chaos.faults}, space-separated, or
+     * {@link #RATES_WITHOUT_GUARANTEE} for {@code -Dredrive.chaos.faults=by-rate} (with {@code
+     * -Dredrive.chaos.orders=150}, the former suite run).
+     */
     static List<String> faults() {
         String given = System.getProperty("redrive.chaos.faults", "").trim();
+        if ("by-rate".equals(given)) {
+            return RATES_WITHOUT_GUARANTEE;
+        }
         return given.isEmpty() ? FAULTS : List.of(given.split("\\s+"));
     }
 

@@ -53,8 +53,18 @@ final class LocalRunFixture {
      * packaged functions.
      */
     static Path synthesizeLocalStack(Path outdir, boolean chaos) throws IOException {
+        return synthesizeLocalStack(outdir, chaos, Map.of());
+    }
+
+    /**
+     * {@link #synthesizeLocalStack(Path, boolean)} with the context keys of {@code overrides} replacing the file's: a
+     * test that compresses a real-time period of the demo stack (the breaker's open period, say) for its run, without
+     * changing the stack bin/redrive-local deploys.
+     */
+    static Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides) throws IOException {
         Map<String, Object> context = new LinkedHashMap<>(
                 LocalStackContext.of(ROOT.resolve("tooling/localrun/local-stack.properties"), chaos, System.getenv()));
+        context.putAll(overrides);
         Path functions = ROOT.resolve("examples/checkout/functions/target/function.zip");
         assertThat(functions)
                 .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")

@@ -85,6 +85,8 @@ public record ChaosOptions(
                      --sqs-500 R  --latency R  --max-latency DURATION (PT1.5S)  --reset R
                      --sweeper-kill R  --two-sweepers R (the chance a sweep is started twice at once)
                      --provider-hang R (the chance an authorization hangs past the checkout's timeout)
+                     --each-at-least-once (each kind and kill point with a rate above 0 also strikes at its
+                       first opportunity; the faults stay on until each has struck)
                      --no-faults
             """;
 
@@ -163,6 +165,11 @@ public record ChaosOptions(
                 i--;
                 continue;
             }
+            if ("each-at-least-once".equals(flag)) {
+                plan = plan.withEachAtLeastOnce();
+                i--;
+                continue;
+            }
             if (value == null) {
                 throw new IllegalArgumentException("--" + flag + " needs a value");
             }
@@ -237,7 +244,8 @@ public record ChaosOptions(
                                 "max-latency",
                                 "kill",
                                 "kill-at",
-                                "no-faults")
+                                "no-faults",
+                                "each-at-least-once")
                         .contains(f)
                 || FaultKind.byFlag(f).isPresent();
     }

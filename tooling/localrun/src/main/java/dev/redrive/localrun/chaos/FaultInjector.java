@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,6 +28,8 @@ public final class FaultInjector {
     private final Map<String, AtomicLong> occurrences = new ConcurrentHashMap<>();
     private final Map<FaultKind, Map<String, AtomicLong>> counts = new ConcurrentHashMap<>();
     private final List<Injection> injections = new ArrayList<>();
+    /** The kinds (kill points) that struck at least once, when the plan strikes each at least once. */
+    private final Set<String> struckOnce = ConcurrentHashMap.newKeySet();
 
     public FaultInjector(FaultPlan plan) {
         this.plan = plan;
@@ -80,7 +84,16 @@ public final class FaultInjector {
          * can still fail to happen (the caller {@link #record records} it when it does).
          */
         public boolean wouldStrike(FaultKind kind, double rate) {
-            return enabled && rate > 0 && uniform(kind.ordinal() + 1) < rate;
+            if (!enabled || rate <= 0) {
+                return false;
+            }
+            boolean byRate = uniform(kind.ordinal() + 1) < rate;
+            if (!plan.eachAtLeastOnce()) {
+                return byRate;
+            }
+            // the first opportunity of a kind (of a kill point) strikes whatever its draw: one thread's add wins
+            boolean first = struckOnce.add(FaultPlan.once(kind, step));
+            return byRate || first;
         }
 
         /** A number in [0, 1) for choices within a fault (which latency, which item conflicts). */
@@ -91,6 +104,19 @@ public final class FaultInjector {
         public String step() {
             return step;
         }
+    }
+
+    /**
+     * What the plan strikes at least once ({@link FaultPlan#planned()}) that has not struck yet; empty when the plan
+     * does not ask for it.
+     */
+    public Set<String> notStruckYet() {
+        if (!plan.eachAtLeastOnce()) {
+            return Set.of();
+        }
+        Set<String> left = new TreeSet<>(plan.planned());
+        left.removeAll(struckOnce);
+        return left;
     }
 
     /** Counts an injection decided elsewhere (two sweepers started together, say). */

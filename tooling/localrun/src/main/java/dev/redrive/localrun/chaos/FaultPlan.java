@@ -15,8 +15,16 @@ import java.util.Map;
  * @param killRates  chance per opportunity of a kill at each point, by the point's id (absent: the
  *                   {@link FaultKind#SANDBOX_KILL} rate)
  * @param maxLatency the most latency one call gets (uniform from a tenth of it)
+ * @param eachAtLeastOnce whether each kind with a rate above 0, and each kill point with one, also strikes at its
+ *                   first opportunity of the run ({@code --each-at-least-once}): a run then sees every fault it plans
+ *                   without the volume its rates would need, and its rates say how often the kinds strike after that
  */
-public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<String, Double> killRates, Duration maxLatency) {
+public record FaultPlan(
+        long seed,
+        Map<FaultKind, Double> rates,
+        Map<String, Double> killRates,
+        Duration maxLatency,
+        boolean eachAtLeastOnce) {
 
     public FaultPlan {
         rates = rates.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(rates));
@@ -29,6 +37,11 @@ public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<String, Dou
             }
             requireChance("kill at " + id, r);
         });
+    }
+
+    /** A plan whose faults strike by their rates alone. */
+    public FaultPlan(long seed, Map<FaultKind, Double> rates, Map<String, Double> killRates, Duration maxLatency) {
+        this(seed, rates, killRates, maxLatency, false);
     }
 
     /** Nothing injected. */
@@ -48,17 +61,42 @@ public record FaultPlan(long seed, Map<FaultKind, Double> rates, Map<String, Dou
         Map<FaultKind, Double> r = new EnumMap<>(FaultKind.class);
         r.putAll(rates);
         r.put(kind, rate);
-        return new FaultPlan(seed, r, killRates, maxLatency);
+        return new FaultPlan(seed, r, killRates, maxLatency, eachAtLeastOnce);
     }
 
     public FaultPlan withKill(KillPoint point, double rate) {
         Map<String, Double> r = new HashMap<>(killRates);
         r.put(point.id(), rate);
-        return new FaultPlan(seed, rates, r, maxLatency);
+        return new FaultPlan(seed, rates, r, maxLatency, eachAtLeastOnce);
     }
 
     public FaultPlan withMaxLatency(Duration latency) {
-        return new FaultPlan(seed, rates, killRates, latency);
+        return new FaultPlan(seed, rates, killRates, latency, eachAtLeastOnce);
+    }
+
+    /** This plan, with each planned kind and kill point striking at its first opportunity too. */
+    public FaultPlan withEachAtLeastOnce() {
+        return new FaultPlan(seed, rates, killRates, maxLatency, true);
+    }
+
+    /**
+     * What {@link #eachAtLeastOnce} strikes once: every kind with a rate above 0 (sandbox kills apart), and every kill
+     * point whose rate is above 0, named as {@link FaultInjector} counts them ({@code "kill at <point>"} for a point).
+     */
+    public java.util.Set<String> planned() {
+        java.util.Set<String> planned = new java.util.TreeSet<>();
+        rates.forEach((kind, rate) -> {
+            if (kind != FaultKind.SANDBOX_KILL && rate > 0) {
+                planned.add(once(kind, ""));
+            }
+        });
+        KillPoint.all().filter(p -> killRate(p) > 0).forEach(p -> planned.add(once(FaultKind.SANDBOX_KILL, p.id())));
+        return planned;
+    }
+
+    /** The name under which a kind (a kill point, for sandbox kills) strikes once: see {@link #planned()}. */
+    static String once(FaultKind kind, String step) {
+        return kind == FaultKind.SANDBOX_KILL ? "kill at " + step : kind.flag();
     }
 
     private static void requireChance(String what, double rate) {

@@ -144,19 +144,23 @@ final class ChaosScenario implements Scenario {
             progress.step("the mail provider is back; the window is closed, so the sweeper may replay it");
             await(progress, "the producers to finish", c.drainTimeout(), s::line, sends::isDone, system::failIfBroken);
             sends.join();
-            // The faults stop once most orders are applied, or after the drain timeout: either way the run heals,
-            // drains and is checked (a run that stopped here would report nothing of what it injected).
+            // The faults stop once most orders are applied (and, with --each-at-least-once, each planned kind and kill
+            // point has struck), or after the drain timeout: either way the run heals, drains and is checked (a run
+            // that stopped here would report nothing of what it injected).
             boolean mostApplied = awaitQuietly(
                     progress,
-                    "most orders to be applied under faults",
+                    "most orders to be applied under faults"
+                            + (c.plan().eachAtLeastOnce() ? " and each planned fault to have struck" : ""),
                     c.drainTimeout(),
-                    s::line,
+                    () -> s.line() + notStruckYet(chaos),
                     () -> s.emailApplied() >= expected.email() * 97 / 100
-                            && s.revenueApplied() >= expected.revenue() * 97 / 100,
+                            && s.revenueApplied() >= expected.revenue() * 97 / 100
+                            && chaos.faults().notStruckYet().isEmpty(),
                     system::failIfBroken);
             if (!mostApplied) {
                 report.tell("the faults were stopped after " + c.drainTimeout().toMinutes()
-                        + " min with fewer than 97% of the orders applied: " + s.line());
+                        + " min with fewer than 97% of the orders applied or a planned fault not struck: " + s.line()
+                        + notStruckYet(chaos));
             }
 
             report.phase("heal: faults off, drain");
@@ -216,6 +220,12 @@ final class ChaosScenario implements Scenario {
             chaos.faults().enabled(false);
             customers.close();
         }
+    }
+
+    /** The planned faults that have not struck yet, for the status line (nothing when none is left). */
+    private static String notStruckYet(Chaos chaos) {
+        var left = chaos.faults().notStruckYet();
+        return left.isEmpty() ? "" : " | not struck yet: " + String.join(", ", left);
     }
 
     /**

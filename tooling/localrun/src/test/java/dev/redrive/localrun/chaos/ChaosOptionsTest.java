@@ -25,6 +25,16 @@ class ChaosOptionsTest {
     }
 
     @Test
+    void eachAtLeastOnceTakesNoValueAndKeepsTheRatesAroundIt() {
+        ChaosOptions o = ChaosOptions.parse(
+                7, List.of("--latency", "0.2", "--each-at-least-once", "--kill-at", "claim-write=0.3"));
+        assertThat(o.plan().eachAtLeastOnce()).isTrue();
+        assertThat(o.plan().rate(FaultKind.LATENCY)).isEqualTo(0.2);
+        assertThat(o.plan().killRate(Step.CLAIM_WRITE)).isEqualTo(0.3);
+        assertThat(ChaosOptions.defaults(7).plan().eachAtLeastOnce()).isFalse();
+    }
+
+    @Test
     void aBadValueIsRefusedNamingItsFlag() {
         assertThatThrownBy(() -> ChaosOptions.parse(7, List.of("--backlog", "lots")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -41,7 +51,14 @@ class ChaosOptionsTest {
 
     @Test
     void everyFlagParseAcceptsIsAChaosFlag() {
-        for (String f : List.of("--backlog", "--producers", "--outage", "--kill-at", "--two-sweepers", "--no-faults")) {
+        for (String f : List.of(
+                "--backlog",
+                "--producers",
+                "--outage",
+                "--kill-at",
+                "--two-sweepers",
+                "--no-faults",
+                "--each-at-least-once")) {
             assertThat(ChaosOptions.isChaosFlag(f)).as(f).isTrue();
         }
         assertThat(ChaosOptions.isChaosFlag("--orders")).isFalse();

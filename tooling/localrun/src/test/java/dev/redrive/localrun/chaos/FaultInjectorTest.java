@@ -69,6 +69,45 @@ class FaultInjectorTest {
     }
 
     @Test
+    void eachAtLeastOnceStrikesEveryPlannedKindAndKillPointAtItsFirstOpportunityThenByItsRate() {
+        FaultPlan p = FaultPlan.none(3)
+                .with(FaultKind.LATENCY, 1e-9)
+                .with(FaultKind.SQS_INTERNAL_ERROR, 1e-9)
+                .withKill(Step.CLAIM_WRITE, 1e-9)
+                .withKill(ProducerCrashPoint.RELAY_PUBLISHED, 1e-9)
+                .withEachAtLeastOnce();
+        assertThat(p.planned())
+                .containsExactlyInAnyOrder("latency", "sqs-500", "kill at claim-write", "kill at relay-published");
+        FaultInjector f = new FaultInjector(p);
+        assertThat(f.draw("claim-write", "k0").strikes(FaultKind.LATENCY))
+                .as("disabled: no strike, none used up")
+                .isFalse();
+        f.enabled(true);
+        assertThat(f.draw("ledger-read", "k1").strikes(FaultKind.DYNAMODB_THROTTLE))
+                .as("rate 0: never, not even once")
+                .isFalse();
+        assertThat(f.draw("claim-write", "k1").strikes(FaultKind.LATENCY)).isTrue();
+        assertThat(f.draw("completion", "k2").strikes(FaultKind.LATENCY))
+                .as("a kind strikes once whatever the step, then by its rate")
+                .isFalse();
+        assertThat(f.draw(Step.CLAIM_WRITE.id(), "k1").strikes(FaultKind.SANDBOX_KILL, p.killRate(Step.CLAIM_WRITE)))
+                .isTrue();
+        assertThat(f.draw(Step.CLAIM_WRITE.id(), "k2").strikes(FaultKind.SANDBOX_KILL, p.killRate(Step.CLAIM_WRITE)))
+                .isFalse();
+        assertThat(f.draw(ProducerCrashPoint.RELAY_PUBLISHED.id(), "order#1")
+                        .wouldStrike(FaultKind.SANDBOX_KILL, p.killRate(ProducerCrashPoint.RELAY_PUBLISHED)))
+                .as("each kill point once, apart from the others")
+                .isTrue();
+        assertThat(f.notStruckYet()).containsExactly("sqs-500");
+        assertThat(f.draw("event-source:ReceiveMessage", "q").strikes(FaultKind.SQS_INTERNAL_ERROR))
+                .isTrue();
+        assertThat(f.notStruckYet()).isEmpty();
+        assertThat(new FaultInjector(plan(7, 1e-9)).notStruckYet())
+                .as("a plan that does not ask for it")
+                .isEmpty();
+    }
+
+    @Test
     void killRatesArePerStepWithTheKindsRateAsDefault() {
         FaultPlan p = FaultPlan.none(1).with(FaultKind.SANDBOX_KILL, 0.2).withKill(Step.RETURNED, 0.5);
         assertThat(p.killRate(Step.CLAIM_WRITE)).isEqualTo(0.2);
