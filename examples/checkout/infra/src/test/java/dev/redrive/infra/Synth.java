@@ -1,5 +1,6 @@
 package dev.redrive.infra;
 
+import dev.redrive.testing.SuitePhases;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,7 +38,7 @@ final class Synth {
 
         TemplateView template() {
             if (template == null) {
-                template = new TemplateView(Template.fromStack(stack));
+                template = SuitePhases.timed("cdk-synth", () -> new TemplateView(Template.fromStack(stack)));
             }
             return template;
         }
@@ -101,8 +102,10 @@ final class Synth {
         Synthesized known = STACKS.get(key);
         if (known == null) {
             // RedriveApp.create throws for a context it refuses: nothing is kept, and the next call throws again.
-            known = new Synthesized(RedriveApp.create(
-                    new App(AppProps.builder().context(ctx).outdir(outdir()).build())));
+            known = new Synthesized(SuitePhases.timed(
+                    "cdk-stack",
+                    () -> RedriveApp.create(new App(
+                            AppProps.builder().context(ctx).outdir(outdir()).build()))));
             STACKS.put(key, known);
         }
         return known;
