@@ -243,6 +243,8 @@ class LocalRunPracticeTest {
                 .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
                 .exists();
         context.put("functionsAsset", functions.toString());
+        // The incident's breaker compressed as IncidentScenarioTest compresses it: the waits shrink, the checks do not.
+        context.putAll(LocalStackContext.COMPRESSED_BREAKER);
         App app = new App(
                 AppProps.builder().outdir(outdir.toString()).context(context).build());
         RedriveApp.create(app);

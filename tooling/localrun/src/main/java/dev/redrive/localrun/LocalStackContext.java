@@ -29,6 +29,15 @@ public final class LocalStackContext {
     /** The environment variable that overrides the chaos stack's consumer timeout (an ISO-8601 duration). */
     public static final String CHAOS_TIMEOUT_VARIABLE = "REDRIVE_CHAOS_CONSUMER_TIMEOUT";
 
+    /**
+     * The context keys a test run of the incident replaces to compress its waits (the split does not depend on them):
+     * the mail provider's breaker opens for 1 s up to 2 s with a probe's lease of 3 s, instead of the demo stack's 5 s up
+     * to 20 s and 30 s, which held most of the outage's and the recovery's wall time. {@code bin/redrive-local} keeps
+     * the file's values.
+     */
+    public static final Map<String, String> COMPRESSED_BREAKER =
+            Map.of("breakerOpenPeriod", "PT1S", "breakerMaxOpenPeriod", "PT2S", "breakerProbeLease", "PT3S");
+
     private LocalStackContext() {}
 
     /**

@@ -27,8 +27,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * {@code .schedule-speed=S}.
  *
  * <p>Time is compressed further than the demo stack's (the split does not depend on it, the waits do): the mail
- * provider's breaker opens for {@value #BREAKER_OPEN_PERIOD} up to {@value #BREAKER_MAX_OPEN_PERIOD} with a probe's
- * lease of {@value #BREAKER_PROBE_LEASE} (the stack's 5 s up to 20 s, and 30 s: most of the outage's and the recovery's
+ * provider's breaker opens for 1 s up to 2 s with a probe's lease of 3 s ({@link LocalStackContext#COMPRESSED_BREAKER};
+ * the stack's 5 s up to 20 s, and 30 s: most of the outage's and the recovery's
  * wall time was messages deferred by the open breaker, a message's last receive by the capped period and the lease), and the
  * consumers' source queues hide a message {@value #VISIBILITY_SECONDS} s (twice the 6 s consumer timeout instead of six
  * times: a first batch that a cold sandbox on a busy machine does not finish in time comes back sooner). {@code
@@ -46,14 +46,8 @@ class IncidentScenarioTest {
             Double.parseDouble(System.getProperty("redrive.incident.schedule-speed", "30"));
 
     static final boolean AS_DEPLOYED = Boolean.getBoolean("redrive.incident.as-deployed");
-    static final String BREAKER_OPEN_PERIOD = "PT1S";
-    static final String BREAKER_MAX_OPEN_PERIOD = "PT2S";
-    static final String BREAKER_PROBE_LEASE = "PT3S";
     /** The demo stack's context keys this run replaces (see the class comment). */
-    static final Map<String, String> COMPRESSED_BREAKER = Map.of(
-            "breakerOpenPeriod", BREAKER_OPEN_PERIOD,
-            "breakerMaxOpenPeriod", BREAKER_MAX_OPEN_PERIOD,
-            "breakerProbeLease", BREAKER_PROBE_LEASE);
+    static final Map<String, String> COMPRESSED_BREAKER = LocalStackContext.COMPRESSED_BREAKER;
 
     static final int VISIBILITY_SECONDS = 12;
 
