@@ -15,6 +15,7 @@ import dev.redrive.localstack.PaymentProviderSimulator;
 import dev.redrive.localstack.PaymentProviderSimulator.Fault;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTestResource;
+import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -34,7 +35,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(LocalAwsTestResource.class)
-@WithTestResource(PaymentProviderTestResource.class)
+// Global: a resource only this class named would make Quarkus boot the application again for it (and start another
+// local AWS in the new class loader); the simulator's URL in every test's configuration changes nothing else.
+@WithTestResource(value = PaymentProviderTestResource.class, scope = TestResourceScope.GLOBAL)
 class CheckoutHandlerTest {
 
     @Inject

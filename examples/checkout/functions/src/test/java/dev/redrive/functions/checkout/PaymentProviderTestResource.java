@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * The payment provider simulator for {@code @QuarkusTest}s of the checkout: one per test run, on a free loopback port,
- * its URL given to the application; authorizations time out after 1 s so a hang is quick to test.
+ * its URL given to the application; authorizations time out after 1 s so a hang is quick to test. Declared with
+ * {@code scope = GLOBAL} (on {@link CheckoutHandlerTest}): every {@code @QuarkusTest} of the module then has the same
+ * resources, so one application boot serves them all.
  */
 public final class PaymentProviderTestResource implements QuarkusTestResourceLifecycleManager {
 

@@ -136,6 +136,10 @@ class SweeperConcurrencyTest {
         assertThat(sends.values()).allMatch(n -> n == 1);
     }
 
+    /**
+     * Every message {@code url} holds. Short polls: local SQS (ElasticMQ) answers one with every visible message, so the
+     * empty receive that ends the drain answers at once instead of long-polling a second.
+     */
     private static List<Message> drain(SweeperRig rig, String url) {
         List<Message> all = new ArrayList<>();
         List<Message> batch;
@@ -144,7 +148,7 @@ class SweeperConcurrencyTest {
                     .sqs()
                     .receiveMessage(b -> b.queueUrl(url)
                             .maxNumberOfMessages(10)
-                            .waitTimeSeconds(1)
+                            .waitTimeSeconds(0)
                             .visibilityTimeout(60)
                             .messageAttributeNames("All"))
                     .messages();

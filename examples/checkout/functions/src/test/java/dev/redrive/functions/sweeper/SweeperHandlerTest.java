@@ -431,6 +431,10 @@ class SweeperHandlerTest {
         }
     }
 
+    /**
+     * Every message {@code url} holds. Short polls: local SQS (ElasticMQ) answers one with every visible message, so the
+     * empty receive that ends the drain answers at once instead of long-polling a second.
+     */
     private List<Message> drain(String url) {
         List<Message> all = new ArrayList<>();
         List<Message> batch;
@@ -438,7 +442,7 @@ class SweeperHandlerTest {
             batch = aws.sqs()
                     .receiveMessage(b -> b.queueUrl(url)
                             .maxNumberOfMessages(10)
-                            .waitTimeSeconds(1)
+                            .waitTimeSeconds(0)
                             .messageAttributeNames("All"))
                     .messages();
             all.addAll(batch);
