@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -25,7 +27,11 @@ import picocli.CommandLine;
 /**
  * The console as an operator meets it, for browser tests: the real {@code redrive console} command, run in-process over
  * a {@link CliRig}'s local AWS (its settings, routes and actor), and a headless Chromium that has opened the printed
- * one-time URL. {@link #close()} quits the browser and stops the command as Ctrl-C does.
+ * one-time URL. {@link #close()} stops the command as Ctrl-C does and leaves the browser blank.
+ *
+ * <p>The browser is this test JVM's one headless Chromium ({@link #sharedBrowser()}): starting one costs seconds, and
+ * every console opens in it as in a fresh one, with no cookie (so no session of an earlier console), nothing logged
+ * and a blank page. A test that needs a second, separate browser (a stranger without the session) starts its own.
  */
 final class BrowserConsole implements AutoCloseable {
 
@@ -96,7 +102,7 @@ final class BrowserConsole implements AutoCloseable {
         }
         ChromeDriver browser;
         try {
-            browser = HeadlessChromium.start(WIDTH, HEIGHT);
+            browser = sharedBrowser();
         } catch (RuntimeException e) {
             runner.shutdownNow();
             throw e;
@@ -105,6 +111,40 @@ final class BrowserConsole implements AutoCloseable {
         BrowserConsole console = new BrowserConsole(rig, browser, origin, open, runner, command, out);
         browser.get(open.toString());
         return console;
+    }
+
+    /**
+     * This JVM's one headless Chromium for consoles, started at first use and quit when the JVM ends, handed out blank:
+     * on {@code about:blank}, its cookies and the sites' storage cleared, what it logged so far read and dropped.
+     */
+    static synchronized ChromeDriver sharedBrowser() {
+        if (shared != null) {
+            try {
+                blank(shared);
+                return shared;
+            } catch (WebDriverException e) {
+                // An earlier test left it unusable (crashed, hung on a dialog): this test gets a new one, and the
+                // failure is that earlier test's to report, not this one's.
+                System.err.println("the shared headless Chromium is unusable ("
+                        + e.getMessage().lines().findFirst().orElse("") + "): starting a new one");
+                shared.quit();
+                shared = null;
+            }
+        }
+        ChromeDriver started = HeadlessChromium.start(WIDTH, HEIGHT);
+        Runtime.getRuntime().addShutdownHook(new Thread(started::quit, "headless-chromium-quit"));
+        blank(started);
+        shared = started;
+        return shared;
+    }
+
+    private static ChromeDriver shared;
+
+    /** As a new browser is: a blank page, no cookie, no site storage, nothing logged. */
+    private static void blank(ChromeDriver browser) {
+        browser.get("about:blank");
+        browser.executeCdpCommand("Network.clearBrowserCookies", Map.of());
+        HeadlessChromium.consoleProblems(browser); // read, so the next console's problems are its own
     }
 
     /** What the command printed (its one-time URL among it). */
@@ -164,7 +204,11 @@ final class BrowserConsole implements AutoCloseable {
     @Override
     public void close() {
         try {
-            browser.quit();
+            // the console's site data goes with it, as a quit browser's would (its cookies go in blank)
+            browser.executeCdpCommand(
+                    "Storage.clearDataForOrigin",
+                    Map.of("origin", "http://127.0.0.1:" + origin.getPort(), "storageTypes", "all"));
+            blank(browser);
         } finally {
             runner.shutdownNow();
             try {

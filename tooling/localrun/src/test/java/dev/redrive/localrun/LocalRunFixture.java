@@ -3,6 +3,7 @@ package dev.redrive.localrun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.infra.RedriveApp;
+import dev.redrive.testing.SuitePhases;
 import dev.redrive.testing.localaws.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,8 +11,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
@@ -50,7 +54,12 @@ final class LocalRunFixture {
     /**
      * The local run's stack, synthesized as bin/redrive-local synthesizes it: the context of {@code
      * tooling/localrun/local-stack.properties} ({@link LocalStackContext}; the chaos stack's when {@code chaos}) and the
-     * packaged functions.
+     * packaged functions, in {@code outdir}.
+     *
+     * <p>A synth costs seconds (the CDK app runs in jsii's node process): this JVM synthesizes each stack once, keyed by
+     * its inputs (the whole context, the functions archive's size and time), into a folder of its own under {@code
+     * target/synthesized}, and copies that cloud assembly into {@code outdir} for every test that asks for the same
+     * stack.
      */
     static Path synthesizeLocalStack(Path outdir, boolean chaos) throws IOException {
         return synthesizeLocalStack(outdir, chaos, Map.of());
@@ -61,7 +70,8 @@ final class LocalRunFixture {
      * test that compresses a real-time period of the demo stack (the breaker's open period, say) for its run, without
      * changing the stack bin/redrive-local deploys.
      */
-    static Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides) throws IOException {
+    static synchronized Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides)
+            throws IOException {
         Map<String, Object> context = new LinkedHashMap<>(
                 LocalStackContext.of(ROOT.resolve("tooling/localrun/local-stack.properties"), chaos, System.getenv()));
         context.putAll(overrides);
@@ -70,11 +80,43 @@ final class LocalRunFixture {
                 .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
                 .exists();
         context.put("functionsAsset", functions.toString());
-        App app = new App(
-                AppProps.builder().outdir(outdir.toString()).context(context).build());
-        RedriveApp.create(app);
-        app.synth();
-        return outdir.resolve("Redrive.template.json");
+        String key = new TreeMap<>(context) + " functions " + Files.size(functions) + " bytes, modified "
+                + Files.getLastModifiedTime(functions);
+        Path assembly = SYNTHESIZED.get(key);
+        if (assembly == null || !Files.isRegularFile(assembly.resolve(TEMPLATE))) {
+            assembly = Files.createTempDirectory(
+                    Files.createDirectories(ROOT.resolve("tooling/localrun/target/synthesized")),
+                    chaos ? "chaos-stack-" : "local-stack-");
+            App app = new App(AppProps.builder()
+                    .outdir(assembly.toString())
+                    .context(context)
+                    .build());
+            SuitePhases.timed("cdk-synth", () -> {
+                RedriveApp.create(app);
+                return app.synth();
+            });
+            SYNTHESIZED.put(key, assembly);
+        }
+        copyTree(assembly, outdir);
+        return outdir.resolve(TEMPLATE);
+    }
+
+    private static final String TEMPLATE = "Redrive.template.json";
+
+    /** Cloud assemblies this JVM synthesized, by their inputs. */
+    private static final Map<String, Path> SYNTHESIZED = new HashMap<>();
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : paths.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     /** Starts the system on the shared local AWS, reset first, its progress lines going nowhere. */
