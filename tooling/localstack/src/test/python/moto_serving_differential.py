@@ -488,11 +488,11 @@ def create_table(name, hash_key, range_key, indexes, stream):
 class Side:
     """One launcher, the requests sent to it, and what its own answers say (stream ARNs, shard iterators)."""
 
-    def __init__(self, name, environment, launcher, stderr):
+    def __init__(self, name, process, launcher):
+        """The side `name` on a launcher spawn() started: waits for it to be ready."""
         self.name = name
-        # moto keeps sets (SS, NS, BS after ADD or DELETE) in Python sets: one hash seed for all, one order for all
-        self.process, port, reported = moto_launcher.start(
-            launcher=launcher, stderr=stderr, PYTHONHASHSEED="13", **environment)
+        self.process = process
+        port, reported = moto_launcher.ready(process, launcher)
         self.serving = reported.get("SERVING", "?")
         self.http = moto_http.DynamoDbHttp(port)
         self.iterator = None
@@ -526,10 +526,20 @@ class Side:
             request["Limit"] = limit
         return request
 
+    @staticmethod
+    def spawn(environment, launcher, stderr):
+        """Starts a side's launcher without waiting for it (the three import moto at once)."""
+        # moto keeps sets (SS, NS, BS after ADD or DELETE) in Python sets: one hash seed for all, one order for all
+        return moto_launcher.spawn(launcher, stderr, PYTHONHASHSEED="13", **environment)
+
     def close(self):
         self.http.close()
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
+        stop(self.process)
+
+
+def stop(process):
+    process.stdin.close()
+    process.wait(timeout=30)
 
 
 def masked(value):
@@ -634,10 +644,6 @@ def compare_edge_cases(launcher_path):
 
 
 def run(args):
-    differences = compare_edge_cases(args.launcher)
-    if differences:
-        print("the compiled serializer and moto's differ on edge cases:\n  " + "\n  ".join(differences))
-        return 1
     corpus = Corpus(args.seed)
     with tempfile.TemporaryDirectory(prefix="redrive-moto-differential-") as folder:
         compare_log = os.path.join(folder, "compare.log")
@@ -645,9 +651,18 @@ def run(args):
         with open(os.path.join(folder, "moto.log"), "wb") as moto_err, \
                 open(os.path.join(folder, "launcher.log"), "wb") as launcher_err, \
                 open(compare_log, "wb") as compare_err:
-            sides = [Side("moto", MOTO, args.launcher, moto_err), Side("launcher", {}, args.launcher, launcher_err),
-                     Side("compare", COMPARE, args.launcher, compare_err)]
+            # the three launchers import moto while this process compares the serializers on the edge cases
+            spawned = [("moto", Side.spawn(MOTO, args.launcher, moto_err)),
+                       ("launcher", Side.spawn({}, args.launcher, launcher_err)),
+                       ("compare", Side.spawn(COMPARE, args.launcher, compare_err))]
+            sides = []
             try:
+                differences = compare_edge_cases(args.launcher)
+                if differences:
+                    print("the compiled serializer and moto's differ on edge cases:\n  " + "\n  ".join(differences))
+                    return 1
+                for name, process in spawned:
+                    sides.append(Side(name, process, args.launcher))
                 for side in sides:
                     if side.serving != EXPECTED_SERVING[side.name]:
                         print("the launcher %s reports %s, not %s: a change was not installed on this moto; re-review"
@@ -692,6 +707,8 @@ def run(args):
             finally:
                 for side in sides:
                     side.close()
+                for _, process in spawned[len(sides):]:
+                    stop(process)
         with open(compare_log, encoding="utf-8", errors="replace") as log:
             said = log.read()
     return report(args, answered, held, said)

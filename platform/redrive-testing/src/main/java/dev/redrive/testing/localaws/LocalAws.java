@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -78,17 +80,25 @@ public final class LocalAws implements AutoCloseable {
         return shared;
     }
 
-    /** Starts a new instance; the caller closes it. */
+    /**
+     * Starts a new instance; the caller closes it. moto (a Python child, seconds to import) starts beside ElasticMQ
+     * (in this JVM), not after it.
+     */
     public static LocalAws start(EndpointOverrides overrides) {
+        CompletableFuture<MotoServer> motoStart = overrides.needsMoto()
+                ? CompletableFuture.supplyAsync(MotoServer::start, task -> {
+                    Thread t = new Thread(task, "redrive-moto-start");
+                    t.setDaemon(true);
+                    t.start();
+                })
+                : CompletableFuture.completedFuture(null);
         EmbeddedSqs sqs = null;
         MotoServer moto = null;
         try {
             if (overrides.sqs().isEmpty()) {
                 sqs = EmbeddedSqs.start(REGION);
             }
-            if (overrides.needsMoto()) {
-                moto = MotoServer.start();
-            }
+            moto = joinMoto(motoStart);
             EmbeddedSqs q = sqs;
             MotoServer m = moto;
             URI sqsUri = overrides.sqs().orElseGet(() -> q.endpoint());
@@ -101,6 +111,23 @@ public final class LocalAws implements AutoCloseable {
             }
             if (moto != null) {
                 moto.close();
+            } else {
+                motoStart.thenAccept(started -> {
+                    if (started != null) {
+                        started.close();
+                    }
+                });
+            }
+            throw e;
+        }
+    }
+
+    private static MotoServer joinMoto(CompletableFuture<MotoServer> motoStart) {
+        try {
+            return motoStart.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
             }
             throw e;
         }

@@ -4,6 +4,8 @@ import dev.redrive.testing.localaws.LocalAwsException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,6 +18,14 @@ public final class MotoPrerequisite {
             + "bin/check-prerequisites --install (a project-local .venv/ with the pinned moto[server]), or install it "
             + "into your Python 3 with  pip install 'moto[server]', or set AWS_ENDPOINT_URL to a running LocalStack "
             + "(see README).";
+
+    /**
+     * The Pythons this JVM has found moto's server usable with. The check imports moto (about a second of CPU, many on
+     * a loaded machine), and a test JVM starts moto several times over (the shared local AWS, tests with a launcher
+     * of their own, scripts): it runs once per Python. A failure is not remembered, so a Python fixed meanwhile is
+     * seen.
+     */
+    private static final Set<String> USABLE = ConcurrentHashMap.newKeySet();
 
     private MotoPrerequisite() {}
 
@@ -32,7 +42,14 @@ public final class MotoPrerequisite {
         return configured == null || configured.isBlank() ? "python3" : configured;
     }
 
+    /**
+     * Fails with the prerequisite named unless {@code python} is a Python 3 with moto's server; once it passed for
+     * {@code python}, it passes again at once in this JVM.
+     */
     public static void check(String python) {
+        if (USABLE.contains(python)) {
+            return;
+        }
         Process p;
         try {
             p = new ProcessBuilder(List.of(
@@ -57,6 +74,7 @@ public final class MotoPrerequisite {
                 throw new LocalAwsException(
                         "moto[server] is not usable with '" + python + "': " + last + ". " + INSTALL_HINT);
             }
+            USABLE.add(python);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LocalAwsException("interrupted while checking for moto", e);
