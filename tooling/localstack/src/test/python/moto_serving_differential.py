@@ -28,6 +28,7 @@ Exits 0 when all agree, 1 at the first difference (printed), 2 when a launcher w
 (another version or source: re-review). MotoServingDifferentialTest runs it.
 """
 import argparse
+import concurrent.futures
 import base64
 import json
 import os
@@ -571,6 +572,12 @@ def difference(operation, expected, actual):
     return "body:\n    %s\n  moto:\n    %s" % (body_b[:2000], body_a[:2000])
 
 
+def ask(side, operation, body, service):
+    """(the request as sent to this side, its pages of answers): body may be a function of the side's answers."""
+    request = body(side) if callable(body) else body
+    return request, pages(side, operation, request, service)
+
+
 def pages(side, operation, body, service):
     """The answers to a request, and to each next page of a Query or Scan with a Limit (ExclusiveStartKey)."""
     answers = [side.send(operation, body, service)]
@@ -656,6 +663,7 @@ def run(args):
                        ("launcher", Side.spawn({}, args.launcher, launcher_err)),
                        ("compare", Side.spawn(COMPARE, args.launcher, compare_err))]
             sides = []
+            senders = concurrent.futures.ThreadPoolExecutor(len(spawned))
             try:
                 differences = compare_edge_cases(args.launcher)
                 if differences:
@@ -677,10 +685,9 @@ def run(args):
                     calls = corpus.prologue() if n < 0 else corpus.step() if n < args.steps else corpus.epilogue()
                     for call in calls:
                         operation, body, service = (call + ("dynamodb",))[:3]
-                        answers = []
-                        for side in sides:
-                            request = body(side) if callable(body) else body
-                            answers.append(pages(side, operation, request, service))
+                        # the three launchers answer at once (each its own process); a side's requests stay in order
+                        asked = list(senders.map(lambda side: ask(side, operation, body, service), sides))
+                        answers = [got for _, got in asked]
                         for status, _, _ in answers[0]:
                             counts = answered.setdefault(operation, [0, 0])
                             counts[status != 200] += 1
@@ -689,6 +696,7 @@ def run(args):
                                 print("step %d: %s read %d pages on %s, %d on moto" % (
                                     n, operation, len(got), side.name, len(answers[0])))
                                 return 1
+                            request = asked[sides.index(side)][0]
                             for page, (expected, actual) in enumerate(zip(answers[0], got)):
                                 why = difference(operation, expected, actual)
                                 if why is not None:
@@ -705,6 +713,7 @@ def run(args):
                                 held["Items" if "Items" in answer else "Records"] += len(
                                     answer.get("Items", answer.get("Records", ())))
             finally:
+                senders.shutdown()
                 for side in sides:
                     side.close()
                 for _, process in spawned[len(sides):]:
