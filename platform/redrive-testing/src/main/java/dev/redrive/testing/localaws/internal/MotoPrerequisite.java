@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Checks, before anything waits on it, that a Python 3 with moto's server is there. Fails at once with the
- * prerequisite named, never with a timeout.
+ * Checks that a Python 3 with moto's server is there, failing with the prerequisite named. {@link MotoServer} runs it
+ * when its launcher exits before it is ready (at once, when Python or moto is missing), so a missing prerequisite is
+ * named at once, never with a timeout.
  */
 public final class MotoPrerequisite {
 
@@ -20,12 +21,17 @@ public final class MotoPrerequisite {
             + "(see README).";
 
     /**
-     * The Pythons this JVM has found moto's server usable with. The check imports moto (about a second of CPU, many on
-     * a loaded machine), and a test JVM starts moto several times over (the shared local AWS, tests with a launcher
-     * of their own, scripts): it runs once per Python. A failure is not remembered, so a Python fixed meanwhile is
-     * seen.
+     * The Pythons this JVM has found moto's server usable with: by this check, or by a moto launcher that came up
+     * ready ({@link #usable}). The check imports moto (about a second of CPU, many on a loaded machine), and a test JVM
+     * starts moto and moto's scripts several times over: it runs at most once per Python. A failure is not remembered,
+     * so a Python fixed meanwhile is seen.
      */
     private static final Set<String> USABLE = ConcurrentHashMap.newKeySet();
+
+    /** Records that {@code python} served moto (its launcher came up ready): {@link #check} passes for it at once. */
+    static void usable(String python) {
+        USABLE.add(python);
+    }
 
     private MotoPrerequisite() {}
 

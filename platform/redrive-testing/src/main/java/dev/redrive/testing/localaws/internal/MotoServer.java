@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -76,14 +75,12 @@ public final class MotoServer implements AutoCloseable {
 
     /**
      * Starts the launcher with these variables added to its environment (tests choose a launcher mode this way). The
-     * prerequisite check ({@link MotoPrerequisite#check}, which imports moto: about a second of CPU) runs beside the
-     * launcher's own start rather than before it; when moto is missing the launcher exits at once, and the check's
-     * error, which names the prerequisite, is the one thrown.
+     * prerequisite check ({@link MotoPrerequisite#check}: a Python that imports moto, about a second of CPU) runs only
+     * when the launcher does not start: a launcher that came up ready has shown that moto is usable, and one without
+     * Python or moto fails at once, so the check's error, which names the prerequisite, is still the one thrown at once.
      */
     public static MotoServer start(Map<String, String> environment) {
         String python = MotoPrerequisite.python();
-        CompletableFuture<Void> prerequisite =
-                CompletableFuture.runAsync(() -> MotoPrerequisite.check(python), MotoServer::daemon);
         Path script;
         Path log;
         try {
@@ -106,13 +103,13 @@ public final class MotoServer implements AutoCloseable {
             builder.environment().putAll(environment);
             process = builder.start();
         } catch (IOException e) {
-            awaitPrerequisite(prerequisite);
+            MotoPrerequisite.check(python);
             throw new LocalAwsException("could not start '" + python + "'. " + MotoPrerequisite.INSTALL_HINT, e);
         }
         CompletableFuture<Ready> ready = CompletableFuture.supplyAsync(() -> readReady(process));
         try {
             Ready r = ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            awaitPrerequisite(prerequisite);
+            MotoPrerequisite.usable(python);
             MotoServer server = new MotoServer(process, log, URI.create("http://127.0.0.1:" + r.port()), r);
             server.awaitReady();
             server.echoWarnings();
@@ -122,32 +119,14 @@ public final class MotoServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             process.destroyForcibly();
-            if (!(e instanceof InterruptedException)) {
-                awaitPrerequisite(prerequisite);
+            if (e instanceof ExecutionException) { // it exited before it was ready: Python or moto missing, say
+                MotoPrerequisite.check(python);
             }
             throw new LocalAwsException(
                     "moto did not start within " + START_TIMEOUT.toSeconds() + " s"
                             + (process.isAlive() ? "" : " (it exited)") + ". Its log ends with:\n" + tail(log),
                     e);
         }
-    }
-
-    /** Throws the prerequisite check's own error (which names what is missing) if it failed. */
-    private static void awaitPrerequisite(CompletableFuture<Void> prerequisite) {
-        try {
-            prerequisite.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof LocalAwsException missing) {
-                throw missing;
-            }
-            throw e;
-        }
-    }
-
-    private static void daemon(Runnable task) {
-        Thread t = new Thread(task, "redrive-moto-prerequisite");
-        t.setDaemon(true);
-        t.start();
     }
 
     private static Ready readReady(Process process) {
