@@ -28,6 +28,7 @@ Exits 0 when all agree, 1 at the first difference (printed), 2 when a launcher w
 (another version or source: re-review). MotoServingDifferentialTest runs it.
 """
 import argparse
+import concurrent.futures
 import base64
 import json
 import os
@@ -488,11 +489,11 @@ def create_table(name, hash_key, range_key, indexes, stream):
 class Side:
     """One launcher, the requests sent to it, and what its own answers say (stream ARNs, shard iterators)."""
 
-    def __init__(self, name, environment, launcher, stderr):
+    def __init__(self, name, process, launcher):
+        """The side `name` on a launcher spawn() started: waits for it to be ready."""
         self.name = name
-        # moto keeps sets (SS, NS, BS after ADD or DELETE) in Python sets: one hash seed for all, one order for all
-        self.process, port, reported = moto_launcher.start(
-            launcher=launcher, stderr=stderr, PYTHONHASHSEED="13", **environment)
+        self.process = process
+        port, reported = moto_launcher.ready(process, launcher)
         self.serving = reported.get("SERVING", "?")
         self.http = moto_http.DynamoDbHttp(port)
         self.iterator = None
@@ -526,10 +527,20 @@ class Side:
             request["Limit"] = limit
         return request
 
+    @staticmethod
+    def spawn(environment, launcher, stderr):
+        """Starts a side's launcher without waiting for it (the three import moto at once)."""
+        # moto keeps sets (SS, NS, BS after ADD or DELETE) in Python sets: one hash seed for all, one order for all
+        return moto_launcher.spawn(launcher, stderr, PYTHONHASHSEED="13", **environment)
+
     def close(self):
         self.http.close()
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
+        stop(self.process)
+
+
+def stop(process):
+    process.stdin.close()
+    process.wait(timeout=30)
 
 
 def masked(value):
@@ -559,6 +570,12 @@ def difference(operation, expected, actual):
         except ValueError:
             pass
     return "body:\n    %s\n  moto:\n    %s" % (body_b[:2000], body_a[:2000])
+
+
+def ask(side, operation, body, service):
+    """(the request as sent to this side, its pages of answers): body may be a function of the side's answers."""
+    request = body(side) if callable(body) else body
+    return request, pages(side, operation, request, service)
 
 
 def pages(side, operation, body, service):
@@ -634,10 +651,6 @@ def compare_edge_cases(launcher_path):
 
 
 def run(args):
-    differences = compare_edge_cases(args.launcher)
-    if differences:
-        print("the compiled serializer and moto's differ on edge cases:\n  " + "\n  ".join(differences))
-        return 1
     corpus = Corpus(args.seed)
     with tempfile.TemporaryDirectory(prefix="redrive-moto-differential-") as folder:
         compare_log = os.path.join(folder, "compare.log")
@@ -645,9 +658,19 @@ def run(args):
         with open(os.path.join(folder, "moto.log"), "wb") as moto_err, \
                 open(os.path.join(folder, "launcher.log"), "wb") as launcher_err, \
                 open(compare_log, "wb") as compare_err:
-            sides = [Side("moto", MOTO, args.launcher, moto_err), Side("launcher", {}, args.launcher, launcher_err),
-                     Side("compare", COMPARE, args.launcher, compare_err)]
+            # the three launchers import moto while this process compares the serializers on the edge cases
+            spawned = [("moto", Side.spawn(MOTO, args.launcher, moto_err)),
+                       ("launcher", Side.spawn({}, args.launcher, launcher_err)),
+                       ("compare", Side.spawn(COMPARE, args.launcher, compare_err))]
+            sides = []
+            senders = concurrent.futures.ThreadPoolExecutor(len(spawned))
             try:
+                differences = compare_edge_cases(args.launcher)
+                if differences:
+                    print("the compiled serializer and moto's differ on edge cases:\n  " + "\n  ".join(differences))
+                    return 1
+                for name, process in spawned:
+                    sides.append(Side(name, process, args.launcher))
                 for side in sides:
                     if side.serving != EXPECTED_SERVING[side.name]:
                         print("the launcher %s reports %s, not %s: a change was not installed on this moto; re-review"
@@ -662,10 +685,9 @@ def run(args):
                     calls = corpus.prologue() if n < 0 else corpus.step() if n < args.steps else corpus.epilogue()
                     for call in calls:
                         operation, body, service = (call + ("dynamodb",))[:3]
-                        answers = []
-                        for side in sides:
-                            request = body(side) if callable(body) else body
-                            answers.append(pages(side, operation, request, service))
+                        # the three launchers answer at once (each its own process); a side's requests stay in order
+                        asked = list(senders.map(lambda side: ask(side, operation, body, service), sides))
+                        answers = [got for _, got in asked]
                         for status, _, _ in answers[0]:
                             counts = answered.setdefault(operation, [0, 0])
                             counts[status != 200] += 1
@@ -674,6 +696,7 @@ def run(args):
                                 print("step %d: %s read %d pages on %s, %d on moto" % (
                                     n, operation, len(got), side.name, len(answers[0])))
                                 return 1
+                            request = asked[sides.index(side)][0]
                             for page, (expected, actual) in enumerate(zip(answers[0], got)):
                                 why = difference(operation, expected, actual)
                                 if why is not None:
@@ -690,8 +713,11 @@ def run(args):
                                 held["Items" if "Items" in answer else "Records"] += len(
                                     answer.get("Items", answer.get("Records", ())))
             finally:
+                senders.shutdown()
                 for side in sides:
                     side.close()
+                for _, process in spawned[len(sides):]:
+                    stop(process)
         with open(compare_log, encoding="utf-8", errors="replace") as log:
             said = log.read()
     return report(args, answered, held, said)

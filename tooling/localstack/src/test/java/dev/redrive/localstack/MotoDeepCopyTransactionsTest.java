@@ -10,13 +10,19 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * {@link TransactWriteContract} on a moto of its own started with {@code REDRIVE_MOTO_TRANSACTIONS=moto}: moto's own
  * rollback (a deep copy of every table a transaction touches). The contract holds on both, so the launcher's undo log
- * changes the cost of a transaction and nothing a client can see in it.
+ * changes the cost of a transaction and nothing a client can see in it. The same launcher keeps moto's own routing
+ * ({@code REDRIVE_MOTO_ROUTING=moto}, moto's listing of its modules for every request), on which requests reach the
+ * same services as on the shared launcher ({@link MotoRoutingTest}): one moto start for both of moto's own ways.
  */
 class MotoDeepCopyTransactionsTest extends TransactWriteContract {
 
@@ -29,7 +35,7 @@ class MotoDeepCopyTransactionsTest extends TransactWriteContract {
         assumeThat(EndpointOverrides.fromEnvironment().dynamoDb())
                 .as("DynamoDB comes from AWS_ENDPOINT_URL, not from moto")
                 .isEmpty();
-        moto = MotoServer.start(Map.of("REDRIVE_MOTO_TRANSACTIONS", "moto"));
+        moto = MotoServer.start(Map.of("REDRIVE_MOTO_TRANSACTIONS", "moto", "REDRIVE_MOTO_ROUTING", "moto"));
         assertThat(moto.transactions()).startsWith("rollback=deep-copy ");
         dynamoDb = TransactFixtures.dynamoDb(moto.endpoint());
         streams = TransactFixtures.streams(moto.endpoint());
@@ -68,6 +74,20 @@ class MotoDeepCopyTransactionsTest extends TransactWriteContract {
         assertThat(registered.path("StreamShard"))
                 .as("stream shards moto registered")
                 .hasSizeLessThanOrEqualTo(2);
+    }
+
+    /** Moved from {@link MotoRoutingTest}, which started a launcher of its own for it. */
+    @Test
+    void withMotosOwnListingTheSameRequestsRouteTheSameWay() {
+        assertThat(moto.routing()).isEqualTo("modules=moto");
+        try (S3Client s3 = S3Client.builder()
+                .endpointOverride(moto.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "s")))
+                .forcePathStyle(true)
+                .build()) {
+            MotoRoutingTest.routesDynamoDbAndS3(dynamoDb, s3, "routing-own");
+        }
     }
 
     @Override

@@ -6,12 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import dev.redrive.testing.localaws.EndpointOverrides;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
-import dev.redrive.testing.localaws.internal.MotoServer;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -22,7 +17,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The launcher reads moto's list of its modules once instead of for every request (see moto_serialized.py, "Routing"):
- * requests still reach the right service, on the launcher every test uses and on one that keeps moto's own listing.
+ * requests still reach the right service, on the launcher every test uses and on one that keeps moto's own listing
+ * ({@link MotoDeepCopyTransactionsTest#withMotosOwnListingTheSameRequestsRouteTheSameWay}: on its launcher, which keeps
+ * moto's own code for routing as for rollbacks, rather than on a launcher of its own, a moto start of seconds).
  */
 @LocalAwsTest
 class MotoRoutingTest {
@@ -42,31 +39,7 @@ class MotoRoutingTest {
         }
     }
 
-    @Test
-    void withMotosOwnListingTheSameRequestsRouteTheSameWay() throws Exception {
-        assumeThat(EndpointOverrides.fromEnvironment().dynamoDb())
-                .as("DynamoDB comes from AWS_ENDPOINT_URL, not from moto")
-                .isEmpty();
-        try (MotoServer moto = MotoServer.start(Map.of("REDRIVE_MOTO_ROUTING", "moto"))) {
-            assertThat(moto.routing()).isEqualTo("modules=moto");
-            var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "s"));
-            try (DynamoDbClient dynamoDb = DynamoDbClient.builder()
-                            .endpointOverride(moto.endpoint())
-                            .region(Region.US_EAST_1)
-                            .credentialsProvider(credentials)
-                            .build();
-                    S3Client s3 = S3Client.builder()
-                            .endpointOverride(moto.endpoint())
-                            .region(Region.US_EAST_1)
-                            .credentialsProvider(credentials)
-                            .forcePathStyle(true)
-                            .build()) {
-                routesDynamoDbAndS3(dynamoDb, s3, "routing-own");
-            }
-        }
-    }
-
-    private static void routesDynamoDbAndS3(DynamoDbClient dynamoDb, S3Client s3, String name) {
+    static void routesDynamoDbAndS3(DynamoDbClient dynamoDb, S3Client s3, String name) {
         dynamoDb.createTable(b -> b.tableName(name)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(AttributeDefinition.builder()

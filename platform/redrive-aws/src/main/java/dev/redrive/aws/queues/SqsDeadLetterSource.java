@@ -36,9 +36,13 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
 
     private final SqsClient sqs;
     private final QueueDirectory queues;
+    /** How long a receive waits for a letter when the queue is empty (SQS long polling): 1 s unless set. */
+    public static final int RECEIVE_WAIT_SECONDS = 1;
+
     private final int visibilityTimeoutSeconds;
     private final DeadLetterNotes notes;
     private final Clock clock;
+    private final int receiveWaitSeconds;
 
     /** A source that reads no dead-letter notes: a dead letter without metadata arrives without it. */
     public SqsDeadLetterSource(SqsClient sqs, QueueDirectory queues, int visibilityTimeoutSeconds) {
@@ -53,18 +57,42 @@ public final class SqsDeadLetterSource implements DeadLetterSource {
      */
     public SqsDeadLetterSource(
             SqsClient sqs, QueueDirectory queues, int visibilityTimeoutSeconds, DeadLetterNotes notes, Clock clock) {
+        this(sqs, queues, visibilityTimeoutSeconds, notes, clock, RECEIVE_WAIT_SECONDS);
+    }
+
+    private SqsDeadLetterSource(
+            SqsClient sqs,
+            QueueDirectory queues,
+            int visibilityTimeoutSeconds,
+            DeadLetterNotes notes,
+            Clock clock,
+            int receiveWaitSeconds) {
+        if (receiveWaitSeconds < 0 || receiveWaitSeconds > 20) {
+            throw new IllegalArgumentException(
+                    "the receive wait is " + receiveWaitSeconds + " s: SQS long-polls 0 to 20 s");
+        }
         this.sqs = sqs;
         this.queues = queues;
         this.visibilityTimeoutSeconds = visibilityTimeoutSeconds;
         this.notes = notes;
         this.clock = clock;
+        this.receiveWaitSeconds = receiveWaitSeconds;
+    }
+
+    /**
+     * This source, its receives waiting up to {@code seconds} (0 to 20) for a letter on an empty queue: 0 answers at
+     * once (short polling; on SQS a short poll may miss letters, so a sweep keeps the default), and an empty queue
+     * costs a receive its whole wait. Tests on a local SQS (which answers short polls completely) use 0.
+     */
+    public SqsDeadLetterSource withReceiveWait(int seconds) {
+        return new SqsDeadLetterSource(sqs, queues, visibilityTimeoutSeconds, notes, clock, seconds);
     }
 
     @Override
     public List<ArrivedDeadLetter> receive(String deadLetterQueue) {
         List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(queues.url(deadLetterQueue))
                         .maxNumberOfMessages(10)
-                        .waitTimeSeconds(1)
+                        .waitTimeSeconds(receiveWaitSeconds)
                         .visibilityTimeout(visibilityTimeoutSeconds)
                         .messageAttributeNames("All")
                         .messageSystemAttributeNames(

@@ -1,6 +1,7 @@
 package dev.redrive.aws.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.redrive.aws.claims.DynamoDbDeadLetterNotes;
@@ -25,12 +26,14 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /**
- * The dead-letter source contract on SQS (fresh queues per test; a received letter stays invisible for five seconds),
- * and the decoding of the failure metadata a consumer attaches.
+ * The dead-letter source contract on SQS (fresh queues per test; a received letter stays invisible for two seconds,
+ * which {@link #receiveAfterTheVisibilityTimeout} waits out), and the decoding of the failure metadata a consumer
+ * attaches. The source receives without a long poll ({@link SqsDeadLetterSource#withReceiveWait} 0): the contract reads
+ * each queue until a receive comes back empty, and with the sweep's 1-s long poll every empty answer cost a second.
  */
 class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
 
-    static final int VISIBILITY_SECONDS = 5;
+    static final int VISIBILITY_SECONDS = 2;
 
     private final LocalAws aws = LocalAws.shared();
     private final QueueDirectory directory = new QueueDirectory(aws.sqs(), Optional.empty());
@@ -47,11 +50,12 @@ class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
     @Override
     protected DeadLetterSource newSource() {
         return new SqsDeadLetterSource(
-                aws.sqs(),
-                directory,
-                VISIBILITY_SECONDS,
-                new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims),
-                Clock.systemUTC());
+                        aws.sqs(),
+                        directory,
+                        VISIBILITY_SECONDS,
+                        new DynamoDbDeadLetterNotes(aws.dynamoDb(), claims),
+                        Clock.systemUTC())
+                .withReceiveWait(0);
     }
 
     @Override
@@ -81,6 +85,17 @@ class SqsDeadLetterSourceTest extends DeadLetterSourceContract {
                     return !back.get().isEmpty();
                 });
         return back.get();
+    }
+
+    @Test
+    void aReceiveWaitOutsideWhatSqsLongPollsIsRefused() {
+        SqsDeadLetterSource source = new SqsDeadLetterSource(aws.sqs(), directory, VISIBILITY_SECONDS);
+        assertThatThrownBy(() -> source.withReceiveWait(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1 s");
+        assertThatThrownBy(() -> source.withReceiveWait(21))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 to 20 s");
     }
 
     private static MessageAttributeValue text(String value) {

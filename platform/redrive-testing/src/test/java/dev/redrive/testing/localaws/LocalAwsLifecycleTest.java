@@ -18,11 +18,44 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * How local AWS starts, stops and is pointed elsewhere. Beside the {@link LocalAws#shared() shared} instance, the class
+ * starts one second instance for its tests (emptied before each), and one child JVM with its own: a moto start costs
+ * seconds (Python imports moto), so no test starts one it can share.
+ */
 class LocalAwsLifecycleTest {
+
+    /** A second local AWS beside the shared one, emptied before each test. */
+    private static LocalAws second;
+
+    @BeforeAll
+    static void startSecond() {
+        CompletableFuture<LocalAws> starting =
+                CompletableFuture.supplyAsync(() -> LocalAws.start(EndpointOverrides.from(Map.of())));
+        LocalAws.shared(); // the other tests of this JVM use it anyway: it starts meanwhile
+        second = starting.join();
+    }
+
+    @AfterAll
+    static void stopSecond() {
+        if (second != null) {
+            second.close();
+        }
+    }
+
+    @BeforeEach
+    void emptySecond() {
+        second.reset();
+    }
 
     @Test
     void endpointsFromTheEnvironmentFollowTheSdkPrecedence() {
@@ -69,6 +102,10 @@ class LocalAwsLifecycleTest {
                 .isInstanceOf(LocalAwsException.class)
                 .hasMessageContaining("No module named 'moto'")
                 .hasMessageContaining("pip install 'moto[server]'");
+        assertThatThrownBy(() -> MotoPrerequisite.check(fakePython.toString()))
+                .as("a failed check is not remembered as passed")
+                .isInstanceOf(LocalAwsException.class)
+                .hasMessageContaining("No module named 'moto'");
     }
 
     @Test
@@ -94,31 +131,36 @@ class LocalAwsLifecycleTest {
 
     @Test
     void twoInstancesOnOneMachineDoNotShareAnything() {
-        try (LocalAws a = LocalAws.start(EndpointOverrides.from(Map.of()));
-                LocalAws b = LocalAws.start(EndpointOverrides.from(Map.of()))) {
-            assertThat(a.sqsEndpoint()).isNotEqualTo(b.sqsEndpoint());
-            assertThat(a.dynamoDbEndpoint()).isNotEqualTo(b.dynamoDbEndpoint());
-            a.sqs().createQueue(r -> r.queueName("only-in-a"));
-            LocalAwsServicesTest.createTable(a.dynamoDb(), "only-in-a");
+        LocalAws a = LocalAws.shared();
+        LocalAws b = second;
+        String name = "only-in-a-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(a.sqsEndpoint()).isNotEqualTo(b.sqsEndpoint());
+        assertThat(a.dynamoDbEndpoint()).isNotEqualTo(b.dynamoDbEndpoint());
+        assertThat(a.motoPid()).isNotEqualTo(b.motoPid());
+        String queue = a.sqs().createQueue(r -> r.queueName(name)).queueUrl();
+        LocalAwsServicesTest.createTable(a.dynamoDb(), name);
+        try {
             assertThat(b.sqs().listQueues().queueUrls()).isEmpty();
             assertThat(b.dynamoDb().listTables().tableNames()).isEmpty();
+        } finally {
+            a.sqs().deleteQueue(r -> r.queueUrl(queue));
+            a.dynamoDb().deleteTable(r -> r.tableName(name));
         }
     }
 
     @Test
     void givenEndpointsAreUsedAndNothingIsStarted() {
-        try (LocalAws real = LocalAws.start(EndpointOverrides.from(Map.of()))) {
-            EndpointOverrides fromEnv = EndpointOverrides.from(Map.of(
-                    "AWS_ENDPOINT_URL_SQS", real.sqsEndpoint().toString(),
-                    "AWS_ENDPOINT_URL", real.dynamoDbEndpoint().toString()));
-            try (LocalAws external = LocalAws.start(fromEnv)) {
-                assertThat(external.startedEmulators()).isFalse();
-                assertThat(external.motoPid()).isEmpty();
-                external.sqs().createQueue(r -> r.queueName("via-env"));
-                assertThat(real.sqs().listQueues().queueUrls()).anyMatch(u -> u.endsWith("/via-env"));
-                external.reset();
-                assertThat(real.sqs().listQueues().queueUrls()).isEmpty();
-            }
+        LocalAws real = second;
+        EndpointOverrides fromEnv = EndpointOverrides.from(Map.of(
+                "AWS_ENDPOINT_URL_SQS", real.sqsEndpoint().toString(),
+                "AWS_ENDPOINT_URL", real.dynamoDbEndpoint().toString()));
+        try (LocalAws external = LocalAws.start(fromEnv)) {
+            assertThat(external.startedEmulators()).isFalse();
+            assertThat(external.motoPid()).isEmpty();
+            external.sqs().createQueue(r -> r.queueName("via-env"));
+            assertThat(real.sqs().listQueues().queueUrls()).anyMatch(u -> u.endsWith("/via-env"));
+            external.reset();
+            assertThat(real.sqs().listQueues().queueUrls()).isEmpty();
         }
     }
 

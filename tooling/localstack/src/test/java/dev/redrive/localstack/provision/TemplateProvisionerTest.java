@@ -102,18 +102,22 @@ class TemplateProvisionerTest {
         aws.sqs().sendMessage(b -> b.queueUrl(source.url()).messageBody("{\"poison\":true}"));
 
         int[] receives = {0};
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            // Visibility 0 for this receive: the message is visible again at once, as after a crash.
-            receives[0] += aws.sqs()
-                    .receiveMessage(
-                            b -> b.queueUrl(source.url()).visibilityTimeout(0).waitTimeSeconds(0))
-                    .messages()
-                    .size();
-            return !aws.sqs()
-                    .receiveMessage(b -> b.queueUrl(dlq.url()).waitTimeSeconds(0))
-                    .messages()
-                    .isEmpty();
-        });
+        // Polled every 10 ms, not Awaitility's default 100 ms: eleven polls move the message, nothing else is awaited
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    // Visibility 0 for this receive: the message is visible again at once, as after a crash.
+                    receives[0] += aws.sqs()
+                            .receiveMessage(b -> b.queueUrl(source.url())
+                                    .visibilityTimeout(0)
+                                    .waitTimeSeconds(0))
+                            .messages()
+                            .size();
+                    return !aws.sqs()
+                            .receiveMessage(b -> b.queueUrl(dlq.url()).waitTimeSeconds(0))
+                            .messages()
+                            .isEmpty();
+                });
 
         assertThat(receives[0]).isEqualTo(10);
         List<Message> left = aws.sqs()

@@ -4,11 +4,14 @@ import dev.redrive.testing.localaws.LocalAwsException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Checks, before anything waits on it, that a Python 3 with moto's server is there. Fails at once with the
- * prerequisite named, never with a timeout.
+ * Checks that a Python 3 with moto's server is there, failing with the prerequisite named. {@link MotoServer} runs it
+ * when its launcher exits before it is ready (at once, when Python or moto is missing), so a missing prerequisite is
+ * named at once, never with a timeout.
  */
 public final class MotoPrerequisite {
 
@@ -16,6 +19,19 @@ public final class MotoPrerequisite {
             + "bin/check-prerequisites --install (a project-local .venv/ with the pinned moto[server]), or install it "
             + "into your Python 3 with  pip install 'moto[server]', or set AWS_ENDPOINT_URL to a running LocalStack "
             + "(see docs/getting-started.md#prerequisites).";
+
+    /**
+     * The Pythons this JVM has found moto's server usable with: by this check, or by a moto launcher that came up
+     * ready ({@link #usable}). The check imports moto (about a second of CPU, many on a loaded machine), and a test JVM
+     * starts moto and moto's scripts several times over: it runs at most once per Python. A failure is not remembered,
+     * so a Python fixed meanwhile is seen.
+     */
+    private static final Set<String> USABLE = ConcurrentHashMap.newKeySet();
+
+    /** Records that {@code python} served moto (its launcher came up ready): {@link #check} passes for it at once. */
+    static void usable(String python) {
+        USABLE.add(python);
+    }
 
     private MotoPrerequisite() {}
 
@@ -32,7 +48,14 @@ public final class MotoPrerequisite {
         return configured == null || configured.isBlank() ? "python3" : configured;
     }
 
+    /**
+     * Fails with the prerequisite named unless {@code python} is a Python 3 with moto's server; once it passed for
+     * {@code python}, it passes again at once in this JVM.
+     */
     public static void check(String python) {
+        if (USABLE.contains(python)) {
+            return;
+        }
         Process p;
         try {
             p = new ProcessBuilder(List.of(
@@ -57,6 +80,7 @@ public final class MotoPrerequisite {
                 throw new LocalAwsException(
                         "moto[server] is not usable with '" + python + "': " + last + ". " + INSTALL_HINT);
             }
+            USABLE.add(python);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LocalAwsException("interrupted while checking for moto", e);

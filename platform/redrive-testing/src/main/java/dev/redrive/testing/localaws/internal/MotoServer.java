@@ -73,10 +73,14 @@ public final class MotoServer implements AutoCloseable {
         return start(Map.of());
     }
 
-    /** Starts the launcher with these variables added to its environment (tests choose a launcher mode this way). */
+    /**
+     * Starts the launcher with these variables added to its environment (tests choose a launcher mode this way). The
+     * prerequisite check ({@link MotoPrerequisite#check}: a Python that imports moto, about a second of CPU) runs only
+     * when the launcher does not start: a launcher that came up ready has shown that moto is usable, and one without
+     * Python or moto fails at once, so the check's error, which names the prerequisite, is still the one thrown at once.
+     */
     public static MotoServer start(Map<String, String> environment) {
         String python = MotoPrerequisite.python();
-        MotoPrerequisite.check(python);
         Path script;
         Path log;
         try {
@@ -99,11 +103,13 @@ public final class MotoServer implements AutoCloseable {
             builder.environment().putAll(environment);
             process = builder.start();
         } catch (IOException e) {
+            MotoPrerequisite.check(python);
             throw new LocalAwsException("could not start '" + python + "'. " + MotoPrerequisite.INSTALL_HINT, e);
         }
         CompletableFuture<Ready> ready = CompletableFuture.supplyAsync(() -> readReady(process));
         try {
             Ready r = ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            MotoPrerequisite.usable(python);
             MotoServer server = new MotoServer(process, log, URI.create("http://127.0.0.1:" + r.port()), r);
             server.awaitReady();
             server.echoWarnings();
@@ -113,6 +119,9 @@ public final class MotoServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             process.destroyForcibly();
+            if (e instanceof ExecutionException) { // it exited before it was ready: Python or moto missing, say
+                MotoPrerequisite.check(python);
+            }
             throw new LocalAwsException(
                     "moto did not start within " + START_TIMEOUT.toSeconds() + " s"
                             + (process.isAlive() ? "" : " (it exited)") + ". Its log ends with:\n" + tail(log),
