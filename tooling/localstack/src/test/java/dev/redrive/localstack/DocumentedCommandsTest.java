@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -149,7 +150,6 @@ class DocumentedCommandsTest {
     static List<Path> markdownFiles(Path root) {
         try (Stream<Path> walk = Files.walk(root)) {
             return walk.filter(p -> p.toString().endsWith(".md"))
-                    .filter(p -> root.relativize(p).toString().chars().noneMatch(ch -> ch == '\\'))
                     .filter(p -> {
                         for (Path part : root.relativize(p)) {
                             if (SKIPPED.contains(part.toString())) {
@@ -261,7 +261,7 @@ class DocumentedCommandsTest {
                 boolean allKnown = true;
                 for (String project : projects) {
                     if (!dependencies.containsKey(project)) {
-                        Set<String> known = new java.util.TreeSet<>(dependencies.keySet());
+                        Set<String> known = new TreeSet<>(dependencies.keySet());
                         known.remove("");
                         broken.add(
                                 c.where() + ": " + project + " is not a module of the build (modules: " + known + ")");
@@ -272,7 +272,7 @@ class DocumentedCommandsTest {
                     continue;
                 }
                 if (compiles && !alsoMake && !projects.isEmpty()) {
-                    Set<String> missing = new java.util.TreeSet<>();
+                    Set<String> missing = new TreeSet<>();
                     for (String project : projects) {
                         for (String dep : dependencies.get(project)) {
                             String module = modules.get(dep);
