@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The block of settings the local run prints: what it exports and how it quotes. That the settings work is
- * LocalRunPracticeTest's (in the CLI's module: it runs the CLI with them against a running local run).
+ * LocalRunPracticeTest's (in this module's dev.redrive.cli package: it runs the CLI with them against a running local run).
  */
 class OperatorSettingsTest {
 

@@ -44,7 +44,7 @@ import software.amazon.awscdk.AppProps;
  */
 class LocalRunPracticeTest {
 
-    /** The repository's root (the tests run in {@code platform/redrive-cli}). */
+    /** The repository's root (the tests run in {@code tooling/localrun}). */
     static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
 
     static final int DEAD = 4;
