@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The chaos scenario with a fixed seed, inside the test command: the packaged functions under sandbox kills at every
@@ -169,7 +168,7 @@ class FixedSeedChaosRunTest {
         try (PrintStream progressOut =
                         new PrintStream(Files.newOutputStream(progressLog), true, StandardCharsets.UTF_8);
                 LocalSystem system = LocalRunFixture.start(options, progressOut)) {
-            shortenTheVisibilityTimeouts(system);
+            LocalRunFixture.sourceQueueVisibility(system, VISIBILITY_SECONDS);
             Scenario.named("chaos").run(system, options, new Progress(progressOut), report);
             Chaos chaos = system.chaos().orElseThrow();
             for (FaultKind kind : FaultKind.values()) {
@@ -209,21 +208,11 @@ class FixedSeedChaosRunTest {
     }
 
     /**
-     * The source queues' visibility timeout down from the stack's 60 s (six times the 10 s consumer timeout) to
-     * {@value #VISIBILITY_SECONDS} s, still above a claim's lease (the invocation's 10 s plus the clock-skew margin):
-     * a batch whose sandbox was killed comes back sooner, so the run drains in about half the time. Harsher, not
-     * gentler: a message comes back while its claim may still be held more often than in the deployed stack.
+     * The source queues' visibility timeout down from the stack's 60 s (six times the 10 s consumer timeout), still
+     * above a claim's lease (the invocation's 10 s plus the clock-skew margin): a batch whose sandbox was killed comes
+     * back sooner, so the run drains in about half the time. Harsher, not gentler: a message comes back while its claim
+     * may still be held more often than in the deployed stack.
      */
-    private static void shortenTheVisibilityTimeouts(LocalSystem system) {
-        for (String consumer : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE)) {
-            system.aws()
-                    .sqs()
-                    .setQueueAttributes(b -> b.queueUrl(system.sourceQueueUrl(consumer))
-                            .attributes(Map.of(
-                                    QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(VISIBILITY_SECONDS))));
-        }
-    }
-
     static final int VISIBILITY_SECONDS = 20;
 
     @SuppressWarnings("unchecked")

@@ -9,11 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The incident scenario at a small, odd size, on the packaged functions and the stack bin/redrive-local synthesizes:
@@ -49,6 +47,7 @@ class IncidentScenarioTest {
     /** The demo stack's context keys this run replaces (see the class comment). */
     static final Map<String, String> COMPRESSED_BREAKER = LocalStackContext.COMPRESSED_BREAKER;
 
+    /** The consumers' source queues' visibility timeout, above the consumer's timeout and its claim's lease. */
     static final int VISIBILITY_SECONDS = 12;
 
     @Test
@@ -77,7 +76,7 @@ class IncidentScenarioTest {
                         new PrintStream(Files.newOutputStream(progressLog), true, StandardCharsets.UTF_8);
                 LocalSystem system = LocalRunFixture.start(options, progressOut)) {
             if (!AS_DEPLOYED) {
-                hideMessagesShorter(system);
+                LocalRunFixture.sourceQueueVisibility(system, VISIBILITY_SECONDS);
             }
             Scenario.named("incident").run(system, options, new Progress(progressOut), report);
         } finally {
@@ -99,20 +98,5 @@ class IncidentScenarioTest {
         assertThat(report.passed())
                 .as("every check of the incident: %s", result.get("checks"))
                 .isTrue();
-    }
-
-    /**
-     * The consumers' source queues' visibility timeout down from the stack's 36 s (six times the 6 s consumer timeout)
-     * to {@value #VISIBILITY_SECONDS} s, still above the consumer's timeout and its claim's lease: a batch whose
-     * invocation timed out comes back sooner.
-     */
-    private static void hideMessagesShorter(LocalSystem system) {
-        for (String consumer : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE)) {
-            system.aws()
-                    .sqs()
-                    .setQueueAttributes(b -> b.queueUrl(system.sourceQueueUrl(consumer))
-                            .attributes(Map.of(
-                                    QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(VISIBILITY_SECONDS))));
-        }
     }
 }

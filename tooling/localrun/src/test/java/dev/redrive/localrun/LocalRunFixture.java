@@ -14,11 +14,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * What every test that starts the whole local system shares: where the built modules are, and the start itself, on
@@ -129,5 +131,19 @@ final class LocalRunFixture {
         LocalAws aws = LocalAws.shared();
         aws.reset();
         return LocalSystem.start(options, new Progress(progress), aws, false);
+    }
+
+    /**
+     * The consumers' source queues' visibility timeout set to {@code seconds} for a compressed run (the stack's is six
+     * times the consumer's timeout): a batch whose invocation timed out comes back sooner. The caller keeps it above
+     * the consumer's timeout and its claim's lease.
+     */
+    static void sourceQueueVisibility(LocalSystem system, int seconds) {
+        for (String consumer : List.of(LocalSystem.EMAIL, LocalSystem.REVENUE)) {
+            system.aws()
+                    .sqs()
+                    .setQueueAttributes(b -> b.queueUrl(system.sourceQueueUrl(consumer))
+                            .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(seconds))));
+        }
     }
 }

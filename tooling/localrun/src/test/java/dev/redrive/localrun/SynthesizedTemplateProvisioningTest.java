@@ -1,10 +1,18 @@
-package dev.redrive.localstack.provision;
+package dev.redrive.localrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.localstack.provision.LocalBucket;
+import dev.redrive.localstack.provision.LocalEventSourceMapping;
+import dev.redrive.localstack.provision.LocalFunction;
+import dev.redrive.localstack.provision.LocalQueue;
+import dev.redrive.localstack.provision.LocalStreamMapping;
+import dev.redrive.localstack.provision.LocalTable;
+import dev.redrive.localstack.provision.ProvisionedResources;
+import dev.redrive.localstack.provision.TemplateProvisioner;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
@@ -19,15 +27,19 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
-/** Provisions the real synthesized Redrive template on local AWS. */
+/**
+ * Provisions the demo stack's synthesized template (examples/checkout/infra/target/cdk.out) on local AWS, as the local
+ * run does. It lives here, beside the local run that reads the same template, so that local AWS (tooling/localstack)
+ * builds without waiting for the infra module's synth.
+ */
 @LocalAwsTest(resetBeforeEach = true)
-class TemplateProvisionerTest {
+class SynthesizedTemplateProvisioningTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> CONSUMERS = List.of("confirmation-email", "revenue-analytics");
 
     private static ProvisionedResources provision(LocalAws aws) {
-        return new TemplateProvisioner(aws).provision(RedriveTemplate.path());
+        return new TemplateProvisioner(aws).provision(LocalRunFixture.demoTemplate());
     }
 
     /** The table made as {@code constructId} ({@code ClaimsTable}): the template leaves table names to the stack. */
