@@ -47,7 +47,7 @@ class ConfigurationReferenceTest {
             `application.properties`, system properties, or the environment variable, which wins over
             `application.properties`. A plain-Java function (`redrive-lambda`'s `RedriveSettings.fromEnvironment()`)
             reads the same environment variables, with the same defaults. Redrive's CDK constructs set most of them on
-            each consumer function, from their props.
+            each consumer function, from their props ([CDK constructs reference](cdk-constructs.md)).
 
             **Environment variables.** A property's variable is its name in upper case, every `.` and `-` an underscore
             (`redrive.claims.record-ttl` is `REDRIVE_CLAIMS_RECORD_TTL`). A map key (`<dependency>`) is written into the
