@@ -2,6 +2,7 @@ package dev.redrive.quarkus;
 
 import dev.redrive.core.payload.ClaimCheckCleanup;
 import dev.redrive.lambda.RedriveSettings.Defaults;
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithParentName;
@@ -239,6 +240,7 @@ public interface RedriveConfig {
          * dependency a {@link ConsumerGuard} names and no property configures has the defaults.
          */
         @WithParentName
+        @ConfigDocMapKey("dependency")
         Map<String, Breaker> dependencies();
     }
 
