@@ -13,8 +13,16 @@ final class BatchTally {
     private int sqsCalls;
     private long dynamoDbMillis;
     private int messages;
+    private int mostConcurrent;
 
-    void add(long nanos, int batchSize, Map<String, Integer> dynamoDbCalls, long millisInDynamoDb, int sqsCalls) {
+    void add(
+            long nanos,
+            int batchSize,
+            Map<String, Integer> dynamoDbCalls,
+            long millisInDynamoDb,
+            int sqsCalls,
+            int concurrentCalls) {
+        mostConcurrent = Math.max(mostConcurrent, concurrentCalls);
         batchNanos.add(nanos);
         messages += batchSize;
         dynamoDbCalls.forEach((op, n) -> dynamoDb.merge(op, n, Integer::sum));
@@ -24,6 +32,11 @@ final class BatchTally {
 
     int messages() {
         return messages;
+    }
+
+    /** The most downstream calls one batch had in flight at once. */
+    int mostConcurrent() {
+        return mostConcurrent;
     }
 
     int batches() {

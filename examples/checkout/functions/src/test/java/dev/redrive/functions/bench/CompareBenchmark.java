@@ -1,11 +1,9 @@
 package dev.redrive.functions.bench;
 
-import dev.redrive.core.consumer.BatchReport;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.testing.ConsumerRig;
 import dev.redrive.functions.testing.CountedClients;
 import dev.redrive.testing.localaws.LocalAws;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -22,19 +20,22 @@ import java.util.stream.Collectors;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * Redrive's consumer against a Powertools-style baseline ({@link PowertoolsStyleConsumer}), side by side in one run on
- * the same local AWS: the same messages in batches of 10, the same downstream call of 50 ms per message applied, in
- * interleaved rounds (each batch goes to both sides, in alternating order), for three workloads: new messages,
- * duplicates of completed ones, messages whose call fails transiently, and the retry of such a failed message. Prints per side messages per second, p50
- * and p99 of a batch's wall time, DynamoDB calls (counted by an SDK interceptor), write units and SQS calls per
- * message, and the ratios Redrive / baseline. Run with {@code bin/benchmark compare [rounds]}.
+ * Redrive's consumer against a Powertools-style baseline ({@link PowertoolsStyleConsumer}) in both its batch modes,
+ * side by side in one run on the same local AWS: {@code processBatch} (records one after another) and {@code
+ * processBatchInParallel} with the executor Powertools documents for I/O-bound handlers ({@link
+ * PowertoolsStyleBatch#documentedIoExecutor()}: every record of a batch at once). The same messages in batches of 10,
+ * the same downstream call of 50 ms per message applied, in interleaved rounds (each batch goes to every side, the side
+ * that goes first rotating), for four workloads: new messages, duplicates of completed ones, messages whose call fails
+ * transiently, and the retry of such a failed message. Prints per side messages per second, p50 and p99 of a batch's
+ * wall time, DynamoDB calls (counted by an SDK interceptor), write units and SQS calls per message, the most
+ * downstream calls seen in flight at once, and the ratios Redrive / each baseline. Run with {@code bin/benchmark
+ * compare [rounds]}.
  */
 public final class CompareBenchmark {
 
     static final int BATCH = 10;
     static final int BATCHES_PER_ROUND = 10;
     static final Duration CALL = Duration.ofMillis(50);
-    private static final Duration REMAINING = Duration.ofSeconds(60);
 
     enum Workload {
         NEW("new messages"),
@@ -89,17 +90,27 @@ public final class CompareBenchmark {
         LocalAws aws = LocalAws.shared();
         try (ConsumerRig rig = new ConsumerRig(aws, BATCH)) {
             rig.directory.url(rig.queue.arn()); // resolved once per container
-            CompareBenchmark bench = new CompareBenchmark(rig, List.of(powertoolsStyle(aws), redrive(rig)));
+            CompareBenchmark bench = new CompareBenchmark(
+                    rig,
+                    List.of(
+                            CompareSides.powertoolsSequential(aws),
+                            CompareSides.powertoolsParallel(aws),
+                            CompareSides.redrive(rig)));
             System.out.println("Redrive against a Powertools-style consumer — local AWS: " + aws.describe());
-            System.out.println("  Powertools-style = " + PowertoolsStyleConsumer.LABEL);
-            System.out.println("  Redrive          = BatchProcessor (" + BATCH
+            System.out.println("  PT-style = " + PowertoolsStyleConsumer.LABEL);
+            System.out.println("  PT-sequential = its processBatch: the records of a batch one after another");
+            System.out.println("  PT-parallel   = its processBatchInParallel(event, context, executor) with"
+                    + " Executors.newFixedThreadPool(" + PowertoolsStyleBatch.DOCUMENTED_IO_POOL_THREADS
+                    + "), the documented choice for I/O-bound handlers: every record of a batch at once");
+            System.out.println("  Redrive       = BatchProcessor (" + BATCH
                     + " lanes, the handler's default) with DynamoDbClaimStore, as IdempotentSqsHandler wires it");
             System.out.println("  batches of " + BATCH + ", a " + CALL.toMillis() + " ms downstream call per message"
                     + " applied, " + rounds + " interleaved rounds of " + BATCHES_PER_ROUND
-                    + " batches per workload after a warm-up round");
-            bench.round(2, false, false); // warm-up: connections, JIT, moto's first tables
+                    + " batches per workload after a warm-up round; this JVM sees "
+                    + Runtime.getRuntime().availableProcessors() + " processors");
+            bench.round(2, 0, false); // warm-up: connections, JIT, moto's first tables
             for (int r = 0; r < rounds; r++) {
-                bench.round(BATCHES_PER_ROUND, r % 2 == 1, true);
+                bench.round(BATCHES_PER_ROUND, r, true);
             }
             new CompareReport(bench.tallies, sizes(aws, bench.sides)).print(System.out);
         }
@@ -114,14 +125,13 @@ public final class CompareBenchmark {
         return sizes;
     }
 
-    /** A round: {@code batches} batches of each workload, each to both sides, in alternating order. */
-    private void round(int batches, boolean swapFirst, boolean record) {
+    /** A round: {@code batches} batches of each workload, each to every side, the first side rotating. */
+    private void round(int batches, int offset, boolean record) {
         for (Workload workload : Workload.values()) {
             for (int b = 0; b < batches; b++) {
                 List<IncomingMessage> batch = batchOf(workload);
-                boolean reversed = swapFirst ^ (b % 2 == 1);
                 for (int i = 0; i < sides.size(); i++) {
-                    Side side = sides.get(reversed ? sides.size() - 1 - i : i);
+                    Side side = sides.get((offset + b + i) % sides.size());
                     time(side, workload, batch, record);
                 }
                 if (workload.fails()) {
@@ -157,6 +167,7 @@ public final class CompareBenchmark {
         int expectedFailed = workload.fails() ? batch.size() : 0;
         int expectedCalls = workload == Workload.DUPLICATE ? 0 : batch.size();
         int calls = side.downstream().calls() - callsBefore;
+        int concurrent = side.downstream().takeMostInFlight();
         if (failed != expectedFailed || calls != expectedCalls) {
             throw new IllegalStateException(side.name() + " on " + workload.label + ": " + failed + " failed, " + calls
                     + " downstream calls; expected " + expectedFailed + " and " + expectedCalls);
@@ -171,7 +182,8 @@ public final class CompareBenchmark {
                             side.clients().dynamoDbCalls().millis().values().stream()
                                     .mapToLong(Long::longValue)
                                     .sum(),
-                            side.clients().sqsCalls().total());
+                            side.clients().sqsCalls().total(),
+                            concurrent);
         }
     }
 
@@ -226,44 +238,5 @@ public final class CompareBenchmark {
         for (IncomingMessage m : batch) {
             rig.aws.sqs().deleteMessage(b -> b.queueUrl(rig.queue.url()).receiptHandle(m.receiptHandle()));
         }
-    }
-
-    private static Side redrive(ConsumerRig rig) {
-        Downstream downstream = new Downstream(CALL);
-        var consumer = downstream.asRedriveConsumer();
-        var originals = new Downstream(Duration.ZERO).asRedriveConsumer();
-        return new Side(
-                "Redrive",
-                rig.clients,
-                rig.claimsTable,
-                downstream,
-                batch -> failedOf(rig.process(consumer, batch)),
-                batch -> rig.process(originals, batch));
-    }
-
-    private static int failedOf(BatchReport report) {
-        if (!report.visibilityNotChanged().isEmpty()) {
-            throw new IllegalStateException("visibility not changed: " + report.visibilityNotChanged());
-        }
-        return report.failedMessageIds().size();
-    }
-
-    private static Side powertoolsStyle(LocalAws aws) {
-        CountedClients clients = CountedClients.on(aws);
-        String table = "powertools-style-" + UUID.randomUUID().toString().substring(0, 8);
-        PowertoolsStyleConsumer.createTable(aws.dynamoDb(), table);
-        PowertoolsStyleConsumer consumer = new PowertoolsStyleConsumer(
-                clients.dynamoDb(), table, "bench.downstream", Duration.ofHours(1), Clock.systemUTC());
-        Downstream downstream = new Downstream(CALL);
-        Downstream originals = new Downstream(Duration.ZERO);
-        return new Side(
-                "Powertools-style",
-                clients,
-                table,
-                downstream,
-                batch -> consumer.processBatch(batch, downstream::call, () -> REMAINING)
-                        .failedMessageIds()
-                        .size(),
-                batch -> consumer.processBatch(batch, originals::call, () -> REMAINING));
     }
 }

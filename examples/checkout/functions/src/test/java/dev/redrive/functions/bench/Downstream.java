@@ -11,10 +11,10 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The external dependency both sides of {@link CompareBenchmark} call once per message they apply: a call that takes
- * {@code latency} (a sleep: the same for both sides) and then answers. A key starting with {@value #FAILING} gets a
+ * The external dependency every side of {@link CompareBenchmark} calls once per message it applies: a call that takes
+ * {@code latency} (a sleep: the same for every side) and then answers. A key starting with {@value #FAILING} gets a
  * transient failure after the same latency (a 503 from the downstream). It counts its calls, so the benchmark can
- * check that both sides did the same work.
+ * check that every side did the same work, and the most calls it had in flight at once.
  */
 final class Downstream {
 
@@ -22,6 +22,8 @@ final class Downstream {
 
     private final Duration latency;
     private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
 
     Downstream(Duration latency) {
         this.latency = latency;
@@ -29,8 +31,13 @@ final class Downstream {
 
     String call(String key) throws InterruptedException {
         calls.incrementAndGet();
-        if (!latency.isZero()) {
-            Thread.sleep(latency.toMillis());
+        mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+            if (!latency.isZero()) {
+                Thread.sleep(latency.toMillis());
+            }
+        } finally {
+            inFlight.decrementAndGet();
         }
         if (key.startsWith(FAILING)) {
             throw new TransientFailure("the downstream answered 503", "downstream");
@@ -40,6 +47,11 @@ final class Downstream {
 
     int calls() {
         return calls.get();
+    }
+
+    /** The most calls in flight at once since the last time this was asked. */
+    int takeMostInFlight() {
+        return mostInFlight.getAndSet(0);
     }
 
     /** Redrive's consumer of the downstream: bodies are {@code {"key": ...}}, the key is the producer key. */

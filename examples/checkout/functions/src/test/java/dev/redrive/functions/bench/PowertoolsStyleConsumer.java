@@ -10,10 +10,9 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -34,9 +33,17 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * <p>Per record: a PutItem of an INPROGRESS record under {@link #CONDITION}, ALL_OLD on failure; when refused, the
  * returned item decides (a GetItem only if none came back): COMPLETED returns the stored response, a live INPROGRESS
  * fails the record, an expired one retries (at most twice more). Then the handler; on its exception an unconditional
- * DeleteItem of the record, else an unconditional UpdateItem to COMPLETED with the response. Records run one after
- * another (their default; {@code processBatchInParallel} is opt-in and refuses FIFO); on a FIFO batch the first
- * failure fails the rest of the batch unprocessed.
+ * DeleteItem of the record, else an unconditional UpdateItem to COMPLETED with the response. The batch runs its records
+ * one after another ({@link #processBatch}, their default; on a FIFO batch the first failure fails the rest
+ * unprocessed) or concurrently ({@link #processBatchInParallel}, opt-in, refuses FIFO), as {@link PowertoolsStyleBatch}
+ * describes.
+ *
+ * <p>Records of one batch running concurrently share this one store, as they share Powertools' one {@code
+ * Idempotency} instance (its persistence store and registered Lambda context): each record's only lock is its
+ * INPROGRESS item, so two records with the same key in one parallel batch do not wait for each other: the second
+ * finds the first INPROGRESS and fails (IdempotencyAlreadyInProgressException, retried by SQS), where one after another
+ * it would find it COMPLETED and succeed as a duplicate. (Powertools' optional local cache, a LinkedHashMap, is not
+ * thread-safe either; it is off by default and not modelled here.)
  */
 final class PowertoolsStyleConsumer {
 
@@ -108,18 +115,19 @@ final class PowertoolsStyleConsumer {
 
     /** SqsBatchMessageHandler.processBatch: one record after another; on FIFO, the first failure ends the batch. */
     BatchResult processBatch(List<IncomingMessage> batch, RecordHandler handler, Supplier<Duration> remaining) {
-        List<String> failed = new ArrayList<>();
-        Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
-        boolean failRest = false;
-        for (IncomingMessage message : batch) {
-            Outcome outcome = failRest ? Outcome.NOT_PROCESSED : processRecord(message, handler, remaining);
-            outcomes.merge(outcome, 1, Integer::sum);
-            if (outcome != Outcome.APPLIED && outcome != Outcome.DUPLICATE) {
-                failed.add(message.messageId());
-                failRest |= message.fifo();
-            }
-        }
-        return new BatchResult(failed, outcomes);
+        return PowertoolsStyleBatch.sequential(batch, m -> processRecord(m, handler, remaining));
+    }
+
+    /** SqsBatchMessageHandler.processBatchInParallel(event, context): a parallel stream on the common pool. */
+    BatchResult processBatchInParallel(
+            List<IncomingMessage> batch, RecordHandler handler, Supplier<Duration> remaining) {
+        return PowertoolsStyleBatch.parallel(batch, m -> processRecord(m, handler, remaining));
+    }
+
+    /** SqsBatchMessageHandler.processBatchInParallel(event, context, executor): a future per record. */
+    BatchResult processBatchInParallel(
+            List<IncomingMessage> batch, RecordHandler handler, Supplier<Duration> remaining, Executor executor) {
+        return PowertoolsStyleBatch.parallel(batch, m -> processRecord(m, handler, remaining), executor);
     }
 
     /** IdempotencyHandler.handle: processIdempotency, retried on an inconsistent state. */

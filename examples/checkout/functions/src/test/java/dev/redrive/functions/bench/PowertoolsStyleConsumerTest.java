@@ -13,44 +13,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.redrive.core.consumer.IncomingMessage;
 import dev.redrive.functions.bench.PowertoolsStyleConsumer.BatchResult;
 import dev.redrive.functions.bench.PowertoolsStyleConsumer.Outcome;
-import dev.redrive.functions.testing.AdjustableClock;
-import dev.redrive.functions.testing.CountedClients;
-import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The baseline of the comparison does what Powertools' published algorithm does, on local DynamoDB: the calls each
  * case costs and the records it leaves, so that {@code bin/benchmark compare} compares against the real algorithm.
+ * Its parallel batch mode: {@link PowertoolsStyleConsumerParallelTest}.
  */
 @LocalAwsTest
-class PowertoolsStyleConsumerTest {
-
-    static final Duration REMAINING = Duration.ofSeconds(60);
-
-    LocalAws aws;
-    CountedClients clients;
-    String table;
-    AdjustableClock clock = new AdjustableClock();
-    PowertoolsStyleConsumer consumer;
-    final List<String> handled = new ArrayList<>();
-
-    @BeforeEach
-    void table(LocalAws aws) {
-        this.aws = aws;
-        clients = CountedClients.on(aws);
-        table = "pt-style-" + UUID.randomUUID().toString().substring(0, 8);
-        PowertoolsStyleConsumer.createTable(aws.dynamoDb(), table);
-        consumer = new PowertoolsStyleConsumer(clients.dynamoDb(), table, "fn.handle", Duration.ofHours(1), clock);
-    }
+class PowertoolsStyleConsumerTest extends PowertoolsStyleFixture {
 
     @Test
     void aNewRecordIsPutInProgressThenUpdatedToCompletedWithItsResponse() {
@@ -164,53 +141,5 @@ class PowertoolsStyleConsumerTest {
         assertThat(WriteUnits.itemBytes(
                         Map.of("id", AttributeValue.builder().s("abc").build())))
                 .isEqualTo(5); // "id" and "abc"
-    }
-
-    private BatchResult run(List<IncomingMessage> batch) {
-        clients.reset();
-        return consumer.processBatch(
-                batch,
-                key -> {
-                    handled.add(key);
-                    if (key.startsWith("fail-")) {
-                        throw new IllegalStateException("the downstream failed");
-                    }
-                    return "done";
-                },
-                () -> REMAINING);
-    }
-
-    private void seed(IncomingMessage m, String status, Instant expiration, Instant inProgressExpiration) {
-        aws.dynamoDb()
-                .putItem(b -> b.tableName(table)
-                        .item(Map.of(
-                                ID,
-                                        AttributeValue.builder()
-                                                .s(consumer.keyOf(m))
-                                                .build(),
-                                STATUS, AttributeValue.builder().s(status).build(),
-                                EXPIRATION,
-                                        AttributeValue.builder()
-                                                .n(Long.toString(expiration.getEpochSecond()))
-                                                .build(),
-                                IN_PROGRESS_EXPIRATION,
-                                        AttributeValue.builder()
-                                                .n(Long.toString(inProgressExpiration.toEpochMilli()))
-                                                .build())));
-    }
-
-    private Map<String, AttributeValue> stored(IncomingMessage m) {
-        return aws.dynamoDb()
-                .getItem(b -> b.tableName(table)
-                        .key(Map.of(
-                                ID,
-                                AttributeValue.builder().s(consumer.keyOf(m)).build()))
-                        .consistentRead(true))
-                .item();
-    }
-
-    private static IncomingMessage message(String key, String group) {
-        String id = UUID.randomUUID().toString();
-        return new IncomingMessage(id, "rh-" + id, "{\"key\":\"" + key + "\"}", Map.of(), 1, "queue", group);
     }
 }
