@@ -9,7 +9,6 @@ import dev.redrive.infra.RedriveApp;
 import dev.redrive.localrun.LocalRun;
 import dev.redrive.localrun.LocalStackContext;
 import dev.redrive.localrun.OperatorSettings;
-import dev.redrive.localrun.WholeSystemRun;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -43,7 +42,6 @@ import software.amazon.awscdk.AppProps;
  * (not compared as text) and the CLI, run in-process with exactly those settings and nothing else, reads the run's dead
  * letters from the running local AWS after the report; then SIGTERM stops the process and everything it started.
  */
-@WholeSystemRun
 class LocalRunPracticeTest {
 
     /** The repository's root (the tests run in {@code tooling/localrun}). */

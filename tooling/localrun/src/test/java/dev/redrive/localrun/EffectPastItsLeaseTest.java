@@ -46,7 +46,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * Sandboxes B (the slots' next processes) take both orders over once the leases have ended (token 2) and write the
  * emails. Then the held calls are let go. The downstream must count exactly one email per order.
  */
-@WholeSystemRun
 class EffectPastItsLeaseTest {
 
     static LocalSystem system;

@@ -42,7 +42,6 @@ import org.junit.jupiter.api.Test;
  * 0.005 ..."} replaces the fault flags ({@code -Dredrive.chaos.faults=by-rate -Dredrive.chaos.orders=150} is the
  * suite's former run, every kind by its rate alone), for measuring other sizes.
  */
-@WholeSystemRun
 class FixedSeedChaosRunTest {
 
     static final long SEED = 20261201L;

@@ -34,7 +34,6 @@ import org.junit.jupiter.api.Test;
  * a machine at load 30 to 50 ({@code ./mvnw -o test -pl tooling/localrun -am -Dtest='dev.redrive.localrun.**'}): 86 s
  * compressed, against 271 s as deployed in a run of the same hour.
  */
-@WholeSystemRun
 class IncidentScenarioTest {
 
     static final int ORDERS = Integer.getInteger("redrive.incident.orders", 6);

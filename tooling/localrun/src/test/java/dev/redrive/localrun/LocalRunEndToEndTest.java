@@ -58,7 +58,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * charge the payment provider kept, the outbox), so the orders the other tests place must come after it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@WholeSystemRun
 class LocalRunEndToEndTest {
 
     static LocalSystem system;
