@@ -21,20 +21,21 @@ public class Revenue extends SqsConsumerHandler {
     private static final String TABLE = Objects.requireNonNull(System.getenv("REVENUE_TABLE"), "set REVENUE_TABLE");
 
     public Revenue() {
-        super(Redrive.fromEnvironment().transactionalEffect("revenue", JsonMessages.keyAt("/orderId"), Revenue::add));
+        this(Redrive.fromEnvironment());
+    }
+
+    Revenue(Redrive redrive) { // your own settings and clients: RevenueOnLocalAwsTest passes local AWS's
+        super(redrive.transactionalEffect("revenue", JsonMessages.keyAt("/orderId"), Revenue::add));
     }
 
     static List<TransactWriteItem> add(JsonNode order, EffectContext ctx) {
-        JsonNode customer = order.path("customer");
-        JsonNode amount = order.path("amountCents");
+        JsonNode customer = order.path("customer"), amount = order.path("amountCents");
         if (!customer.isTextual() || !amount.isIntegralNumber()) {
             throw new SchemaViolation("InvalidOrder", "an order needs a string customer and an integer amountCents");
         }
-        return List.of(TransactWriteItem.builder()
-                .update(u -> u.tableName(TABLE)
+        return List.of(TransactWriteItem.builder().update(u -> u.tableName(TABLE)
                         .key(Map.of("pk", AttributeValue.fromS("revenue#" + customer.textValue())))
-                        .updateExpression("ADD #total :amount") // TOTAL is a reserved word in DynamoDB expressions
-                        .expressionAttributeNames(Map.of("#total", "total"))
+                        .updateExpression("ADD totalCents :amount")
                         .expressionAttributeValues(Map.of(":amount", AttributeValue.fromN(amount.asText()))))
                 .build());
     }
