@@ -29,11 +29,13 @@ public class Revenue extends SqsConsumerHandler {
     }
 
     static List<TransactWriteItem> add(JsonNode order, EffectContext ctx) {
-        JsonNode customer = order.path("customer"), amount = order.path("amountCents");
+        JsonNode customer = order.path("customer");
+        JsonNode amount = order.path("amountCents");
         if (!customer.isTextual() || !amount.isIntegralNumber()) {
             throw new SchemaViolation("InvalidOrder", "an order needs a string customer and an integer amountCents");
         }
-        return List.of(TransactWriteItem.builder().update(u -> u.tableName(TABLE)
+        return List.of(TransactWriteItem.builder()
+                .update(u -> u.tableName(TABLE)
                         .key(Map.of("pk", AttributeValue.fromS("revenue#" + customer.textValue())))
                         .updateExpression("ADD totalCents :amount")
                         .expressionAttributeValues(Map.of(":amount", AttributeValue.fromN(amount.asText()))))
