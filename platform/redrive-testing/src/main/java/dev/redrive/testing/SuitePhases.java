@@ -4,24 +4,37 @@ import java.util.function.Supplier;
 
 /**
  * Times the test suite's expensive phases (a local AWS service starting, a CDK synth, a sandbox starting) and prints
- * one line per phase to standard output, {@code redrive-phase: <phase> <millis> ms}, which {@code bin/ci-summary}
+ * one line per phase to standard output when {@link #ENABLED_PROPERTY} is on, {@code redrive-phase: <phase> <millis>
+ * ms}, which {@code bin/ci-summary}
  * adds up per phase at the end of {@code .ci/run}: where the suite's time goes, beside the slowest classes. Stateless:
  * the build log is the record.
  */
 public final class SuitePhases {
+
+    /**
+     * The system property that turns the lines on ({@code true}): the build sets it for every test JVM (the root pom's
+     * surefire configuration). Off elsewhere, so a local run ({@code bin/redrive-local}) and a user's own tests on
+     * {@code LocalAws} print none.
+     */
+    public static final String ENABLED_PROPERTY = "redrive.suite-phases";
 
     /** The prefix of every line this class prints; {@code bin/ci-summary} reads it. */
     public static final String PREFIX = "redrive-phase: ";
 
     private SuitePhases() {}
 
-    /** Runs {@code work}, prints how long it took under {@code phase} (also when it fails), and returns its result. */
+    /**
+     * Runs {@code work}, prints how long it took under {@code phase} (also when it fails; only when {@link
+     * #ENABLED_PROPERTY} is on), and returns its result.
+     */
     public static <T> T timed(String phase, Supplier<T> work) {
         long started = System.nanoTime();
         try {
             return work.get();
         } finally {
-            System.out.println(line(phase, (System.nanoTime() - started) / 1_000_000));
+            if (Boolean.getBoolean(ENABLED_PROPERTY)) {
+                System.out.println(line(phase, (System.nanoTime() - started) / 1_000_000));
+            }
         }
     }
 

@@ -12,7 +12,7 @@ class SuitePhasesTest {
 
     @Test
     void aTimedPhaseReturnsItsResultAndPrintsOneLineThatCiSummaryReads() {
-        String printed = capture(
+        String printed = printedWhenOn(
                 () -> assertThat(SuitePhases.timed("moto-start", () -> 42)).isEqualTo(42));
 
         assertThat(printed).matches("redrive-phase: moto-start \\d+ ms\\R");
@@ -20,12 +20,32 @@ class SuitePhasesTest {
 
     @Test
     void aPhaseThatFailsIsStillTimedAndItsFailureGoesOn() {
-        String printed = capture(() -> assertThatThrownBy(() -> SuitePhases.timed("cdk-synth", () -> {
+        String printed = printedWhenOn(() -> assertThatThrownBy(() -> SuitePhases.timed("cdk-synth", () -> {
                     throw new IllegalStateException("synth failed");
                 }))
                 .hasMessage("synth failed"));
 
         assertThat(printed).matches("redrive-phase: cdk-synth \\d+ ms\\R");
+    }
+
+    /**
+     * Off unless the build turns it on: bin/redrive-local's output and a user's own tests on {@code LocalAws} are not the
+     * place for the suite's phase lines (a newcomer saw them between the local run's progress lines).
+     */
+    @Test
+    void withoutTheBuildsPropertyATimedPhasePrintsNothing() {
+        String before = System.getProperty(SuitePhases.ENABLED_PROPERTY);
+        System.clearProperty(SuitePhases.ENABLED_PROPERTY);
+        try {
+            String printed = capture(
+                    () -> assertThat(SuitePhases.timed("moto-start", () -> 42)).isEqualTo(42));
+
+            assertThat(printed).isEmpty();
+        } finally {
+            if (before != null) {
+                System.setProperty(SuitePhases.ENABLED_PROPERTY, before);
+            }
+        }
     }
 
     @Test
@@ -34,6 +54,20 @@ class SuitePhasesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'moto start'");
         assertThat(SuitePhases.line("moto-start", 1234)).isEqualTo("redrive-phase: moto-start 1234 ms");
+    }
+
+    /** Runs {@code work} with the build's property on, as every test JVM of the build has it. */
+    private static String printedWhenOn(Runnable work) {
+        String before = System.setProperty(SuitePhases.ENABLED_PROPERTY, "true");
+        try {
+            return capture(work);
+        } finally {
+            if (before == null) {
+                System.clearProperty(SuitePhases.ENABLED_PROPERTY);
+            } else {
+                System.setProperty(SuitePhases.ENABLED_PROPERTY, before);
+            }
+        }
     }
 
     private static synchronized String capture(Runnable work) {
