@@ -14,9 +14,10 @@ public final class SuitePhases {
     /**
      * The system property that turns the lines on ({@code true}): the build sets it for every test JVM (the root pom's
      * surefire configuration). Off elsewhere, so a local run ({@code bin/redrive-local}) and a user's own tests on
-     * {@code LocalAws} print none.
+     * {@code LocalAws} print none. Not under {@code redrive.}: a Quarkus consumer's configuration mapping owns that
+     * prefix and refuses a property it does not know.
      */
-    public static final String ENABLED_PROPERTY = "redrive.suite-phases";
+    public static final String ENABLED_PROPERTY = "dev.redrive.suite-phases";
 
     /** The prefix of every line this class prints; {@code bin/ci-summary} reads it. */
     public static final String PREFIX = "redrive-phase: ";
