@@ -687,6 +687,10 @@ public final class LocalSystem implements AutoCloseable {
             f.put("sandboxes", (long) pool.instances());
             f.put("processStartToFirstPollMs", pool.firstInitMillis());
             f.put("processStartToFirstResponseMs", pool.firstStartToFirstResponseMillis());
+            Map<String, Long> cold = pool.coldStarts(); // a sandbox replaced after a timeout starts cold again
+            f.put("sandboxProcesses", cold.get("processes"));
+            f.put("medianFirstInvocationMs", cold.get("medianFirstInvocationMs"));
+            f.put("slowestFirstInvocationMs", cold.get("slowestFirstInvocationMs"));
             DynamoDbStreamPoller stream = streamPollerByFunction.get(name);
             if (stream != null) {
                 f.putAll(stream.figures());
@@ -762,5 +766,10 @@ public final class LocalSystem implements AutoCloseable {
     /** Where the function logs are. */
     public static Path logs(RunOptions options) {
         return options.workDir();
+    }
+
+    /** The folder of this run's function logs ({@link #logs(RunOptions)}). */
+    public Path logs() {
+        return logs(options);
     }
 }

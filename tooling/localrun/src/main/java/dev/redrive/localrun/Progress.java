@@ -58,13 +58,26 @@ public final class Progress {
      */
     public void await(String what, Duration timeout, Supplier<String> status, Supplier<Boolean> done)
             throws InterruptedException {
+        await(what, timeout, status, done, () -> "");
+    }
+
+    /**
+     * {@link #await(String, Duration, Supplier, Supplier)}, and on a timeout the text {@code evidence} gives (what the
+     * system holds: its dead letters, its logs' failures) printed and carried in the {@link TimedOut}'s message, for a
+     * reader who has only the build's output.
+     */
+    public void await(
+            String what, Duration timeout, Supplier<String> status, Supplier<Boolean> done, Supplier<String> evidence)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.get()) {
             if (System.nanoTime() > deadline) {
                 clearStatus();
                 printThreads(what);
+                String found = evidence.get();
+                text(found.isEmpty() || found.endsWith("\n") ? found : found + "\n");
                 throw new TimedOut("timed out after " + timeout.toSeconds() + " s waiting for " + what
-                        + " (last status: " + lastStatus + ")");
+                        + " (last status: " + lastStatus + ")" + (found.isEmpty() ? "" : "; " + found));
             }
             status(status.get());
             Thread.sleep(500); // a status poll of local AWS: there is no event to await

@@ -125,7 +125,9 @@ class LocalRunPracticeTest {
                         Settings.CLAIMS_TABLE,
                         Settings.ROUTES);
         awaitLine(l -> l.startsWith(LocalRun.KEEPING_RUNNING), "the scenario's end and the system kept running");
-        assertThat(out).as("the incident's report").contains("All checks passed.");
+        assertThat(out)
+                .as("the incident's report; where it failed: %s", whereItFailed())
+                .contains("All checks passed.");
         List<ProcessHandle> started = run.descendants().toList();
         assertThat(started).as("local AWS and the sandboxes, still up").isNotEmpty();
 
@@ -190,6 +192,26 @@ class LocalRunPracticeTest {
             }
             return false;
         });
+    }
+
+    /**
+     * The lines of the run's output that say why it failed, first (a CI log shows the head of a long message): its
+     * failed checks, and from the line saying it stopped (a wait that timed out, with the system's evidence) on; then
+     * its standard error.
+     */
+    private String whereItFailed() throws IOException {
+        List<String> lines = new ArrayList<>(out);
+        List<String> why = new ArrayList<>(
+                lines.stream().filter(l -> l.startsWith("  FAIL ")).toList());
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains("the run stopped:")) {
+                why.addAll(lines.subList(i, Math.min(lines.size(), i + 120)));
+                break;
+            }
+        }
+        Path stderr = dir.resolve("stderr.log");
+        String err = Files.exists(stderr) ? Files.readString(stderr) : "";
+        return String.join("\n", why) + "\nstderr:\n" + err.substring(Math.max(0, err.length() - 4000));
     }
 
     /** The variables the block between {@link OperatorSettings#BEGIN} and its end exports, unquoted as a shell does. */

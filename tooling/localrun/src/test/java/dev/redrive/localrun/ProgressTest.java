@@ -42,6 +42,26 @@ class ProgressTest {
     }
 
     @Test
+    void aWaitThatRunsOutOfTimeCarriesTheSystemsEvidenceInItsMessageAndPrintsIt() {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        Progress progress = new Progress(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> progress.await(
+                        "the orders", Duration.ofMillis(100), () -> "s", () -> false, () -> "2 x email PERMANENT Bug"))
+                .isInstanceOf(Progress.TimedOut.class)
+                .hasMessageContaining("waiting for the orders")
+                .hasMessageEndingWith("; 2 x email PERMANENT Bug");
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("2 x email PERMANENT Bug\n");
+    }
+
+    @Test
+    void aWaitThatEndsInTimeAsksForNoEvidence() throws Exception {
+        Progress progress = new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        progress.await("nothing", Duration.ofSeconds(5), () -> "s", () -> true, () -> {
+            throw new AssertionError("evidence read although the wait ended in time");
+        });
+    }
+
+    @Test
     void aWaitThatEndsInTimePrintsNoThreads() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         Progress progress = new Progress(new PrintStream(printed, true, StandardCharsets.UTF_8));

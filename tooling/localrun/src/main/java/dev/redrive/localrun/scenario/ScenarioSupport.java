@@ -91,10 +91,15 @@ class ScenarioSupport {
 
     /** {@link #await(String, Supplier)} with a timeout of its own (a phase whose length grows with its volume). */
     void await(String what, Duration timeout, Supplier<Boolean> done) throws InterruptedException {
-        progress.await(what, timeout, this::status, () -> {
-            system.failIfBroken();
-            return done.get();
-        });
+        progress.await(
+                what,
+                timeout,
+                this::status,
+                () -> {
+                    system.failIfBroken();
+                    return done.get();
+                },
+                () -> RunEvidence.of(system, observer));
     }
 
     /**
