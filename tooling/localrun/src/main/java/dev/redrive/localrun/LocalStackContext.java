@@ -38,6 +38,21 @@ public final class LocalStackContext {
     public static final Map<String, String> COMPRESSED_BREAKER =
             Map.of("breakerOpenPeriod", "PT1S", "breakerMaxOpenPeriod", "PT2S", "breakerProbeLease", "PT3S");
 
+    /**
+     * The context keys the build's runs of the incident replace ({@code IncidentScenarioTest}, {@code
+     * LocalRunPracticeTest}): {@link #COMPRESSED_BREAKER}, and the chaos stack's consumer timeout instead of the demo's.
+     * The build runs up to five whole systems at once on two cores, where a fresh sandbox's first batch can outlast
+     * the demo's 6 s, and each timeout resets the sandbox into another cold start (the reason the chaos stack has
+     * 10 s). A CI run dead-lettered both normal orders of the email consumer in both incident runs at once, after
+     * about four of the 6 s timeout's 36 s visibility periods, as such a string of timeouts would. {@code
+     * bin/redrive-local}, which runs alone, keeps the demo's values.
+     */
+    public static Map<String, String> forTheBuildsIncidentRuns(Path file, Map<String, String> environment) {
+        Map<String, String> overrides = new TreeMap<>(COMPRESSED_BREAKER);
+        overrides.put("consumerTimeout", of(file, true, environment).get("consumerTimeout"));
+        return overrides;
+    }
+
     private LocalStackContext() {}
 
     /**

@@ -265,8 +265,11 @@ class LocalRunPracticeTest {
                 .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
                 .exists();
         context.put("functionsAsset", functions.toString());
-        // The incident's breaker compressed as IncidentScenarioTest compresses it: the waits shrink, the checks do not.
-        context.putAll(LocalStackContext.COMPRESSED_BREAKER);
+        // The incident's breaker compressed and its consumer timeout raised as IncidentScenarioTest's: the waits
+        // shrink,
+        // the checks do not, and a cold first batch beside the build's other whole-system runs fits its timeout.
+        context.putAll(LocalStackContext.forTheBuildsIncidentRuns(
+                ROOT.resolve("tooling/localrun/local-stack.properties"), System.getenv()));
         App app = new App(
                 AppProps.builder().outdir(outdir.toString()).context(context).build());
         RedriveApp.create(app);

@@ -55,6 +55,21 @@ class LocalStackContextTest {
     }
 
     @Test
+    void theBuildsIncidentRunsTakeTheChaosStacksConsumerTimeoutAndTheCompressedBreaker() throws Exception {
+        Path file = file("consumerTimeout=PT6S\nchaos.consumerTimeout=PT10S\nmaxReceiveCount=4\n");
+
+        Map<String, String> overrides = LocalStackContext.forTheBuildsIncidentRuns(file, Map.of());
+
+        assertThat(overrides)
+                .containsEntry("consumerTimeout", "PT10S")
+                .containsAllEntriesOf(LocalStackContext.COMPRESSED_BREAKER)
+                .hasSize(LocalStackContext.COMPRESSED_BREAKER.size() + 1);
+        assertThat(LocalStackContext.of(file, false, Map.of()))
+                .as("the demo stack itself is unchanged")
+                .containsEntry("consumerTimeout", "PT6S");
+    }
+
+    @Test
     void theShippedFileGivesTheDemoAndChaosStacksTheirTimeouts() {
         Path shipped = Path.of("local-stack.properties");
 
