@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The checkout example's configuration, under {@code redrive.} beside the Redrive extension's own
- * ({@link dev.redrive.quarkus.CheckoutConfig}: claims, backoff, batch, breakers, …): the checkout's producer and
+ * ({@link dev.redrive.quarkus.RedriveConfig}: claims, backoff, batch, breakers, …): the checkout's producer and
  * consumers, and the dead-letter sweeper this artifact also runs (handler {@code dlq-sweeper}; a team without a
  * Quarkus artifact deploys {@code redrive-sweeper}'s function instead). Every property can be set as an environment
  * variable ({@code redrive.checkout.orders-table} is {@code REDRIVE_CHECKOUT_ORDERS_TABLE}); the example's CDK app sets

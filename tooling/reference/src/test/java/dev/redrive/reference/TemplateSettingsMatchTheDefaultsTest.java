@@ -1,4 +1,4 @@
-package dev.redrive.functions.config;
+package dev.redrive.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.redrive.checkout.CheckoutNames.OrderRetention;
 import dev.redrive.checkout.placing.IndexShards;
 import dev.redrive.core.names.RedriveNames.ReplayPaceVariables;
 import dev.redrive.core.replay.ReplayPace;
+import dev.redrive.functions.config.CheckoutConfig;
 import dev.redrive.quarkus.RedriveConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.WithDefault;
@@ -27,10 +28,14 @@ import org.junit.jupiter.api.Test;
  * defaults live in infra ({@code BackoffSettings.DEFAULT}, {@code BreakerSettings.DEFAULT}) as well as here, in the
  * {@code @WithDefault}s of the Redrive extension's {@link RedriveConfig} (the replay pace: of {@link CheckoutConfig}): this test reads the template the infra module synthesized with no
  * context and checks that the two agree, so that neither can drift alone.
+ *
+ * <p>It lives here, beside the references that document both sets of defaults, rather than in the functions module:
+ * there it made the functions' build wait for infra's synth, and the local run for both one after the other.
  */
 class TemplateSettingsMatchTheDefaultsTest {
 
-    static final Path TEMPLATE = Path.of("..", "infra", "target", "cdk.out", "Redrive.template.json");
+    static final Path TEMPLATE =
+            Path.of("..", "..", "examples", "checkout", "infra", "target", "cdk.out", "Redrive.template.json");
 
     @Test
     void theDefaultStacksBackoffAndBreakerSettingsAreTheFunctionsDefaults() throws Exception {
