@@ -119,6 +119,53 @@ class BatchProcessorTest {
     }
 
     @Test
+    void aLaneHungInAnEffectThatIgnoresInterruptsStillCountsAsRunningAfterTheReportUntilItEnds() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        consumer.on("hangs", (k, c) -> {
+            while (true) {
+                try {
+                    if (release.await(30, TimeUnit.SECONDS)) {
+                        return "late";
+                    }
+                } catch (InterruptedException ignored) {
+                    // an effect blocked in I/O that ignores interrupts
+                }
+            }
+        });
+
+        BatchReport report = process(List.of(message("fine"), message("hangs")), Duration.ofMillis(300));
+
+        assertThat(report.outcomes().get(1)).isInstanceOf(MessageOutcome.TimedOut.class);
+        assertThat(batches.lanesRunning()).as("the hung lane, after the report").isEqualTo(1);
+        release.countDown();
+        assertThat(batches.awaitLanesEnded(Duration.ofSeconds(10))).isTrue();
+        assertThat(batches.lanesRunning()).isZero();
+    }
+
+    /**
+     * The Lambda handler warns of records "still running past the batch's budget" when a lane runs after the report:
+     * a lane whose records all ended must not count, however its thread is scheduled after its last record. Counted
+     * over many batches: a lane thread that had signalled its end but not yet left was seen running after a quarter
+     * of the reports or more.
+     */
+    @Test
+    void afterTheReportOfABatchWhoseRecordsAllEndedNoLaneCountsAsRunning() {
+        int rounds = 2000;
+        int seenRunning = 0;
+        for (int r = 0; r < rounds; r++) {
+            BatchReport report = process(List.of(message("r" + r), message("s" + r)), Duration.ofSeconds(10));
+            assertThat(report.failedMessageIds()).isEmpty();
+            if (batches.lanesRunning() != 0) {
+                seenRunning++;
+            }
+        }
+
+        assertThat(seenRunning)
+                .as("reports after which a lane of their finished batch still counted as running, of %d", rounds)
+                .isZero();
+    }
+
+    @Test
     void retriesShareOneVisibilityCallPerTenAndDeadLettersAreSentNotRetried() {
         List<IncomingMessage> batch = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
