@@ -16,16 +16,15 @@ import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import dev.redrive.testing.localaws.LocalResources;
 import dev.redrive.testing.localaws.LocalResources.QueuePair;
+import dev.redrive.testing.localaws.SqsEventSource;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * Revenue on local AWS (SQS on ElasticMQ in this JVM, DynamoDB on moto's server, a child process: see redrive-testing's
@@ -61,9 +60,9 @@ class RevenueOnLocalAwsTest {
         List<String> messageIds = new ArrayList<>();
         for (int delivery = 1; delivery <= 2; delivery++) { // a redelivery: the same body, a new message id
             send(order);
-            List<Message> received = receive(1);
-            messageIds.add(received.get(0).messageId());
-            SQSBatchResponse response = revenue.handleRequest(event(received), NO_LAMBDA_CONTEXT);
+            SQSEvent event = SqsEventSource.receive(aws.sqs(), orders, 1); // as Lambda's event source builds it
+            messageIds.add(event.getRecords().get(0).getMessageId());
+            SQSBatchResponse response = revenue.handleRequest(event, NO_LAMBDA_CONTEXT);
             assertThat(response.getBatchItemFailures()).as("delivery %d acknowledged", delivery).isEmpty();
         }
 
@@ -82,7 +81,8 @@ class RevenueOnLocalAwsTest {
         send("{\"orderId\": \"o-2\", \"customer\": \"c-2\", \"amountCents\": 700}");
         send("{\"orderId\": \"o-bad\", \"customer\": \"c-2\", \"amountCents\": \"lots\"}");
 
-        SQSBatchResponse response = revenue.handleRequest(event(receive(2)), NO_LAMBDA_CONTEXT);
+        SQSEvent both = SqsEventSource.receive(aws.sqs(), orders, 2);
+        SQSBatchResponse response = revenue.handleRequest(both, NO_LAMBDA_CONTEXT);
 
         assertThat(response.getBatchItemFailures())
                 .extracting(BatchItemFailure::getItemIdentifier)
@@ -112,41 +112,5 @@ class RevenueOnLocalAwsTest {
 
     private void send(String body) {
         aws.sqs().sendMessage(b -> b.queueUrl(orders.url()).messageBody(body));
-    }
-
-    /** Receives {@code count} messages from the orders queue, as Lambda's event source mapping would. */
-    private List<Message> receive(int count) {
-        List<Message> received = new ArrayList<>();
-        while (received.size() < count) {
-            List<Message> batch = aws.sqs()
-                    .receiveMessage(b -> b.queueUrl(orders.url())
-                            .maxNumberOfMessages(10)
-                            .waitTimeSeconds(2)
-                            .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
-                    .messages();
-            assertThat(batch).as("messages still to receive: %d", count - received.size()).isNotEmpty();
-            received.addAll(batch);
-        }
-        return received;
-    }
-
-    /** The event Lambda's SQS event source builds from received messages. */
-    private SQSEvent event(List<Message> messages) {
-        List<SQSEvent.SQSMessage> records = new ArrayList<>();
-        for (Message m : messages) {
-            SQSEvent.SQSMessage r = new SQSEvent.SQSMessage();
-            r.setMessageId(m.messageId());
-            r.setReceiptHandle(m.receiptHandle());
-            r.setBody(m.body());
-            r.setEventSource("aws:sqs");
-            r.setEventSourceArn(orders.arn());
-            Map<String, String> attributes = new HashMap<>();
-            m.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
-            r.setAttributes(attributes);
-            records.add(r);
-        }
-        SQSEvent event = new SQSEvent();
-        event.setRecords(records);
-        return event;
     }
 }

@@ -14,10 +14,10 @@ import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import dev.redrive.testing.localaws.LocalResources;
 import dev.redrive.testing.localaws.LocalResources.QueuePair;
+import dev.redrive.testing.localaws.SqsEventSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * A plain Java handler, no Quarkus: {@link Redrive} and {@link SqsConsumerHandler}, configured by a {@code REDRIVE_*}
@@ -193,40 +192,10 @@ class PlainHandlerOnLocalAwsTest {
     }
 
     private List<Message> receive(int count) {
-        List<Message> received = new ArrayList<>();
-        while (received.size() < count) {
-            List<Message> batch = aws.sqs()
-                    .receiveMessage(b -> b.queueUrl(queue.url())
-                            .maxNumberOfMessages(10)
-                            .waitTimeSeconds(2)
-                            .messageAttributeNames("All")
-                            .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
-                    .messages();
-            assertThat(batch)
-                    .as("messages still to receive: %d", count - received.size())
-                    .isNotEmpty();
-            received.addAll(batch);
-        }
-        return received;
+        return SqsEventSource.receiveMessages(aws.sqs(), queue.url(), count, SqsEventSource.WAIT);
     }
 
-    /** The event Lambda's SQS event source builds from received messages. */
     private SQSEvent event(List<Message> messages) {
-        List<SQSEvent.SQSMessage> records = new ArrayList<>();
-        for (Message m : messages) {
-            SQSEvent.SQSMessage r = new SQSEvent.SQSMessage();
-            r.setMessageId(m.messageId());
-            r.setReceiptHandle(m.receiptHandle());
-            r.setBody(m.body());
-            r.setEventSourceArn(queue.arn());
-            r.setEventSource("aws:sqs");
-            Map<String, String> attributes = new HashMap<>();
-            m.attributes().forEach((k, v) -> attributes.put(k.toString(), v));
-            r.setAttributes(attributes);
-            records.add(r);
-        }
-        SQSEvent event = new SQSEvent();
-        event.setRecords(records);
-        return event;
+        return SqsEventSource.event(messages, queue.arn());
     }
 }
