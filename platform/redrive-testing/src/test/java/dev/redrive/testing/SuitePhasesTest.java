@@ -34,18 +34,11 @@ class SuitePhasesTest {
      */
     @Test
     void withoutTheBuildsPropertyATimedPhasePrintsNothing() {
-        String before = System.getProperty(SuitePhases.ENABLED_PROPERTY);
-        System.clearProperty(SuitePhases.ENABLED_PROPERTY);
-        try {
-            String printed = capture(
-                    () -> assertThat(SuitePhases.timed("moto-start", () -> 42)).isEqualTo(42));
+        String printed = printedWith(
+                null,
+                () -> assertThat(SuitePhases.timed("moto-start", () -> 42)).isEqualTo(42));
 
-            assertThat(printed).isEmpty();
-        } finally {
-            if (before != null) {
-                System.setProperty(SuitePhases.ENABLED_PROPERTY, before);
-            }
-        }
+        assertThat(printed).isEmpty();
     }
 
     @Test
@@ -58,15 +51,25 @@ class SuitePhasesTest {
 
     /** Runs {@code work} with the build's property on, as every test JVM of the build has it. */
     private static String printedWhenOn(Runnable work) {
-        String before = System.setProperty(SuitePhases.ENABLED_PROPERTY, "true");
+        return printedWith("true", work);
+    }
+
+    /** What {@code work} prints with the build's property set to {@code value} (null: unset); then as it was. */
+    private static String printedWith(String value, Runnable work) {
+        String before = System.getProperty(SuitePhases.ENABLED_PROPERTY);
+        set(value);
         try {
             return capture(work);
         } finally {
-            if (before == null) {
-                System.clearProperty(SuitePhases.ENABLED_PROPERTY);
-            } else {
-                System.setProperty(SuitePhases.ENABLED_PROPERTY, before);
-            }
+            set(before);
+        }
+    }
+
+    private static void set(String value) {
+        if (value == null) {
+            System.clearProperty(SuitePhases.ENABLED_PROPERTY);
+        } else {
+            System.setProperty(SuitePhases.ENABLED_PROPERTY, value);
         }
     }
 

@@ -5,9 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.redrive.infra.RedriveApp;
 import dev.redrive.localrun.LocalRun;
-import dev.redrive.localrun.LocalStackContext;
+import dev.redrive.localrun.LocalRunFixture;
 import dev.redrive.localrun.OperatorSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -33,8 +32,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-import software.amazon.awscdk.App;
-import software.amazon.awscdk.AppProps;
 
 /**
  * The local run as a practice ground, as a person uses it: {@code bin/redrive-local}'s main class runs a small incident
@@ -43,9 +40,6 @@ import software.amazon.awscdk.AppProps;
  * letters from the running local AWS after the report; then SIGTERM stops the process and everything it started.
  */
 class LocalRunPracticeTest {
-
-    /** The repository's root (the tests run in {@code tooling/localrun}). */
-    static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
 
     static final int DEAD = 4;
     static final int APPLIED = 1;
@@ -74,7 +68,11 @@ class LocalRunPracticeTest {
 
     @Test
     void thePrintedSettingsTakeTheCliToTheRunsDeadLettersWhileItKeepsRunningAndSigtermEndsIt() throws Exception {
-        Path template = synthesizeLocalStack(dir.resolve("cdk.out"));
+        // The stack bin/redrive-local synthesizes, with the incident's breaker compressed and its consumer timeout
+        // raised as IncidentScenarioTest's: the waits shrink, the checks do not, and a cold first batch beside the
+        // build's other whole-system runs fits its timeout.
+        Path template = LocalRunFixture.synthesizeLocalStack(
+                dir.resolve("cdk.out"), false, LocalRunFixture.incidentOverrides());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
@@ -98,7 +96,7 @@ class LocalRunPracticeTest {
                 "--template",
                 template.toString(),
                 "--functions",
-                ROOT.resolve("examples/checkout/functions/target").toString()));
+                LocalRunFixture.packagedFunctions().toString()));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(dir.toFile()) // its work folder (tooling/localrun/target/run) is made under it
                 .redirectError(dir.resolve("stderr.log").toFile());
@@ -254,26 +252,5 @@ class LocalRunPracticeTest {
         } catch (IOException e) {
             throw new AssertionError("connecting to " + endpoint + " failed otherwise than refused: " + e, e);
         }
-    }
-
-    /** The stack bin/redrive-local synthesizes: the context of local-stack.properties and the packaged functions. */
-    private static Path synthesizeLocalStack(Path outdir) throws IOException {
-        Map<String, Object> context = new LinkedHashMap<>(
-                LocalStackContext.of(ROOT.resolve("tooling/localrun/local-stack.properties"), false, System.getenv()));
-        Path functions = ROOT.resolve("examples/checkout/functions/target/function.zip");
-        assertThat(functions)
-                .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
-                .exists();
-        context.put("functionsAsset", functions.toString());
-        // The incident's breaker compressed and its consumer timeout raised as IncidentScenarioTest's: the waits
-        // shrink,
-        // the checks do not, and a cold first batch beside the build's other whole-system runs fits its timeout.
-        context.putAll(LocalStackContext.forTheBuildsIncidentRuns(
-                ROOT.resolve("tooling/localrun/local-stack.properties"), System.getenv()));
-        App app = new App(
-                AppProps.builder().outdir(outdir.toString()).context(context).build());
-        RedriveApp.create(app);
-        app.synth();
-        return outdir.resolve("Redrive.template.json");
     }
 }

@@ -47,8 +47,7 @@ class IncidentScenarioTest {
 
     static final boolean AS_DEPLOYED = Boolean.getBoolean("redrive.incident.as-deployed");
     /** The demo stack's context keys this run replaces (see the class comment). */
-    static final Map<String, String> OVERRIDES = LocalStackContext.forTheBuildsIncidentRuns(
-            LocalRunFixture.ROOT.resolve("tooling/localrun/local-stack.properties"), System.getenv());
+    static final Map<String, String> OVERRIDES = LocalRunFixture.incidentOverrides();
 
     /** The consumers' source queues' visibility timeout, above the consumer's timeout and its claim's lease. */
     static final int VISIBILITY_SECONDS = 20;

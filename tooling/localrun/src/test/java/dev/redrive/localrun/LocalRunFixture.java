@@ -26,10 +26,13 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * What every test that starts the whole local system shares: where the built modules are, and the start itself, on
  * this test JVM's one local AWS with its state reset.
  */
-final class LocalRunFixture {
+public final class LocalRunFixture {
 
     /** The repository's root (the tests run in {@code localrun/}). */
-    static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
+    public static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
+
+    /** The local run's stack context, {@code bin/redrive-local}'s ({@link LocalStackContext}). */
+    static final Path LOCAL_STACK = ROOT.resolve("tooling/localrun/local-stack.properties");
 
     private LocalRunFixture() {}
 
@@ -43,7 +46,7 @@ final class LocalRunFixture {
     }
 
     /** The functions module's target folder, holding the packaged artifact. */
-    static Path packagedFunctions() throws IOException {
+    public static Path packagedFunctions() throws IOException {
         Path functions = ROOT.resolve("examples/checkout/functions/target");
         try (Stream<Path> files = Files.list(functions)) {
             assertThat(files.anyMatch(p -> p.getFileName().toString().endsWith("-runner.jar")))
@@ -67,15 +70,19 @@ final class LocalRunFixture {
         return synthesizeLocalStack(outdir, chaos, Map.of());
     }
 
+    /** The context keys the build's incident runs replace ({@link LocalStackContext#forTheBuildsIncidentRuns}). */
+    public static Map<String, String> incidentOverrides() {
+        return LocalStackContext.forTheBuildsIncidentRuns(LOCAL_STACK, System.getenv());
+    }
+
     /**
      * {@link #synthesizeLocalStack(Path, boolean)} with the context keys of {@code overrides} replacing the file's: a
      * test that compresses a real-time period of the demo stack (the breaker's open period, say) for its run, without
      * changing the stack bin/redrive-local deploys.
      */
-    static synchronized Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides)
+    public static synchronized Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides)
             throws IOException {
-        Map<String, Object> context = new LinkedHashMap<>(
-                LocalStackContext.of(ROOT.resolve("tooling/localrun/local-stack.properties"), chaos, System.getenv()));
+        Map<String, Object> context = new LinkedHashMap<>(LocalStackContext.of(LOCAL_STACK, chaos, System.getenv()));
         context.putAll(overrides);
         Path functions = ROOT.resolve("examples/checkout/functions/target/function.zip");
         assertThat(functions)
