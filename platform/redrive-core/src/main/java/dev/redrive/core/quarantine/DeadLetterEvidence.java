@@ -14,6 +14,12 @@ import java.util.Optional;
  * message itself, else the claim record's failure history, else the absence of any record — which, for a message the
  * redrive policy moved after several receives, means the consumer crashed or timed out mid-flight (POISON).
  *
+ * <p>Attempts that vanished mid-flight (neither completed nor recorded a failure, their lease over) make a dead letter
+ * POISON only when they outnumber the attempts that recorded a failure: a message that kills most of its deliveries
+ * is the message's fault, but one sandbox that timed out in a cold start during an outage is not, and the outage's
+ * recorded class (TRANSIENT) stands, its reason saying how many attempts vanished. A replay that dead-letters again
+ * goes back to a person ({@code REPLAYED → QUARANTINED}), so such a message is replayed by a window at most once.
+ *
  * @param classification the class, error type, reason and dependency
  * @param firstFailedAt   the first recorded failure, or null
  * @param lastFailedAt    the last recorded failure, or null (matched against maintenance windows)
@@ -59,9 +65,12 @@ public record DeadLetterEvidence(
         }
         ClaimRecord c = claim.get();
         FailureRecord last = c.lastFailure();
-        long vanished = c.fencingToken() - c.failureCount() - (c.status() == ClaimStatus.COMPLETED ? 1 : 0);
         boolean inFlightNow = c.status() == ClaimStatus.IN_PROGRESS && !c.isLeaseExpired(now);
-        if (vanished > (inFlightNow ? 1 : 0)) {
+        long vanished = c.fencingToken()
+                - c.failureCount()
+                - (c.status() == ClaimStatus.COMPLETED ? 1 : 0)
+                - (inFlightNow ? 1 : 0);
+        if (vanished > 0 && vanished > c.failureCount()) {
             String lastWords = last == null
                     ? ""
                     : "; the last recorded failure was " + last.failureClass() + " "
@@ -80,11 +89,17 @@ public record DeadLetterEvidence(
         }
         if (last != null) {
             Classification lc = last.classification();
+            // Before the recorded reason, which may fill the reason's length on its own.
+            String alsoVanished = vanished > 0
+                    ? ", and " + vanished + " of " + c.fencingToken()
+                            + " attempts neither completed nor recorded a failure (crashed or timed out mid-flight)"
+                    : "";
             return new DeadLetterEvidence(
                     new Classification(
                             lc.failureClass(),
                             lc.errorType(),
-                            "failed " + c.failureCount() + " time(s) with " + lc.errorType() + ": " + lc.reason(),
+                            "failed " + c.failureCount() + " time(s) with " + lc.errorType() + alsoVanished + ": "
+                                    + lc.reason(),
                             lc.dependency()),
                     last.firstFailedAt(),
                     last.lastFailedAt(),
