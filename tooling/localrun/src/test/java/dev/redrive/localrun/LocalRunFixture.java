@@ -72,7 +72,7 @@ public final class LocalRunFixture {
 
     /** The context keys the build's incident runs replace ({@link LocalStackContext#forTheBuildsIncidentRuns}). */
     public static Map<String, String> incidentOverrides() {
-        return LocalStackContext.forTheBuildsIncidentRuns(LOCAL_STACK, System.getenv());
+        return LocalStackContext.forTheBuildsIncidentRuns();
     }
 
     /**

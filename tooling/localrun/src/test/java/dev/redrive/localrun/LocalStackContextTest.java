@@ -55,16 +55,20 @@ class LocalStackContextTest {
     }
 
     @Test
-    void theBuildsIncidentRunsTakeTheChaosStacksConsumerTimeoutAndTheCompressedBreaker() throws Exception {
-        Path file = file("consumerTimeout=PT6S\nchaos.consumerTimeout=PT10S\nmaxReceiveCount=4\n");
+    void theBuildsIncidentRunsTakeTheirOwnConsumerTimeoutAndTheCompressedBreakerAndLeaveTheDemoStackAlone() {
+        Path shipped = Path.of("local-stack.properties");
 
-        Map<String, String> overrides = LocalStackContext.forTheBuildsIncidentRuns(file, Map.of());
+        Map<String, String> overrides = LocalStackContext.forTheBuildsIncidentRuns();
 
         assertThat(overrides)
-                .containsEntry("consumerTimeout", "PT10S")
+                .containsEntry("consumerTimeout", "PT20S")
                 .containsAllEntriesOf(LocalStackContext.COMPRESSED_BREAKER)
                 .hasSize(LocalStackContext.COMPRESSED_BREAKER.size() + 1);
-        assertThat(LocalStackContext.of(file, false, Map.of()))
+        assertThat(java.time.Duration.parse(overrides.get("consumerTimeout")))
+                .as("longer than the chaos stack's, whose sandboxes are killed on purpose")
+                .isGreaterThan(java.time.Duration.parse(
+                        LocalStackContext.of(shipped, true, Map.of()).get("consumerTimeout")));
+        assertThat(LocalStackContext.of(shipped, false, Map.of()))
                 .as("the demo stack itself is unchanged")
                 .containsEntry("consumerTimeout", "PT6S");
     }
