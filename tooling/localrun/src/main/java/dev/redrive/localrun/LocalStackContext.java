@@ -39,7 +39,7 @@ public final class LocalStackContext {
             Map.of("breakerOpenPeriod", "PT1S", "breakerMaxOpenPeriod", "PT2S", "breakerProbeLease", "PT3S");
 
     /**
-     * The consumers' timeout in the build's runs of the incident: the CDK constructs' default timeout is 30 s; the demo
+     * The consumers' timeout in the build's run of the incident: the CDK constructs' default timeout is 30 s; the demo
      * stack's 6 s (and the chaos stack's 10 s) shortens the waits a person watches. The build runs up to five whole
      * systems at once on two cores, where a fresh sandbox's first batch can outlast a short timeout, and each timeout
      * resets the sandbox into another cold start. Two CI runs showed it: with 6 s, both normal orders of the email
@@ -49,11 +49,11 @@ public final class LocalStackContext {
     public static final String BUILD_CONSUMER_TIMEOUT = "PT20S";
 
     /**
-     * The context keys the build's runs of the incident replace ({@code IncidentScenarioTest}, {@code
-     * LocalRunPracticeTest}): {@link #COMPRESSED_BREAKER}, and {@link #BUILD_CONSUMER_TIMEOUT} instead of the demo's
+     * The context keys the build's run of the incident replaces ({@code LocalRunPracticeTest}): {@link
+     * #COMPRESSED_BREAKER}, and {@link #BUILD_CONSUMER_TIMEOUT} instead of the demo's
      * consumer timeout. {@code bin/redrive-local}, which runs alone, keeps the demo's values.
      */
-    public static Map<String, String> forTheBuildsIncidentRuns() {
+    public static Map<String, String> forTheBuildsIncidentRun() {
         Map<String, String> overrides = new TreeMap<>(COMPRESSED_BREAKER);
         overrides.put("consumerTimeout", BUILD_CONSUMER_TIMEOUT);
         return overrides;

@@ -34,15 +34,32 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The local run as a practice ground, as a person uses it: {@code bin/redrive-local}'s main class runs a small incident
- * with {@code --practice} and {@code --keep-running} in a process of its own; the block of settings it prints is parsed
- * (not compared as text) and the CLI, run in-process with exactly those settings and nothing else, reads the run's dead
- * letters from the running local AWS after the report; then SIGTERM stops the process and everything it started.
+ * The incident, and the local run as a practice ground, as a person uses it: {@code bin/redrive-local}'s main class
+ * runs the incident with {@code --practice} and {@code --keep-running} in a process of its own. Its report must pass
+ * every check, the split above all: of the N dead letters of the outage, the sweep replays N-M-K, marks the M the
+ * outbox sweep had republished already applied (nothing sent for them), and archives the K legacy ones to S3 with a
+ * note, order by order. Then the block of settings it prints is parsed (not compared as text) and the CLI, run
+ * in-process with exactly those settings and nothing else, reads the run's dead letters from the running local AWS;
+ * then SIGTERM stops the process and everything it started.
+ *
+ * <p>The build runs one incident, this one (it was two, with {@code IncidentScenarioTest}'s in-process run of the same
+ * scenario, whose assertions are here now): each whole system costs the build a local AWS, a stack's synth, a
+ * class-data archive and eight sandbox JVMs. Other sizes, and the stack as deployed, run by hand: {@code
+ * bin/redrive-local --scenario incident --orders T --dead N --applied M --legacy K}.
+ *
+ * <p>Time is compressed further than the demo stack's (the split does not depend on it, the waits do): the mail
+ * provider's breaker opens for 1 s up to 2 s with a probe's lease of 3 s ({@link
+ * dev.redrive.localrun.LocalStackContext#COMPRESSED_BREAKER}; the stack's 5 s up to 20 s, and 30 s: most of the
+ * outage's and the recovery's wall time was messages deferred by the open breaker), the schedules fire 30 times faster
+ * than their rate (the sweeper's every couple of seconds, so a scheduled sweep is running whenever the M orders are on
+ * their way), and the consumer timeout is {@link dev.redrive.localrun.LocalStackContext#BUILD_CONSUMER_TIMEOUT}, not
+ * the demo's 6 s: the build runs this beside other whole systems on two cores.
  */
 class LocalRunPracticeTest {
 
-    static final int DEAD = 4;
-    static final int APPLIED = 1;
+    static final int ORDERS = 6;
+    static final int DEAD = 13;
+    static final int APPLIED = 5;
     static final int LEGACY = 1;
     /** Two of each of the seven kinds of practice dead letter. */
     static final int PRACTICE = 14;
@@ -69,8 +86,9 @@ class LocalRunPracticeTest {
     @Test
     void thePrintedSettingsTakeTheCliToTheRunsDeadLettersWhileItKeepsRunningAndSigtermEndsIt() throws Exception {
         // The stack bin/redrive-local synthesizes, with the incident's breaker compressed and its consumer timeout
-        // raised as IncidentScenarioTest's: the waits shrink, the checks do not, and a cold first batch beside the
+        // raised (see the class comment): the waits shrink, the checks do not, and a cold first batch beside the
         // build's other whole-system runs fits its timeout.
+        Path report = dir.resolve("incident.json");
         Path template = LocalRunFixture.synthesizeLocalStack(
                 dir.resolve("cdk.out"), false, LocalRunFixture.incidentOverrides());
         List<String> command = new ArrayList<>(List.of(
@@ -81,7 +99,7 @@ class LocalRunPracticeTest {
                 "--scenario",
                 "incident",
                 "--orders",
-                "2",
+                Integer.toString(ORDERS),
                 "--dead",
                 Integer.toString(DEAD),
                 "--applied",
@@ -93,6 +111,8 @@ class LocalRunPracticeTest {
                 "--schedule-speed",
                 "30",
                 "--keep-running",
+                "--report",
+                report.toString(),
                 "--template",
                 template.toString(),
                 "--functions",
@@ -126,6 +146,19 @@ class LocalRunPracticeTest {
         assertThat(out)
                 .as("the incident's report; where it failed: %s", whereItFailed())
                 .contains("All checks passed.");
+        JsonNode checks = new ObjectMapper().readTree(report.toFile()).get("checks");
+        Map<String, Boolean> split = new TreeMap<>();
+        for (String check : List.of(
+                "replayed = N - M - K (" + (DEAD - APPLIED - LEGACY) + ")",
+                "already applied = M (" + APPLIED + "), nothing sent for them",
+                "archived to S3 with a note = K (" + LEGACY + ")",
+                "by key: the M orders the outbox sweep republished are the ones marked already applied, and every "
+                        + "other order of the outage was replayed")) {
+            split.put(check, checks.has(check) ? checks.get(check).asBoolean() : null);
+        }
+        assertThat(split)
+                .as("the split, in the report's checks: %s", checks)
+                .allSatisfy((check, passed) -> assertThat(passed).as(check).isTrue());
         List<ProcessHandle> started = run.descendants().toList();
         assertThat(started).as("local AWS and the sandboxes, still up").isNotEmpty();
 

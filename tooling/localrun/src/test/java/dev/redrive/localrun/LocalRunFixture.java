@@ -70,9 +70,9 @@ public final class LocalRunFixture {
         return synthesizeLocalStack(outdir, chaos, Map.of());
     }
 
-    /** The context keys the build's incident runs replace ({@link LocalStackContext#forTheBuildsIncidentRuns}). */
+    /** The context keys the build's incident run replaces ({@link LocalStackContext#forTheBuildsIncidentRun}). */
     public static Map<String, String> incidentOverrides() {
-        return LocalStackContext.forTheBuildsIncidentRuns();
+        return LocalStackContext.forTheBuildsIncidentRun();
     }
 
     /**

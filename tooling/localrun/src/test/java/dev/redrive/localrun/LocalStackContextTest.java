@@ -55,10 +55,10 @@ class LocalStackContextTest {
     }
 
     @Test
-    void theBuildsIncidentRunsTakeTheirOwnConsumerTimeoutAndTheCompressedBreakerAndLeaveTheDemoStackAlone() {
+    void theBuildsIncidentRunTakesItsOwnConsumerTimeoutAndTheCompressedBreakerAndLeaveTheDemoStackAlone() {
         Path shipped = Path.of("local-stack.properties");
 
-        Map<String, String> overrides = LocalStackContext.forTheBuildsIncidentRuns();
+        Map<String, String> overrides = LocalStackContext.forTheBuildsIncidentRun();
 
         assertThat(overrides)
                 .containsEntry("consumerTimeout", "PT20S")
