@@ -11,6 +11,7 @@ import dev.redrive.aws.ledger.DynamoDbQuarantineLedger;
 import dev.redrive.aws.ledger.DynamoDbReplayPaceStore;
 import dev.redrive.aws.ledger.DynamoDbReplayStats;
 import dev.redrive.aws.payload.ClaimCheckSettings;
+import dev.redrive.aws.queues.QueueAddress;
 import dev.redrive.aws.queues.QueueDirectory;
 import dev.redrive.aws.queues.SqsDeadLetterSource;
 import dev.redrive.aws.queues.SqsReplaySender;
@@ -22,6 +23,7 @@ import dev.redrive.core.replay.ReplayPace;
 import dev.redrive.core.replay.ReplayService;
 import dev.redrive.core.replay.SchemaGate;
 import dev.redrive.core.sweeper.Sweeper;
+import dev.redrive.schema.RoutesDocument;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -195,6 +197,18 @@ public record AwsRedrive(
                 .payloads(payloads())
                 .claims(claims())
                 .clock(clock);
+    }
+
+    /**
+     * The operator port on these resources, replaying through {@code replays}, with the breakers {@code routes} declares
+     * and its routes' source queues (a listing of resolved dead letters reads those archived to the store by queue).
+     */
+    public LedgerOperator.Builder operator(ReplayService replays, RoutesDocument routes) {
+        return operator(replays, routes.breakers())
+                .sourceQueues(routes.routes().stream()
+                        .map(r -> QueueAddress.nameOf(r.sourceQueue()))
+                        .distinct()
+                        .toList());
     }
 
     /** The sweeper on these resources, reading keys with {@code consumers} and replaying through {@code replays}. */

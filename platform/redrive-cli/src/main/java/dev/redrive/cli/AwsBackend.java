@@ -119,7 +119,7 @@ final class AwsBackend implements Backend {
                     .sender(context.senderWrapper().apply(redrive.sender()))
                     .pace(settings.replayPace())
                     .build();
-            operator = redrive.operator(replays, declared.breakers()).build();
+            operator = redrive.operator(replays, declared).build();
         }
         return operator;
     }

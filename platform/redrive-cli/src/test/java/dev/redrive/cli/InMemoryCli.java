@@ -82,6 +82,7 @@ final class InMemoryCli {
             .queues(queues)
             .payloads(payloads)
             .claims(claims)
+            .sourceQueues(List.of(ROUTE.sourceQueue()))
             .clock(clock)
             .build();
 

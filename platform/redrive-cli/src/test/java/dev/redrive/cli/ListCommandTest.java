@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.core.failure.FailureClass;
+import dev.redrive.core.quarantine.Actor;
+import dev.redrive.core.quarantine.QuarantineRecord;
+import dev.redrive.core.quarantine.QuarantineState;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,5 +123,34 @@ class ListCommandTest {
         assertThat(age.exitCode()).isEqualTo(2);
         assertThat(age.err().lines()).singleElement().asString().contains("'soon' is not a duration");
         assertThat(state.out() + klass.out() + age.out()).isEmpty();
+    }
+
+    /**
+     * Dead letters the archive sweep moved to S3 leave only a tombstone in the ledger, out of its by-state index: a
+     * listing of ARCHIVED (or REPLAYED) still shows them, by queue and across the routes' queues.
+     */
+    @Test
+    void anArchivedListingShowsTheDeadLettersArchivedToS3() {
+        QuarantineRecord kept = rig.record("q-rule-1");
+        QuarantineRecord stored = rig.record("q-schema-1");
+        archive(kept, false);
+        archive(stored, true);
+
+        CliRig.Run all = rig.run("list", "--state", "ARCHIVED");
+        CliRig.Run ofQueue = rig.run("list", "--state", "ARCHIVED", "--queue", CliRig.QUEUE);
+        CliRig.Run unresolved = rig.run("list");
+
+        assertThat(all.exitCode()).as(all.err()).isZero();
+        assertThat(all.out()).containsSubsequence("q-schema-1", "q-rule-1").contains("2 dead letter(s).");
+        assertThat(ofQueue.out()).containsSubsequence("q-schema-1", "q-rule-1").contains("2 dead letter(s).");
+        assertThat(unresolved.out()).doesNotContain("q-schema-1", "q-rule-1").contains("3 dead letter(s).");
+    }
+
+    private void archive(QuarantineRecord r, boolean toTheStore) {
+        QuarantineRecord archived =
+                r.moveTo(QuarantineState.ARCHIVED, Actor.person("ada"), "not ours", CliRig.NOW.minusSeconds(60));
+        rig.ledger
+                .save(toTheStore ? archived.tombstone("archive/" + r.id() + ".jsonl.gz") : archived, Optional.empty())
+                .orElseThrow();
     }
 }

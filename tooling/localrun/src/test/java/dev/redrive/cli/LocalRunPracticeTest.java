@@ -178,13 +178,19 @@ class LocalRunPracticeTest {
                         "InvalidRecipient", 2,
                         "OutdatedVersion", 2,
                         "NoFailureRecorded", 2));
-        // The incident's own: N - K replayed by its sweep (M of them "already applied"); its K archived to S3 leave the
-        // ledger's by-state index (tombstones), so a state listing does not show them.
+        // The incident's own: N - K replayed by its sweep (M of them "already applied"), and its K archived to S3,
+        // whose tombstones left the ledger's by-state index: the listing reads them by the routes' queues.
         CommandRun incident = cli(env, "list", "--state", "REPLAYED", "--json", "--limit", "100");
         assertThat(incident.exit()).as(incident.toString()).isZero();
         assertThat(new ObjectMapper().readTree(incident.out()))
                 .as("the incident's %d dead letters its sweep replayed or found applied", DEAD - LEGACY)
                 .hasSize(DEAD - LEGACY);
+        CommandRun archived = cli(env, "list", "--state", "ARCHIVED", "--json", "--limit", "100");
+        assertThat(archived.exit()).as(archived.toString()).isZero();
+        assertThat(new ObjectMapper().readTree(archived.out()))
+                .as("the incident's %d legacy dead letters, archived to S3", LEGACY)
+                .hasSize(LEGACY)
+                .allSatisfy(r -> assertThat(r.get("state").asText()).isEqualTo("ARCHIVED"));
         assertThat(run.isAlive()).as("still running after answering the CLI").isTrue();
 
         // A stop request (SIGTERM, as Ctrl-C's SIGINT): the process and everything it started end.

@@ -27,6 +27,7 @@ import dev.redrive.core.sweeper.Route;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -70,7 +71,7 @@ public final class LedgerOperator implements OperatorPort {
         this.payloads = require(b.payloads, "a payload store");
         this.clock = b.clock;
         this.archives = new ArchiveDecision(ledger, clock);
-        this.queries = new LedgerQueries(ledger, clock);
+        this.queries = new LedgerQueries(ledger, clock, b.sourceQueues);
         this.holds = b.breakers == null ? null : new BreakerHolds(b.breakers, windows, b.dependencies);
         this.claims = b.claims;
     }
@@ -426,8 +427,19 @@ public final class LedgerOperator implements OperatorPort {
         private BreakerStore breakers;
         private List<String> dependencies = List.of();
         private ClaimStore claims;
+        private List<String> sourceQueues = List.of();
 
         private Builder() {}
+
+        /**
+         * The routes' source queues (names): a listing of resolved dead letters (REPLAYED, ARCHIVED) without a queue
+         * reads each one's records moved to the store too, whose tombstones leave the ledger's by-state reads. None by
+         * default: such a listing then shows only the resolved records still in the ledger.
+         */
+        public Builder sourceQueues(Collection<String> sourceQueues) {
+            this.sourceQueues = List.copyOf(sourceQueues);
+            return this;
+        }
 
         /** The claim store the consumers claim in, for {@link #claim}; without it, {@code claim} throws. */
         public Builder claims(ClaimStore claims) {

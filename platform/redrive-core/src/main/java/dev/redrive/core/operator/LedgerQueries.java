@@ -21,16 +21,20 @@ import java.util.Set;
 /**
  * The operator's reads of the ledger, each through the query that fits it: one queue over many states by queue (the
  * by-queue index keeps tombstones, so such a listing shows dead letters archived to the store too); an age limit by
- * state with the arrival cutoff in the query; otherwise by state, filtered by queue.
+ * state with the arrival cutoff in the query; otherwise by state, filtered by queue. A resolved state (REPLAYED,
+ * ARCHIVED) also reads by queue, the query's or else each of {@code sourceQueues}: the archive sweep moves resolved
+ * records to the store, and their tombstones leave the by-state reads.
  */
 final class LedgerQueries {
 
     private final QuarantineLedger ledger;
     private final Clock clock;
+    private final List<String> sourceQueues;
 
-    LedgerQueries(QuarantineLedger ledger, Clock clock) {
+    LedgerQueries(QuarantineLedger ledger, Clock clock, List<String> sourceQueues) {
         this.ledger = ledger;
         this.clock = clock;
+        this.sourceQueues = List.copyOf(sourceQueues);
     }
 
     List<QuarantineRecord> list(QuarantineQuery query) {
@@ -48,6 +52,13 @@ final class LedgerQueries {
                                 state, now.minus(query.olderThan().get()), Integer.MAX_VALUE)
                         : ledger.inState(state, query.sourceQueue(), Integer.MAX_VALUE);
                 inState.forEach(r -> found.put(r.id(), r));
+            }
+            if (query.states().stream().anyMatch(QuarantineState::resolved)) {
+                for (String queue : query.sourceQueue().map(List::of).orElse(sourceQueues)) {
+                    ledger.ofQueue(queue, Integer.MAX_VALUE).stream()
+                            .filter(QuarantineRecord::archivedToStore)
+                            .forEach(r -> found.putIfAbsent(r.id(), r));
+                }
             }
         }
         List<QuarantineRecord> matching = new ArrayList<>();

@@ -59,7 +59,7 @@ public final class Operator {
                         redrive.replays(routes.keyReaders(readers), routes.schemaGate(readers))
                                 .pace(pace)
                                 .build(),
-                        routes.breakers())
+                        routes)
                 .build();
     }
 
