@@ -73,6 +73,7 @@ final class ChaosScenario implements Scenario {
         Observer observer = new Observer(system);
         Map<String, String> queues = queues(system);
         Operator operator = new Operator(system, observer, Actor.person("chaos-operator"));
+        Supplier<String> evidence = () -> RunEvidence.of(system, observer);
         String ordersTable = system.environmentOf(LocalSystem.CHECKOUT).get(ScenarioSupport.ORDERS_TABLE);
         CheckoutTraffic.stock(new DynamoDbCheckoutStore(system.aws().dynamoDb(), ordersTable));
         CheckoutTraffic customers = new CheckoutTraffic(
@@ -127,7 +128,8 @@ final class ChaosScenario implements Scenario {
                     c.drainTimeout(),
                     s::line,
                     () -> sends.isDone() || s.emailApplied() >= traffic.checkouts() / 4,
-                    system::failIfBroken);
+                    system::failIfBroken,
+                    evidence);
             progress.step("the mail provider goes down for " + c.outage().toSeconds() + " s");
             system.emailProviderOutage(true);
             Thread.sleep(c.outage().toMillis());
@@ -142,7 +144,14 @@ final class ChaosScenario implements Scenario {
                             "change-board",
                             "mail provider maintenance during the chaos run (closed when the provider recovered)"));
             progress.step("the mail provider is back; the window is closed, so the sweeper may replay it");
-            await(progress, "the producers to finish", c.drainTimeout(), s::line, sends::isDone, system::failIfBroken);
+            await(
+                    progress,
+                    "the producers to finish",
+                    c.drainTimeout(),
+                    s::line,
+                    sends::isDone,
+                    system::failIfBroken,
+                    evidence);
             sends.join();
             // The faults stop once most orders are applied (and, with --each-at-least-once, each planned kind and kill
             // point has struck), or after the drain timeout: either way the run heals, drains and is checked (a run
@@ -156,7 +165,8 @@ final class ChaosScenario implements Scenario {
                     () -> s.emailApplied() >= expected.email() * 97 / 100
                             && s.revenueApplied() >= expected.revenue() * 97 / 100
                             && chaos.faults().notStruckYet().isEmpty(),
-                    system::failIfBroken);
+                    system::failIfBroken,
+                    evidence);
             if (!mostApplied) {
                 report.tell("the faults were stopped after " + c.drainTimeout().toMinutes()
                         + " min with fewer than 97% of the orders applied or a planned fault not struck: " + s.line()
@@ -177,7 +187,8 @@ final class ChaosScenario implements Scenario {
                             && queues.values().stream().allMatch(q -> observer.depth(q) == 0)
                             && settled(observer.ledger())
                             && producerSettled.now(),
-                    system::failIfBroken);
+                    system::failIfBroken,
+                    evidence);
             background.close();
             sampler.sample();
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -305,7 +316,8 @@ final class ChaosScenario implements Scenario {
 
     /**
      * Waits until {@code done} holds; a function that can no longer start ({@code failIfBroken} throws) ends the wait
-     * at once, as nothing it should do will happen.
+     * at once, as nothing it should do will happen. A wait that times out prints {@code evidence} (the system's dead
+     * letters, claims, functions and log failures: {@link RunEvidence}) and carries it in its message.
      */
     private static void await(
             Progress progress,
@@ -313,25 +325,32 @@ final class ChaosScenario implements Scenario {
             Duration timeout,
             Supplier<String> status,
             BooleanSupplier done,
-            Runnable failIfBroken)
+            Runnable failIfBroken,
+            Supplier<String> evidence)
             throws InterruptedException {
-        progress.await(what, timeout, status, () -> {
-            failIfBroken.run();
-            return done.getAsBoolean();
-        });
+        progress.await(
+                what,
+                timeout,
+                status,
+                () -> {
+                    failIfBroken.run();
+                    return done.getAsBoolean();
+                },
+                evidence);
     }
 
-    /** As {@link #await}, but a wait that runs out of time says so and returns false. */
+    /** As {@link #await}, but a wait that runs out of time says so, with its evidence, and returns false. */
     static boolean awaitQuietly(
             Progress progress,
             String what,
             Duration timeout,
             Supplier<String> status,
             BooleanSupplier done,
-            Runnable failIfBroken)
+            Runnable failIfBroken,
+            Supplier<String> evidence)
             throws InterruptedException {
         try {
-            await(progress, what, timeout, status, done, failIfBroken);
+            await(progress, what, timeout, status, done, failIfBroken, evidence);
             return true;
         } catch (Progress.TimedOut timedOut) {
             progress.step(timedOut.getMessage());

@@ -17,27 +17,50 @@ import org.junit.jupiter.api.Test;
  */
 class ChaosScenarioWaitTest {
 
-    private final Progress progress =
-            new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    private final Progress progress = new Progress(new PrintStream(printed, true, StandardCharsets.UTF_8));
 
     @Test
     void aFunctionThatCanNoLongerStartEndsTheWaitAtOnce() {
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> ChaosScenario.awaitQuietly(
-                        progress, "the system to drain", Duration.ofSeconds(60), () -> "status", () -> false, () -> {
+                        progress,
+                        "the system to drain",
+                        Duration.ofSeconds(60),
+                        () -> "status",
+                        () -> false,
+                        () -> {
                             throw new IllegalStateException("function dlq-sweeper cannot start: 3 starts failed");
-                        }))
+                        },
+                        () -> "the system at the timeout"))
                 .hasMessageContaining("dlq-sweeper cannot start");
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
     }
 
     @Test
-    void aWaitThatTimesOutIsReportedNotThrown() throws Exception {
+    void aWaitThatTimesOutIsReportedWithTheSystemsEvidenceNotThrown() throws Exception {
         assertThat(ChaosScenario.awaitQuietly(
-                        progress, "the system to drain", Duration.ofMillis(600), () -> "status", () -> false, () -> {}))
+                        progress,
+                        "the system to drain",
+                        Duration.ofMillis(600),
+                        () -> "status",
+                        () -> false,
+                        () -> {},
+                        () -> "the system at the timeout:\n  dead letters recorded:\n    2 x confirmation-email\n"))
                 .isFalse();
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("timed out after 0 s waiting for the system to drain")
+                .contains("    2 x confirmation-email");
         assertThat(ChaosScenario.awaitQuietly(
-                        progress, "the system to drain", Duration.ofSeconds(5), () -> "status", () -> true, () -> {}))
+                        progress,
+                        "the system to drain",
+                        Duration.ofSeconds(5),
+                        () -> "status",
+                        () -> true,
+                        () -> {},
+                        () -> {
+                            throw new AssertionError("no evidence is gathered for a wait that ends in time");
+                        }))
                 .isTrue();
     }
 }
