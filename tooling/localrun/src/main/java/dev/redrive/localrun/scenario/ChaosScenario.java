@@ -122,7 +122,7 @@ final class ChaosScenario implements Scenario {
             background.start(c);
             progress.step(traffic.checkouts() + " checkouts from " + c.producers() + " producers, each event delivered"
                     + " 1.." + c.maxCopies() + " times; faults on");
-            await(
+            ScenarioSupport.awaitSystem(
                     progress,
                     "a quarter of the orders to be applied",
                     c.drainTimeout(),
@@ -144,7 +144,7 @@ final class ChaosScenario implements Scenario {
                             "change-board",
                             "mail provider maintenance during the chaos run (closed when the provider recovered)"));
             progress.step("the mail provider is back; the window is closed, so the sweeper may replay it");
-            await(
+            ScenarioSupport.awaitSystem(
                     progress,
                     "the producers to finish",
                     c.drainTimeout(),
@@ -315,31 +315,9 @@ final class ChaosScenario implements Scenario {
     }
 
     /**
-     * Waits until {@code done} holds; a function that can no longer start ({@code failIfBroken} throws) ends the wait
-     * at once, as nothing it should do will happen. A wait that times out prints {@code evidence} (the system's dead
-     * letters, claims, functions and log failures: {@link RunEvidence}) and carries it in its message.
+     * As {@link ScenarioSupport#awaitSystem}, but a wait that runs out of time says so, with its evidence, and returns
+     * false.
      */
-    private static void await(
-            Progress progress,
-            String what,
-            Duration timeout,
-            Supplier<String> status,
-            BooleanSupplier done,
-            Runnable failIfBroken,
-            Supplier<String> evidence)
-            throws InterruptedException {
-        progress.await(
-                what,
-                timeout,
-                status,
-                () -> {
-                    failIfBroken.run();
-                    return done.getAsBoolean();
-                },
-                evidence);
-    }
-
-    /** As {@link #await}, but a wait that runs out of time says so, with its evidence, and returns false. */
     static boolean awaitQuietly(
             Progress progress,
             String what,
@@ -350,7 +328,7 @@ final class ChaosScenario implements Scenario {
             Supplier<String> evidence)
             throws InterruptedException {
         try {
-            await(progress, what, timeout, status, done, failIfBroken, evidence);
+            ScenarioSupport.awaitSystem(progress, what, timeout, status, done, failIfBroken, evidence);
             return true;
         } catch (Progress.TimedOut timedOut) {
             progress.step(timedOut.getMessage());

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** What every scenario needs: the queues, the status line, waiting, sweeping, and the closing figures. */
@@ -91,15 +92,40 @@ class ScenarioSupport {
 
     /** {@link #await(String, Supplier)} with a timeout of its own (a phase whose length grows with its volume). */
     void await(String what, Duration timeout, Supplier<Boolean> done) throws InterruptedException {
-        progress.await(
+        awaitSystem(
+                progress,
                 what,
                 timeout,
                 this::status,
-                () -> {
-                    system.failIfBroken();
-                    return done.get();
-                },
+                done::get,
+                system::failIfBroken,
                 () -> RunEvidence.of(system, observer));
+    }
+
+    /**
+     * A whole-system wait, every scenario's: until {@code done} holds; a function that can no longer start ({@code
+     * failIfBroken} throws) ends the wait at once, as nothing it should do will happen; a wait that times out prints
+     * {@code evidence} (the system's dead letters, claims, functions and log failures: {@link RunEvidence}) and carries
+     * it in its {@link Progress.TimedOut}.
+     */
+    static void awaitSystem(
+            Progress progress,
+            String what,
+            Duration timeout,
+            Supplier<String> status,
+            BooleanSupplier done,
+            Runnable failIfBroken,
+            Supplier<String> evidence)
+            throws InterruptedException {
+        progress.await(
+                what,
+                timeout,
+                status,
+                () -> {
+                    failIfBroken.run();
+                    return done.getAsBoolean();
+                },
+                evidence);
     }
 
     /**
