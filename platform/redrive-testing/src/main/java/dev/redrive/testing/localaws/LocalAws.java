@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -82,26 +83,38 @@ public final class LocalAws implements AutoCloseable {
     }
 
     /**
+     * Runs {@code work} on a new daemon thread named {@code name}, beside the caller's. java.util.logging is initialized
+     * on the caller's thread first: with JBoss LogManager as its manager (a Quarkus test's class path), a JVM whose
+     * first log call comes from two threads at once can deadlock in class initialization, one thread initializing
+     * java.util.logging (moto's HTTP client) while the other initializes JBoss's LogContext through SLF4J
+     * (ElasticMQ's Pekko), each waiting for the other. A whole test module hung on it once (LocalAwsLifecycleTest's
+     * child JVM); {@code LoggingBesideAnotherThreadTest} races the two.
+     */
+    static <T> CompletableFuture<T> besideThisThread(String name, Supplier<T> work) {
+        java.util.logging.LogManager.getLogManager();
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        result.complete(work.get());
+                    } catch (RuntimeException | Error e) {
+                        result.completeExceptionally(e);
+                    }
+                },
+                name);
+        thread.setDaemon(true);
+        thread.start();
+        return result;
+    }
+
+    /**
      * Starts a new instance; the caller closes it. moto (a Python child that spends most of its start importing) starts
      * on its own thread while ElasticMQ starts in this one, so a test JVM waits for the slower of the two, not both.
      */
     public static LocalAws start(EndpointOverrides overrides) {
-        CompletableFuture<MotoServer> motoStart = new CompletableFuture<>();
-        if (overrides.needsMoto()) {
-            Thread starter = new Thread(
-                    () -> {
-                        try {
-                            motoStart.complete(SuitePhases.timed("moto-start", MotoServer::start));
-                        } catch (RuntimeException | Error e) {
-                            motoStart.completeExceptionally(e);
-                        }
-                    },
-                    "redrive-moto-start");
-            starter.setDaemon(true);
-            starter.start();
-        } else {
-            motoStart.complete(null);
-        }
+        CompletableFuture<MotoServer> motoStart = overrides.needsMoto()
+                ? besideThisThread("redrive-moto-start", () -> SuitePhases.timed("moto-start", MotoServer::start))
+                : CompletableFuture.completedFuture(null);
         EmbeddedSqs sqs = null;
         try {
             if (overrides.sqs().isEmpty()) {

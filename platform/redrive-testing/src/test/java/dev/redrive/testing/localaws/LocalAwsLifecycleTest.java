@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +22,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -164,16 +166,30 @@ class LocalAwsLifecycleTest {
         }
     }
 
-    private static long awaitMotoPid(Process child) throws IOException {
-        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = out.readLine()) != null) {
-            int at = line.indexOf("moto, pid ");
-            if (at >= 0) {
-                return Long.parseLong(line.substring(at + "moto, pid ".length()).replaceAll("\\D.*", ""));
+    /** The pid the child reports for its moto, within 60 s (a child that hangs fails the test, not the build). */
+    private static long awaitMotoPid(Process child) throws Exception {
+        CompletableFuture<Long> pid = CompletableFuture.supplyAsync(() -> {
+            try {
+                BufferedReader out =
+                        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                String line;
+                while ((line = out.readLine()) != null) {
+                    int at = line.indexOf("moto, pid ");
+                    if (at >= 0) {
+                        return Long.parseLong(
+                                line.substring(at + "moto, pid ".length()).replaceAll("\\D.*", ""));
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
+            throw new AssertionError("the child JVM ended without starting moto");
+        });
+        try {
+            return pid.get(60, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the child JVM did not report its moto within 60 s", e);
         }
-        throw new AssertionError("the child JVM ended without starting moto");
     }
 
     @SuppressWarnings("unused")
