@@ -111,12 +111,13 @@ public final class ProducerCrashes {
                 mine.add(p);
             }
         }
-        record KillOnAnswer(ProducerCrashPoint point, long generation) {}
-        ThreadLocal<KillOnAnswer> killOnAnswer = new ThreadLocal<>();
+        /* A call forwarded to DynamoDB: what it was and which process sent it. */
+        record Sent(String operation, JsonNode body, long generation) {}
+        ThreadLocal<Sent> sent = new ThreadLocal<>();
         return new Hook() {
             @Override
             public Verdict before(Call call) {
-                killOnAnswer.remove();
+                sent.remove();
                 FunctionInstance sb = sandbox.get();
                 if (sb == null || mine.isEmpty() && !marksRefused) {
                     return Verdict.pass();
@@ -129,32 +130,40 @@ public final class ProducerCrashes {
                     marksRefusedCount.incrementAndGet();
                     return AwsFaults.dynamoDbThrottle();
                 }
+                long generation = sb.generation();
                 for (ProducerCrashPoint p : mine) {
-                    if (p.isAt(op, body) && trigger.strikes(p, orderKeys(body))) {
-                        long generation = sb.generation();
-                        if (!p.afterTheAnswer()) {
-                            sb.kill(generation);
-                            recordStrike(p);
-                            return Verdict.drop();
-                        }
-                        killOnAnswer.set(new KillOnAnswer(p, generation));
-                        break;
+                    if (!p.afterTheAnswer() && p.isAt(op, body) && trigger.strikes(p, orderKeys(body))) {
+                        sb.kill(generation);
+                        recordStrike(p);
+                        return Verdict.drop();
                     }
                 }
+                sent.set(new Sent(op, body, generation));
                 return Verdict.pass();
             }
 
+            /*
+             * The points after the answer are decided here, on a call DynamoDB answered: a call that a later hook
+             * answered or dropped instead never reached them, so it neither strikes nor uses up a first opportunity.
+             */
             @Override
             public Verdict after(Call call, Reply reply) {
-                KillOnAnswer kill = killOnAnswer.get();
-                killOnAnswer.remove();
+                Sent s = sent.get();
+                sent.remove();
                 FunctionInstance sb = sandbox.get();
-                if (kill == null || sb == null) {
+                if (s == null || sb == null) {
                     return Verdict.pass();
                 }
-                sb.kill(kill.generation()); // applied (or refused) by DynamoDB; the sandbox never reads the answer
-                recordStrike(kill.point());
-                return Verdict.drop();
+                for (ProducerCrashPoint p : mine) {
+                    if (p.afterTheAnswer()
+                            && p.isAt(s.operation(), s.body())
+                            && trigger.strikes(p, orderKeys(s.body()))) {
+                        sb.kill(s.generation()); // applied (or refused) by DynamoDB; the sandbox never reads the answer
+                        recordStrike(p);
+                        return Verdict.drop();
+                    }
+                }
+                return Verdict.pass();
             }
         };
     }
