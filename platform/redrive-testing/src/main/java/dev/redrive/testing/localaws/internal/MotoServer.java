@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -42,6 +43,7 @@ public final class MotoServer implements AutoCloseable {
     private static final String SERVING = "REDRIVE_MOTO_SERVING ";
     private static final String REPORTED = "REDRIVE_MOTO_";
     private static final String WARNING = "REDRIVE_MOTO_WARNING ";
+    private static final String STALLED = "REDRIVE_MOTO_STALLED";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Process process;
@@ -51,10 +53,12 @@ public final class MotoServer implements AutoCloseable {
     private final String routing;
     private final String serving;
     private volatile List<String> reportedAtStop = List.of();
+    private final List<String> stalls;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private MotoServer(Process process, Path log, URI endpoint, Ready ready) {
+        this.stalls = ready.stalls();
         this.process = process;
         this.log = log;
         this.endpoint = endpoint;
@@ -67,7 +71,7 @@ public final class MotoServer implements AutoCloseable {
      * What the launcher prints before it is ready: how it rolls back DynamoDB transactions, how it routes requests to
      * moto's services, how it serves DynamoDB (serializer, Query, update expressions), and its port.
      */
-    private record Ready(String transactions, String routing, String serving, int port) {}
+    private record Ready(String transactions, String routing, String serving, int port, List<String> stalls) {}
 
     public static MotoServer start() {
         return start(Map.of());
@@ -146,8 +150,9 @@ public final class MotoServer implements AutoCloseable {
                     serving = line.substring(SERVING.length()).strip();
                 } else if (line.startsWith(READY)) {
                     int port = Integer.parseInt(line.substring(READY.length()).strip());
-                    drain(out);
-                    return new Ready(transactions, routing, serving, port);
+                    List<String> stalls = new CopyOnWriteArrayList<>();
+                    drain(out, stalls);
+                    return new Ready(transactions, routing, serving, port, stalls);
                 }
             }
         } catch (IOException e) {
@@ -156,13 +161,22 @@ public final class MotoServer implements AutoCloseable {
         throw new LocalAwsException("moto exited before it was ready");
     }
 
-    /** Keeps reading stdout so the child never blocks on a full pipe. */
-    private static void drain(BufferedReader out) {
+    /**
+     * Keeps reading stdout so the child never blocks on a full pipe; a stall report (a request that held the launcher's
+     * lock too long, see moto_serialized.py) goes to this JVM's stderr as it comes, and is kept for {@link
+     * #stallReports()}.
+     */
+    private static void drain(BufferedReader out, List<String> stalls) {
         Thread t = new Thread(
                 () -> {
                     try {
-                        while (out.readLine() != null) {
-                            // discard
+                        String line;
+                        while ((line = out.readLine()) != null) {
+                            if (line.startsWith(STALLED)) {
+                                String report = line.substring(STALLED.length());
+                                stalls.add(report);
+                                System.err.println("redrive local AWS: moto stalled:" + report);
+                            }
                         }
                     } catch (IOException ignored) {
                         // the child is gone
@@ -261,6 +275,14 @@ public final class MotoServer implements AutoCloseable {
      */
     public List<String> reportedAtStop() {
         return reportedAtStop;
+    }
+
+    /**
+     * The lines of the launcher's stall reports so far (a request that held its lock longer than {@code
+     * REDRIVE_MOTO_STALL_SECONDS}, 60 by default: which one, and where each of its threads stood); empty while none.
+     */
+    public List<String> stallReports() {
+        return List.copyOf(stalls);
     }
 
     public boolean alive() {

@@ -25,8 +25,11 @@ import hashlib
 import inspect
 import logging
 import os
+import io
 import sys
 import threading
+import time
+import traceback
 
 # ---------------------------------------------------------------------------------------------------------------------
 # DynamoDB TransactWriteItems: an undo log of the items a transaction touched, instead of a deep copy of its tables.
@@ -1274,6 +1277,94 @@ def _forgetting_what_it_registers(transact_write_items):
     return forgetting
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# Stalls: one request holding the lock stops every other one. A request that holds it longer than
+# REDRIVE_MOTO_STALL_SECONDS (60 by default; no request of Redrive's tests needs more than a few) is reported once on
+# stdout, in lines that start with REDRIVE_MOTO_STALLED: which request, for how long, and where each thread of the
+# launcher stands. The Java side echoes them to its stderr as they come, so a hung local AWS explains itself in the
+# build's log instead of in a test's timeout.
+# ---------------------------------------------------------------------------------------------------------------------
+
+STALL_ENV = "REDRIVE_MOTO_STALL_SECONDS"
+STALLED = "REDRIVE_MOTO_STALLED"
+
+
+def _stall_seconds():
+    try:
+        return max(0.1, float(os.environ.get(STALL_ENV, "60")))
+    except ValueError:
+        _warn("%s=%r is not a number of seconds; stalls are reported after 60 s" % (STALL_ENV, os.environ[STALL_ENV]))
+        return 60.0
+
+
+class _LockHolder:
+    """The request that holds the lock, since when, and whether its stall was reported."""
+
+    def __init__(self):
+        self.since = None
+        self.what = None
+        self.reported = False
+
+    def holding(self, environ):
+        holder = self
+
+        class Held:
+            def __enter__(self):
+                holder.what = "%s %s %s" % (environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"),
+                                            environ.get("HTTP_X_AMZ_TARGET", ""))
+                holder.reported = False
+                holder.since = time.monotonic()
+
+            def __exit__(self, *exc):
+                holder.since = None
+                return False
+
+        return Held()
+
+
+def _report_stalls(holder, seconds):
+    while True:
+        time.sleep(min(1.0, seconds / 2))
+        since, what = holder.since, holder.what
+        if since is None or holder.reported or time.monotonic() - since < seconds:
+            continue
+        holder.reported = True
+        lines = ["a request (%s) has held the lock for %.0f s; every other request waits. Where the launcher's threads "
+                 "stand:" % (what.strip(), time.monotonic() - since)]
+        frames = sys._current_frames()
+        for thread in threading.enumerate():
+            frame = frames.get(thread.ident)
+            if frame is not None:
+                lines.append("thread %s:" % thread.name)
+                for entry in traceback.format_stack(frame):
+                    lines.extend("  " + line for line in entry.rstrip().splitlines())
+        sys.stdout.write("".join("%s %s\n" % (STALLED, line) for line in lines))
+        sys.stdout.flush()
+
+
+HOLD_ENV = "REDRIVE_MOTO_TEST_HOLD"
+HOLD_PATH = "/redrive-moto/hold"
+
+
+def _hold(environ, start_response):
+    """With REDRIVE_MOTO_TEST_HOLD=1 (MotoStallTest), POST /redrive-moto/hold?seconds=S holds the lock for S seconds:
+    the one request that takes as long as a test needs, to see the stall reported."""
+    query = dict(p.split("=", 1) for p in environ.get("QUERY_STRING", "").split("&") if "=" in p)
+    time.sleep(float(query.get("seconds", "1")))
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [b"held"]
+
+
+def _read_body_first(environ):
+    """Replaces the request's input with its body, read in full (by its Content-Length) on the caller's thread."""
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return  # moto answers a malformed length as it would have
+    if length > 0:
+        environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(length))
+
+
 def main():
     try:
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
@@ -1295,9 +1386,19 @@ def main():
 
     app = DomainDispatcherApplication(create_backend_app)
 
+    holder = _LockHolder()
+    hold_for_tests = os.environ.get(HOLD_ENV) == "1"
+    threading.Thread(target=_report_stalls, args=(holder, _stall_seconds()), name="stall-reporter",
+                     daemon=True).start()
+
     def serialized(environ, start_response):
+        # The request's body is read before the lock: a client that stops halfway through sending one (a frozen
+        # process) keeps only its own thread waiting, never every other request.
+        _read_body_first(environ)
         # Hold the lock until the whole response body is produced: moto may build it lazily.
-        with lock, profile:
+        with lock, profile, holder.holding(environ):
+            if hold_for_tests and environ.get("PATH_INFO") == HOLD_PATH:
+                return _hold(environ, start_response)
             response = app(environ, start_response)
             try:
                 body = b"".join(response)
