@@ -2,18 +2,15 @@ package dev.redrive.localrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.redrive.infra.RedriveApp;
 import dev.redrive.localstack.provision.LocalQueue;
 import dev.redrive.localstack.provision.ProvisionedResources;
 import dev.redrive.localstack.provision.TemplateProvisioner;
 import dev.redrive.testing.localaws.LocalAws;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awscdk.App;
-import software.amazon.awscdk.AppProps;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -23,21 +20,28 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class CdkSettingsDriveLocalAwsTest {
 
+    /** The settings under test: one stack per {@code maxReceiveCount}, built by {@link SynthesizedStacks} too. */
+    static final List<Integer> MAX_RECEIVES = List.of(2, 3);
+
+    /** The CDK context of the stack with {@code maxReceives}: the consumers only, on a placeholder asset. */
+    static Map<String, Object> context(int maxReceives) {
+        return Map.of(
+                "maxReceiveCount",
+                Integer.toString(maxReceives),
+                "allowShortRetries",
+                "true",
+                "placeholderAsset",
+                "true",
+                "checkoutProducer",
+                "false",
+                "placeholderDirectory",
+                LocalRunFixture.SYNTHESIZED.resolve("placeholder").toString());
+    }
+
     @Test
-    void aFailingMessageReachesTheLocalDlqAfterTheReceivesTheCdkSettingsSay(@TempDir Path out) {
-        for (int maxReceives : List.of(2, 3)) {
-            Path outdir = out.resolve("receives-" + maxReceives);
-            App app = new App(AppProps.builder()
-                    .outdir(outdir.toString())
-                    .context(Map.of(
-                            "maxReceiveCount", Integer.toString(maxReceives),
-                            "allowShortRetries", "true",
-                            "placeholderAsset", "true",
-                            "checkoutProducer", "false",
-                            "placeholderDirectory", out.resolve("placeholder").toString()))
-                    .build());
-            RedriveApp.create(app);
-            app.synth();
+    void aFailingMessageReachesTheLocalDlqAfterTheReceivesTheCdkSettingsSay() throws IOException {
+        for (int maxReceives : MAX_RECEIVES) {
+            Path outdir = LocalRunFixture.synthesized(context(maxReceives));
             LocalAws aws = LocalAws.shared();
             aws.reset();
             ProvisionedResources resources =

@@ -8,11 +8,16 @@ import dev.redrive.testing.localaws.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.HashMap;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,12 +64,7 @@ public final class LocalRunFixture {
     /**
      * The local run's stack, synthesized as bin/redrive-local synthesizes it: the context of {@code
      * tooling/localrun/local-stack.properties} ({@link LocalStackContext}; the chaos stack's when {@code chaos}) and the
-     * packaged functions, in {@code outdir}.
-     *
-     * <p>A synth costs seconds (the CDK app runs in jsii's node process): this JVM synthesizes each stack once, keyed by
-     * its inputs (the whole context, the functions archive's size and time), into a folder of its own under {@code
-     * target/synthesized}, and copies that cloud assembly into {@code outdir} for every test that asks for the same
-     * stack.
+     * packaged functions, in {@code outdir} (see {@link #synthesized(Map)}).
      */
     static Path synthesizeLocalStack(Path outdir, boolean chaos) throws IOException {
         return synthesizeLocalStack(outdir, chaos, Map.of());
@@ -80,8 +80,14 @@ public final class LocalRunFixture {
      * test that compresses a real-time period of the demo stack (the breaker's open period, say) for its run, without
      * changing the stack bin/redrive-local deploys.
      */
-    public static synchronized Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides)
+    public static Path synthesizeLocalStack(Path outdir, boolean chaos, Map<String, String> overrides)
             throws IOException {
+        copyTree(synthesized(localStackContext(chaos, overrides)), outdir);
+        return outdir.resolve(TEMPLATE);
+    }
+
+    /** The CDK context of {@link #synthesizeLocalStack(Path, boolean, Map)}'s stack. */
+    static Map<String, Object> localStackContext(boolean chaos, Map<String, String> overrides) {
         Map<String, Object> context = new LinkedHashMap<>(LocalStackContext.of(LOCAL_STACK, chaos, System.getenv()));
         context.putAll(overrides);
         Path functions = ROOT.resolve("examples/checkout/functions/target/function.zip");
@@ -89,31 +95,92 @@ public final class LocalRunFixture {
                 .as("the packaged functions: build them first (./mvnw -pl examples/checkout/functions package)")
                 .exists();
         context.put("functionsAsset", functions.toString());
-        String key = new TreeMap<>(context) + " functions " + Files.size(functions) + " bytes, modified "
-                + Files.getLastModifiedTime(functions);
-        Path assembly = SYNTHESIZED.get(key);
-        if (assembly == null || !Files.isRegularFile(assembly.resolve(TEMPLATE))) {
-            assembly = Files.createTempDirectory(
-                    Files.createDirectories(ROOT.resolve("tooling/localrun/target/synthesized")),
-                    chaos ? "chaos-stack-" : "local-stack-");
-            App app = new App(AppProps.builder()
-                    .outdir(assembly.toString())
-                    .context(context)
-                    .build());
-            SuitePhases.timed("cdk-synth", () -> {
-                RedriveApp.create(app);
-                return app.synth();
-            });
-            SYNTHESIZED.put(key, assembly);
-        }
-        copyTree(assembly, outdir);
-        return outdir.resolve(TEMPLATE);
+        return context;
     }
 
-    private static final String TEMPLATE = "Redrive.template.json";
+    /**
+     * The cloud assembly of the CDK app ({@link RedriveApp}) with {@code context}: read only, to copy or provision.
+     *
+     * <p>A synth costs seconds of CPU, most of them starting jsii's node process, once per JVM. So the build
+     * synthesizes every stack these tests ask for in one JVM before they start ({@link SynthesizedStacks}, the
+     * module's {@code synthesize-test-stacks} step), into {@code target/synthesized/<SHA-256 of the inputs>}; a test
+     * finds its stack there, or (run alone, or asking for one the step did not make) synthesizes it there itself. The
+     * inputs are the whole context and the size and time of the functions archive it names: a rebuilt archive or a
+     * changed setting is another stack. One JVM at a time writes a stack (a file lock), into a folder of its own that
+     * it then renames into place.
+     */
+    static Path synthesized(Map<String, Object> context) throws IOException {
+        String inputs = inputsOf(context);
+        Path cache = Files.createDirectories(SYNTHESIZED);
+        Path assembly = cache.resolve(sha256(inputs));
+        synchronized (LocalRunFixture.class) {
+            try (FileChannel lock = FileChannel.open(
+                    cache.resolve(assembly.getFileName() + ".lock"),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE)) {
+                lock.lock(); // released as the channel closes
+                if (Files.isRegularFile(assembly.resolve(TEMPLATE))
+                        && inputs.equals(Files.readString(assembly.resolve(INPUTS)))) {
+                    return assembly;
+                }
+                Path fresh = Files.createTempDirectory(cache, "synth-");
+                App app = new App(AppProps.builder()
+                        .outdir(fresh.toString())
+                        .context(context)
+                        .build());
+                SuitePhases.timed("cdk-synth", () -> {
+                    RedriveApp.create(app);
+                    return app.synth();
+                });
+                Files.writeString(fresh.resolve(INPUTS), inputs);
+                deleteTree(assembly);
+                Files.move(fresh, assembly, StandardCopyOption.ATOMIC_MOVE);
+                return assembly;
+            }
+        }
+    }
 
-    /** Cloud assemblies this JVM synthesized, by their inputs. */
-    private static final Map<String, Path> SYNTHESIZED = new HashMap<>();
+    /** Where {@link #synthesized(Map)} keeps the stacks of this build. */
+    static final Path SYNTHESIZED = ROOT.resolve("tooling/localrun/target/synthesized");
+
+    private static final String TEMPLATE = "Redrive.template.json";
+    private static final String INPUTS = "inputs.txt";
+
+    private static String inputsOf(Map<String, Object> context) throws IOException {
+        StringBuilder inputs = new StringBuilder();
+        new TreeMap<>(context)
+                .forEach((k, v) -> inputs.append(k).append('=').append(v).append('\n'));
+        Object asset = context.get("functionsAsset");
+        if (asset != null) {
+            Path functions = Path.of(asset.toString());
+            inputs.append("functionsAsset: ")
+                    .append(Files.size(functions))
+                    .append(" bytes, modified ")
+                    .append(Files.getLastModifiedTime(functions))
+                    .append('\n');
+        }
+        return inputs.toString();
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
 
     private static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
