@@ -43,8 +43,9 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  *       refuse it (the outbox write is conditional, If-None-Match).
  * </ul>
  *
- * Sandboxes B (the slots' next processes) take both orders over once the leases have ended (token 2) and write the
- * emails. Then the held calls are let go. The downstream must count exactly one email per order.
+ * Sandboxes B (the slots' next processes) take both orders over once the leases have ended (token 2; on a loaded
+ * machine a take-over can run out of its own budget, and the next one takes over with token 3) and write the emails.
+ * Then the held calls are let go. The downstream must count exactly one email per order.
  */
 class EffectPastItsLeaseTest {
 
@@ -116,12 +117,18 @@ class EffectPastItsLeaseTest {
                 .failFast(system::failIfBroken)
                 .until(() -> "COMPLETED".equals(observer.claimStatus(key1))
                         && "COMPLETED".equals(observer.claimStatus(key2)));
-        assertThat(observer.claimsByKey().get(key1).fencingToken())
-                .as("B took order 1 over")
-                .isEqualTo(2);
-        assertThat(observer.claimsByKey().get(key2).fencingToken())
-                .as("B took order 2 over")
-                .isEqualTo(2);
+        // A take-over can itself run out of its budget on a loaded machine, and the next sandbox then takes over with
+        // the next token (a clean-clone CI run: the slot's next process took both orders with token 2 four seconds
+        // after its own cold start and ended its batch TimedOut=2; order 1 completed under token 3). What must hold
+        // whatever the number of take-overs is below: one email per order, A1's call never sent, A2's refused.
+        long token1 = observer.claimsByKey().get(key1).fencingToken();
+        long token2 = observer.claimsByKey().get(key2).fencingToken();
+        assertThat(token1)
+                .as("order 1 completed by a take-over (a token after A1's)")
+                .isGreaterThanOrEqualTo(2);
+        assertThat(token2)
+                .as("order 2 completed by a take-over (a token after A2's)")
+                .isGreaterThanOrEqualTo(2);
 
         answersFirst.release();
         stoppedMidEffect.release();
@@ -144,14 +151,19 @@ class EffectPastItsLeaseTest {
         FencingJournal journal = chaos.journal();
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> journal.effectCallsOf(key2) == 2);
+                .until(() -> journal.lateEffectCalls().stream()
+                        .anyMatch(late -> late.key().equals(key2)));
         assertThat(observer.emailWritesPerKey())
                 .as("the downstream counts exactly one email per order")
                 .containsEntry(email1, 1)
                 .containsEntry(email2, 1);
         assertThat(journal.effectCallsOf(key1))
-                .as("effect calls of order 1 that reached the mail provider: B's alone")
-                .isEqualTo(1);
+                .as("effect calls of order 1 that reached the mail provider: the take-overs' alone, at most one each")
+                .isBetween(1, (int) token1 - 1);
+        assertThat(journal.effectCallsOf(key2))
+                .as("effect calls of order 2 that reached the mail provider: A2's late one and the take-overs', at most"
+                        + " one each")
+                .isBetween(2, (int) token2);
         assertThat(journal.effectsAcceptedOf(key2))
                 .as("A2's late write was refused by the outbox's condition")
                 .isEqualTo(1);
