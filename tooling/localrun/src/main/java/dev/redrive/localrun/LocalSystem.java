@@ -34,12 +34,19 @@ import dev.redrive.testing.localaws.LocalAws;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -229,19 +236,90 @@ public final class LocalSystem implements AutoCloseable {
         synchronized (TRAINED) {
             Path known = TRAINED.get(artifact.classpath());
             if (known != null && Files.isRegularFile(known)) {
-                // A copy under this run's own directory, as a trained one would be: no run maps another run's file.
-                Path copy = Files.createTempDirectory(options.workDir(), "class-data-")
-                        .toAbsolutePath()
-                        .normalize()
-                        .resolve(known.getFileName());
-                Files.copy(known, copy);
-                javaRuntime = javaRuntime.withClassDataArchive(copy);
-                progress.step("class-data archive of the functions trained by an earlier run of this JVM, copied: the "
-                        + "sandboxes map it");
+                mapCopyOf(known, "trained by an earlier run of this JVM", progress);
+                return;
+            }
+            Optional<Path> shared = sharedClassDataArchives();
+            if (shared.isEmpty()) {
+                trainOwnClassDataArchive(progress);
+            } else {
+                trainOrCopyShared(shared.get(), progress);
+            }
+            javaRuntime.classDataArchive().ifPresent(a -> TRAINED.put(artifact.classpath(), a));
+        }
+    }
+
+    /** Maps a copy of {@code archive} under this run's own directory, as a trained one would be. */
+    private void mapCopyOf(Path archive, String whose, Progress progress) throws IOException {
+        // No run maps another run's file, which that run may delete.
+        Path copy = Files.createTempDirectory(options.workDir(), "class-data-")
+                .toAbsolutePath()
+                .normalize()
+                .resolve(archive.getFileName());
+        Files.copy(archive, copy);
+        javaRuntime = javaRuntime.withClassDataArchive(copy);
+        progress.step("class-data archive of the functions " + whose + ", copied: the sandboxes map it");
+    }
+
+    /**
+     * The build-wide folder where JVMs share the archives they train, from the system property {@value
+     * #SHARED_CLASS_DATA_PROPERTY} (tooling/localrun's tests set it: five test JVMs start the system side by side, and
+     * each would otherwise train its own); empty when it is not set, as for bin/redrive-local.
+     */
+    private static Optional<Path> sharedClassDataArchives() {
+        String dir = System.getProperty(SHARED_CLASS_DATA_PROPERTY, "").trim();
+        return dir.isEmpty()
+                ? Optional.empty()
+                : Optional.of(Path.of(dir).toAbsolutePath().normalize());
+    }
+
+    static final String SHARED_CLASS_DATA_PROPERTY = "redrive.localrun.shared-class-data";
+
+    /**
+     * The archive of this artifact from the shared folder, or trained here and left there for the others. The first JVM
+     * to ask trains it while it holds the folder's lock for this artifact; the others wait and copy it. An archive is
+     * keyed by the artifact's class path and the size and time of each of its files: a rebuilt jar is another archive.
+     */
+    private void trainOrCopyShared(Path dir, Progress progress) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        String key = sha256(classpathIdentity(artifact.classpath()));
+        Path archive = dir.resolve(key + ".jsa");
+        try (FileChannel lock =
+                FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            lock.lock(); // released as the channel closes
+            if (Files.isRegularFile(archive)) {
+                mapCopyOf(archive, "trained by another JVM of this build", progress);
                 return;
             }
             trainOwnClassDataArchive(progress);
-            javaRuntime.classDataArchive().ifPresent(a -> TRAINED.put(artifact.classpath(), a));
+            Optional<Path> trained = javaRuntime.classDataArchive();
+            if (trained.isPresent()) {
+                Path partial = Files.createTempFile(dir, key, ".partial");
+                Files.copy(trained.get(), partial, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+    }
+
+    private static String classpathIdentity(String classpath) throws IOException {
+        StringBuilder identity = new StringBuilder();
+        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry);
+            identity.append(entry);
+            if (Files.isRegularFile(p)) {
+                identity.append(' ').append(Files.size(p)).append(' ').append(Files.getLastModifiedTime(p));
+            }
+            identity.append('\n');
+        }
+        return identity.toString();
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 
