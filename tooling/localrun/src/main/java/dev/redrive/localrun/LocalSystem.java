@@ -263,7 +263,7 @@ public final class LocalSystem implements AutoCloseable {
 
     /**
      * The build-wide folder where JVMs share the archives they train, from the system property {@value
-     * #SHARED_CLASS_DATA_PROPERTY} (tooling/localrun's tests set it: five test JVMs start the system side by side, and
+     * #SHARED_CLASS_DATA_PROPERTY} (tooling/localrun's tests set it: six test JVMs start the system side by side, and
      * each would otherwise train its own); empty when it is not set, as for bin/redrive-local.
      */
     private static Optional<Path> sharedClassDataArchives() {
