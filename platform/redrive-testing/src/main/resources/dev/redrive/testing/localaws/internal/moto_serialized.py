@@ -19,13 +19,17 @@ parsed once (parse_update_expressions_once). The line "REDRIVE_MOTO_SERVING seri
 query=<by-key|compare|moto> expressions=<parsed-once|compare|moto>" on stdout, before the ready line, says which run;
 REDRIVE_MOTO_SERIALIZER, REDRIVE_MOTO_QUERY and REDRIVE_MOTO_EXPRESSIONS set to moto keep moto's own, set to compare
 run both and report each difference (REDRIVE_MOTO_WARNING) and, at exit, what was compared (REDRIVE_MOTO_COMPARED).
+
+A request's body is read before the lock, so a client that stops halfway through sending one holds up no other request;
+a request that holds the lock longer than REDRIVE_MOTO_STALL_SECONDS (60) is reported on stdout in REDRIVE_MOTO_STALLED
+lines, with the stack of every thread (see _report_stalls).
 """
 import copy
 import hashlib
 import inspect
+import io
 import logging
 import os
-import io
 import sys
 import threading
 import time
