@@ -34,19 +34,12 @@ import dev.redrive.testing.localaws.LocalAws;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -276,28 +269,22 @@ public final class LocalSystem implements AutoCloseable {
     static final String SHARED_CLASS_DATA_PROPERTY = "redrive.localrun.shared-class-data";
 
     /**
-     * The archive of this artifact from the shared folder, or trained here and left there for the others. The first JVM
-     * to ask trains it while it holds the folder's lock for this artifact; the others wait and copy it. An archive is
-     * keyed by the artifact's class path and the size and time of each of its files: a rebuilt jar is another archive.
+     * The archive of this artifact from the shared folder, or trained here and left there for the others: the first JVM
+     * to ask trains it and the others copy it ({@link SharedByInputs}). An archive is keyed by the artifact's class path
+     * and the size and time of each of its files: a rebuilt jar is another archive.
      */
     private void trainOrCopyShared(Path dir, Progress progress) throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        String key = sha256(classpathIdentity(artifact.classpath()));
-        Path archive = dir.resolve(key + ".jsa");
-        try (FileChannel lock =
-                FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            lock.lock(); // released as the channel closes
-            if (Files.isRegularFile(archive)) {
-                mapCopyOf(archive, "trained by another JVM of this build", progress);
-                return;
-            }
-            trainOwnClassDataArchive(progress);
-            Optional<Path> trained = javaRuntime.classDataArchive();
-            if (trained.isPresent()) {
-                Path partial = Files.createTempFile(dir, key, ".partial");
-                Files.copy(trained.get(), partial, StandardCopyOption.REPLACE_EXISTING);
-                Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE);
-            }
+        Optional<SharedByInputs.Entry> shared =
+                SharedByInputs.get(dir, classpathIdentity(artifact.classpath()), fresh -> {
+                    trainOwnClassDataArchive(progress);
+                    Optional<Path> trained = javaRuntime.classDataArchive();
+                    if (trained.isPresent()) {
+                        Files.copy(trained.get(), fresh);
+                    }
+                    return trained.isPresent();
+                });
+        if (shared.isPresent() && !shared.get().madeHere()) {
+            mapCopyOf(shared.get().path(), "trained by another JVM of this build", progress);
         }
     }
 
@@ -312,15 +299,6 @@ public final class LocalSystem implements AutoCloseable {
             identity.append('\n');
         }
         return identity.toString();
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
     }
 
     /**

@@ -7,17 +7,12 @@ import dev.redrive.testing.SuitePhases;
 import dev.redrive.testing.localaws.LocalAws;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,40 +98,29 @@ public final class LocalRunFixture {
      *
      * <p>A synth costs seconds of CPU, most of them starting jsii's node process, once per JVM. So the build
      * synthesizes every stack these tests ask for in one JVM before they start ({@link SynthesizedStacks}, the
-     * module's {@code synthesize-test-stacks} step), into {@code target/synthesized/<SHA-256 of the inputs>}; a test
+     * module's {@code synthesize-test-stacks} step), into {@code target/synthesized} ({@link SharedByInputs}); a test
      * finds its stack there, or (run alone, or asking for one the step did not make) synthesizes it there itself. The
      * inputs are the whole context and the size and time of the functions archive it names: a rebuilt archive or a
-     * changed setting is another stack. One JVM at a time writes a stack (a file lock), into a folder of its own that
-     * it then renames into place.
+     * changed setting is another stack.
      */
     static Path synthesized(Map<String, Object> context) throws IOException {
-        String inputs = inputsOf(context);
-        Path cache = Files.createDirectories(SYNTHESIZED);
-        Path assembly = cache.resolve(sha256(inputs));
-        synchronized (LocalRunFixture.class) {
-            try (FileChannel lock = FileChannel.open(
-                    cache.resolve(assembly.getFileName() + ".lock"),
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE)) {
-                lock.lock(); // released as the channel closes
-                if (Files.isRegularFile(assembly.resolve(TEMPLATE))
-                        && inputs.equals(Files.readString(assembly.resolve(INPUTS)))) {
-                    return assembly;
-                }
-                Path fresh = Files.createTempDirectory(cache, "synth-");
-                App app = new App(AppProps.builder()
-                        .outdir(fresh.toString())
-                        .context(context)
-                        .build());
-                SuitePhases.timed("cdk-synth", () -> {
-                    RedriveApp.create(app);
-                    return app.synth();
-                });
-                Files.writeString(fresh.resolve(INPUTS), inputs);
-                deleteTree(assembly);
-                Files.move(fresh, assembly, StandardCopyOption.ATOMIC_MOVE);
-                return assembly;
-            }
+        try {
+            return SharedByInputs.get(SYNTHESIZED, inputsOf(context), fresh -> {
+                        App app = new App(AppProps.builder()
+                                .outdir(fresh.toString())
+                                .context(context)
+                                .build());
+                        SuitePhases.timed("cdk-synth", () -> {
+                            RedriveApp.create(app);
+                            return app.synth();
+                        });
+                        return Files.isRegularFile(fresh.resolve(TEMPLATE));
+                    })
+                    .orElseThrow(() -> new IOException("the synth wrote no " + TEMPLATE + " for " + context))
+                    .path();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for the synth of " + context);
         }
     }
 
@@ -144,7 +128,6 @@ public final class LocalRunFixture {
     static final Path SYNTHESIZED = ROOT.resolve("tooling/localrun/target/synthesized");
 
     private static final String TEMPLATE = "Redrive.template.json";
-    private static final String INPUTS = "inputs.txt";
 
     private static String inputsOf(Map<String, Object> context) throws IOException {
         StringBuilder inputs = new StringBuilder();
@@ -160,26 +143,6 @@ public final class LocalRunFixture {
                     .append('\n');
         }
         return inputs.toString();
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
