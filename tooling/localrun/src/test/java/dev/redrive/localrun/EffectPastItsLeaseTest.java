@@ -167,8 +167,12 @@ class EffectPastItsLeaseTest {
         assertThat(journal.effectsAcceptedOf(key2))
                 .as("A2's late write was refused by the outbox's condition")
                 .isEqualTo(1);
-        assertThat(journal.lateEffectCalls())
-                .as("the only effect call that arrived after its lease is A2's, delivered on purpose")
+        List<FencingJournal.StaleWrite> lateCalls = journal.lateEffectCalls();
+        assertThat(lateCalls)
+                .as(
+                        "the only effect call that arrived after its lease is A2's, delivered on purpose; late calls %s,"
+                                + " sandbox exits %s",
+                        lateCalls, system.sandboxExits())
                 .singleElement()
                 .satisfies(late -> {
                     assertThat(late.key()).isEqualTo(key2);

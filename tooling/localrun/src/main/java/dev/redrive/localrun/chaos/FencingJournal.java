@@ -16,8 +16,14 @@ import java.util.function.ToIntFunction;
  */
 public final class FencingJournal {
 
-    /** An effect AWS accepted although its token was stale when it arrived. */
-    public record StaleWrite(String key, long token, long sentAtMillis, String why) {}
+    /**
+     * An effect call whose token was stale when it arrived (and, in {@link #staleAccepted}, that AWS accepted).
+     *
+     * @param sentAtMillis   when it reached AWS (the proxy), epoch millis
+     * @param signedAtMillis when the sandbox signed it (its {@code X-Amz-Date}, to the second), or -1: a call signed
+     *                       well inside its lease that still arrived after it was late on the wire, not sent late
+     */
+    public record StaleWrite(String key, long token, long sentAtMillis, long signedAtMillis, String why) {}
 
     private static final class KeyState {
         long highestToken;
@@ -83,10 +89,11 @@ public final class FencingJournal {
     }
 
     /**
-     * An effect call under {@code token} reached AWS at {@code sentAtMillis}. Returns why it is stale (its lease had
-     * ended, or a higher token had been granted), or null when it is not.
+     * An effect call under {@code token}, signed by the sandbox at {@code signedAtMillis} (-1 when unknown), reached
+     * AWS at {@code sentAtMillis}. Returns why it is stale (its lease had ended, or a higher token had been granted),
+     * or null when it is not.
      */
-    public String effectCall(String key, long token, long sentAtMillis) {
+    public String effectCall(String key, long token, long sentAtMillis, long signedAtMillis) {
         effectCalls.incrementAndGet();
         if (key == null || token < 0) {
             return null;
@@ -97,23 +104,35 @@ public final class FencingJournal {
             s.effectCalls++;
             Long leaseEnd = s.leaseEndByToken.get(token);
             if (s.highestToken > token) {
-                why = "token " + token + " was superseded by " + s.highestToken;
+                why = "token " + token + " was superseded by " + s.highestToken + signed(signedAtMillis, leaseEnd);
             } else if (leaseEnd != null && leaseEnd >= 0 && sentAtMillis > leaseEnd) {
-                why = "sent " + (sentAtMillis - leaseEnd) + " ms after the lease of token " + token + " ended";
+                why = "arrived " + (sentAtMillis - leaseEnd) + " ms after the lease of token " + token + " ended"
+                        + signed(signedAtMillis, leaseEnd);
             } else {
                 why = null;
             }
         }
         if (why != null) {
             synchronized (lateCalls) {
-                lateCalls.add(new StaleWrite(key, token, sentAtMillis, why));
+                lateCalls.add(new StaleWrite(key, token, sentAtMillis, signedAtMillis, why));
             }
         }
         return why;
     }
 
+    private static String signed(long signedAtMillis, Long leaseEnd) {
+        if (signedAtMillis < 0 || leaseEnd == null || leaseEnd < 0) {
+            return "";
+        }
+        // X-Amz-Date is to the second: the sandbox signed it in the second that follows signedAtMillis.
+        long before = leaseEnd - signedAtMillis;
+        return before >= 0
+                ? "; signed at most " + before + " ms before its lease ended"
+                : "; signed at least " + -before + " ms after its lease ended";
+    }
+
     /** AWS accepted the effect call; {@code staleWhy} is what {@link #effectCall} said of it. */
-    public void effectAccepted(String key, long token, long sentAtMillis, String staleWhy) {
+    public void effectAccepted(String key, long token, long sentAtMillis, long signedAtMillis, String staleWhy) {
         effectsAccepted.incrementAndGet();
         if (key == null) {
             return;
@@ -124,7 +143,7 @@ public final class FencingJournal {
         }
         if (staleWhy != null) {
             synchronized (staleAccepted) {
-                staleAccepted.add(new StaleWrite(key, token, sentAtMillis, staleWhy));
+                staleAccepted.add(new StaleWrite(key, token, sentAtMillis, signedAtMillis, staleWhy));
             }
         }
     }

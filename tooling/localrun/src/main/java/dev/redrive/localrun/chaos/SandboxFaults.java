@@ -7,6 +7,9 @@ import dev.redrive.localrun.eventsource.AwsTrafficProxy.Verdict;
 import dev.redrive.localrun.lambda.FunctionInstance;
 import dev.redrive.localrun.lambda.SandboxListener;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,7 +31,11 @@ public final class SandboxFaults implements Hook, SandboxListener {
         OTHER
     }
 
-    private record InFlight(AwsCall call, FaultInjector.Draw draw, long sentAt, String staleWhy, long generation) {}
+    private record InFlight(
+            AwsCall call, FaultInjector.Draw draw, long sentAt, long signedAt, String staleWhy, long generation) {}
+
+    private static final DateTimeFormatter AMZ_DATE =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final String function;
     private final Part part;
@@ -93,19 +100,33 @@ public final class SandboxFaults implements Hook, SandboxListener {
             return fault;
         }
         long sentAt = System.currentTimeMillis();
+        long signedAt = signedAt(wire);
         // A transactional effect carries its own claim: AWS decides its fencing within the one call.
         String staleWhy = null;
         if (call.is(CallRole.EFFECT)) {
             staleWhy = call.is(CallRole.CLAIM)
-                    ? journal.effectCall(null, -1, sentAt)
-                    : journal.effectCall(call.key(), call.fencingToken(), sentAt);
+                    ? journal.effectCall(null, -1, sentAt, signedAt)
+                    : journal.effectCall(call.key(), call.fencingToken(), sentAt, signedAt);
         }
-        current.set(new InFlight(call, draw, sentAt, staleWhy, generation));
+        current.set(new InFlight(call, draw, sentAt, signedAt, staleWhy, generation));
         if (draw.strikes(FaultKind.LATENCY)) {
             long max = faults.plan().maxLatency().toMillis();
             return Verdict.delay(max / 10 + (long) (draw.uniform(7) * (max - max / 10)));
         }
         return Verdict.pass();
+    }
+
+    /** When the sandbox signed the call: its SigV4 {@code X-Amz-Date}, to the second (epoch millis), or -1. */
+    static long signedAt(Call wire) {
+        String date = wire.header("x-amz-date");
+        if (date == null) {
+            return -1;
+        }
+        try {
+            return AMZ_DATE.parse(date, Instant::from).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            return -1;
+        }
     }
 
     private Verdict awsFault(AwsCall call, FaultInjector.Draw draw) {
@@ -175,7 +196,7 @@ public final class SandboxFaults implements Hook, SandboxListener {
             journal.granted(call.key(), call.fencingToken(), call.leaseEnd());
         }
         if (call.is(CallRole.EFFECT)) {
-            journal.effectAccepted(call.key(), call.fencingToken(), f.sentAt(), f.staleWhy());
+            journal.effectAccepted(call.key(), call.fencingToken(), f.sentAt(), f.signedAt(), f.staleWhy());
         }
         if (call.is(CallRole.COMPLETION)) {
             journal.completed(call.key());

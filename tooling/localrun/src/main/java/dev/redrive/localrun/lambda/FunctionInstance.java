@@ -223,7 +223,11 @@ public final class FunctionInstance implements AutoCloseable {
             startToFirstResponse = Duration.ofNanos(System.nanoTime() - processStartedNanos);
         }
         Process current = process;
-        if (result instanceof InvocationResult.Timeout || current == null || !current.isAlive()) {
+        if (result instanceof InvocationResult.Timeout) {
+            // Lambda ends a timed-out environment at once: a function without external extensions gets no SIGTERM
+            // and no grace, so nothing of the handler runs past its deadline. The next invocation gets a fresh one.
+            end(true);
+        } else if (current == null || !current.isAlive()) {
             close(); // the next invocation gets a fresh sandbox
         } else {
             freeze.applyIfRequested(current); // Lambda freezes an environment once it has answered
@@ -408,11 +412,16 @@ public final class FunctionInstance implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        end(false);
+    }
+
+    /** Ends the process: killed (SIGKILL) when {@code atOnce} or frozen, else asked to stop (SIGTERM, 5 s grace). */
+    private synchronized void end(boolean atOnce) {
         stopping.set(true);
         boolean frozen = freeze.frozen();
         freeze.ended();
         if (process != null) {
-            if (frozen) {
+            if (atOnce || frozen) {
                 SandboxProcesses.kill(process); // a frozen sandbox would not see SIGTERM
             } else {
                 SandboxProcesses.terminate(process, Duration.ofSeconds(5));

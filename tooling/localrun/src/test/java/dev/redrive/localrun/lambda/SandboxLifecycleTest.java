@@ -104,6 +104,40 @@ class SandboxLifecycleTest {
         }
     }
 
+    /**
+     * Lambda ends an environment whose invocation timed out, and a function without external extensions gets no
+     * SIGTERM and no grace: its runtime is killed (the Lambda Developer Guide, "Lambda execution environment
+     * lifecycle", Shutdown phase; SIGTERM and up to 300 ms come only with a registered external extension). A sandbox
+     * given a grace instead went on running its handler past its deadline, effects included.
+     */
+    @Test
+    void aSandboxWhoseInvocationTimedOutIsKilledAtOnceWithoutASigterm() throws Exception {
+        Path sigterm = dir.resolve("sigterm-received");
+        Path started = dir.resolve("handler-started");
+        FunctionPool pool = pool("""
+                trap 'touch "%s"' TERM
+                curl -sf "http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/invocation/next" >/dev/null
+                echo $$ > "%s"
+                while true; do sleep 0.05; done
+                """.formatted(sigterm, started), Duration.ofSeconds(20), Duration.ofSeconds(2));
+        try (pool) {
+            long t0 = System.nanoTime();
+            InvocationResult r = pool.invoke("{}");
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+            assertThat(r).isInstanceOf(InvocationResult.Timeout.class);
+            assertThat(started).as("the handler ran").exists();
+            long pid = Long.parseLong(Files.readString(started).trim());
+            assertThat(sigterm).as("a SIGTERM reached the timed-out sandbox").doesNotExist();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("the timed-out sandbox is gone when the invocation ends")
+                    .isFalse();
+            assertThat(took)
+                    .as("the invocation ended at its 2 s timeout, not after a 5 s grace for the sandbox to stop")
+                    .isLessThan(Duration.ofSeconds(6));
+        }
+    }
+
     @Test
     void everyJvmSandboxLoadsTheRuntimeLibraryFromTheRunsFolderAndHasItsOwnTmp() {
         Path tmp = dir.resolve("sandbox-tmp");
@@ -161,6 +195,10 @@ class SandboxLifecycleTest {
             """;
 
     private FunctionPool pool(String script, Duration initTimeout) throws IOException {
+        return pool(script, initTimeout, Duration.ofSeconds(30));
+    }
+
+    private FunctionPool pool(String script, Duration initTimeout, Duration timeout) throws IOException {
         Path bootstrap = dir.resolve("bootstrap-" + System.nanoTime());
         Files.writeString(bootstrap, "#!/usr/bin/env bash\n" + script);
         Files.setPosixFilePermissions(bootstrap, PosixFilePermissions.fromString("rwx------"));
@@ -171,6 +209,6 @@ class SandboxLifecycleTest {
                 new FunctionArtifact("native", bootstrap, ""),
                 128,
                 Map.of());
-        return new FunctionPool(spec, runtime, dir, Duration.ofSeconds(30), initTimeout, 1);
+        return new FunctionPool(spec, runtime, dir, timeout, initTimeout, 1);
     }
 }
