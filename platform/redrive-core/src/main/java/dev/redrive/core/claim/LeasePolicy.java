@@ -50,8 +50,11 @@ public record LeasePolicy(Duration clockSkewMargin, Duration minimumLease, Durat
     /**
      * The deadline of an effect run under a lease ending at {@code leaseExpiresAt}: the lease end minus the clock
      * skew margin (another worker whose clock is that far ahead may take over that much earlier, by our clock) minus
-     * the effect margin (a call sent just before the deadline still has to reach its downstream). As the lease is the
-     * invocation's remaining time plus the skew margin, this is the invocation's deadline minus the effect margin.
+     * the effect margin (a call sent just before the deadline still has to reach its downstream). When the lease is
+     * the invocation's remaining time plus the skew margin, this is the invocation's deadline minus the effect margin.
+     * When it is the {@code minimumLease}, this deadline can come after the invocation's (it does for a claim made
+     * with less than the minimum lease minus both margins left), and the invocation's end bounds the effect first:
+     * Lambda kills the worker at its deadline.
      */
     public Instant effectDeadline(Instant leaseExpiresAt) {
         return leaseExpiresAt.minus(clockSkewMargin).minus(effectMargin);
