@@ -20,7 +20,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import picocli.CommandLine;
 
@@ -193,7 +192,7 @@ final class BrowserConsole implements AutoCloseable {
     void clickAndLeave(String css) {
         WebElement page = browser.findElement(By.tagName("html"));
         find(css).click();
-        new WebDriverWait(browser, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(page));
+        new WebDriverWait(browser, Duration.ofSeconds(30)).until(HeadlessChromium.pageLeft(page));
     }
 
     /** Content-Security-Policy violations, script errors and failed loads the browser reported since the last call. */

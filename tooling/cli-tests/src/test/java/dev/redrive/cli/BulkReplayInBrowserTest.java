@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.redrive.core.failure.FailureClass;
 import dev.redrive.core.quarantine.QuarantineState;
+import dev.redrive.localstack.browser.HeadlessChromium;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.nio.file.Files;
@@ -15,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -66,10 +67,17 @@ class BulkReplayInBrowserTest {
             console.find("#confirm input[name='reason']").sendKeys("mail provider back after the outage");
             console.find("#confirm button[type='submit']").click();
 
-            new WebDriverWait(console.browser, Duration.ofSeconds(60))
-                    .ignoring(StaleElementReferenceException.class)
-                    .until(d -> d.findElements(By.id("phase")).stream()
-                            .anyMatch(e -> e.getText().equals("DONE")));
+            new WebDriverWait(console.browser, Duration.ofSeconds(60)).until(d -> {
+                try {
+                    return d.findElements(By.id("phase")).stream()
+                            .anyMatch(e -> e.getText().equals("DONE"));
+                } catch (WebDriverException e) {
+                    if (HeadlessChromium.goneFromTheDocument(e)) {
+                        return false; // the progress page was being refreshed: ask the new one
+                    }
+                    throw e;
+                }
+            });
             assertThat(console.find("#done").getText()).isEqualTo(String.valueOf(TIMEOUTS + INCOMPATIBLE));
             assertThat(console.find("#left").getText()).isEqualTo("0");
             assertThat(tallies(console, "#tallies")).isEqualTo(Map.of("SENT", TIMEOUTS, "REFUSED", INCOMPATIBLE));

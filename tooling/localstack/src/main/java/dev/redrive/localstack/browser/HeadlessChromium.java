@@ -4,7 +4,12 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import java.util.logging.Level;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -64,6 +69,42 @@ public final class HeadlessChromium {
                 .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue())
                 .map(LogEntry::getMessage)
                 .toList();
+    }
+
+    /**
+     * A condition for a {@code WebDriverWait}: the browser has left the page whose {@code html} element is
+     * {@code page} (after a click on a link or a submit button). Unlike Selenium's {@code stalenessOf}, it also takes
+     * ChromeDriver's other answer for an element of a page being replaced ({@link #goneFromTheDocument}) as the page
+     * left, instead of failing on it; any other error still fails the wait.
+     */
+    public static Function<WebDriver, Boolean> pageLeft(WebElement page) {
+        return driver -> {
+            try {
+                page.isEnabled();
+                return false;
+            } catch (WebDriverException e) {
+                if (goneFromTheDocument(e)) {
+                    return true;
+                }
+                throw e;
+            }
+        };
+    }
+
+    /**
+     * Whether {@code e} says the element asked about is no longer in the page: "stale element reference", as the
+     * WebDriver spec answers, or what ChromeDriver answers now and then instead while a page is being replaced
+     * ("unknown error: unhandled inspector error" with "Node with given id does not belong to the document" or "No
+     * node with given id found"; SeleniumHQ/selenium issues 15401 and 12221).
+     */
+    public static boolean goneFromTheDocument(WebDriverException e) {
+        if (e instanceof StaleElementReferenceException) {
+            return true;
+        }
+        String message = e.getMessage();
+        return message != null
+                && (message.contains("Node with given id does not belong to the document")
+                        || message.contains("No node with given id found"));
     }
 
     private static Path executable(String variable, String standard) {
