@@ -16,7 +16,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -67,17 +66,12 @@ class BulkReplayInBrowserTest {
             console.find("#confirm input[name='reason']").sendKeys("mail provider back after the outage");
             console.find("#confirm button[type='submit']").click();
 
-            new WebDriverWait(console.browser, Duration.ofSeconds(60)).until(d -> {
-                try {
-                    return d.findElements(By.id("phase")).stream()
-                            .anyMatch(e -> e.getText().equals("DONE"));
-                } catch (WebDriverException e) {
-                    if (HeadlessChromium.goneFromTheDocument(e)) {
-                        return false; // the progress page was being refreshed: ask the new one
-                    }
-                    throw e;
-                }
-            });
+            // the progress page refreshes itself: an element of the page being replaced is asked again on the new one
+            new WebDriverWait(console.browser, Duration.ofSeconds(60))
+                    .until(d -> HeadlessChromium.orIfGone(
+                            () -> d.findElements(By.id("phase")).stream()
+                                    .anyMatch(e -> e.getText().equals("DONE")),
+                            false));
             assertThat(console.find("#done").getText()).isEqualTo(String.valueOf(TIMEOUTS + INCOMPATIBLE));
             assertThat(console.find("#left").getText()).isEqualTo("0");
             assertThat(tallies(console, "#tallies")).isEqualTo(Map.of("SENT", TIMEOUTS, "REFUSED", INCOMPATIBLE));

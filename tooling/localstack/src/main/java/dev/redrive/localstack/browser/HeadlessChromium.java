@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -78,17 +79,27 @@ public final class HeadlessChromium {
      * left, instead of failing on it; any other error still fails the wait.
      */
     public static Function<WebDriver, Boolean> pageLeft(WebElement page) {
-        return driver -> {
-            try {
-                page.isEnabled();
-                return false;
-            } catch (WebDriverException e) {
-                if (goneFromTheDocument(e)) {
-                    return true;
-                }
-                throw e;
+        return driver -> orIfGone(
+                () -> {
+                    page.isEnabled();
+                    return false;
+                },
+                true);
+    }
+
+    /**
+     * What {@code ask} answers of the page, or {@code ifGone} when an element it asks about is no longer in the page
+     * ({@link #goneFromTheDocument}: a page being replaced, say); any other error is thrown.
+     */
+    public static <T> T orIfGone(Supplier<T> ask, T ifGone) {
+        try {
+            return ask.get();
+        } catch (WebDriverException e) {
+            if (goneFromTheDocument(e)) {
+                return ifGone;
             }
-        };
+            throw e;
+        }
     }
 
     /**

@@ -66,6 +66,23 @@ class PageLeftTest {
                 .isFalse();
     }
 
+    @Test
+    void aQuestionOfAPageBeingReplacedGetsTheFallbackAndAnyOtherErrorIsThrown() {
+        assertThat(HeadlessChromium.orIfGone(() -> "DONE", "gone")).isEqualTo("DONE");
+        assertThat(HeadlessChromium.orIfGone(
+                        () -> {
+                            throw new WebDriverException(NODE_NOT_IN_THE_DOCUMENT);
+                        },
+                        "gone"))
+                .isEqualTo("gone");
+        assertThatThrownBy(() -> HeadlessChromium.orIfGone(
+                        () -> {
+                            throw new WebDriverException("chrome not reachable");
+                        },
+                        "gone"))
+                .hasMessageContaining("chrome not reachable");
+    }
+
     /** An element whose every question is answered with {@code error}, or, when null, as an element still shown. */
     private static WebElement answering(RuntimeException error) {
         return (WebElement) Proxy.newProxyInstance(
