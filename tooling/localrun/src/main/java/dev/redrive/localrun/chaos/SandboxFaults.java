@@ -100,10 +100,11 @@ public final class SandboxFaults implements Hook, SandboxListener {
             return fault;
         }
         long sentAt = System.currentTimeMillis();
-        long signedAt = signedAt(wire);
+        long signedAt = -1; // read for effect calls alone: every other call passes through here too
         // A transactional effect carries its own claim: AWS decides its fencing within the one call.
         String staleWhy = null;
         if (call.is(CallRole.EFFECT)) {
+            signedAt = signedAt(wire);
             staleWhy = call.is(CallRole.CLAIM)
                     ? journal.effectCall(null, -1, sentAt, signedAt)
                     : journal.effectCall(call.key(), call.fencingToken(), sentAt, signedAt);
