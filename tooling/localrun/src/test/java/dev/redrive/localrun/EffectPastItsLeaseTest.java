@@ -31,7 +31,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * Issue 12, item 1, on the packaged functions: a sandbox stopped in the middle of its effect past its claim's lease
  * never applies that effect, while another sandbox takes over and applies it once.
  *
- * <p>The email consumer runs with a 6 s timeout (the template patched; the lease is then 10 s, its minimum). Two
+ * <p>The email consumer runs with a {@value #EMAIL_TIMEOUT_SECONDS} s timeout, and with its minimum lease and its
+ * effect clients' backstop timeouts at {@value #PAST_THE_TIMEOUT_SECONDS} s (the template patched), so the invocation's
+ * end comes first: a sandbox whose call is held is ended by its timeout with the call still waiting. (Were the
+ * effect's deadline or the client's attempt timeout first, A1's SDK call would give up, A1 would answer and be frozen,
+ * and the proxy, which cannot see that the client gave up, would send the abandoned call once A1 was thawed.) Two
  * orders, each taken by its own sandbox, whose email write (the effect call) is held in the sandbox's counting proxy:
  *
  * <ul>
@@ -49,6 +53,23 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 class EffectPastItsLeaseTest {
 
+    /**
+     * The email consumer's timeout. Every sandbox here is fresh (each hang ends its process), and each must reach its
+     * effect call within its first invocation, class loading included: 0.2 to 0.5 s on a free core; 1.6 to 3.7 s, and
+     * 6.1 to 9.9 s, with the whole test held to a quarter and to an eighth of a core (a cgroup's CPU quota). At 6 s, the
+     * timeout this test had, a clean-clone CI run failed: its AWS call counts show two fresh sandboxes in a row that
+     * claimed order 2 and were ended before their effect call, with no release or completion written.
+     */
+    static final int EMAIL_TIMEOUT_SECONDS = 15;
+
+    /**
+     * The email consumer's minimum lease and its effect clients' attempt and call timeouts (10 s and 20 s by default):
+     * past the timeout, and the lease past it by more than the 2 s clock-skew margin and the 1 s effect margin, so that
+     * neither the effect's deadline (the lease's end less both margins) nor a client's timeout comes before the
+     * invocation's end.
+     */
+    static final int PAST_THE_TIMEOUT_SECONDS = 20;
+
     static LocalSystem system;
     static Chaos chaos;
 
@@ -65,7 +86,7 @@ class EffectPastItsLeaseTest {
                         0,
                         1,
                         Optional.empty(),
-                        templateWithEmailTimeout(work, 6),
+                        templateWithEmailTimeouts(work),
                         LocalRunFixture.packagedFunctions(),
                         2,
                         1,
@@ -206,20 +227,28 @@ class EffectPastItsLeaseTest {
                                 redrive)));
     }
 
-    /** The synthesized template with the email consumer's timeout set to {@code seconds}. */
-    private static Path templateWithEmailTimeout(Path work, int seconds) throws Exception {
+    /**
+     * The synthesized template with the email consumer's timeout set to {@link #EMAIL_TIMEOUT_SECONDS}, and its minimum
+     * lease and effect clients' timeouts to {@link #PAST_THE_TIMEOUT_SECONDS}.
+     */
+    private static Path templateWithEmailTimeouts(Path work) throws Exception {
         Path template = LocalRunFixture.demoTemplate();
         ObjectMapper json = new ObjectMapper();
         JsonNode root = json.readTree(template.toFile());
         int patched = 0;
         for (JsonNode resource : root.path("Resources")) {
             JsonNode props = resource.path("Properties");
+            JsonNode variables = props.path("Environment").path("Variables");
             if ("AWS::Lambda::Function".equals(resource.path("Type").asText())
-                    && LocalSystem.EMAIL.equals(props.path("Environment")
-                            .path("Variables")
-                            .path("QUARKUS_LAMBDA_HANDLER")
-                            .asText())) {
-                ((ObjectNode) props).put("Timeout", seconds);
+                    && LocalSystem.EMAIL.equals(
+                            variables.path("QUARKUS_LAMBDA_HANDLER").asText())) {
+                ((ObjectNode) props).put("Timeout", EMAIL_TIMEOUT_SECONDS);
+                for (String setting : List.of(
+                        "REDRIVE_CLAIMS_MINIMUM_LEASE",
+                        "REDRIVE_EFFECTS_ATTEMPT_TIMEOUT",
+                        "REDRIVE_EFFECTS_CALL_TIMEOUT")) {
+                    ((ObjectNode) variables).put(setting, PAST_THE_TIMEOUT_SECONDS + "s");
+                }
                 patched++;
             }
         }
@@ -227,7 +256,7 @@ class EffectPastItsLeaseTest {
         // Beside the original: the cloud assembly's assets (the routes document's asset.<hash>/) are read from the
         // template's folder.
         Path out = template.resolveSibling(
-                "Redrive.email-timeout-" + seconds + "s-" + work.getFileName() + ".template.json");
+                "Redrive.email-timeout-" + EMAIL_TIMEOUT_SECONDS + "s-" + work.getFileName() + ".template.json");
         json.writeValue(out.toFile(), root);
         out.toFile().deleteOnExit();
         return out;
@@ -242,7 +271,9 @@ class EffectPastItsLeaseTest {
             throw new AssertionError("the effect call of " + key + " was never held; AWS calls " + system.apiCalls()
                     + "; effect calls of the key " + journal.effectCallsOf(key) + ", late " + journal.lateEffectCalls()
                     + "; sandbox exits " + system.sandboxExits()
-                    + "; claim " + new Observer(system).claimsByKey().get(key));
+                    + "; claim " + new Observer(system).claimsByKey().get(key)
+                    + "; the email function's invocations, timeouts and cold starts "
+                    + system.runtimeFigures().get(LocalSystem.EMAIL));
         }
     }
 
