@@ -56,7 +56,7 @@ class EffectPastItsLeaseTest {
     /**
      * The email consumer's timeout. Every sandbox here is fresh (each hang ends its process), and each must reach its
      * effect call within its first invocation, class loading included: 0.2 to 0.5 s on a free core; 1.6 to 3.7 s, and
-     * 6.1 to 9.9 s, with the whole test held to a quarter and to an eighth of a core (a cgroup's CPU quota). At 6 s, the
+     * 1.2 to 11.7 s, with the whole test held to a quarter and to an eighth of a core (a cgroup's CPU quota). At 6 s, the
      * timeout this test had, a clean-clone CI run failed: its AWS call counts show two fresh sandboxes in a row that
      * claimed order 2 and were ended before their effect call, with no release or completion written.
      */
