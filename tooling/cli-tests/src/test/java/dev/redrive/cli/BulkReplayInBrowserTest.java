@@ -68,10 +68,7 @@ class BulkReplayInBrowserTest {
 
             // the progress page refreshes itself: an element of the page being replaced is asked again on the new one
             new WebDriverWait(console.browser, Duration.ofSeconds(60))
-                    .until(d -> HeadlessChromium.orIfGone(
-                            () -> d.findElements(By.id("phase")).stream()
-                                    .anyMatch(e -> e.getText().equals("DONE")),
-                            false));
+                    .until(HeadlessChromium.textShown(By.id("phase"), "DONE"::equals));
             assertThat(console.find("#done").getText()).isEqualTo(String.valueOf(TIMEOUTS + INCOMPATIBLE));
             assertThat(console.find("#left").getText()).isEqualTo("0");
             assertThat(tallies(console, "#tallies")).isEqualTo(Map.of("SENT", TIMEOUTS, "REFUSED", INCOMPATIBLE));

@@ -138,9 +138,9 @@ class ConsoleInBrowserTest {
 
             console.go("/dead-letters/q-x1");
             console.find("#archive input[name='reason']").sendKeys("recipient deleted their account");
-            console.find("#archive button[type='submit']").click();
+            console.clickAndLeave("#archive button[type='submit']");
             new WebDriverWait(console.browser, Duration.ofSeconds(30))
-                    .until(d -> d.findElement(By.id("state")).getText().equals("ARCHIVED"));
+                    .until(HeadlessChromium.textShown(By.id("state"), "ARCHIVED"::equals));
             assertThat(rig.record("q-x1").state()).isEqualTo(QuarantineState.ARCHIVED);
             var audit = rig.record("q-x1").audit();
             assertThat(audit.get(audit.size() - 1).actor().name()).isEqualTo("ada");

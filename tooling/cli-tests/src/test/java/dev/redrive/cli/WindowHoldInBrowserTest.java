@@ -7,6 +7,7 @@ import dev.redrive.aws.ledger.DynamoDbMaintenanceWindows;
 import dev.redrive.checkout.ConfirmationEmailConsumer;
 import dev.redrive.core.breaker.BreakerState;
 import dev.redrive.core.replay.MaintenanceWindow;
+import dev.redrive.localstack.browser.HeadlessChromium;
 import dev.redrive.testing.localaws.LocalAws;
 import dev.redrive.testing.localaws.LocalAwsTest;
 import java.time.Duration;
@@ -128,7 +129,6 @@ class WindowHoldInBrowserTest {
 
     private static void awaitText(BrowserConsole console, String css, String text) {
         new WebDriverWait(console.browser, Duration.ofSeconds(30))
-                .until(d -> d.findElements(By.cssSelector(css)).stream()
-                        .anyMatch(e -> e.getText().contains(text)));
+                .until(HeadlessChromium.textShown(By.cssSelector(css), shown -> shown.contains(text)));
     }
 }

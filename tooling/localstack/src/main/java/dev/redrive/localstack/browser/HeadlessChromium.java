@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Level;
+import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
@@ -85,6 +87,17 @@ public final class HeadlessChromium {
                     return false;
                 },
                 true);
+    }
+
+    /**
+     * A condition for a {@code WebDriverWait}: an element {@code locator} finds shows a text that {@code wanted}
+     * accepts. An element of a page being replaced ({@link #goneFromTheDocument}) counts as not shown yet, so a wait
+     * begun just after a click that leaves its page goes on to the next page instead of failing; any other error still
+     * fails the wait.
+     */
+    public static Function<WebDriver, Boolean> textShown(By locator, Predicate<String> wanted) {
+        return driver ->
+                orIfGone(() -> driver.findElements(locator).stream().anyMatch(e -> wanted.test(e.getText())), false);
     }
 
     /**
