@@ -31,7 +31,8 @@ public final class ProducerCrashes {
 
     /**
      * Decides whether a sandbox dies at {@code point} on a call about {@code orders} (their {@code order#} keys), and
-     * hears of each death it decided once it happened (a call another hook answered instead never reaches the point).
+     * hears of each death it decided once the call reached the point (a call another hook answered instead never
+     * does), just before the sandbox is killed: whoever sees the death finds it counted.
      */
     public interface Trigger {
         boolean strikes(ProducerCrashPoint point, List<String> orders);
@@ -52,7 +53,7 @@ public final class ProducerCrashes {
         this(null);
     }
 
-    private ProducerCrashes(Trigger trigger) {
+    ProducerCrashes(Trigger trigger) {
         for (ProducerCrashPoint p : ProducerCrashPoint.values()) {
             armed.put(p, ConcurrentHashMap.newKeySet());
             struck.put(p, new AtomicLong());
@@ -133,8 +134,8 @@ public final class ProducerCrashes {
                 long generation = sb.generation();
                 for (ProducerCrashPoint p : mine) {
                     if (!p.afterTheAnswer() && p.isAt(op, body) && trigger.strikes(p, orderKeys(body))) {
+                        recordStrike(p); // before the kill: whoever sees the death finds it counted
                         sb.kill(generation);
-                        recordStrike(p);
                         return Verdict.drop();
                     }
                 }
@@ -158,8 +159,8 @@ public final class ProducerCrashes {
                     if (p.afterTheAnswer()
                             && p.isAt(s.operation(), s.body())
                             && trigger.strikes(p, orderKeys(s.body()))) {
+                        recordStrike(p); // before the kill: whoever sees the death finds it counted
                         sb.kill(s.generation()); // applied (or refused) by DynamoDB; the sandbox never reads the answer
-                        recordStrike(p);
                         return Verdict.drop();
                     }
                 }

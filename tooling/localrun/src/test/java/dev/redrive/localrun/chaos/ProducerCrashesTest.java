@@ -77,6 +77,40 @@ class ProducerCrashesTest {
         assertThat(faults.notStruckYet()).isEmpty();
     }
 
+    /**
+     * A strike is counted before its sandbox is killed: the kill ends the invocation, and whoever sees that end (the
+     * end-to-end test, reading the count once the checkout answered 502) must find the strike counted. Counted after,
+     * a clean-clone CI run's end-to-end test read checkout-placed's count as 0 after its checkout had answered 502.
+     */
+    @Test
+    void aStrikeIsCountedBeforeItsSandboxIsKilled() {
+        List<String> seen = new ArrayList<>();
+        for (ProducerCrashPoint point :
+                List.of(ProducerCrashPoint.CHECKOUT_RESERVED, ProducerCrashPoint.CHECKOUT_PLACED)) {
+            FunctionInstance slot = sandboxNeverStarted(point.id());
+            ProducerCrashes crashes = new ProducerCrashes(new ProducerCrashes.Trigger() {
+                @Override
+                public boolean strikes(ProducerCrashPoint at, List<String> orders) {
+                    return at == point;
+                }
+
+                @Override
+                public void struck(ProducerCrashPoint at) {
+                    seen.add(at.id() + (slot.doomed() ? " counted after the kill" : " counted before the kill"));
+                }
+            });
+            Hook hook = crashes.hook(CheckoutNames.CHECKOUT, () -> slot);
+            String verdict = send(
+                    hook, point == ProducerCrashPoint.CHECKOUT_RESERVED ? reserving("order#r") : placing("order#p"));
+            assertThat(verdict).isEqualTo("applied, the sandbox killed before it read the answer");
+            assertThat(slot.doomed()).as("the sandbox was killed").isTrue();
+            assertThat(crashes.struck(point)).isEqualTo(1);
+        }
+        assertThat(seen)
+                .containsExactly(
+                        "checkout-reserved counted before the kill", "checkout-placed counted before the kill");
+    }
+
     private static final String THROTTLED =
             "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException\"}";
 
@@ -131,15 +165,24 @@ class ProducerCrashesTest {
     /** A sandbox slot that never started a process: a kill only marks it, and the point's strike is what counts. */
     private FunctionInstance sandboxNeverStarted() {
         if (sandbox == null) {
-            SandboxSpec spec = new SandboxSpec(
-                    CheckoutNames.CHECKOUT,
-                    "arn:aws:lambda:us-east-1:000000000000:function:checkout",
-                    new FunctionArtifact("native", dir.resolve("bootstrap"), ""),
-                    128,
-                    Map.of());
-            sandbox = new FunctionInstance(
-                    spec, 1, ManagedJavaRuntime.unpackInto(dir.resolve("run")), dir.resolve("checkout.log"), e -> {});
+            sandbox = sandboxNeverStarted("checkout");
         }
         return sandbox;
+    }
+
+    /** Another such slot, whose files are named {@code name}; a kill marks it {@link FunctionInstance#doomed}. */
+    private FunctionInstance sandboxNeverStarted(String name) {
+        SandboxSpec spec = new SandboxSpec(
+                CheckoutNames.CHECKOUT,
+                "arn:aws:lambda:us-east-1:000000000000:function:checkout",
+                new FunctionArtifact("native", dir.resolve("bootstrap"), ""),
+                128,
+                Map.of());
+        return new FunctionInstance(
+                spec,
+                1,
+                ManagedJavaRuntime.unpackInto(dir.resolve("run-" + name)),
+                dir.resolve(name + ".log"),
+                e -> {});
     }
 }
