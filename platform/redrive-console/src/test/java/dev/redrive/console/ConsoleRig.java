@@ -99,10 +99,15 @@ final class ConsoleRig implements AutoCloseable {
         this(ConsoleOptions.loopback().withStateDir(temporaryStateDir()));
     }
 
-    /** A new temporary directory for a console's state, so no test reads or writes the operator's own. */
+    /**
+     * A new directory for a console's state, so no test reads or writes the operator's own: under this module's
+     * {@code target/console-state}, which the build's clean removes (in {@code /tmp} they were left behind, 43 a run).
+     */
     static java.nio.file.Path temporaryStateDir() {
         try {
-            return java.nio.file.Files.createTempDirectory("redrive-console-state");
+            java.nio.file.Path under = java.nio.file.Files.createDirectories(
+                    java.nio.file.Path.of("target", "console-state").toAbsolutePath());
+            return java.nio.file.Files.createTempDirectory(under, "state-");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
